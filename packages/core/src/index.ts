@@ -1,1 +1,3 @@
 export * from './events.js';
+export * from './view.js';
+export * from './plugin.js';

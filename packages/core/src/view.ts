@@ -1,0 +1,87 @@
+/**
+ * The card view: everything a renderer needs to draw one card, already reduced from events.
+ * Renderers never see events; they get a {@link CardView} and return a platform payload.
+ */
+
+/** Card language. */
+export type Locale = 'zh-CN' | 'en';
+
+/** Lifecycle status shown on the card. The last three are terminal. */
+export type CardStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+
+/** Statuses after which a card never changes again. */
+export const TERMINAL_STATUSES: ReadonlySet<CardStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+/** True when `status` is completed, failed or cancelled. */
+export function isTerminalStatus(status: CardStatus): boolean {
+  return TERMINAL_STATUSES.has(status);
+}
+
+/** State of one tool call on the card. `orphan` = a result arrived before its start (no timer). */
+export type ToolLineState = 'running' | 'finished' | 'failed' | 'orphan';
+
+/** One tool call as the card shows it, keyed by `callId`. */
+export interface ToolLine {
+  readonly callId: string;
+  /** Tool name, e.g. `shell`, `read_file`; the call id for an orphan result. */
+  readonly name: string;
+  /** What the call works on: the command of a shell call, the path of a file call…; may be empty. */
+  readonly detail: string;
+  readonly state: ToolLineState;
+  /** One-line result of a finished call. */
+  readonly summary?: string;
+  /** Epoch ms of the first `tool.started`; absent for orphan results. */
+  readonly startedAt?: number;
+  /** Epoch ms of `tool.finished`. */
+  readonly finishedAt?: number;
+  /** Running time so far in ms (running tools only; 0 otherwise). */
+  readonly elapsedMs: number;
+  /**
+   * The line as text in the card's locale, e.g. `shell: \`npm test\`（执行中 · 3 秒）` or
+   * `read_file：执行中…（1 分 30 秒）`. No duration under 1 s; finished calls show their summary.
+   */
+  readonly text: string;
+}
+
+/** Raw footer data; format it with `formatFooter`. Token counts are tokens, times epoch ms. */
+export interface FooterFields {
+  /** Run duration in ms (frozen at the terminal event). */
+  readonly durationMs: number;
+  readonly model?: string;
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly contextTokens?: number;
+  readonly contextWindow?: number;
+  /** `contextTokens / contextWindow` in percent, rounded; absent when either is unknown. */
+  readonly contextPercent?: number;
+  /** Tool calls seen in the run. */
+  readonly toolCount: number;
+  /** Epoch ms at which this view was made (the "sent at" time). */
+  readonly sentAt: number;
+}
+
+/** What every renderer gets. Times are epoch ms, durations ms. */
+export interface CardView {
+  readonly status: CardStatus;
+  readonly locale: Locale;
+  readonly title: string;
+  /** Current round, 0 before the first `round.started`. */
+  readonly round: number;
+  /** Released thinking text (see the verbose output buffer). */
+  readonly thinking: string;
+  /** Released answer text; on a completed card, the final answer. */
+  readonly answer: string;
+  /** Tool calls in start order. */
+  readonly tools: readonly ToolLine[];
+  /** Prompt shown while `status` is `waiting`. */
+  readonly waitingFor?: string;
+  /** Error text of a failed run, reason of a cancelled one. */
+  readonly error?: string;
+  readonly footer: FooterFields;
+  /** Epoch ms of the run start. */
+  readonly startedAt: number;
+  /** Run time in ms; frozen at the terminal event. */
+  readonly elapsedMs: number;
+  /** True when at least one tool is running (the ticker keeps refreshing this card). */
+  readonly hasRunningTools: boolean;
+}
