@@ -1,1 +1,1 @@
-export {};
+export * from './common/index.js';

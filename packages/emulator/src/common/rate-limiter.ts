@@ -1,0 +1,66 @@
+import type { Clock } from './clock.js';
+
+/** One window of a documented limit: at most `limit` calls per `intervalMs` (ms). */
+export interface LimitWindow {
+  readonly limit: number;
+  readonly intervalMs: number;
+}
+
+/** Result of {@link SlidingWindowLimiter.tryAcquire}. */
+export type LimitDecision =
+  | { readonly allowed: true }
+  | {
+      readonly allowed: false;
+      /** The first window that is full. */
+      readonly window: LimitWindow;
+      /** Time in ms until that window has room again (≥ 1). */
+      readonly retryAfterMs: number;
+    };
+
+/**
+ * A sliding-window log rate limiter: for every key (an app id, a message id…) it remembers the times
+ * of the calls it let through, and allows a new call only if every window still has room.
+ * Refused calls are not counted (they did not consume budget).
+ */
+export class SlidingWindowLimiter {
+  private readonly log = new Map<string, number[]>();
+  private readonly longestMs: number;
+
+  /**
+   * @param windows all windows apply at once, e.g. `[{limit:50, intervalMs:1000}, {limit:1000, intervalMs:60000}]`.
+   * @throws RangeError when a window has a non-positive limit or interval.
+   */
+  constructor(
+    readonly windows: readonly LimitWindow[],
+    private readonly clock: Clock,
+  ) {
+    for (const [i, w] of windows.entries()) {
+      if (!Number.isInteger(w.limit) || w.limit <= 0) throw new RangeError(`rate limit windows[${i}].limit must be a positive integer, got ${String(w.limit)}`);
+      if (!Number.isFinite(w.intervalMs) || w.intervalMs <= 0) throw new RangeError(`rate limit windows[${i}].intervalMs must be > 0, got ${String(w.intervalMs)}`);
+    }
+    this.longestMs = Math.max(0, ...windows.map((w) => w.intervalMs));
+  }
+
+  /** Records a call for `key` if every window allows it; otherwise says which window is full and for how long. */
+  tryAcquire(key: string): LimitDecision {
+    const now = this.clock();
+    const times = (this.log.get(key) ?? []).filter((t) => t > now - this.longestMs);
+    for (const window of this.windows) {
+      const inWindow = times.filter((t) => t > now - window.intervalMs);
+      if (inWindow.length >= window.limit) {
+        // The window frees a slot when its oldest relevant call leaves it.
+        const oldest = inWindow[inWindow.length - window.limit]!;
+        this.log.set(key, times);
+        return { allowed: false, window, retryAfterMs: Math.max(1, oldest + window.intervalMs - now) };
+      }
+    }
+    times.push(now);
+    this.log.set(key, times);
+    return { allowed: true };
+  }
+
+  /** Forgets every recorded call. */
+  reset(): void {
+    this.log.clear();
+  }
+}
