@@ -17,8 +17,11 @@ export function isTerminalStatus(status: CardStatus): boolean {
   return TERMINAL_STATUSES.has(status);
 }
 
-/** State of one tool call on the card. `orphan` = a result arrived before its start (no timer). */
-export type ToolLineState = 'running' | 'finished' | 'failed' | 'orphan';
+/**
+ * State of one tool call on the card. `orphan`: a result arrived before its start (no timer);
+ * `interrupted`: the round or run ended while the call was still running.
+ */
+export type ToolLineState = 'running' | 'finished' | 'failed' | 'orphan' | 'interrupted';
 
 /** One tool call as the card shows it, keyed by `callId`. */
 export interface ToolLine {

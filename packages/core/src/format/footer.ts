@@ -1,0 +1,67 @@
+import type { FooterFields, Locale } from '../view.js';
+import { formatDuration } from './duration.js';
+
+/** `compact`: `11s · model-x · in 12.8k / out 1.1k · ctx 34% · 20:55`; `debug`: exact numbers and tool count. */
+export type FooterStyle = 'compact' | 'debug';
+
+/** Options of {@link formatFooter}. */
+export interface FooterOptions {
+  readonly style: FooterStyle;
+  readonly locale: Locale;
+  /** IANA time zone for the sent-at time; default the process's. */
+  readonly timeZone?: string;
+}
+
+/** 12800 → `12.8k`, 1_250_000 → `1.3M`, 950 → `950`. */
+export function formatTokenCount(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 1_000_000) return `${trim(tokens / 1000)}k`;
+  return `${trim(tokens / 1_000_000)}M`;
+}
+
+function trim(value: number): string {
+  return value >= 100 ? String(Math.round(value)) : value.toFixed(1).replace(/\.0$/, '');
+}
+
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Epoch ms → `HH:MM` (24 h) in `timeZone`. */
+export function formatClockTime(epochMs: number, timeZone?: string): string {
+  const key = timeZone ?? '';
+  let format = timeFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone });
+    timeFormats.set(key, format);
+  }
+  return format.format(epochMs);
+}
+
+const words = {
+  'zh-CN': { in: '输入', out: '输出', ctx: '上下文', tools: '工具', calls: '次' },
+  en: { in: 'in', out: 'out', ctx: 'ctx', tools: 'tools', calls: '' },
+} as const;
+
+/**
+ * The footer line: duration, model, input/output tokens, context %, (debug: tool count), sent-at.
+ * Unknown fields are left out.
+ */
+export function formatFooter(fields: FooterFields, options: FooterOptions): string {
+  const w = words[options.locale];
+  const debug = options.style === 'debug';
+  const count = debug ? (n: number) => n.toLocaleString('en-US') : formatTokenCount;
+  const parts: string[] = [debug ? `${fields.durationMs} ms` : formatDuration(fields.durationMs, options.locale)];
+  if (fields.model) parts.push(fields.model);
+  const tokens: string[] = [];
+  if (fields.inputTokens !== undefined) tokens.push(`${w.in} ${count(fields.inputTokens)}`);
+  if (fields.outputTokens !== undefined) tokens.push(`${w.out} ${count(fields.outputTokens)}`);
+  if (tokens.length > 0) parts.push(tokens.join(' / '));
+  if (fields.contextPercent !== undefined) {
+    const exact = debug && fields.contextTokens !== undefined && fields.contextWindow !== undefined
+      ? ` (${count(fields.contextTokens)}/${count(fields.contextWindow)})`
+      : '';
+    parts.push(`${w.ctx} ${fields.contextPercent}%${exact}`);
+  }
+  if (debug) parts.push(`${w.tools} ${fields.toolCount}${w.calls ? ` ${w.calls}` : ''}`);
+  parts.push(formatClockTime(fields.sentAt, options.timeZone));
+  return parts.join(' · ');
+}

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { formatFooter } from './format/footer.js';
+import type { ChannelDefaults, ChannelPlugin, DeliveryFailure, MessageRef } from './plugin.js';
+import type { CardStatus, CardView } from './view.js';
+
+/** What the in-memory channel renders: plain data, easy to assert on. */
+export interface MemoryPayload {
+  readonly format: 'rich' | 'text';
+  readonly status: CardStatus;
+  readonly title: string;
+  readonly round: number;
+  readonly tools: readonly string[];
+  readonly answer: string;
+  readonly footer: string;
+}
+
+/** One call the in-memory channel received. `at` is epoch ms on the wall/fake clock. */
+export interface MemoryCall {
+  readonly op: 'send' | 'update';
+  readonly messageId: string;
+  readonly payload: MemoryPayload;
+  readonly at: number;
+  /** The failure it answered with, or undefined when accepted. */
+  readonly failure?: DeliveryFailure['kind'];
+}
+
+/** A message in the in-memory chat. */
+export interface MemoryMessage {
+  readonly id: string;
+  readonly target: unknown;
+  /** Accepted payloads, oldest first. */
+  readonly history: MemoryPayload[];
+  gone: boolean;
+}
+
+/** A scripted answer: `op` calls (or every call) fail with `failure` while `when` holds. */
+export interface MemoryFault {
+  readonly op?: 'send' | 'update';
+  readonly failure: DeliveryFailure;
+  /** How many calls this fault answers (default 1). */
+  times?: number;
+}
+
+class MemoryFailure extends Error {
+  constructor(readonly failure: DeliveryFailure) {
+    super(`${failure.kind}: ${failure.detail}`);
+  }
+}
+
+/** Options of {@link memoryChannel}. */
+export interface MemoryChannelOptions {
+  /** Channel id (default `memory`). */
+  readonly id?: string;
+  readonly overrides?: Partial<ChannelDefaults>;
+  /** Time each call takes, in ms (default 0). */
+  readonly latencyMs?: number;
+}
+
+/** The in-memory reference channel: a {@link ChannelPlugin} that records every call and can be told to fail. */
+export interface MemoryChannel extends ChannelPlugin<MemoryPayload, string> {
+  readonly messages: Map<string, MemoryMessage>;
+  readonly calls: MemoryCall[];
+  /** Answers the next matching calls with a failure. */
+  failNext(fault: MemoryFault): void;
+  /** Marks a message recalled: later updates answer `gone`. */
+  recall(messageId: string): void;
+  /** Requests in flight right now, and the most ever seen at once. */
+  readonly inFlight: { now: number; max: number };
+}
+
+/** Default timing of the in-memory channel (tick 3000 ms, 5 calls/s, 250 ms per card, 2500 ms debounce). */
+export const MEMORY_CHANNEL_DEFAULTS: ChannelDefaults = {
+  tickMs: 3000,
+  budget: [{ limit: 5, intervalMs: 1000 }],
+  perCardIntervalMs: 250,
+  debounceMs: 2500,
+};
+
+function render(view: CardView, format: 'rich' | 'text'): MemoryPayload {
+  return {
+    format,
+    status: view.status,
+    title: view.title,
+    round: view.round,
+    tools: view.tools.map((tool) => tool.text),
+    answer: view.answer,
+    footer: formatFooter(view.footer, { style: 'compact', locale: view.locale, timeZone: 'UTC' }),
+  };
+}
+
+/** Creates an in-memory channel for tests, examples and as a model for new plugins. */
+export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel {
+  const messages = new Map<string, MemoryMessage>();
+  const calls: MemoryCall[] = [];
+  const faults: MemoryFault[] = [];
+  const inFlight = { now: 0, max: 0 };
+  const byKey = new Map<string, string>();
+
+  async function call<T>(op: 'send' | 'update', messageId: string, payload: MemoryPayload, apply: () => T): Promise<T> {
+    inFlight.now += 1;
+    inFlight.max = Math.max(inFlight.max, inFlight.now);
+    try {
+      if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
+      const message = messages.get(messageId);
+      const index = faults.findIndex((fault) => !fault.op || fault.op === op);
+      let failure: DeliveryFailure | undefined;
+      if (index >= 0) {
+        const fault = faults[index]!;
+        failure = fault.failure;
+        fault.times = (fault.times ?? 1) - 1;
+        if (fault.times <= 0) faults.splice(index, 1);
+      } else if (op === 'update' && message?.gone) {
+        failure = { kind: 'gone', detail: 'message recalled' };
+      }
+      calls.push({ op, messageId, payload, at: Date.now(), failure: failure?.kind });
+      if (failure) throw new MemoryFailure(failure);
+      return apply();
+    } finally {
+      inFlight.now -= 1;
+    }
+  }
+
+  return {
+    id: options.id ?? 'memory',
+    configSchema: z.object({}),
+    defaults: MEMORY_CHANNEL_DEFAULTS,
+    overrides: options.overrides,
+    messages,
+    calls,
+    inFlight,
+    failNext: (fault) => faults.push({ ...fault }),
+    recall(messageId) {
+      const message = messages.get(messageId);
+      if (message) message.gone = true;
+    },
+    renderer: { render: (view) => render(view, 'rich'), renderFallback: (view) => render(view, 'text') },
+    transport: {
+      async send({ target, payload, idempotencyKey }): Promise<MessageRef> {
+        const existing = byKey.get(idempotencyKey);
+        const id = existing ?? `m${messages.size + 1}`;
+        return call('send', id, payload, () => {
+          if (!existing) {
+            byKey.set(idempotencyKey, id);
+            messages.set(id, { id, target, history: [], gone: false });
+          }
+          messages.get(id)!.history.push(payload);
+          return { id };
+        });
+      },
+      async update({ message, payload }) {
+        await call('update', message.id, payload, () => {
+          messages.get(message.id)!.history.push(payload);
+        });
+      },
+      classify: (error) =>
+        error instanceof MemoryFailure ? error.failure : { kind: 'transient', detail: String(error) },
+    },
+  };
+}
