@@ -29,7 +29,7 @@ export class ChannelBudget {
     this.gates = ordered.map((window, index) => {
       const last = index === ordered.length - 1;
       const limit = last || window.limit === 1 ? window.limit : window.limit - 1;
-      return pThrottle({ limit, interval: window.intervalMs, strict: true })(() => undefined);
+      return pThrottle({ limit, interval: window.intervalMs, strict: true })(async () => undefined);
     });
   }
 
