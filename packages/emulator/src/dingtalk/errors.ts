@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+
+/**
+ * DingTalk error answers as the emulator sends them.
+ *
+ * Every new-style (`api.dingtalk.com/v1.0/...`) error is a non-2xx status with the JSON envelope
+ * `{"requestid","code","message"}` (note the lowercase `requestid`), observed verbatim in
+ * satorijs/satori#240; the codes below come from the card API pages and the global error table
+ * (open.dingtalk.com/document/development/server-api-error-codes-1).
+ */
+
+/** The error body of every v1.0 endpoint. */
+export interface DingTalkErrorEnvelope {
+  readonly requestid: string;
+  readonly code: string;
+  readonly message: string;
+  /** Only on permission errors (`Forbidden.AccessDenied.AccessTokenPermissionDenied`). */
+  readonly accessdenieddetail?: { readonly requiredScopes: readonly string[] };
+}
+
+/** An error answer the handlers raise; turned into a response by the server. */
+export class DingTalkApiFailure extends Error {
+  override readonly name = 'DingTalkApiFailure';
+  constructor(
+    /** HTTP status. */
+    readonly status: number,
+    /** Platform code, e.g. `param.cardNotExist`. */
+    readonly code: string,
+    /** Platform message; defaults to the code, as the card API pages document for `param.*`. */
+    message: string = code,
+  ) {
+    super(message);
+  }
+}
+
+/** The message DingTalk sends with `Forbidden.AccessDenied.QpsLimitForAppkeyAndApi` (global error table). */
+export const QPS_LIMIT_MESSAGE = '您的企业应用调用钉钉开放平台当前接口的所有请求都被暂时禁用了';
+
+/** Ready-made failures for the rules the emulator enforces. */
+export const failures = {
+  /** 400 `InvalidAuthentication` "不合法的access_token": missing, unknown, revoked or expired token (§1c). */
+  invalidAuthentication: () => new DingTalkApiFailure(400, 'InvalidAuthentication', '不合法的access_token'),
+  /** 400 `invalidClientIdOrSecret` from the token endpoint (§1a). */
+  invalidClientIdOrSecret: () => new DingTalkApiFailure(400, 'invalidClientIdOrSecret', '无效的clientId或者clientSecret'),
+  /** 400 `Missingbody`: the body is absent or not JSON (aliyun/alibabacloud-php-sdk#36). */
+  missingBody: () => new DingTalkApiFailure(400, 'Missingbody', 'body is mandatory for this action'),
+  /** 403 per app and API QPS limit (§4a). */
+  qpsLimit: () => new DingTalkApiFailure(403, 'Forbidden.AccessDenied.QpsLimitForAppkeyAndApi', QPS_LIMIT_MESSAGE),
+  /** 404 `error.notFound` for an unknown path (§4d). */
+  notFound: (path: string) => new DingTalkApiFailure(404, 'error.notFound', `接口路径错误 ${path}`),
+  /** 400 with `message` equal to `code`, as for every documented `param.*` card error (§2a). */
+  param: (code: string) => new DingTalkApiFailure(400, code, code),
+  /** 400 `param.stream.outTrackId` "card is not exist" (§2d). */
+  streamCardNotExist: () => new DingTalkApiFailure(400, 'param.stream.outTrackId', 'card is not exist'),
+  /** 500 `unknownError` "未知错误": streaming to a key that is not a streaming variable (soimy#81). */
+  unknownError: () => new DingTalkApiFailure(500, 'unknownError', '未知错误'),
+  /** 400 `param.stream.content` "content is too large" (§2d). */
+  streamContentTooLarge: () => new DingTalkApiFailure(400, 'param.stream.content', 'content is too large'),
+} as const;
+
+/** A fresh request id in DingTalk's upper-case UUID style. */
+export function newRequestId(): string {
+  return randomUUID().toUpperCase();
+}
+
+/** Headers DingTalk puts on every answer (alibabacloud-sdk-php/dingtalk PR #1). */
+export function dingTalkHeaders(requestId: string): Record<string, string> {
+  return {
+    'content-type': 'application/json;charset=utf-8',
+    server: 'DingTalk/1.0.0',
+    'x-acs-request-id': requestId,
+    'x-acs-trace-id': requestId.replace(/-/g, '').toLowerCase(),
+  };
+}
+
+/** The envelope for `failure`. */
+export function envelopeOf(failure: DingTalkApiFailure, requestId: string): DingTalkErrorEnvelope {
+  return { requestid: requestId, code: failure.code, message: failure.message };
+}
