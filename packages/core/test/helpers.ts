@@ -1,11 +1,11 @@
 import { vi } from 'vitest';
-import { createProgressCards, memoryChannel, silentLogger, type AgentEvent, type MemoryChannel, type MemoryChannelOptions, type ProgressCards } from '../src/index.js';
+import { createProgressCards, memoryChannel, silentLogger, type AgentEvent, type Logger, type MemoryChannel, type MemoryChannelOptions, type ProgressCards } from '../src/index.js';
 
 /** A composition over one in-memory channel, on fake timers starting at `startMs`. */
-export function setup(options: MemoryChannelOptions = {}, env: Record<string, string> = {}) {
+export function setup(options: MemoryChannelOptions = {}, env: Record<string, string> = {}, logger: Logger = silentLogger) {
   vi.useFakeTimers({ now: 1_700_000_000_000 });
   const channel: MemoryChannel = memoryChannel(options);
-  const cards: ProgressCards = createProgressCards({ channels: [channel], logger: silentLogger, env });
+  const cards: ProgressCards = createProgressCards({ channels: [channel], logger, env });
   return { channel, cards, t0: Date.now() };
 }
 
