@@ -1,1 +1,2 @@
 export * from './common/index.js';
+export * from './dingtalk/index.js';

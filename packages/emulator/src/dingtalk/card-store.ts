@@ -55,8 +55,8 @@ export interface DingTalkCardSpace {
   readonly errorMsg?: string;
 }
 
-/** Read-back of one card (a copy; mutating it changes nothing). */
-export interface DingTalkCardSnapshot {
+/** One card as the store holds it (a copy; mutating it changes nothing). */
+export interface DingTalkCardInstance {
   readonly outTrackId: string;
   readonly cardTemplateId: string;
   /** The `openSpaceId` of the last delivery, if any. */
@@ -98,7 +98,7 @@ interface CardRecord {
   guids: Set<string>;
 }
 
-function snapshot(card: CardRecord): DingTalkCardSnapshot {
+function snapshot(card: CardRecord): DingTalkCardInstance {
   return {
     outTrackId: card.outTrackId,
     cardTemplateId: card.cardTemplateId,
@@ -133,7 +133,7 @@ export class DingTalkCardStore {
     cardData: Record<string, string>;
     privateData?: Record<string, Record<string, string>>;
     at: number;
-  }): DingTalkCardSnapshot {
+  }): DingTalkCardInstance {
     if (this.cards.has(input.outTrackId)) throw failures.param('param.cardAlreadyExist');
     const card: CardRecord = {
       outTrackId: input.outTrackId,
@@ -184,7 +184,7 @@ export class DingTalkCardStore {
     outTrackId: string,
     change: { cardData?: Record<string, string>; privateData?: Record<string, Record<string, string>>; cardDataByKey: boolean; privateDataByKey: boolean },
     at: number,
-  ): DingTalkCardSnapshot {
+  ): DingTalkCardInstance {
     const card = this.require(outTrackId, 'param.cardNotExist');
     if (change.cardData) {
       card.cardData = change.cardDataByKey ? { ...card.cardData, ...change.cardData } : { ...change.cardData };
@@ -206,7 +206,7 @@ export class DingTalkCardStore {
    * @returns whether the frame was applied or recognised as a duplicate.
    * @throws 400 `param.stream.outTrackId` for an unknown card.
    */
-  stream(outTrackId: string, frame: StreamingFrame, at: number): { applied: boolean; card: DingTalkCardSnapshot } {
+  stream(outTrackId: string, frame: StreamingFrame, at: number): { applied: boolean; card: DingTalkCardInstance } {
     const card = this.cards.get(outTrackId);
     if (!card) throw failures.streamCardNotExist();
     if (card.guids.has(frame.guid)) return { applied: false, card: snapshot(card) };
@@ -220,7 +220,7 @@ export class DingTalkCardStore {
   }
 
   /** The card, or undefined. */
-  get(outTrackId: string): DingTalkCardSnapshot | undefined {
+  get(outTrackId: string): DingTalkCardInstance | undefined {
     const card = this.cards.get(outTrackId);
     return card && snapshot(card);
   }
@@ -230,7 +230,7 @@ export class DingTalkCardStore {
   }
 
   /** Every card in creation order. */
-  list(): DingTalkCardSnapshot[] {
+  list(): DingTalkCardInstance[] {
     return [...this.cards.values()].map(snapshot);
   }
 

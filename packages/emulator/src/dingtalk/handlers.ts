@@ -1,6 +1,6 @@
 import type { Clock, FaultInjector } from '../common/index.js';
 import { randomHex } from '../common/index.js';
-import type { DingTalkCardSnapshot, DingTalkCardSpace, DingTalkCardStore } from './card-store.js';
+import type { DingTalkCardInstance, DingTalkCardSpace, DingTalkCardStore } from './card-store.js';
 import { DingTalkApiFailure, failures } from './errors.js';
 import type { DingTalkTokenRegistry } from './tokens.js';
 import { parseCreate, parseDeliver, parseStreaming, parseUpdate } from './validation.js';
@@ -45,7 +45,7 @@ export interface HandlerContext {
 /** A successful answer: the JSON body plus what to record. */
 export interface HandlerResult {
   readonly body: unknown;
-  readonly card?: DingTalkCardSnapshot;
+  readonly card?: DingTalkCardInstance;
   readonly change?: DingTalkChangeKind;
 }
 

@@ -1,18 +1,21 @@
-export { startDingTalkEmulator, DINGTALK_DEFAULT_RATE_LIMIT } from './emulator.js';
+export { createDingTalkEmulator, startDingTalkEmulator } from './emulator.js';
+export { DINGTALK_DEFAULT_RATE_LIMIT, DingTalkEmulatorOptionError } from './options.js';
 export type {
   DingTalkEmulator,
+  DingTalkEmulatorCore,
   DingTalkEmulatorOptions,
-  DingTalkFaultRule,
   DingTalkDeliveryFault,
   DingTalkCallRecord,
   DingTalkCardChange,
+  DingTalkCardSnapshot,
 } from './types.js';
-export { DINGTALK_ROUTES, DINGTALK_ROUTE_NAMES, type DingTalkRoute, type DingTalkChangeKind } from './handlers.js';
+export { DINGTALK_ROUTES, DINGTALK_ROUTE_NAMES, DELIVERY_ROUTE, type DingTalkRoute, type DingTalkChangeKind } from './handlers.js';
+export { TOKEN_HEADER as DINGTALK_TOKEN_HEADER } from './pipeline.js';
 export {
   FLOW_STATUS_STATES,
   TERMINAL_CARD_STATES,
   type DingTalkCardState,
-  type DingTalkCardSnapshot,
+  type DingTalkCardInstance,
   type DingTalkCardSpace,
   type DingTalkDeliveryState,
 } from './card-store.js';

@@ -1,9 +1,10 @@
-import type { Clock, FaultResponse, InstalledFault, LimitWindow } from '../common/index.js';
-import type { DingTalkCardSnapshot } from './card-store.js';
+import type { Hono } from 'hono';
+import type { Clock, FaultInjector, RouteCounts, LimitWindow } from '../common/index.js';
+import type { DingTalkCardInstance } from './card-store.js';
 import type { DingTalkChangeKind, DingTalkRoute } from './handlers.js';
 import type { DingTalkAppCredentials } from './tokens.js';
 
-/** Options of `startDingTalkEmulator`. Every field is optional. */
+/** Options of `createDingTalkEmulator` / `startDingTalkEmulator`. Every field is optional. */
 export interface DingTalkEmulatorOptions {
   /** Listen host, default `127.0.0.1`. */
   readonly host?: string;
@@ -29,41 +30,23 @@ export interface DingTalkEmulatorOptions {
   readonly maxStreamingContentChars?: number;
 }
 
-/**
- * A fault rule on a DingTalk route. Matching (route, `outTrackId` key, n-th call, time window, times)
- * is the common `FaultRule`'s; an error `respond` body without `requestid` gets one added.
- */
-export interface DingTalkFaultRule {
-  readonly route: DingTalkRoute;
-  /** Only calls about this card (`outTrackId`; `appKey` on the token route). */
-  readonly outTrackId?: string;
-  /** The n-th call (1-based) of the route, per card when `outTrackId` or `perCard` is set. */
-  readonly nth?: number;
-  readonly perCard?: boolean;
-  /** `[fromMs, toMs)` in ms since the fault origin (see `setFaultOrigin`). */
-  readonly window?: { readonly fromMs: number; readonly toMs: number };
-  /** Stop after this many matches. */
-  readonly times?: number;
-  /** The answer given instead of the real one, e.g. `{ status: 403, body: { code: 'Forbidden.AccessDenied.QpsLimitForAppkeyAndApi' } }`. */
-  readonly respond?: FaultResponse;
-  /** Added real-time delay in ms before the call is handled. */
-  readonly latencyMs?: number;
-  readonly label?: string;
-}
-
 /** A rule that makes deliveries report `deliverResults[].success: false` inside an HTTP 200. */
 export interface DingTalkDeliveryFault {
   /** Only deliveries of this card. */
   readonly outTrackId?: string;
   /** The n-th delivery attempt (createAndDeliver and deliver together, 1-based), per card when `outTrackId` is set. */
   readonly nth?: number;
+  /** `[fromMs, toMs)` since the delivery injector's origin. */
   readonly window?: { readonly fromMs: number; readonly toMs: number };
   readonly times?: number;
   /** `errorMsg` of the failed result; default `SYSTEM_ERROR`. */
   readonly errorMsg?: string;
 }
 
-/** One call as the emulator answered it. */
+/**
+ * One call as the emulator answered it. The fields of the common `CallRecord`, except that `code` is
+ * DingTalk's string code of a rejected call (`param.cardNotExist`…), absent on success.
+ */
 export interface DingTalkCallRecord {
   /** 1-based position among every call of this emulator. */
   readonly seq: number;
@@ -75,60 +58,71 @@ export interface DingTalkCallRecord {
   readonly key?: string;
   readonly outcome: 'accepted' | 'rejected';
   readonly status: number;
-  /** Platform error code of a rejected call (`param.cardNotExist`…); absent when accepted. */
   readonly code?: string;
   /** The request body, `appSecret` redacted. */
   readonly request?: unknown;
   /** The card after an accepted call. */
-  readonly card?: DingTalkCardSnapshot;
+  readonly card?: DingTalkCardInstance;
   /** Id of the fault rule that answered. */
   readonly faultId?: string;
 }
 
+/** Read-back of one card: its current data and state plus every call about it. */
+export interface DingTalkCardSnapshot extends DingTalkCardInstance {
+  /** Every call about this card (createAndDeliver, deliver, updates, streaming), accepted and rejected, in order. */
+  readonly history: readonly DingTalkCallRecord[];
+  /** Highest number of requests about this card processed at the same time. */
+  readonly maxConcurrentCalls: number;
+}
+
 /** A change of a card, for live previews and tests waiting on a card. */
 export interface DingTalkCardChange {
+  readonly platform: 'dingtalk';
   readonly kind: DingTalkChangeKind;
-  readonly card: DingTalkCardSnapshot;
   /** Epoch ms (emulator clock). */
   readonly at: number;
+  readonly card: DingTalkCardSnapshot;
+}
+
+/** An emulator without a server: mount `app` yourself (e.g. beside the Feishu one) or use `startDingTalkEmulator`. */
+export interface DingTalkEmulatorCore {
+  /** The Hono app serving `/v1.0/...`. */
+  readonly app: Hono;
+  readonly clock: Clock;
+  readonly apps: readonly DingTalkAppCredentials[];
+  /**
+   * Fault rules on the routes of `DINGTALK_ROUTE_NAMES` (`card.update` = `PUT /v1.0/card/instances`…);
+   * the key of card calls is the body's `outTrackId` (the `appKey` for `oauth2.accessToken`). An error
+   * `respond` body without `requestid` gets one. Windows are measured from `faults.origin`.
+   */
+  readonly faults: FaultInjector;
+  /** Delivery failures (route `card.delivery`, key `outTrackId`); add them with {@link failDelivery}. */
+  readonly deliveryFaults: FaultInjector;
+  /** Makes matching deliveries answer `deliverResults[].success: false` in a 200; returns the rule id. */
+  failDelivery(rule?: DingTalkDeliveryFault): string;
+  /** Moves the origin of both fault injectors (default: now), e.g. to the start of a scripted run. */
+  setFaultOrigin(epochMs?: number): void;
+  /** Revokes one access token, or all: later calls with it answer 400 `InvalidAuthentication`. Returns how many. */
+  revokeTokens(token?: string): number;
+  /** Tokens currently valid. */
+  tokens(): Array<{ token: string; appKey: string; expiresAt: number }>;
+  /** Every card, in creation order. */
+  cards(): DingTalkCardSnapshot[];
+  /** One card, or undefined. */
+  card(outTrackId: string): DingTalkCardSnapshot | undefined;
+  /** Every call (accepted and rejected) in arrival order, optionally filtered. */
+  calls(filter?: { route?: DingTalkRoute; outTrackId?: string; outcome?: 'accepted' | 'rejected' }): DingTalkCallRecord[];
+  /** Calls / accepted / rejected per route. */
+  counts(): Record<string, RouteCounts>;
+  /** Subscribes to card changes; returns the unsubscribe function. */
+  onChange(listener: (change: DingTalkCardChange) => void): () => void;
 }
 
 /** A running DingTalk emulator. */
-export interface DingTalkEmulator {
-  /** E.g. `http://127.0.0.1:43121`; use as the plugin's `baseUrl`. */
+export interface DingTalkEmulator extends DingTalkEmulatorCore {
+  /** E.g. `http://127.0.0.1:43121`: the plugin's `baseUrl`. */
   readonly baseUrl: string;
   readonly port: number;
-  readonly clock: Clock;
   /** Stops the server (idempotent). */
   close(): Promise<void>;
-
-  // test controls
-  /** Installs a fault rule; returns its id. @throws FaultRuleError naming the bad field. */
-  injectFault(rule: DingTalkFaultRule): string;
-  /** Makes matching deliveries answer `success: false`; returns the rule id. */
-  failDelivery(rule?: DingTalkDeliveryFault): string;
-  /** Removes a fault or delivery-fault rule; false when unknown. */
-  removeFault(id: string): boolean;
-  /** Installed rules with hit counts. */
-  faults(): InstalledFault[];
-  /** Time windows of fault rules are measured from this epoch ms (default: start or last reset). */
-  setFaultOrigin(epochMs?: number): void;
-  /** Revokes one access token, or all; the next call with it answers 400 `InvalidAuthentication`. */
-  revokeTokens(token?: string): number;
-  /** Forgets cards, calls, faults, counters, rate-limit state and tokens. */
-  reset(): void;
-
-  // read-back
-  /** The card's current data and state. */
-  card(outTrackId: string): DingTalkCardSnapshot | undefined;
-  /** Every card, in creation order. */
-  cards(): DingTalkCardSnapshot[];
-  /** Calls in arrival order, optionally filtered. */
-  calls(filter?: { route?: DingTalkRoute; outTrackId?: string; outcome?: 'accepted' | 'rejected' }): DingTalkCallRecord[];
-  /** Every call about one card (accepted and rejected), oldest first. */
-  cardHistory(outTrackId: string): DingTalkCallRecord[];
-  /** The most requests about one card that were processed at the same time. */
-  maxInFlight(outTrackId: string): number;
-  /** Calls a listener on every accepted card change; returns the unsubscribe function. */
-  onChange(listener: (change: DingTalkCardChange) => void): () => void;
 }
