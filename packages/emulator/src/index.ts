@@ -1,2 +1,3 @@
 export * from './common/index.js';
+export * from './feishu/index.js';
 export * from './dingtalk/index.js';

@@ -9,6 +9,8 @@ export interface CallRecord {
   readonly seq: number;
   /** Epoch ms (emulator clock) at which the call was answered. */
   readonly at: number;
+  /** Epoch ms (emulator clock) at which the call arrived, when the emulator recorded it. */
+  readonly receivedAt?: number;
   /** Route name, e.g. `im.message.patch`. */
   readonly route: string;
   /** The message/card id the call was about (the created one for sends), if any. */

@@ -6,3 +6,4 @@ export * from './changes.js';
 export * from './server.js';
 export * from './ids.js';
 export * from './delay.js';
+export * from './in-flight.js';

@@ -1,0 +1,33 @@
+import type { ChangeFeed } from '../common/changes.js';
+import type { Clock } from '../common/clock.js';
+import type { FaultInjector } from '../common/faults.js';
+import type { CallHistory } from '../common/history.js';
+import type { InFlightTracker } from '../common/in-flight.js';
+import { SlidingWindowLimiter } from '../common/rate-limiter.js';
+import type { MessageStore } from './messages.js';
+import type { TokenStore } from './tokens.js';
+import type { FeishuLimits, FeishuMessageChange } from './types.js';
+
+/** Everything the Feishu routes share. One per emulator. */
+export interface FeishuContext {
+  readonly clock: Clock;
+  readonly limits: FeishuLimits;
+  readonly tenantKey: string;
+  readonly authErrorStatus: 400 | 401;
+  readonly tokens: TokenStore;
+  readonly messages: MessageStore;
+  readonly faults: FaultInjector;
+  readonly history: CallHistory;
+  readonly inFlight: InFlightTracker;
+  readonly changes: ChangeFeed<FeishuMessageChange>;
+  /** Keyed by `<route>:<appId>`. */
+  readonly appLimiter: SlidingWindowLimiter;
+  /** Keyed by message id. */
+  readonly messageLimiter: SlidingWindowLimiter;
+  /** Keyed by chat id. */
+  readonly chatLimiter: SlidingWindowLimiter;
+  /** p2p chat id per receiver (`<receive_id_type>:<receive_id>`). */
+  readonly p2pChats: Map<string, string>;
+  /** Emits a change event for a message. */
+  notify(kind: FeishuMessageChange['kind'], messageId: string): void;
+}

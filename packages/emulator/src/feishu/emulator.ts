@@ -1,0 +1,147 @@
+import { Hono } from 'hono';
+import { ChangeFeed } from '../common/changes.js';
+import type { Clock } from '../common/clock.js';
+import { FaultInjector } from '../common/faults.js';
+import { CallHistory, type CallFilter, type CallRecord, type RouteCounts } from '../common/history.js';
+import { InFlightTracker } from '../common/in-flight.js';
+import { SlidingWindowLimiter } from '../common/rate-limiter.js';
+import { listen } from '../common/server.js';
+import { FEISHU_ROUTE_NAMES } from './codes.js';
+import type { FeishuContext } from './context.js';
+import { FeishuMessageControlError, MessageStore } from './messages.js';
+import { resolveOptions } from './options.js';
+import { mountAuthRoutes } from './routes-auth.js';
+import { mountMessageRoutes } from './routes-messages.js';
+import { snapshotMessage } from './snapshot.js';
+import { TokenStore, type FeishuApp, type IssuedToken } from './tokens.js';
+import type { FeishuEmulatorOptions, FeishuLimits, FeishuMessageChange, FeishuMessageSnapshot } from './types.js';
+
+/** An emulator without a server: mount `app` yourself (e.g. next to the DingTalk one) or use {@link startFeishuEmulator}. */
+export interface FeishuEmulatorCore {
+  /** The Hono app serving `/open-apis/...`. */
+  readonly app: Hono;
+  readonly clock: Clock;
+  readonly apps: readonly FeishuApp[];
+  readonly limits: FeishuLimits;
+  /**
+   * Fault rules on routes `auth.tenant_access_token`, `im.message.create`, `im.message.reply`,
+   * `im.message.patch`; the key of reply/patch calls is the path `message_id`. Windows are measured
+   * from `faults.origin` (emulator start unless moved with `faults.setOrigin`).
+   */
+  readonly faults: FaultInjector;
+  /** Recalls a message: later patches answer 230011. @throws FeishuMessageControlError (unknown id / not live). */
+  recall(messageId: string): FeishuMessageSnapshot;
+  /** Deletes a message: later patches answer 231003. @throws FeishuMessageControlError */
+  deleteMessage(messageId: string): FeishuMessageSnapshot;
+  /** Moves a message's send time `ms` into the past (14 days or more → patches answer 230031). @throws FeishuMessageControlError */
+  age(messageId: string, ms: number): FeishuMessageSnapshot;
+  /** Revokes every tenant_access_token (or one): later calls with it answer 99991663. Returns how many were active. */
+  revokeTokens(token?: string): number;
+  /** Tokens issued so far. */
+  tokens(): IssuedToken[];
+  /** Every message, oldest first, optionally only one chat's. */
+  messages(filter?: { chatId?: string }): FeishuMessageSnapshot[];
+  /** One message, or undefined. */
+  message(messageId: string): FeishuMessageSnapshot | undefined;
+  /** Every call (accepted and rejected) in arrival order. */
+  calls(filter?: CallFilter): CallRecord[];
+  /** Calls / accepted / rejected per route. */
+  counts(): Record<string, RouteCounts>;
+  /** Subscribes to message changes; returns the unsubscribe function. */
+  onChange(listener: (change: FeishuMessageChange) => void): () => void;
+}
+
+/** A running Feishu emulator. */
+export interface FeishuEmulator extends FeishuEmulatorCore {
+  /** `http://127.0.0.1:<port>`: pass it as the SDK's `domain`. */
+  readonly baseUrl: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the Feishu Open API emulator (token, send, reply, patch) without listening.
+ * @throws FeishuEmulatorOptionError for bad options.
+ */
+export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): FeishuEmulatorCore {
+  const o = resolveOptions(options);
+  const clock = o.clock;
+  const history = new CallHistory(clock);
+  const inFlight = new InFlightTracker();
+  const messages = new MessageStore();
+  const changes = new ChangeFeed<FeishuMessageChange>();
+  const snapshot = (id: string) => snapshotMessage(messages.require(id), history, inFlight);
+  const ctx: FeishuContext = {
+    clock,
+    limits: o.limits,
+    tenantKey: o.tenantKey,
+    authErrorStatus: o.authErrorStatus,
+    tokens: new TokenStore(o.apps, clock, o.tokenTtlSeconds),
+    messages,
+    faults: new FaultInjector(clock, FEISHU_ROUTE_NAMES),
+    history,
+    inFlight,
+    changes,
+    appLimiter: new SlidingWindowLimiter(o.limits.appWindows, clock),
+    messageLimiter: new SlidingWindowLimiter(o.limits.messageUpdateWindows, clock),
+    chatLimiter: new SlidingWindowLimiter(o.limits.chatSendWindows, clock),
+    p2pChats: new Map(),
+    notify(kind, messageId) {
+      if (changes.size === 0) return;
+      changes.emit({ platform: 'feishu', kind, at: clock(), message: snapshot(messageId) });
+    },
+  };
+
+  const app = new Hono();
+  mountAuthRoutes(app, ctx);
+  mountMessageRoutes(app, ctx);
+  app.notFound((c) => c.json({ code: 404, msg: `(emulator) no route ${c.req.method} ${c.req.path}` }, 404));
+  app.onError((error, c) => c.json({ code: 500, msg: `(emulator) internal error: ${error.message}` }, 500));
+
+  return {
+    app,
+    clock,
+    apps: o.apps,
+    limits: o.limits,
+    faults: ctx.faults,
+    recall(messageId) {
+      messages.transition(messageId, 'recalled');
+      ctx.notify('recalled', messageId);
+      return snapshot(messageId);
+    },
+    deleteMessage(messageId) {
+      messages.transition(messageId, 'deleted');
+      ctx.notify('deleted', messageId);
+      return snapshot(messageId);
+    },
+    age(messageId, ms) {
+      if (!Number.isFinite(ms) || ms < 0) throw new FeishuMessageControlError(`age: ms must be a number ≥ 0, got ${String(ms)}`);
+      const message = messages.require(messageId);
+      message.createdAt -= ms;
+      ctx.notify('aged', messageId);
+      return snapshot(messageId);
+    },
+    revokeTokens: (token) => ctx.tokens.revoke(token),
+    tokens: () => ctx.tokens.list(),
+    messages: (filter = {}) =>
+      messages
+        .list()
+        .filter((m) => filter.chatId === undefined || m.chatId === filter.chatId)
+        .map((m) => snapshotMessage(m, history, inFlight)),
+    message: (messageId) => (messages.get(messageId) ? snapshot(messageId) : undefined),
+    calls: (filter) => history.list(filter),
+    counts: () => history.counts(),
+    onChange: (listener) => changes.subscribe(listener),
+  };
+}
+
+/**
+ * Starts the Feishu emulator on real HTTP (default `127.0.0.1`, a free port).
+ * Use `baseUrl` as the SDK domain: `new lark.Client({ appId, appSecret, domain: emulator.baseUrl })`.
+ * @throws FeishuEmulatorOptionError for bad options, or the listen error.
+ */
+export async function startFeishuEmulator(options: FeishuEmulatorOptions = {}): Promise<FeishuEmulator> {
+  const core = createFeishuEmulator(options);
+  const server = await listen(core.app, { host: options.host, port: options.port });
+  return Object.assign(core, { baseUrl: server.baseUrl, port: server.port, close: server.close });
+}

@@ -1,0 +1,18 @@
+// Only Feishu-prefixed names leave this folder, so `export *` next to the DingTalk half cannot clash.
+export { FEISHU_ROUTES, FEISHU_ROUTE_NAMES, FeishuErrors, type FeishuRoute, type FeishuError } from './codes.js';
+export * from './types.js';
+export type { FeishuApp, IssuedToken as FeishuIssuedToken, TokenState as FeishuTokenState } from './tokens.js';
+export {
+  MESSAGE_TRANSITIONS as FEISHU_MESSAGE_TRANSITIONS,
+  FeishuMessageControlError,
+  type MessageState as FeishuMessageState,
+} from './messages.js';
+export {
+  DEFAULT_CARD_LIMITS as DEFAULT_FEISHU_CARD_LIMITS,
+  checkCardContent as checkFeishuCardContent,
+  type CardLimits as FeishuCardLimits,
+  type CheckedCard as FeishuCheckedCard,
+  type CardCheck as FeishuCardCheck,
+} from './card-rules.js';
+export { DEFAULT_FEISHU_LIMITS, FeishuEmulatorOptionError } from './options.js';
+export * from './emulator.js';

@@ -1,0 +1,125 @@
+import type { Context } from 'hono';
+import { delay } from '../common/delay.js';
+import { randomHex } from '../common/ids.js';
+import { FeishuErrors, type FeishuError, type FeishuRoute } from './codes.js';
+import type { FeishuContext } from './context.js';
+import type { FeishuChangeKind } from './types.js';
+
+/** The request as a route handler sees it. */
+export interface FeishuRequest {
+  /** Parsed JSON body; `undefined` when absent or not JSON (`bodyIsJson` false). */
+  readonly body: Record<string, unknown> | undefined;
+  readonly bodyIsJson: boolean;
+  readonly query: Readonly<Record<string, string>>;
+  /** App of the bearer token (empty on the token route). */
+  readonly appId: string;
+}
+
+/** What a handler answers. */
+export type FeishuOutcome =
+  | {
+      readonly ok: true;
+      /** Body fields besides `code`/`msg` (`data`, or top-level token fields). */
+      readonly fields: Record<string, unknown>;
+      readonly msg?: string;
+      /** The message the call was about (for history). */
+      readonly key?: string;
+      readonly card?: unknown;
+      readonly change?: FeishuChangeKind;
+    }
+  | { readonly ok: false; readonly error: FeishuError; readonly key?: string; readonly card?: unknown };
+
+/** How to run one route. */
+export interface RouteSpec {
+  readonly route: FeishuRoute;
+  /** Checks `Authorization: Bearer` (every route but the token one). */
+  readonly auth: boolean;
+  /** Message the call is about before it runs (path `message_id`), for faults and in-flight counting. */
+  readonly key?: string;
+  /** Removes secrets from the body before it is stored in the history. */
+  readonly redact?: (body: Record<string, unknown>) => Record<string, unknown>;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+/**
+ * Runs one call: counts it for fault rules and applies injected latency/answers, checks the token,
+ * applies the per-app gateway limit, runs the handler, records the call and emits the change.
+ * Fault rules are consulted first, so an injected answer replaces even the auth check.
+ */
+export async function runCall(
+  ctx: FeishuContext,
+  c: Context,
+  spec: RouteSpec,
+  handler: (request: FeishuRequest) => FeishuOutcome,
+): Promise<Response> {
+  const receivedAt = ctx.clock();
+  const leave = spec.key !== undefined ? ctx.inFlight.enter(spec.key) : () => {};
+  try {
+    const raw = await c.req.text();
+    let body: Record<string, unknown> | undefined;
+    let bodyIsJson = raw === '';
+    try {
+      const parsed: unknown = raw === '' ? undefined : JSON.parse(raw);
+      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+        body = parsed as Record<string, unknown>;
+        bodyIsJson = true;
+      }
+    } catch {
+      bodyIsJson = false;
+    }
+    const stored = body && spec.redact ? spec.redact(body) : body;
+    const logId = `${new Date(ctx.clock()).toISOString().replace(/\D/g, '').slice(0, 14)}${randomHex(18).toUpperCase()}`;
+
+    const decision = ctx.faults.onCall(spec.route, spec.key);
+    await delay(decision.latencyMs);
+    if (decision.response) {
+      const r = decision.response;
+      const code = typeof (r.body as { code?: unknown } | undefined)?.code === 'number' ? (r.body as { code: number }).code : -1;
+      const msg = (r.body as { msg?: unknown } | undefined)?.msg;
+      ctx.history.record({
+        route: spec.route, key: spec.key, outcome: 'rejected', status: r.status, code,
+        msg: typeof msg === 'string' ? msg : undefined, request: stored, faultId: decision.responseRuleId, receivedAt,
+      });
+      return new Response(r.body === undefined ? '' : JSON.stringify(r.body), {
+        status: r.status,
+        headers: { ...JSON_HEADERS, 'x-tt-logid': logId, ...r.headers },
+      });
+    }
+
+    let outcome: FeishuOutcome;
+    const auth = spec.auth ? ctx.tokens.verify(c.req.header('authorization'), ctx.authErrorStatus) : { appId: '' };
+    if ('error' in auth) outcome = { ok: false, error: auth.error, key: spec.key };
+    else {
+      const limited = spec.auth ? ctx.appLimiter.tryAcquire(`${spec.route}:${auth.appId}`) : { allowed: true as const };
+      if (!limited.allowed)
+        outcome = { ok: false, key: spec.key, error: FeishuErrors.gatewayLimit(limited.window.limit, Math.ceil(limited.retryAfterMs / 1000)) };
+      else if (!bodyIsJson) outcome = { ok: false, key: spec.key, error: FeishuErrors.invalidParam('request body is not a JSON object') };
+      else outcome = handler({ body: body ?? {}, bodyIsJson, query: c.req.query(), appId: auth.appId });
+    }
+
+    if (outcome.ok) {
+      ctx.history.record({
+        route: spec.route, key: outcome.key, outcome: 'accepted', status: 200, code: 0,
+        msg: outcome.msg ?? 'success', request: stored, card: outcome.card, receivedAt,
+      });
+      if (outcome.change && outcome.key) ctx.notify(outcome.change, outcome.key);
+      return new Response(JSON.stringify({ code: 0, msg: outcome.msg ?? 'success', ...outcome.fields }), {
+        status: 200,
+        headers: { ...JSON_HEADERS, 'x-tt-logid': logId },
+      });
+    }
+    const { error } = outcome;
+    ctx.history.record({
+      route: spec.route, key: outcome.key, outcome: 'rejected', status: error.status, code: error.code,
+      msg: error.msg, request: stored, card: outcome.card, receivedAt,
+    });
+    const troubleshooter = `排查建议查看（Troubleshooting suggestions）： https://open.feishu.cn/search?from=openapi&log_id=${logId}&code=${error.code}`;
+    return new Response(JSON.stringify({ code: error.code, msg: error.msg, error: { log_id: logId, troubleshooter } }), {
+      status: error.status,
+      headers: { ...JSON_HEADERS, 'x-tt-logid': logId, ...error.headers },
+    });
+  } finally {
+    leave();
+  }
+}

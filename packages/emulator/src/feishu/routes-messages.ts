@@ -1,0 +1,158 @@
+import type { Hono } from 'hono';
+import { FEISHU_ROUTES, FeishuErrors, type FeishuError } from './codes.js';
+import { checkContent, MSG_TYPES } from './content-rules.js';
+import type { FeishuContext } from './context.js';
+import { newChatId, newMessageId, newThreadId, type StoredMessage } from './messages.js';
+import { runCall, type FeishuOutcome } from './pipeline.js';
+
+/** receive_id_type values and what a valid receive_id looks like (message/create doc). */
+const RECEIVE_ID_SHAPES: Readonly<Record<string, RegExp>> = {
+  chat_id: /^oc_[A-Za-z0-9]+$/,
+  open_id: /^ou_[A-Za-z0-9]+$/,
+  union_id: /^on_[A-Za-z0-9]+$/,
+  user_id: /^[A-Za-z0-9_-]+$/,
+  email: /^[^@\s]+@[^@\s]+$/,
+};
+
+const reject = (error: FeishuError, key?: string, card?: unknown): FeishuOutcome => ({ ok: false, error, key, card });
+
+/** Message `data` as create/reply answer it (SDK typings of `im.v1.message.create`). */
+export function messageData(m: StoredMessage, tenantKey: string): Record<string, unknown> {
+  return {
+    message_id: m.messageId,
+    ...(m.rootId && { root_id: m.rootId }),
+    ...(m.parentId && { parent_id: m.parentId, upper_message_id: m.parentId }),
+    ...(m.threadId && { thread_id: m.threadId }),
+    msg_type: m.msgType,
+    create_time: String(m.createdAt),
+    update_time: String(m.updatedAt),
+    deleted: m.state === 'deleted',
+    updated: m.updates > 0,
+    chat_id: m.chatId,
+    sender: { id: m.senderAppId, id_type: 'app_id', sender_type: 'app', tenant_key: tenantKey },
+    body: { content: m.content },
+    mentions: [],
+  };
+}
+
+/** The part of send and reply that is the same: body fields, uuid de-dup, per-chat limit, content. */
+function sendMessage(
+  ctx: FeishuContext,
+  appId: string,
+  body: Record<string, unknown>,
+  where: { chatId: () => string; receiveIdType?: string; receiveId?: string; rootId?: string; parentId?: string; threadId?: string },
+  fault?: string,
+): FeishuOutcome {
+  const { msg_type: msgType, content, uuid } = body;
+  if (typeof msgType !== 'string' || !(MSG_TYPES as readonly string[]).includes(msgType)) return reject(FeishuErrors.invalidParam('msg_type'), fault);
+  if (typeof content !== 'string' || content === '') return reject(FeishuErrors.invalidParam('content must be a non-empty JSON string'), fault);
+  if (uuid !== undefined && (typeof uuid !== 'string' || uuid.length > 50)) return reject(FeishuErrors.invalidParam('uuid must be a string of at most 50 chars'), fault);
+  const now = ctx.clock();
+  if (uuid) {
+    const existing = ctx.messages.findByUuid(appId, uuid, now, ctx.limits.uuidWindowMs);
+    if (existing) return { ok: true, key: existing.messageId, fields: { data: messageData(existing, ctx.tenantKey) } };
+  }
+  const checked = checkContent(msgType, content, ctx.limits);
+  if ('error' in checked) return reject(checked.error, fault);
+  const chatId = where.chatId();
+  const limited = ctx.chatLimiter.tryAcquire(chatId);
+  if (!limited.allowed) return reject(FeishuErrors.frequencyLimit(), fault, checked.value.card);
+  const message = ctx.messages.add({
+    messageId: newMessageId(),
+    chatId,
+    msgType,
+    senderAppId: appId,
+    receiveIdType: where.receiveIdType,
+    receiveId: where.receiveId,
+    rootId: where.rootId,
+    parentId: where.parentId,
+    threadId: where.threadId,
+    uuid: uuid || undefined,
+    content,
+    card: checked.value.card,
+    shared: checked.value.shared,
+    mentions: checked.value.mentions,
+    createdAt: now,
+    updatedAt: now,
+    state: 'live',
+    updates: 0,
+  });
+  return { ok: true, key: message.messageId, card: checked.value.card, change: 'created', fields: { data: messageData(message, ctx.tenantKey) } };
+}
+
+/** Answer for a message that can no longer be acted on, if it is one. */
+function goneError(m: StoredMessage): FeishuError | undefined {
+  if (m.state === 'recalled') return FeishuErrors.recalled();
+  if (m.state === 'deleted') return FeishuErrors.deleted();
+  return undefined;
+}
+
+/** Send (`POST /messages`), reply (`POST /messages/:id/reply`) and patch (`PATCH /messages/:id`). */
+export function mountMessageRoutes(app: Hono, ctx: FeishuContext): void {
+  app.post('/open-apis/im/v1/messages', (c) =>
+    runCall(ctx, c, { route: FEISHU_ROUTES.create, auth: true }, ({ body, query, appId }) => {
+      const type = query.receive_id_type;
+      const shape = type === undefined ? undefined : RECEIVE_ID_SHAPES[type];
+      if (!shape) return reject(FeishuErrors.invalidParam(`receive_id_type ${JSON.stringify(type ?? null)}`));
+      const receiveId = body?.receive_id;
+      if (typeof receiveId !== 'string' || receiveId === '') return reject(FeishuErrors.invalidParam('receive_id'));
+      if (!shape.test(receiveId)) return reject(FeishuErrors.invalidReceiveId());
+      const chatId = () => {
+        if (type === 'chat_id') return receiveId;
+        const known = ctx.p2pChats.get(`${type}:${receiveId}`);
+        if (known) return known;
+        const created = newChatId();
+        ctx.p2pChats.set(`${type}:${receiveId}`, created);
+        return created;
+      };
+      return sendMessage(ctx, appId, body ?? {}, { chatId, receiveIdType: type, receiveId });
+    }),
+  );
+
+  app.post('/open-apis/im/v1/messages/:message_id/reply', (c) => {
+    const parentId = c.req.param('message_id');
+    return runCall(ctx, c, { route: FEISHU_ROUTES.reply, auth: true, key: parentId }, ({ body, appId }) => {
+      const parent = ctx.messages.get(parentId);
+      if (!parent) return reject(FeishuErrors.invalidParam(`message_id ${parentId} not found`), parentId);
+      const gone = goneError(parent);
+      if (gone) return reject(gone, parentId);
+      const inThread = body?.reply_in_thread;
+      if (inThread !== undefined && typeof inThread !== 'boolean') return reject(FeishuErrors.invalidParam('reply_in_thread must be a boolean'), parentId);
+      const threadId = parent.threadId ?? (inThread ? newThreadId() : undefined);
+      return sendMessage(
+        ctx,
+        appId,
+        body ?? {},
+        { chatId: () => parent.chatId, rootId: parent.rootId ?? parent.messageId, parentId, threadId },
+        parentId,
+      );
+    });
+  });
+
+  app.patch('/open-apis/im/v1/messages/:message_id', (c) => {
+    const messageId = c.req.param('message_id');
+    return runCall(ctx, c, { route: FEISHU_ROUTES.patch, auth: true, key: messageId }, ({ body, appId }) => {
+      const content = body?.content;
+      if (typeof content !== 'string' || content === '') return reject(FeishuErrors.invalidParam('content must be a non-empty JSON string'), messageId);
+      const message = ctx.messages.get(messageId);
+      if (!message) return reject(FeishuErrors.invalidParam(`message_id ${messageId} not found`), messageId);
+      if (message.senderAppId !== appId) return reject(FeishuErrors.noPermission(), messageId);
+      if (message.msgType !== 'interactive') return reject(FeishuErrors.invalidParam('only interactive (card) messages can be patched'), messageId);
+      const gone = goneError(message);
+      if (gone) return reject(gone, messageId);
+      if (ctx.clock() - message.createdAt >= ctx.limits.editWindowMs) return reject(FeishuErrors.tooOld(), messageId);
+      if (!ctx.messageLimiter.tryAcquire(messageId).allowed) return reject(FeishuErrors.frequencyLimit(), messageId);
+      const checked = checkContent('interactive', content, ctx.limits);
+      if ('error' in checked) return reject(checked.error, messageId);
+      if (!message.shared || !checked.value.shared)
+        // The patch doc requires update_multi in the old and the new card; the exact code is UNCONFIRMED.
+        return reject(FeishuErrors.invalidParam('card is not shared: config.update_multi must be true in the sent and the new card'), messageId, checked.value.card);
+      message.content = content;
+      message.card = checked.value.card;
+      message.mentions = checked.value.mentions;
+      message.updatedAt = ctx.clock();
+      message.updates += 1;
+      return { ok: true, key: messageId, card: checked.value.card, change: 'updated', fields: { data: {} } };
+    });
+  });
+}

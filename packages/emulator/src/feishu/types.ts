@@ -1,0 +1,85 @@
+import type { Clock } from '../common/clock.js';
+import type { CallRecord } from '../common/history.js';
+import type { LimitWindow } from '../common/rate-limiter.js';
+import type { CardLimits } from './card-rules.js';
+import type { MessageState } from './messages.js';
+import type { FeishuApp } from './tokens.js';
+
+/** Documented limits the Feishu emulator enforces (see the reference notes, §2, §3, §5, §7). */
+export interface FeishuLimits extends CardLimits {
+  /** Per API route and app: 50/s and 1000/min → HTTP 429, code 99991400, `x-ogw-ratelimit-*` headers. */
+  readonly appWindows: readonly LimitWindow[];
+  /** PATCH per message: 5/s → HTTP 400, code 230020. */
+  readonly messageUpdateWindows: readonly LimitWindow[];
+  /** Sends (create + reply) per chat: 5/s, shared by all bots → HTTP 400, code 230020. */
+  readonly chatSendWindows: readonly LimitWindow[];
+  /** Messages can be patched for 14 days (ms) → 230031. */
+  readonly editWindowMs: number;
+  /** Same `uuid` within 1 h (ms) → the same message. */
+  readonly uuidWindowMs: number;
+}
+
+/** Options of {@link createFeishuEmulator} / {@link startFeishuEmulator}. */
+export interface FeishuEmulatorOptions {
+  /** Default `127.0.0.1`. */
+  readonly host?: string;
+  /** Default 0 (any free port). */
+  readonly port?: number;
+  /** Emulator clock (epoch ms); default `Date.now`. */
+  readonly clock?: Clock;
+  /** Self-built apps that may fetch tokens. Default: one app, see {@link DEFAULT_FEISHU_APP}. */
+  readonly apps?: readonly FeishuApp[];
+  /** `sender.tenant_key` in message data. */
+  readonly tenantKey?: string;
+  /** Lifetime of a tenant_access_token in seconds (default 7200). The SDK refetches 3 min early. */
+  readonly tokenTtlSeconds?: number;
+  /** HTTP status of 99991661/99991663 answers (UNCONFIRMED upstream; default 400). */
+  readonly authErrorStatus?: 400 | 401;
+  /** Override documented limits, e.g. to make tests cheaper. */
+  readonly limits?: Partial<FeishuLimits>;
+}
+
+/** The app an emulator accepts when no `apps` are given. */
+export const DEFAULT_FEISHU_APP: FeishuApp = { appId: 'cli_emulator00000001', appSecret: 'emulator-secret' };
+
+/** A message as read back from the emulator (a copy; changing it changes nothing). */
+export interface FeishuMessageSnapshot {
+  readonly messageId: string;
+  readonly chatId: string;
+  readonly msgType: string;
+  readonly state: MessageState;
+  readonly senderAppId: string;
+  readonly receiveIdType?: string;
+  readonly receiveId?: string;
+  readonly rootId?: string;
+  readonly parentId?: string;
+  readonly threadId?: string;
+  readonly uuid?: string;
+  /** Current content string. */
+  readonly content: string;
+  /** Current card, parsed (interactive messages). */
+  readonly card?: Record<string, unknown>;
+  /** Live `<at …>` mentions in the current content. */
+  readonly mentions: readonly string[];
+  /** Epoch ms (emulator clock; moved back by `age`). */
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  /** Accepted patches. */
+  readonly updates: number;
+  /** Every call about this message (send/reply that created it, patches), accepted and rejected, in order. */
+  readonly history: readonly CallRecord[];
+  /** Highest number of requests about this message processed at the same time. */
+  readonly maxConcurrentCalls: number;
+}
+
+/** What happened to a message. */
+export type FeishuChangeKind = 'created' | 'updated' | 'recalled' | 'deleted' | 'aged';
+
+/** Emitted whenever a message changes (for the CLI's live preview, or tests waiting on a card). */
+export interface FeishuMessageChange {
+  readonly platform: 'feishu';
+  readonly kind: FeishuChangeKind;
+  /** Epoch ms, emulator clock. */
+  readonly at: number;
+  readonly message: FeishuMessageSnapshot;
+}
