@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formatFooter } from './format/footer.js';
 import type { ChannelDefaults, ChannelPlugin, DeliveryFailure, MessageRef } from './plugin.js';
-import type { CardStatus, CardView } from './view.js';
+import { isTerminalStatus, type CardStatus, type CardView } from './view.js';
 
 /** What the in-memory channel renders: plain data, easy to assert on. */
 export interface MemoryPayload {
@@ -10,6 +10,7 @@ export interface MemoryPayload {
   readonly title: string;
   readonly round: number;
   readonly tools: readonly string[];
+  readonly thinking: string;
   readonly answer: string;
   readonly footer: string;
 }
@@ -83,8 +84,10 @@ function render(view: CardView, format: 'rich' | 'text'): MemoryPayload {
     title: view.title,
     round: view.round,
     tools: view.tools.map((tool) => tool.text),
+    thinking: view.thinking,
     answer: view.answer,
-    footer: formatFooter(view.footer, { style: 'compact', locale: view.locale, timeZone: 'UTC' }),
+    // The footer (duration, tokens, sent-at) shows once the run ended, so renders of a running card stay comparable.
+    footer: isTerminalStatus(view.status) ? formatFooter(view.footer, { style: 'compact', locale: view.locale, timeZone: 'UTC' }) : '',
   };
 }
 
