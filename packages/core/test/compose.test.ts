@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createProgressCards, memoryChannel, silentLogger, TickerService } from '../src/index.js';
+import { settle, setup } from './helpers.js';
+
+afterEach(() => vi.useRealTimers());
+
+describe('composition', () => {
+  it('two compositions in one process share nothing: budgets, tick ms, timers', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const a = memoryChannel({ overrides: { tickMs: 1000 } });
+    const b = memoryChannel({ overrides: { tickMs: 2000 } });
+    const productA = createProgressCards({ channels: [a], logger: silentLogger, env: {} });
+    const productB = createProgressCards({ channels: [b], logger: silentLogger, env: {} });
+    expect(productA.container.resolve(TickerService)).not.toBe(productB.container.resolve(TickerService));
+    productA.open('memory').toolStarted('x', 'shell', '{"command":"a"}');
+    productB.open('memory').toolStarted('x', 'shell', '{"command":"b"}');
+    await settle(2000);
+    expect(a.calls.map((call) => call.payload.tools[0])).toEqual(['shell: `a`（执行中）', 'shell: `a`（执行中 · 1 秒）', 'shell: `a`（执行中 · 2 秒）']);
+    expect(b.calls.map((call) => call.payload.tools[0])).toEqual(['shell: `b`（执行中）', 'shell: `b`（执行中 · 2 秒）']);
+  });
+
+  it('names an unknown channel and the registered ones', () => {
+    const cards = createProgressCards({ channels: [memoryChannel()], logger: silentLogger, env: {} });
+    expect(() => cards.open('feishu')).toThrow('unknown channel "feishu"; registered: memory');
+  });
+
+  it('refuses a channel registered twice or a malformed id', () => {
+    expect(() => createProgressCards({ channels: [memoryChannel(), memoryChannel()], logger: silentLogger, env: {} })).toThrow('registered twice');
+    expect(() => createProgressCards({ channels: [memoryChannel({ id: 'Bad Id' })], logger: silentLogger, env: {} })).toThrow('"Bad Id"');
+  });
+
+  it('shutdown leaves no card spinning: running cards end cancelled', async () => {
+    const { channel, cards } = setup();
+    const card = cards.open('memory');
+    card.toolStarted('x', 'shell', '{"command":"sleep 100"}');
+    await settle(3500);
+    const done = cards.shutdown('service restart');
+    await settle(5000);
+    const [final] = await done;
+    expect(final).toMatchObject({ ok: true, status: 'cancelled' });
+    expect(channel.messages.get('m1')!.history.at(-1)!.status).toBe('cancelled');
+    expect(cards.container.resolve(TickerService).timerCount).toBe(0);
+  });
+});
+
+describe('card per turn', () => {
+  it('starts a new card when the round advances; the previous one gets its final state and is never edited again', async () => {
+    const { channel, cards } = setup();
+    const card = cards.open('memory', undefined, { cardPer: 'turn', title: 'Two turns' });
+    card.roundStarted(1);
+    card.toolStarted('a', 'read_file', '{"path":"a.ts"}');
+    card.toolFinished('a', '10 lines');
+    await settle(1000);
+    card.roundStarted(2);
+    card.answer('Second turn answer');
+    await settle(1000);
+    const firstHistory = [...channel.messages.get('m1')!.history];
+    card.complete();
+    await settle(5000);
+    const final = await card.finalDelivery;
+    expect(channel.messages.size).toBe(2);
+    expect(firstHistory.at(-1)).toMatchObject({ status: 'completed', round: 1 });
+    expect(channel.messages.get('m1')!.history).toEqual(firstHistory);
+    expect(final.message!.id).toBe('m2');
+    expect(channel.messages.get('m2')!.history.at(-1)).toMatchObject({ status: 'completed', round: 2, title: 'Two turns', answer: 'Second turn answer' });
+  });
+
+  it('one card per run by default: rounds update the same card', async () => {
+    const { channel, cards } = setup();
+    const card = cards.open('memory');
+    card.roundStarted(1);
+    card.roundStarted(2);
+    card.roundStarted(3);
+    card.complete('done');
+    await settle(5000);
+    expect(channel.messages.size).toBe(1);
+    expect(channel.messages.get('m1')!.history.at(-1)!.round).toBe(3);
+  });
+});
