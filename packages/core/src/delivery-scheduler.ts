@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { ChannelScheduler } from './channel-scheduler.js';
-import type { Clock } from './clock.js';
+import { systemClock } from './clock.js';
 import type { Logger } from './logger.js';
 import type { ChannelPlugin } from './plugin.js';
 import { resolveChannelSettings } from './settings.js';
@@ -15,7 +15,6 @@ export class DeliveryScheduler {
   private readonly channels = new Map<string, ChannelScheduler>();
 
   constructor(
-    @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Env) private readonly env: Readonly<Record<string, string | undefined>>,
     @inject(TOKENS.DeliveryPolicy) private readonly policy: DeliveryPolicy,
@@ -31,7 +30,10 @@ export class DeliveryScheduler {
     }
     if (this.channels.has(plugin.id)) throw new Error(`channel ${JSON.stringify(plugin.id)} is registered twice`);
     const settings = resolveChannelSettings(plugin, this.env, this.logger);
-    const scheduler = new ChannelScheduler(plugin, settings, this.clock, this.logger, this.policy);
+    // Platform limits are in wall time, so delivery timing uses the wall clock (vitest's fake timers
+    // control it too); the injected Clock is card time (event stamps, elapsed, footer), which a
+    // replay may run faster than real time.
+    const scheduler = new ChannelScheduler(plugin, settings, systemClock, this.logger, this.policy);
     this.channels.set(plugin.id, scheduler);
     return scheduler;
   }
