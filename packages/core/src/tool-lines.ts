@@ -101,11 +101,22 @@ export interface ToolCallRecord {
   summary?: string;
   startedAt?: number;
   finishedAt?: number;
+  /** Memo of the last text: a line only changes when its state, detail, summary, locale or shown second does. */
+  memo?: { state: ToolLineState; second: number; locale: Locale; name: string; detail: string; summary?: string; text: string };
 }
 
 /** The view line of a call record at time `now`. */
 export function toToolLine(record: ToolCallRecord, now: number, locale: Locale): ToolLine {
   const elapsedMs = record.state === 'running' && record.startedAt !== undefined ? Math.max(0, now - record.startedAt) : 0;
+  const second = Math.floor(elapsedMs / 1000);
+  const memo = record.memo;
+  if (
+    !memo || memo.state !== record.state || memo.second !== second || memo.locale !== locale ||
+    memo.name !== record.name || memo.detail !== record.detail || memo.summary !== record.summary
+  ) {
+    const { state, name, detail, summary } = record;
+    record.memo = { state, second, locale, name, detail, summary, text: toolLineText({ ...record, elapsedMs }, locale) };
+  }
   return {
     callId: record.callId,
     name: record.name,
@@ -115,6 +126,6 @@ export function toToolLine(record: ToolCallRecord, now: number, locale: Locale):
     startedAt: record.startedAt,
     finishedAt: record.finishedAt,
     elapsedMs,
-    text: toolLineText({ ...record, elapsedMs }, locale),
+    text: record.memo!.text,
   };
 }

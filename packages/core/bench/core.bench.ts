@@ -1,0 +1,116 @@
+/**
+ * Core benchmark: events/s through reduce + render (no-op renderer), and memory per live card.
+ * Run with `npm run bench:core`. Prints figures; asserts nothing.
+ * Targets (issue 2): ≥ 100k events/s on one core, ≤ 20 KB per live card at 10k cards.
+ */
+import { performance } from 'node:perf_hooks';
+import { CardSession, createProgressCards, silentLogger, type AgentEvent, type ChannelPlugin } from '../src/index.js';
+
+/** A run-shaped event script: tools with args, streamed text, usage; `i` varies the content. */
+function script(i: number): AgentEvent[] {
+  const events: AgentEvent[] = [{ type: 'run.started', title: `Run ${i}`, model: 'model-x' }];
+  for (let round = 1; round <= 5; round++) {
+    events.push({ type: 'round.started', round });
+    events.push({ type: 'thinking.delta', text: `Round ${round}: looking at the failing test in module ${i}. ` });
+    for (let t = 0; t < 3; t++) {
+      const callId = `c${round}-${t}`;
+      events.push({ type: 'tool.started', callId, name: t === 0 ? 'shell' : 'read_file', args: t === 0 ? '{"command":"npm' : `{"path":"src/f${t}.ts"}` });
+      if (t === 0) events.push({ type: 'tool.args_delta', callId, delta: ' test"}' });
+      events.push({ type: 'tool.finished', callId, summary: `${10 * t + round} lines` });
+    }
+    for (let k = 0; k < 8; k++) events.push({ type: 'answer.delta', text: `token${k} ` });
+    events.push({ type: 'usage', inputTokens: 1200, outputTokens: 80, contextTokens: 20_000 * round, contextWindow: 200_000 });
+    events.push({ type: 'round.ended', round });
+  }
+  events.push({ type: 'run.completed' });
+  return events;
+}
+
+function benchReduceRender(): void {
+  const noopRender = (view: unknown) => view;
+  const runs = Array.from({ length: 200 }, (_, i) => script(i));
+  let events = 0;
+  let sink: unknown;
+  // warm-up
+  for (const run of runs.slice(0, 20)) {
+    const s = new CardSession({ startedAt: 0 });
+    for (const e of run) { s.apply(e, 1); sink = noopRender(s.view(2)); }
+  }
+  const start = performance.now();
+  let now = 1_700_000_000_000;
+  while (performance.now() - start < 2000) {
+    for (const run of runs) {
+      const session = new CardSession({ startedAt: now });
+      for (const event of run) {
+        session.apply(event, now++);
+        sink = noopRender(session.view(now));
+        events += 1;
+      }
+    }
+  }
+  const seconds = (performance.now() - start) / 1000;
+  void sink;
+  console.log(`reduce+render (CardSession.apply + view + no-op renderer): ${Math.round(events / seconds).toLocaleString('en-US')} events/s (${events.toLocaleString('en-US')} events in ${seconds.toFixed(2)} s)`);
+}
+
+/** A channel whose transport accepts everything instantly and whose renderer returns a constant. */
+function noopChannel(): ChannelPlugin<string> {
+  let n = 0;
+  return {
+    id: 'noop',
+    configSchema: undefined as never,
+    defaults: { tickMs: 3000, budget: [{ limit: 1_000_000, intervalMs: 1000 }], perCardIntervalMs: 0, debounceMs: 2500 },
+    renderer: { render: () => 'x', renderFallback: () => 'x' },
+    transport: { send: async () => ({ id: `m${n++}` }), update: async () => {}, classify: () => ({ kind: 'transient', detail: '' }) },
+  };
+}
+
+async function benchMemory(cardCount: number): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) {
+    console.log('memory: run with --expose-gc (npm run bench:core does)');
+    return;
+  }
+  const cards = createProgressCards({ channels: [noopChannel()], logger: silentLogger, env: {} });
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const live = [];
+  for (let i = 0; i < cardCount; i++) {
+    const card = cards.open('noop');
+    // A live card mid-run: two rounds done, a tool running, some answer text.
+    for (const event of script(i).slice(0, 40)) card.push(event);
+    card.toolStarted('running', 'shell', '{"command":"npm run build"}');
+    live.push(card);
+  }
+  await cards.idle();
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  const perCard = (after - before) / cardCount;
+  console.log(`memory: ${cardCount.toLocaleString('en-US')} live cards (each mid-run, 1 tool running) → ${(perCard / 1024).toFixed(1)} KB per card (heap +${((after - before) / 1048576).toFixed(1)} MB)`);
+  const start = performance.now();
+  for (const card of live) card.complete();
+  await cards.idle();
+  console.log(`completing ${cardCount.toLocaleString('en-US')} cards and delivering their finals: ${Math.round(performance.now() - start)} ms`);
+  await cards.shutdown();
+}
+
+async function benchPush(): Promise<void> {
+  const cards = createProgressCards({ channels: [noopChannel()], logger: silentLogger, env: {} });
+  const runs = Array.from({ length: 100 }, (_, i) => script(i));
+  let events = 0;
+  const start = performance.now();
+  while (performance.now() - start < 2000) {
+    for (const run of runs) {
+      const card = cards.open('noop');
+      for (const event of run) { card.push(event); events += 1; }
+    }
+    await cards.idle();
+  }
+  const seconds = (performance.now() - start) / 1000;
+  console.log(`ProgressCard.push end to end (validate + reduce + schedule + render + no-op send): ${Math.round(events / seconds).toLocaleString('en-US')} events/s`);
+  await cards.shutdown();
+}
+
+benchReduceRender();
+await benchPush();
+await benchMemory(10_000);
