@@ -1,0 +1,41 @@
+import type { DeliveryFailure } from '@progresscard/core';
+import { DingTalkApiError, DingTalkDeliveryError, DingTalkNetworkError, DingTalkTargetError } from './errors.js';
+
+/** Wait after a per-second QPS answer; the DingTalk-Real-AI connector and hermes-agent back off 2 s (§4b). */
+export const QPS_RETRY_AFTER_MS = 2000;
+/** Wait after a per-minute (QPM) answer: the window's length (its size is not published, §4a). */
+export const QPM_RETRY_AFTER_MS = 60_000;
+
+/** Codes meaning "this card no longer exists": §2c `param.cardNotExist`, §4d `cardInstance.notExist`, §2d `param.stream.outTrackId`. */
+export const GONE_CODES: ReadonlySet<string> = new Set(['param.cardNotExist', 'cardInstance.notExist', 'param.stream.outTrackId']);
+
+/** Codes meaning "the token is bad": §1c `InvalidAuthentication` (HTTP 400), the generic 401 `Unauthorized`. */
+export const AUTH_CODES: ReadonlySet<string> = new Set(['InvalidAuthentication', 'Unauthorized', 'invalidClientIdOrSecret', 'accesstoken.expired']);
+
+/**
+ * Maps what the DingTalk transport threw to the core's failure kinds. Never throws.
+ * - 403 `Forbidden.AccessDenied.QpsLimitForAppkeyAndApi` / `QpsLimitForApi` (any `QpsLimit` code) →
+ *   `rate-limited`, 2 s, the whole channel (the limit is per app, §4a); `QpmLimit…` → 60 s; HTTP 429 → 2 s;
+ * - 400 `param.cardNotExist` (and `cardInstance.notExist`) → `gone`;
+ * - `InvalidAuthentication` (400), 401 → `auth`;
+ * - 408, 5xx, timeouts, network errors, a card created but not delivered → `transient`;
+ * - any other 4xx (`param.invalid`, `param.contentUnsafe`, permission errors…) or no usable target → `rejected`.
+ */
+export function classifyDingTalkError(error: unknown): DeliveryFailure {
+  if (error instanceof DingTalkApiError) {
+    const code = error.code ?? '';
+    const detail = error.message;
+    if (code.includes('QpsLimit')) return { kind: 'rate-limited', retryAfterMs: QPS_RETRY_AFTER_MS, scope: 'channel', detail };
+    if (code.includes('QpmLimit')) return { kind: 'rate-limited', retryAfterMs: QPM_RETRY_AFTER_MS, scope: 'channel', detail };
+    if (error.status === 429) return { kind: 'rate-limited', retryAfterMs: QPS_RETRY_AFTER_MS, scope: 'channel', detail };
+    if (GONE_CODES.has(code)) return { kind: 'gone', detail };
+    if (AUTH_CODES.has(code) || error.status === 401) return { kind: 'auth', detail };
+    if (error.status >= 500 || error.status === 408) return { kind: 'transient', detail };
+    if (error.status >= 400) return { kind: 'rejected', detail };
+    return { kind: 'transient', detail };
+  }
+  if (error instanceof DingTalkDeliveryError || error instanceof DingTalkNetworkError) return { kind: 'transient', detail: error.message };
+  if (error instanceof DingTalkTargetError) return { kind: 'rejected', detail: error.message };
+  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return { kind: 'transient', detail };
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { DingTalkTargetSchema } from './target.js';
+
+/** Default API host of the new-style DingTalk Open API. */
+export const DINGTALK_API_BASE_URL = 'https://api.dingtalk.com';
+
+const positiveInt = z.number().int().positive();
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Names of the card template's variables the plugin fills. Defaults fit DingTalk's official "AI
+ * Markdown card" template (`382e4302-551d-4880-bf29-a30acfab2e71.schema`, dingtalk-stream-sdk-python
+ * `card_instance.py`): `msgTitle`, `msgContent` (markdown) and `flowStatus` (AI-card state).
+ */
+export const TemplateKeysSchema = z.object({
+  title: z.string().min(1).max(100).default('msgTitle'),
+  content: z.string().min(1).max(100).default('msgContent'),
+  flowStatus: z.string().min(1).max(100).default('flowStatus'),
+});
+
+/**
+ * Config of the DingTalk channel (`dingtalk(config)`). Durations in ms.
+ *
+ * - `appKey` / `appSecret`: the internal app's credentials (token from `POST /v1.0/oauth2/accessToken`).
+ * - `robotCode`: the robot that delivers group cards; for an internal-app robot its AppKey (default `appKey`).
+ * - `cardTemplateId`: your published card template (AI templates end in `.schema`).
+ * - `target`: default destination, `{type:'group', openConversationId}` or `{type:'user', userId}`;
+ *   `ProgressCards.open(channel, target)` may give one per card.
+ * - `baseUrl`: default `https://api.dingtalk.com`; any http(s) URL, e.g. the emulator's.
+ * - `locale`: card language; default: the run's (`run.started.locale`, else zh-CN).
+ * - `footerStyle` (`compact` | `debug`), `timeZone` (IANA, for the footer's sent-at time).
+ * - `tickMs`, `budget`, `perCardIntervalMs`, `debounceMs`: override the channel defaults.
+ * - `templateKeys`: variable names in your template; `cardParams`: extra fixed template variables
+ *   (non-strings are JSON-encoded, since every cardParamMap value must be a string).
+ * - `maxContentChars`: size guard of the markdown variable (default 3000: longer replies have been
+ *   seen to render as a blank card, soimy/openclaw-channel-dingtalk#615).
+ * - `maxToolLines`: tool lines shown (running ones first, then the latest); default 12.
+ * - `timeoutMs`: per HTTP request, default 10000.
+ */
+export const DingTalkConfigSchema = z.object({
+  appKey: z.string().trim().min(1),
+  appSecret: z.string().min(1),
+  robotCode: z.string().trim().min(1).optional(),
+  cardTemplateId: z.string().trim().min(1),
+  target: DingTalkTargetSchema.optional(),
+  baseUrl: z.string().refine(isHttpUrl, 'must be an http(s) URL').default(DINGTALK_API_BASE_URL),
+  locale: z.enum(['zh-CN', 'en']).optional(),
+  footerStyle: z.enum(['compact', 'debug']).default('compact'),
+  timeZone: z
+    .string()
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone')
+    .optional(),
+  tickMs: positiveInt.optional(),
+  budget: z.array(z.object({ limit: positiveInt, intervalMs: positiveInt })).min(1).optional(),
+  perCardIntervalMs: z.number().int().nonnegative().optional(),
+  debounceMs: z.number().int().nonnegative().optional(),
+  templateKeys: TemplateKeysSchema.default({ title: 'msgTitle', content: 'msgContent', flowStatus: 'flowStatus' }),
+  cardParams: z.record(z.string().min(1).max(100), z.unknown()).default({}),
+  maxContentChars: z.number().int().min(500).max(20_000).default(3000),
+  maxToolLines: z.number().int().min(1).max(100).default(12),
+  timeoutMs: positiveInt.default(10_000),
+});
+
+/** Config as written by the user (defaults optional). */
+export type DingTalkConfigInput = z.input<typeof DingTalkConfigSchema>;
+/** Config with defaults applied. */
+export type DingTalkConfig = z.output<typeof DingTalkConfigSchema>;
+
+/** Thrown by {@link parseDingTalkConfig}; names the field and the value (secrets shown as `<hidden>`). */
+export class DingTalkConfigError extends Error {
+  override readonly name = 'DingTalkConfigError';
+  constructor(
+    message: string,
+    /** Path of the bad field, e.g. `target.openConversationId`. */
+    readonly field: string,
+  ) {
+    super(message);
+  }
+}
+
+const SECRET_FIELDS = new Set(['appSecret']);
+
+function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let current = input;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return 'undefined (missing)';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * Validates `input` and applies defaults.
+ * @throws DingTalkConfigError naming the first bad field and its value, e.g.
+ *   `invalid dingtalk config: baseUrl = "ftp://x" (must be an http(s) URL)`; a secret's value is never shown.
+ */
+export function parseDingTalkConfig(input: unknown): DingTalkConfig {
+  const result = DingTalkConfigSchema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = issue.path.map(String).join('.') || '(config)';
+  const value = SECRET_FIELDS.has(String(issue.path[0])) ? '<hidden>' : show(valueAt(input, issue.path));
+  throw new DingTalkConfigError(`invalid dingtalk config: ${field} = ${value} (${issue.message})`, field);
+}

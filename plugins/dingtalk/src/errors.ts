@@ -1,0 +1,71 @@
+/**
+ * Errors the DingTalk transport throws. None of them holds the access token, the app secret, the
+ * request headers or the payload: they are safe to log.
+ */
+
+/** Which platform call failed. */
+export type DingTalkOperation = 'token' | 'createAndDeliver' | 'deliver' | 'update';
+
+/**
+ * DingTalk answered with an error: a non-2xx status with `{requestid, code, message}` (§0 of the API
+ * notes), or a 2xx whose body says `success: false`.
+ */
+export class DingTalkApiError extends Error {
+  override readonly name = 'DingTalkApiError';
+  constructor(
+    readonly operation: DingTalkOperation,
+    /** HTTP status. */
+    readonly status: number,
+    /** Platform code, e.g. `Forbidden.AccessDenied.QpsLimitForAppkeyAndApi`; undefined when the body had none. */
+    readonly code: string | undefined,
+    /** Platform message. */
+    readonly platformMessage: string | undefined,
+    /** `requestid` of the answer, for DingTalk support. */
+    readonly requestId?: string,
+  ) {
+    super(`dingtalk ${operation}: HTTP ${status} ${code ?? '(no code)'}${platformMessage && platformMessage !== code ? `: ${platformMessage}` : ''}${requestId ? ` [requestid ${requestId}]` : ''}`);
+  }
+}
+
+/** One space a card did not reach. */
+export interface FailedDelivery {
+  readonly spaceType?: string;
+  readonly spaceId?: string;
+  readonly errorMsg?: string;
+}
+
+/**
+ * `createAndDeliver` / `deliver` answered 200 but `deliverResults[].success` is false for a space (or
+ * there were no results): the card exists but is not in the chat. A retried send delivers it again.
+ */
+export class DingTalkDeliveryError extends Error {
+  override readonly name = 'DingTalkDeliveryError';
+  constructor(
+    readonly outTrackId: string,
+    readonly failed: readonly FailedDelivery[],
+  ) {
+    super(
+      `dingtalk card ${outTrackId} was created but not delivered: ${
+        failed.length === 0 ? 'no deliverResults' : failed.map((f) => `${f.spaceType ?? '?'} ${f.errorMsg ?? 'failed'}`).join(', ')
+      }`,
+    );
+  }
+}
+
+/** The request never got an HTTP answer: connection refused or reset, DNS, or the timeout. */
+export class DingTalkNetworkError extends Error {
+  override readonly name = 'DingTalkNetworkError';
+  constructor(
+    readonly operation: DingTalkOperation,
+    /** Node / axios error code, e.g. `ECONNREFUSED`, `ECONNABORTED`. */
+    readonly errorCode: string | undefined,
+    readonly timedOut: boolean,
+  ) {
+    super(`dingtalk ${operation}: ${timedOut ? 'timed out' : `network error ${errorCode ?? ''}`.trim()}`);
+  }
+}
+
+/** No usable target: neither the card nor the config named a valid one. Names the value. */
+export class DingTalkTargetError extends Error {
+  override readonly name = 'DingTalkTargetError';
+}

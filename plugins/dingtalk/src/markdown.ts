@@ -1,0 +1,118 @@
+/**
+ * Agent text → DingTalk card markdown (open.dingtalk.com/document/development/markdown-variable-new,
+ * §5 of the API notes):
+ * - the card interprets `<font …>`, `<a atId=…>` (an @-mention!) and `<br>` tags, so `<` in agent text
+ *   is escaped as `&lt;` outside code, and no agent text can produce a tag;
+ * - outside fenced code a single `\n` is no visual line break, so it becomes `<br>`, except before
+ *   list, heading, quote, table and fence lines (DingTalk-Real-AI connector `normalizeForCard`);
+ * - a table needs a blank line before it;
+ * - fenced code is left exactly as written; a fence left open at the end is closed.
+ */
+
+const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+const BLOCK_START = /^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|>|\||`{3,}|~{3,}|(?:\*\s*){3,}$|(?:-\s*){3,}$)/;
+const TABLE_ROW = /^\s*\|/;
+const HEADING = /^\s{0,3}#{1,6}\s/;
+
+/** Escapes `<` (and `&` before it would form an entity) in text outside inline code spans. */
+function escapeOutsideCodeSpans(line: string): string {
+  let out = '';
+  let index = 0;
+  const span = /(`+)([\s\S]*?[^`])\1(?!`)/g;
+  for (let match = span.exec(line); match; match = span.exec(line)) {
+    out += escapeTags(line.slice(index, match.index)) + match[0];
+    index = match.index + match[0].length;
+  }
+  return out + escapeTags(line.slice(index));
+}
+
+function escapeTags(text: string): string {
+  return text.replace(/&(?=[#a-zA-Z0-9]+;)/g, '&amp;').replace(/</g, '&lt;');
+}
+
+/**
+ * Escapes text for one inline spot (title, status, error, prompt, tool line): one line, `<` and
+ * entity look-alikes escaped outside inline code, so agent text never becomes a tag or an @-mention.
+ * Markdown emphasis is left as written: whether DingTalk honours backslash escapes is UNCONFIRMED,
+ * and a visible `\_` in every `read_file` would be worse than a stray italic.
+ */
+export function escapeInline(text: string): string {
+  return escapeOutsideCodeSpans(text.replace(/\s*\n\s*/g, ' ')).trim();
+}
+
+/**
+ * Agent markdown (answer, thinking) made safe and readable in a card: tags escaped outside code,
+ * line breaks kept, tables separated by a blank line. Code fences stay untouched.
+ */
+export function normalizeAgentMarkdown(text: string): string {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const out: string[] = [];
+  let fence: string | undefined;
+  for (const line of lines) {
+    const fenceMatch = FENCE.exec(line);
+    if (fence !== undefined) {
+      out.push(line);
+      if (fenceMatch && fenceMatch[1]![0] === fence[0] && fenceMatch[1]!.length >= fence.length && line.trim() === fenceMatch[1]) fence = undefined;
+      continue;
+    }
+    if (fenceMatch) {
+      fence = fenceMatch[1];
+      // A fence right under a table row or paragraph line would not start a code block everywhere.
+      if (out.length > 0 && out[out.length - 1]!.trim() !== '') out.push('');
+      out.push(line);
+      continue;
+    }
+    const previous = out.length > 0 ? out[out.length - 1]! : undefined;
+    const escaped = escapeOutsideCodeSpans(line);
+    if (previous !== undefined && previous.trim() !== '' && line.trim() !== '') {
+      if (TABLE_ROW.test(line) && !TABLE_ROW.test(previous)) out.push('');
+      else if (!BLOCK_START.test(line) && !TABLE_ROW.test(previous) && !FENCE.test(previous) && !HEADING.test(previous)) out[out.length - 1] = `${previous}<br>`;
+    }
+    out.push(escaped);
+  }
+  // An answer still streaming (or cut by the agent) may stop inside a code block: close it, so
+  // the card below it is not swallowed by the block.
+  if (fence !== undefined) out.push(fence);
+  return out.join('\n');
+}
+
+/** The fence (e.g. "```") left open at the end of `markdown`, if any. */
+export function openFence(markdown: string): string | undefined {
+  let fence: string | undefined;
+  for (const line of markdown.split('\n')) {
+    const match = FENCE.exec(line);
+    if (!match) continue;
+    if (fence === undefined) fence = match[1];
+    else if (match[1]![0] === fence[0] && match[1]!.length >= fence.length && line.trim() === match[1]) fence = undefined;
+  }
+  return fence;
+}
+
+/**
+ * Cuts markdown to at most `maxChars` characters (code points) so it stays valid: cut at a line end
+ * when one is near, never inside a `<br>` or an HTML entity, then close a code fence left open.
+ * The closing fence is counted in `maxChars`.
+ * @returns the kept text, or the whole text when it already fits.
+ */
+export function truncateMarkdown(markdown: string, maxChars: number): string {
+  const chars = Array.from(markdown);
+  if (chars.length <= maxChars) return markdown;
+  const room = Math.max(0, maxChars - 5); // room for "\n```" (or a longer fence) below
+  let kept = chars.slice(0, room).join('');
+  const lastBreak = kept.lastIndexOf('\n');
+  if (lastBreak >= kept.length * 0.8) kept = kept.slice(0, lastBreak);
+  kept = kept.replace(/<b?r?$|&[#a-zA-Z0-9]*$/, '').replace(/\s+$/, '');
+  let fence = openFence(kept);
+  while (fence !== undefined && Array.from(kept).length + fence.length + 1 > maxChars) {
+    kept = Array.from(kept).slice(0, -Math.max(1, fence.length)).join('');
+    fence = openFence(kept);
+  }
+  return fence !== undefined ? `${kept}\n${fence}` : kept;
+}
+
+/** Length in code points (what the size guard counts). */
+export function charLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n += 1;
+  return n;
+}

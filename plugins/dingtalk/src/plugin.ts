@@ -1,0 +1,79 @@
+import type { ChannelDefaults, ChannelPlugin } from '@progresscard/core';
+import { DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig } from './config.js';
+import { DINGTALK_DEFAULTS } from './defaults.js';
+import { DingTalkHttp } from './http.js';
+import { DingTalkRenderer, type DingTalkCardPayload } from './renderer.js';
+import type { DingTalkTarget } from './target.js';
+import { AccessTokenCache } from './token.js';
+import { DingTalkTransport } from './transport.js';
+
+/** The DingTalk channel plugin as `dingtalk(config)` returns it. */
+export type DingTalkPlugin = ChannelPlugin<DingTalkCardPayload, DingTalkTarget> & {
+  /** The validated config, `appSecret` replaced by `<hidden>`. */
+  readonly config: Readonly<Omit<DingTalkConfig, 'appSecret'> & { appSecret: '<hidden>' }>;
+};
+
+/** Options that are not config: test seams. */
+export interface DingTalkPluginOptions {
+  /** Epoch-ms clock for the token cache (default `Date.now`). */
+  readonly now?: () => number;
+}
+
+/** Every cardParamMap value must be a string: strings pass, everything else is JSON-encoded (§5). */
+export function toCardParamMap(values: Readonly<Record<string, unknown>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    out[key] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return out;
+}
+
+function overridesOf(config: DingTalkConfig): Partial<ChannelDefaults> {
+  const out: { -readonly [K in keyof ChannelDefaults]?: ChannelDefaults[K] } = {};
+  if (config.tickMs !== undefined) out.tickMs = config.tickMs;
+  if (config.budget !== undefined) out.budget = config.budget;
+  if (config.perCardIntervalMs !== undefined) out.perCardIntervalMs = config.perCardIntervalMs;
+  if (config.debounceMs !== undefined) out.debounceMs = config.debounceMs;
+  return out;
+}
+
+/**
+ * The DingTalk channel: AI cards sent with `createAndDeliver` and updated with
+ * `PUT /v1.0/card/instances`, over axios against `baseUrl` (the DingTalk API or the emulator).
+ *
+ * @example
+ * const cards = createProgressCards({ channels: [dingtalk({ appKey, appSecret, cardTemplateId,
+ *   target: { type: 'group', openConversationId: 'cid…==' } })] });
+ * @throws DingTalkConfigError naming the bad field and its value (a secret's value is never shown).
+ */
+export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): DingTalkPlugin {
+  const c = parseDingTalkConfig(config);
+  const http = new DingTalkHttp(c.baseUrl, c.timeoutMs);
+  const tokens = new AccessTokenCache(http, c.appKey, c.appSecret, options.now);
+  const renderer = new DingTalkRenderer({
+    keys: c.templateKeys,
+    staticParams: toCardParamMap(c.cardParams),
+    locale: c.locale,
+    footerStyle: c.footerStyle,
+    timeZone: c.timeZone,
+    maxContentChars: c.maxContentChars,
+    maxToolLines: c.maxToolLines,
+  });
+  const transport = new DingTalkTransport({
+    http,
+    tokens,
+    cardTemplateId: c.cardTemplateId,
+    robotCode: c.robotCode ?? c.appKey,
+    defaultTarget: c.target,
+  });
+  return {
+    id: 'dingtalk',
+    configSchema: DingTalkConfigSchema,
+    defaults: DINGTALK_DEFAULTS,
+    overrides: overridesOf(c),
+    renderer,
+    transport,
+    config: { ...c, appSecret: '<hidden>' },
+  };
+}

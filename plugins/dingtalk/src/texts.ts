@@ -1,0 +1,63 @@
+import type { CardStatus, Locale } from '@progresscard/core';
+
+/** The words the DingTalk card uses around the agent's text, per locale. */
+export interface CardTexts {
+  readonly status: Readonly<Record<CardStatus, string>>;
+  readonly defaultTitle: string;
+  readonly round: (n: number) => string;
+  readonly waitingFor: string;
+  readonly error: string;
+  readonly reason: string;
+  readonly thinking: string;
+  readonly tools: string;
+  readonly moreTools: (hidden: number) => string;
+  readonly shortened: (shown: number, total: number) => string;
+}
+
+/** Status marks: emoji, because card markdown takes colour tokens but no hex colours. */
+export const STATUS_ICONS: Readonly<Record<CardStatus, string>> = {
+  running: '⏳',
+  waiting: '⏸️',
+  completed: '✅',
+  failed: '❌',
+  cancelled: '⏹️',
+};
+
+/**
+ * Colour tokens of the status line (markdown-variable-new: `<font colorTokenV2=…>`, unquoted, tokens only).
+ */
+export const STATUS_COLOR_TOKENS: Readonly<Record<CardStatus, string>> = {
+  running: 'common_blue1_color',
+  waiting: 'common_orange1_color',
+  completed: 'common_green1_color',
+  failed: 'common_red1_color',
+  cancelled: 'common_gray3_color',
+};
+
+/** zh-CN and en texts. */
+export const CARD_TEXTS: Readonly<Record<Locale, CardTexts>> = {
+  'zh-CN': {
+    status: { running: '运行中', waiting: '等待输入', completed: '已完成', failed: '失败', cancelled: '已取消' },
+    defaultTitle: '智能体任务',
+    round: (n) => `第 ${n} 轮`,
+    waitingFor: '等待',
+    error: '错误',
+    reason: '原因',
+    thinking: '思考',
+    tools: '工具调用',
+    moreTools: (hidden) => `…另有 ${hidden} 个较早的工具调用`,
+    shortened: (shown, total) => `（内容过长，已截断：显示前 ${shown} / ${total} 字）`,
+  },
+  en: {
+    status: { running: 'Running', waiting: 'Waiting for input', completed: 'Completed', failed: 'Failed', cancelled: 'Cancelled' },
+    defaultTitle: 'Agent run',
+    round: (n) => `round ${n}`,
+    waitingFor: 'Waiting for',
+    error: 'Error',
+    reason: 'Reason',
+    thinking: 'Thinking',
+    tools: 'Tool calls',
+    moreTools: (hidden) => `…and ${hidden} earlier tool call${hidden === 1 ? '' : 's'}`,
+    shortened: (shown, total) => `(shortened: showing the first ${shown} of ${total} characters)`,
+  },
+};

@@ -1,0 +1,61 @@
+import { DingTalkApiError } from './errors.js';
+import type { DingTalkHttp } from './http.js';
+
+/** Refresh this long before `expireIn` runs out (DingTalk-Real-AI connector: 5 min before the 2 h expiry). */
+export const TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
+
+/**
+ * The app's access token from `POST /v1.0/oauth2/accessToken` (`{appKey, appSecret}` →
+ * `{accessToken, expireIn}` in seconds), cached until shortly before it expires: 5 min early, or a
+ * tenth of the lifetime when that is shorter. Concurrent callers share one request.
+ * The token and the secret never appear in errors or logs.
+ */
+export class AccessTokenCache {
+  private token: { value: string; refreshAt: number } | undefined;
+  private pending: Promise<string> | undefined;
+  /** Bumped by {@link invalidate} so an answer that was already on its way is not cached. */
+  private epoch = 0;
+
+  constructor(
+    private readonly http: DingTalkHttp,
+    private readonly appKey: string,
+    private readonly appSecret: string,
+    /** Epoch ms. */
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * A valid token, fetched when none is cached or the cached one is about to expire.
+   * @throws DingTalkApiError (e.g. 400 `invalidClientIdOrSecret`) or DingTalkNetworkError.
+   */
+  async get(): Promise<string> {
+    if (this.token && this.now() < this.token.refreshAt) return this.token.value;
+    this.pending ??= this.fetch().finally(() => {
+      this.pending = undefined;
+    });
+    return this.pending;
+  }
+
+  /** Drops the cached token; the next {@link get} fetches a new one. */
+  invalidate(): void {
+    this.token = undefined;
+    this.pending = undefined;
+    this.epoch += 1;
+  }
+
+  private async fetch(): Promise<string> {
+    const epoch = this.epoch;
+    const startedAt = this.now();
+    const body = await this.http.request<{ accessToken?: unknown; expireIn?: unknown }>('token', 'POST', '/v1.0/oauth2/accessToken', {
+      appKey: this.appKey,
+      appSecret: this.appSecret,
+    });
+    if (typeof body.accessToken !== 'string' || body.accessToken === '') {
+      throw new DingTalkApiError('token', 200, 'token.missing', 'the answer had no accessToken');
+    }
+    const lifetimeMs = (typeof body.expireIn === 'number' && body.expireIn > 0 ? body.expireIn : 7200) * 1000;
+    const margin = Math.min(TOKEN_REFRESH_MARGIN_MS, lifetimeMs / 10);
+    if (epoch === this.epoch) this.token = { value: body.accessToken, refreshAt: startedAt + lifetimeMs - margin };
+    return body.accessToken;
+  }
+}

@@ -1,0 +1,177 @@
+import { createHash } from 'node:crypto';
+import type { CardTransport, DeliveryFailure, MessageRef, SendRequest, UpdateRequest } from '@progresscard/core';
+import { classifyDingTalkError } from './classify.js';
+import { DingTalkApiError, DingTalkDeliveryError, DingTalkTargetError, type FailedDelivery } from './errors.js';
+import type { DingTalkHttp } from './http.js';
+import type { DingTalkCardPayload } from './renderer.js';
+import { DingTalkTargetSchema, deliveryFields, describeTarget, type DingTalkTarget } from './target.js';
+import type { AccessTokenCache } from './token.js';
+
+/**
+ * Where the first message of a card stands while its send may be retried (per outTrackId):
+ * - `new`: nothing reached DingTalk yet (or we do not know): `createAndDeliver`;
+ * - `created`: the card exists but `deliverResults` said it did not reach the chat: update its data,
+ *   then `POST /v1.0/card/instances/deliver`;
+ * - `delivered`: in the chat; later calls are updates.
+ */
+export type CardSendPhase = 'new' | 'created' | 'delivered';
+
+/** Allowed moves of {@link CardSendPhase}. */
+export const SEND_TRANSITIONS: Readonly<Record<CardSendPhase, readonly CardSendPhase[]>> = {
+  new: ['created', 'delivered'],
+  created: ['delivered'],
+  delivered: [],
+};
+
+/** Options of {@link DingTalkTransport}. */
+export interface DingTalkTransportOptions {
+  readonly http: DingTalkHttp;
+  readonly tokens: AccessTokenCache;
+  readonly cardTemplateId: string;
+  readonly robotCode: string;
+  /** Used when a send names no target. */
+  readonly defaultTarget?: DingTalkTarget;
+}
+
+const OUT_TRACK_ID_PREFIX = 'pc-';
+/** DingTalk: outTrackId ≤ 100 characters, ≤ 64 recommended (legacy card docs, §5). */
+const MAX_OUT_TRACK_ID = 64;
+
+/**
+ * The card's `outTrackId` for the core's idempotency key: `pc-<key>` when the key is short and plain,
+ * else `pc-` + 40 hex characters of its SHA-256. Stable: the same key always gives the same id, so a
+ * retried send can never create a second card.
+ */
+export function outTrackIdFor(idempotencyKey: string): string {
+  const plain = /^[A-Za-z0-9_-]+$/.test(idempotencyKey) && OUT_TRACK_ID_PREFIX.length + idempotencyKey.length <= MAX_OUT_TRACK_ID;
+  return OUT_TRACK_ID_PREFIX + (plain ? idempotencyKey : createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 40));
+}
+
+interface DeliverResult {
+  spaceType?: string;
+  spaceId?: string;
+  success?: boolean;
+  errorMsg?: string;
+}
+
+function failedOf(results: unknown): FailedDelivery[] | undefined {
+  if (!Array.isArray(results) || results.length === 0) return [];
+  const failed = (results as DeliverResult[]).filter((r) => r?.success !== true);
+  return failed.length > 0 ? failed.map((r) => ({ spaceType: r.spaceType, spaceId: r.spaceId, errorMsg: r.errorMsg })) : undefined;
+}
+
+/**
+ * Sends and updates DingTalk cards on the new card platform:
+ * - send: `POST /v1.0/card/instances/createAndDeliver` with the initial data already set (no empty
+ *   shell card, xmanrui/dsh-im PR #174), outTrackId from the idempotency key;
+ * - update: `PUT /v1.0/card/instances` with `cardUpdateOptions.updateCardDataByKey: true`;
+ * - a 200 whose `deliverResults[].success` is false is a failed send ({@link DingTalkDeliveryError}).
+ */
+export class DingTalkTransport implements CardTransport<DingTalkCardPayload, DingTalkTarget> {
+  /** Cards whose send is between `new` and `delivered`. */
+  private readonly phases = new Map<string, { phase: CardSendPhase; target: DingTalkTarget }>();
+
+  constructor(private readonly options: DingTalkTransportOptions) {}
+
+  /**
+   * @throws DingTalkTargetError when no valid target is given or configured; DingTalkApiError,
+   *   DingTalkNetworkError, DingTalkDeliveryError (see {@link classify}).
+   */
+  async send(request: SendRequest<DingTalkCardPayload, DingTalkTarget>): Promise<MessageRef> {
+    const outTrackId = outTrackIdFor(request.idempotencyKey);
+    const known = this.phases.get(outTrackId);
+    const target = known?.target ?? this.resolveTarget(request.target);
+    const ref: MessageRef = { id: outTrackId, extra: { target: describeTarget(target) } };
+
+    if (known?.phase === 'created') {
+      await this.put(outTrackId, request.payload);
+      await this.deliver(outTrackId, target);
+      this.move(outTrackId, target, 'delivered');
+      return ref;
+    }
+    const token = await this.options.tokens.get();
+    let answer: { result?: { deliverResults?: unknown } };
+    try {
+      answer = await this.options.http.request('createAndDeliver', 'POST', '/v1.0/card/instances/createAndDeliver', {
+        cardTemplateId: this.options.cardTemplateId,
+        outTrackId,
+        cardData: { cardParamMap: request.payload.cardParamMap },
+        ...deliveryFields(target, this.options.robotCode),
+      }, token);
+    } catch (error) {
+      // An earlier try with this key reached DingTalk but its answer was lost (timeout): the card
+      // exists. Bring it up to date instead of creating another. (That it was delivered is assumed.)
+      if (error instanceof DingTalkApiError && error.code === 'param.cardAlreadyExist') {
+        await this.put(outTrackId, request.payload);
+        this.move(outTrackId, target, 'delivered');
+        return ref;
+      }
+      throw error;
+    }
+    const failed = failedOf(answer.result?.deliverResults);
+    if (failed) {
+      this.move(outTrackId, target, 'created');
+      throw new DingTalkDeliveryError(outTrackId, failed);
+    }
+    this.move(outTrackId, target, 'delivered');
+    return ref;
+  }
+
+  /** @throws DingTalkApiError (400 `param.cardNotExist` when the card is gone), DingTalkNetworkError. */
+  async update(request: UpdateRequest<DingTalkCardPayload>): Promise<void> {
+    await this.put(request.message.id, request.payload);
+  }
+
+  async refreshAuth(): Promise<void> {
+    this.options.tokens.invalidate();
+  }
+
+  classify(error: unknown): DeliveryFailure {
+    return classifyDingTalkError(error);
+  }
+
+  private async put(outTrackId: string, payload: DingTalkCardPayload): Promise<void> {
+    const token = await this.options.tokens.get();
+    await this.options.http.request('update', 'PUT', '/v1.0/card/instances', {
+      outTrackId,
+      cardData: { cardParamMap: payload.cardParamMap },
+      cardUpdateOptions: { updateCardDataByKey: true },
+    }, token);
+  }
+
+  private async deliver(outTrackId: string, target: DingTalkTarget): Promise<void> {
+    const token = await this.options.tokens.get();
+    const fields = deliveryFields(target, this.options.robotCode);
+    const answer = await this.options.http.request<{ result?: unknown }>('deliver', 'POST', '/v1.0/card/instances/deliver', {
+      outTrackId,
+      openSpaceId: fields.openSpaceId,
+      ...(target.type === 'group' ? { imGroupOpenDeliverModel: fields.imGroupOpenDeliverModel } : { imRobotOpenDeliverModel: fields.imRobotOpenDeliverModel }),
+    }, token);
+    const failed = failedOf(answer.result);
+    if (failed) throw new DingTalkDeliveryError(outTrackId, failed);
+  }
+
+  private move(outTrackId: string, target: DingTalkTarget, next: CardSendPhase): void {
+    const current = this.phases.get(outTrackId)?.phase ?? 'new';
+    if (current !== next && !SEND_TRANSITIONS[current].includes(next)) {
+      throw new Error(`dingtalk card ${outTrackId}: send cannot move from ${current} to ${next}`);
+    }
+    // Only cards still waiting for delivery are remembered; delivered ones need no send state.
+    if (next === 'delivered') this.phases.delete(outTrackId);
+    else this.phases.set(outTrackId, { phase: next, target });
+  }
+
+  private resolveTarget(given: unknown): DingTalkTarget {
+    const raw = given ?? this.options.defaultTarget;
+    if (raw === undefined) {
+      throw new DingTalkTargetError('dingtalk target = undefined (missing): give one in the config or to ProgressCards.open');
+    }
+    const parsed = DingTalkTargetSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const text = JSON.stringify(raw) ?? String(raw);
+      throw new DingTalkTargetError(`dingtalk target = ${text.length > 80 ? `${text.slice(0, 77)}...` : text} (${[...issue.path].join('.') || 'target'}: ${issue.message})`);
+    }
+    return parsed.data;
+  }
+}
