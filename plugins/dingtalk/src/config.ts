@@ -120,6 +120,7 @@ export function parseDingTalkConfig(input: unknown): DingTalkConfig {
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issue.path.map(String).join('.') || '(config)';
-  const value = SECRET_FIELDS.has(String(issue.path[0])) ? '<hidden>' : show(valueAt(input, issue.path));
+  const raw = valueAt(input, issue.path);
+  const value = SECRET_FIELDS.has(String(issue.path[0])) && raw !== undefined ? '<hidden>' : show(raw);
   throw new DingTalkConfigError(`invalid dingtalk config: ${field} = ${value} (${issue.message})`, field);
 }

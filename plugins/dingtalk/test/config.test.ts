@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { DINGTALK_DEFAULTS, DingTalkConfigError, dingtalk, parseDingTalkConfig } from '../src/index.js';
+
+const base = { appKey: 'dingkey', appSecret: 'shh-secret', cardTemplateId: 'tpl.schema' };
+
+describe('DingTalk config', () => {
+  it('applies defaults: api.dingtalk.com, compact footer, 3000 chars, robotCode = appKey', () => {
+    const plugin = dingtalk(base);
+    expect(plugin.id).toBe('dingtalk');
+    expect(plugin.config).toMatchObject({ baseUrl: 'https://api.dingtalk.com', footerStyle: 'compact', maxContentChars: 3000, appSecret: '<hidden>' });
+    expect(plugin.defaults).toEqual({ tickMs: 3000, budget: [{ limit: 20, intervalMs: 1000 }], perCardIntervalMs: 500, debounceMs: 2500 });
+    expect(plugin.defaults).toBe(DINGTALK_DEFAULTS);
+    expect(plugin.overrides).toEqual({});
+  });
+
+  it('puts tickMs, budget, perCardIntervalMs and debounceMs into overrides', () => {
+    const plugin = dingtalk({ ...base, tickMs: 1500, budget: [{ limit: 10, intervalMs: 1000 }], perCardIntervalMs: 800, debounceMs: 1000 });
+    expect(plugin.overrides).toEqual({ tickMs: 1500, budget: [{ limit: 10, intervalMs: 1000 }], perCardIntervalMs: 800, debounceMs: 1000 });
+  });
+
+  it.each([
+    [{ ...base, appKey: '' }, 'appKey', /invalid dingtalk config: appKey = ""/],
+    [{ ...base, cardTemplateId: undefined }, 'cardTemplateId', /cardTemplateId = undefined \(missing\)/],
+    [{ ...base, baseUrl: 'ftp://x' }, 'baseUrl', /baseUrl = "ftp:\/\/x" \(must be an http\(s\) URL\)/],
+    [{ ...base, target: { type: 'channel', id: 'x' } }, 'target.type', /target\.type = "channel"/],
+    [{ ...base, target: { type: 'group', openConversationId: ' ' } }, 'target.openConversationId', /target\.openConversationId = " "/],
+    [{ ...base, tickMs: 0 }, 'tickMs', /tickMs = 0/],
+    [{ ...base, locale: 'fr' }, 'locale', /locale = "fr"/],
+    [{ ...base, timeZone: 'Mars/Olympus' }, 'timeZone', /timeZone = "Mars\/Olympus" \(must be an IANA time zone\)/],
+    [{ ...base, budget: [{ limit: 0, intervalMs: 1000 }] }, 'budget.0.limit', /budget\.0\.limit = 0/],
+  ])('names the bad field and value: %j', (config, field, message) => {
+    let error: unknown;
+    try {
+      parseDingTalkConfig(config);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(DingTalkConfigError);
+    expect((error as DingTalkConfigError).field).toBe(field);
+    expect(String(error)).toMatch(message);
+  });
+
+  it('never shows the secret', () => {
+    expect(() => dingtalk({ ...base, appSecret: 42 })).toThrow(/appSecret = <hidden>/);
+    expect(() => dingtalk({ ...base, appSecret: 42 })).not.toThrow(/42/);
+    expect(JSON.stringify(dingtalk(base).config)).not.toContain('shh-secret');
+    expect(() => dingtalk({ ...base, appSecret: undefined })).toThrow(/appSecret = undefined \(missing\)/);
+  });
+});
