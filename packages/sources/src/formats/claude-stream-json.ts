@@ -1,0 +1,82 @@
+import type { RunBuilder } from '../run-builder.js';
+import { isObject, num, str, type Json } from '../text.js';
+import type { Converter } from './converter.js';
+import { ClaudeBlocks, classifyPrompt, MAIN } from './claude-shared.js';
+
+/** The largest `contextWindow` in a result's `modelUsage`. */
+function contextWindow(modelUsage: unknown): number | undefined {
+  if (!isObject(modelUsage)) return undefined;
+  let best: number | undefined;
+  for (const entry of Object.values(modelUsage)) {
+    const window = isObject(entry) ? num(entry.contextWindow) : undefined;
+    if (window !== undefined && window > 0) best = Math.max(best ?? 0, window);
+  }
+  return best;
+}
+
+/** The error text of a failed `result` event. */
+function resultError(record: Json): string {
+  const errors = Array.isArray(record.errors) ? record.errors.filter((e): e is string => typeof e === 'string') : [];
+  return str(record.result) || errors.join('; ') || str(record.subtype) || 'the run failed';
+}
+
+/**
+ * Claude Code `--output-format stream-json` events. Events carry no timestamps: with a log prefix
+ * (`[ISO time] [LEVEL] `) the prefix time is used, otherwise the time the line was read.
+ *
+ * - `system`/`init` opens a run (its time is the run's start; its `model` the run's model); a run
+ *   still going ends first. The prompt is not in the stream; a replayed user text message
+ *   (`--replay-user-messages`) becomes the title.
+ * - `assistant` / `user` events are handled like transcript lines ({@link ClaudeBlocks}); events
+ *   with a `parent_tool_use_id` belong to the subagent of that Task call.
+ * - `result` ends the run: `success` without `is_error` completes it with `result` as the answer,
+ *   anything else fails it. Its per-model `contextWindow` goes out as a last usage event. Its
+ *   token totals are not sent again (every message's usage already was).
+ * - `stream_event` partial deltas and other system events are skipped.
+ */
+export function claudeStreamJson(b: RunBuilder): Converter {
+  const blocks = new ClaudeBlocks(b);
+
+  return {
+    record(value: unknown, at: number | undefined): void {
+      if (!isObject(value)) return;
+      b.tick(at);
+      const parent = str(value.parent_tool_use_id);
+      const origin = parent ? ({ kind: 'subagent', parentId: parent } as const) : MAIN;
+      switch (value.type) {
+        case 'system':
+          if (value.subtype === 'init') {
+            b.endRun();
+            b.setModel(str(value.model));
+            b.prompt(undefined);
+          }
+          return;
+        case 'assistant':
+          blocks.assistant(value.message, origin);
+          return;
+        case 'user': {
+          if (!isObject(value.message)) return;
+          if (origin.kind === 'subagent' && !b.runActive) return;
+          const text = blocks.user(value.message.content);
+          if (text === undefined || origin.kind === 'subagent') return;
+          const prompt = classifyPrompt(text);
+          if (prompt.kind === 'prompt' || prompt.kind === 'command') b.prompt(prompt.title);
+          return;
+        }
+        case 'result': {
+          blocks.flushAll();
+          const window = contextWindow(value.modelUsage);
+          if (window !== undefined) b.usage({ contextWindow: window });
+          if (value.subtype === 'success' && value.is_error !== true) b.complete(str(value.result));
+          else b.fail(resultError(value));
+          return;
+        }
+        default:
+          return;
+      }
+    },
+    end(): void {
+      b.finish();
+    },
+  };
+}

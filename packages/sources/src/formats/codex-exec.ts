@@ -1,0 +1,126 @@
+import type { RunBuilder, ToolResult } from '../run-builder.js';
+import { argsText, isObject, num, str, summarize, type Json } from '../text.js';
+import type { Converter } from './converter.js';
+
+/** `codex exec --json` item types that are tool calls. */
+const TOOL_ITEMS = new Set(['command_execution', 'file_change', 'mcp_tool_call', 'web_search', 'todo_list']);
+
+function toolName(item: Json): string {
+  if (item.type === 'mcp_tool_call') return `${str(item.server) ?? 'mcp'}/${str(item.tool) ?? 'tool'}`;
+  return String(item.type);
+}
+
+function toolArgs(item: Json): string | undefined {
+  switch (item.type) {
+    case 'command_execution':
+      return argsText({ command: item.command });
+    case 'file_change':
+      return argsText({ changes: item.changes });
+    case 'mcp_tool_call':
+      return argsText(item.arguments ?? {});
+    case 'web_search':
+      return argsText({ query: item.query });
+    case 'todo_list':
+      return argsText({ items: item.items });
+    default:
+      return undefined;
+  }
+}
+
+function toolResult(item: Json): ToolResult {
+  const failed = item.status === 'failed' || item.status === 'declined';
+  switch (item.type) {
+    case 'command_execution': {
+      const exitCode = num(item.exit_code);
+      return { summary: summarize(str(item.aggregated_output)), isError: failed || (exitCode !== undefined && exitCode !== 0) };
+    }
+    case 'file_change': {
+      const changes = Array.isArray(item.changes) ? item.changes.filter(isObject) : [];
+      const text = changes.map((change) => `${str(change.kind) ?? 'change'} ${(str(change.path) ?? '').split('/').pop()}`).join(', ');
+      return { summary: summarize(text), isError: failed };
+    }
+    case 'todo_list': {
+      const items = Array.isArray(item.items) ? item.items.filter(isObject) : [];
+      return { summary: `${items.filter((todo) => todo.completed === true).length}/${items.length} done` };
+    }
+    case 'mcp_tool_call': {
+      const error = isObject(item.error) ? str(item.error.message) : str(item.error);
+      return { summary: summarize(error ?? (argsText(item.result) || undefined)), isError: failed || error !== undefined };
+    }
+    default:
+      return { isError: failed };
+  }
+}
+
+/**
+ * `codex exec --json` events (optionally after a `[ISO time] [LEVEL] ` log prefix; a line without
+ * one keeps the last time).
+ *
+ * - Runs: `turn.started` opens a run (the stream carries no prompt and no model, so the run has
+ *   neither); `turn.completed` completes it (answer: the last `agent_message`) after sending its
+ *   usage (input with cached tokens, output; no per-call split, no context size); `turn.failed`
+ *   fails it; a top-level `error` fails the run when the stream then ends without a turn ending.
+ * - Items: `reasoning` → thinking, `agent_message` → answer; `command_execution`, `file_change`,
+ *   `mcp_tool_call`, `web_search` and `todo_list` items are tool calls, matched by item id (an
+ *   item first seen completed starts and finishes at once). `todo_list` updates are skipped.
+ * - Rounds: model output (thinking, text, a tool call) after a tool result opens a round.
+ */
+export function codexExec(b: RunBuilder): Converter {
+  let lastError: string | undefined;
+
+  function item(kind: 'started' | 'updated' | 'completed', value: unknown): void {
+    if (!isObject(value)) return;
+    const id = str(value.id);
+    const type = str(value.type);
+    if (!type) return;
+    if (type === 'reasoning' && kind === 'completed') {
+      b.modelOutput();
+      b.thinking(str(value.text) ?? '');
+    } else if (type === 'agent_message' && kind === 'completed') {
+      b.modelOutput();
+      b.answer(str(value.text) ?? '', id ?? `line ${b.line}`);
+    } else if (TOOL_ITEMS.has(type) && kind !== 'updated') {
+      if (!id) {
+        b.error(`${type} item without an id`);
+        return;
+      }
+      if (b.openToolName(id) === undefined) {
+        b.modelOutput();
+        b.toolStarted(id, toolName(value), toolArgs(value));
+      }
+      if (kind === 'completed') {
+        b.inputArrived();
+        b.toolFinished(id, toolResult(value));
+      }
+    }
+  }
+
+  return {
+    record(value: unknown, at: number | undefined): void {
+      if (!isObject(value)) return;
+      b.tick(at);
+      const type = str(value.type) ?? '';
+      if (type === 'turn.started') {
+        lastError = undefined;
+        b.endRun();
+        b.prompt(undefined);
+        b.ensureRun();
+      } else if (type === 'item.started' || type === 'item.updated' || type === 'item.completed') {
+        item(type.slice('item.'.length) as 'started' | 'updated' | 'completed', value.item);
+      } else if (type === 'turn.completed') {
+        const usage = isObject(value.usage) ? value.usage : {};
+        b.usage({ inputTokens: num(usage.input_tokens), outputTokens: num(usage.output_tokens) });
+        b.complete();
+      } else if (type === 'turn.failed') {
+        const error = isObject(value.error) ? str(value.error.message) : undefined;
+        b.fail(error ?? lastError ?? 'turn failed');
+      } else if (type === 'error') {
+        lastError = str(value.message) ?? 'error';
+      }
+    },
+    end(): void {
+      if (lastError && b.runActive) b.fail(lastError);
+      b.finish();
+    },
+  };
+}

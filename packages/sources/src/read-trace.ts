@@ -1,0 +1,116 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { DETECT_MAX_LINES, FormatDetector } from './detect.js';
+import { FORMATS } from './formats/index.js';
+import type { Framed } from './framing/framer.js';
+import { ItemQueue } from './output.js';
+import { RunBuilder } from './run-builder.js';
+import { isTraceFormat, TRACE_FORMATS, type ReadTraceOptions, type TraceFormat, type TraceItem } from './types.js';
+
+/**
+ * Reads a recorded (or live, piped) agent trace and converts it into agent events, line by line
+ * with constant memory (readline over the stream; no whole-file read).
+ *
+ * Yields `{ kind: 'event', line, run, event }` items (every event passes the core's `parseEvent`
+ * and carries `at`, epoch ms, never decreasing) and, for a record that cannot be read or converted,
+ * `{ kind: 'error', line, message }` items; the conversion goes on after an error. If the format
+ * cannot be detected, one error item is yielded and the iteration ends.
+ *
+ * Times: a record's own timestamp, else its log-prefix time, else the last time seen. A trace
+ * without any timestamps (e.g. raw `stream-json` piped in) uses the time each line was read, so a
+ * live pipe shows real times.
+ *
+ * @param input A file path, or a readable stream of the trace text (UTF-8).
+ * @param options Format (`'auto'` by default) and `maxGapMs`, see {@link ReadTraceOptions}.
+ * @throws TypeError (at the call) for an unknown `format`; RangeError for a `maxGapMs` that is not a
+ *   positive finite number. Errors of the stream itself (e.g. ENOENT for a missing file) are thrown
+ *   by the iteration.
+ */
+export function readTrace(input: string | NodeJS.ReadableStream, options: ReadTraceOptions = {}): AsyncIterable<TraceItem> {
+  const format = options.format ?? 'auto';
+  if (format !== 'auto' && !isTraceFormat(format)) {
+    throw new TypeError(`readTrace: unknown format ${JSON.stringify(format)}; expected 'auto' or one of ${TRACE_FORMATS.join(', ')}`);
+  }
+  const { maxGapMs } = options;
+  if (maxGapMs !== undefined && !(typeof maxGapMs === 'number' && Number.isFinite(maxGapMs) && maxGapMs > 0)) {
+    throw new RangeError(`readTrace: maxGapMs must be a positive number of ms, got ${String(maxGapMs)}`);
+  }
+  return convert(input, format, options);
+}
+
+async function* convert(input: string | NodeJS.ReadableStream, requested: TraceFormat | 'auto', options: ReadTraceOptions): AsyncGenerator<TraceItem> {
+  const stream = typeof input === 'string' ? createReadStream(input, { encoding: 'utf8' }) : input;
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const iterator = lines[Symbol.asyncIterator]();
+  try {
+    const head: string[] = [];
+    let format: TraceFormat | undefined = requested === 'auto' ? undefined : requested;
+    if (!format) {
+      const detector = new FormatDetector();
+      while (!format && head.length < DETECT_MAX_LINES) {
+        const next = await iterator.next();
+        if (next.done) break;
+        head.push(next.value);
+        format = detector.push(next.value);
+      }
+      if (!format) {
+        const message = `could not detect the trace format from the first ${head.length} line(s): no record of a known format; pass { format } (one of ${TRACE_FORMATS.join(', ')})`;
+        yield { kind: 'error', line: head.length, message: `line ${head.length}: ${message}` };
+        return;
+      }
+    }
+    options.onFormat?.(format);
+
+    const queue = new ItemQueue(options.maxGapMs);
+    const builder = new RunBuilder((item) => queue.push(item));
+    const { framer: makeFramer, converter: makeConverter } = FORMATS[format];
+    const framer = makeFramer();
+    const converter = makeConverter(builder);
+    let lineNo = 0;
+    let sawPrefixTime = false;
+
+    const deliver = (records: Framed[]): void => {
+      for (const record of records) {
+        builder.line = record.line;
+        if ('error' in record) {
+          builder.error(record.error);
+          continue;
+        }
+        if (record.at !== undefined) sawPrefixTime = true;
+        // No timestamps anywhere so far (raw piped events): the time of reading is the event time.
+        const at = record.at ?? (sawPrefixTime ? undefined : Date.now());
+        try {
+          converter.record(record.value, format === 'claude-stream-json' || format === 'codex-exec' ? at : record.at);
+        } catch (error) {
+          builder.error(`could not convert the record: ${(error as Error).message}`);
+        }
+      }
+    };
+    const feed = (line: string): void => {
+      lineNo += 1;
+      deliver(framer.push(line, lineNo));
+    };
+
+    for (const line of head) {
+      feed(line);
+      yield* queue.take();
+    }
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      feed(next.value);
+      yield* queue.take();
+    }
+    deliver(framer.end());
+    builder.line = Math.max(lineNo, 1);
+    try {
+      converter.end();
+    } catch (error) {
+      builder.error(`could not end the trace: ${(error as Error).message}`);
+    }
+    yield* queue.end(Date.now());
+  } finally {
+    lines.close();
+    if (typeof input === 'string') (stream as ReturnType<typeof createReadStream>).destroy();
+  }
+}

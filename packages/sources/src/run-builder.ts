@@ -1,0 +1,315 @@
+import { AgentEventSchema } from '@progresscard/core';
+import type { TraceItem } from './types.js';
+
+/**
+ * Summaries of tool calls that never got a result, closed when their run ends so no card keeps a
+ * spinning tool: by a completed run (`no result recorded`), a cancelled one (`cancelled`, isError)
+ * or a failed one (`run failed`, isError).
+ */
+export const UNFINISHED_TOOL_SUMMARY = {
+  completed: 'no result recorded',
+  cancelled: 'cancelled',
+  failed: 'run failed',
+} as const;
+
+/** Token counts of one model call, as {@link RunBuilder.usage} takes them. */
+export interface UsageFields {
+  inputTokens?: number;
+  outputTokens?: number;
+  contextTokens?: number;
+  contextWindow?: number;
+  model?: string;
+}
+
+/** The result of a tool call, as {@link RunBuilder.toolFinished} takes it. */
+export interface ToolResult {
+  summary?: string;
+  isError?: boolean;
+  /** The call's own duration in ms when the output reports one; the finish is then at least start + duration. */
+  durationMs?: number;
+}
+
+interface OpenTool {
+  readonly name: string;
+  readonly startedAt: number | undefined;
+}
+
+interface PendingPrompt {
+  title: string | undefined;
+  readonly at: number | undefined;
+  readonly line: number;
+}
+
+type Fields = Record<string, unknown>;
+
+/**
+ * Turns format-neutral calls (a prompt, model output, a tool call, a result…) into agent events,
+ * run by run. It owns the rules every format shares:
+ * - **Clock**: `tick(at)` moves the clock to a record's time; it never goes back, so `at` never
+ *   decreases. Events carry the clock; before the first time is known they carry none.
+ * - **Runs**: `prompt()` remembers the user prompt; the run starts (with the prompt's time and the
+ *   current model) at the first agent output after it. Output with no prompt starts an untitled run.
+ * - **Rounds**: `modelOutput(key)` opens a round when the key (a message id) changes or, without a
+ *   key, when model output follows input (a tool result, a prompt: see `inputArrived()`).
+ * - **Tools**: start/finish matched by call id; a second start or finish of an id is ignored.
+ * - **Endings**: `complete` / `fail` / `cancel` end the run at the clock. `endRun()` infers an
+ *   ending for a run whose trace records none, at the time of its last event: failed when tool
+ *   calls are still open, completed (answer = the last assistant text) otherwise. Either way, open
+ *   tool calls are closed first (see {@link UNFINISHED_TOOL_SUMMARY}) and the open round ends.
+ */
+export class RunBuilder {
+  /** Line of the record being converted; stamped on every item. */
+  line = 0;
+  /** Called before a run's terminal event, e.g. to flush usage held back per message. */
+  beforeEnd: (() => void) | undefined;
+
+  private clock: number | undefined;
+  private lastAt: number | undefined;
+  private atOverride: number | undefined;
+  private runNo = 0;
+  private active = false;
+  private pending: PendingPrompt | undefined;
+  private model: string | undefined;
+  private round = 0;
+  private roundKey: string | undefined;
+  private accepting = false;
+  private readonly tools = new Map<string, OpenTool>();
+  private readonly finished = new Set<string>();
+  private answerSeen = false;
+  private thinkingSeen = false;
+  private lastAnswer = '';
+  private lastAnswerKey: string | undefined;
+
+  constructor(private readonly sink: (item: TraceItem) => void) {}
+
+  /** Moves the clock to `at` (epoch ms) unless that is earlier; undefined keeps the last time. */
+  tick(at: number | undefined): void {
+    if (at === undefined || !Number.isFinite(at)) return;
+    const ms = Math.max(0, Math.round(at));
+    this.clock = this.clock === undefined ? ms : Math.max(this.clock, ms);
+  }
+
+  /** True while a run has started and not ended. */
+  get runActive(): boolean {
+    return this.active;
+  }
+
+  /** The model used from now on (shown in `run.started`). */
+  setModel(model: string | undefined): void {
+    if (model) this.model = model;
+  }
+
+  /** Reports a record that could not be converted, at the current line. */
+  error(message: string, line = this.line): void {
+    this.sink({ kind: 'error', line, message: `line ${line}: ${message}` });
+  }
+
+  /**
+   * A user prompt: the next run starts with it. A prompt that arrives while one is already waiting
+   * keeps the first one's title (e.g. a slash command and the text it expands to). This does not end
+   * a run still going; call {@link endRun} first when the prompt surely starts a new one.
+   */
+  prompt(title: string | undefined, at = this.clock): void {
+    if (this.pending) this.pending.title ??= title;
+    else this.pending = { title, at, line: this.line };
+  }
+
+  /** Forgets a waiting prompt (e.g. a local slash command that the model never saw). */
+  dropPrompt(): void {
+    this.pending = undefined;
+  }
+
+  /** Starts the run of a waiting prompt (ending the run before it), or an untitled run when none is going. */
+  ensureRun(): void {
+    if (this.pending) {
+      const pending = this.pending;
+      this.pending = undefined;
+      if (this.active) this.endRun();
+      this.startRun(pending.title, pending.at, pending.line);
+    } else if (!this.active) {
+      this.startRun(undefined, this.clock, this.line);
+    }
+  }
+
+  /** Model output (thinking, text, a tool call). `key` identifies the model message when the format has one. */
+  modelOutput(key?: string): void {
+    this.ensureRun();
+    const fresh = key !== undefined ? key !== this.roundKey || this.round === 0 : !this.accepting || this.round === 0;
+    if (fresh) {
+      if (this.round > 0) this.emit({ type: 'round.ended', round: this.round });
+      this.round += 1;
+      this.roundKey = key;
+      this.emit({ type: 'round.started', round: this.round });
+    }
+    this.accepting = true;
+  }
+
+  /** Input for the model arrived (a tool result, a prompt): the next keyless model output opens a round. */
+  inputArrived(): void {
+    this.accepting = false;
+  }
+
+  /** Streamed reasoning; blocks after the first are separated by a blank line. */
+  thinking(text: string): void {
+    if (!this.active || !text.trim()) return;
+    this.emit({ type: 'thinking.delta', text: this.thinkingSeen ? `\n\n${text}` : text });
+    this.thinkingSeen = true;
+  }
+
+  /** Streamed answer text of model message `key`; blocks after the first are separated by a blank line. */
+  answer(text: string, key: string): void {
+    if (!this.active || !text.trim()) return;
+    this.emit({ type: 'answer.delta', text: this.answerSeen ? `\n\n${text}` : text });
+    this.answerSeen = true;
+    this.lastAnswer = key === this.lastAnswerKey && this.lastAnswer ? `${this.lastAnswer}\n\n${text}` : text;
+    this.lastAnswerKey = key;
+  }
+
+  /** A tool call began. A repeated id is ignored. */
+  toolStarted(callId: string, name: string, args: string | undefined): void {
+    if (!this.active || this.tools.has(callId) || this.finished.has(callId)) return;
+    this.tools.set(callId, { name, startedAt: this.clock });
+    this.emit({ type: 'tool.started', callId, name, ...(args !== undefined ? { args } : {}) });
+  }
+
+  /** Name of the open tool call `callId`, if any. */
+  openToolName(callId: string): string | undefined {
+    return this.tools.get(callId)?.name;
+  }
+
+  /** Name of the most recently started open tool call whose name is in `names`. */
+  lastOpenTool(names: readonly string[]): string | undefined {
+    let found: string | undefined;
+    for (const tool of this.tools.values()) if (names.includes(tool.name)) found = tool.name;
+    return found;
+  }
+
+  /**
+   * A tool call ended. A second finish of an id is ignored; a finish with no start still goes out
+   * (the card shows it as an orphan result). With `durationMs`, the finish is at least start + duration.
+   */
+  toolFinished(callId: string, result: ToolResult = {}): void {
+    if (!this.active || this.finished.has(callId)) return;
+    const open = this.tools.get(callId);
+    if (open?.startedAt !== undefined && result.durationMs !== undefined && result.durationMs > 0) {
+      this.tick(open.startedAt + result.durationMs);
+    }
+    this.tools.delete(callId);
+    this.finished.add(callId);
+    this.emit({
+      type: 'tool.finished',
+      callId,
+      ...(result.summary ? { summary: result.summary } : {}),
+      ...(result.isError ? { isError: true } : {}),
+    });
+  }
+
+  /** Token usage of one model call; dropped when every field is missing or no run is going or waiting. */
+  usage(fields: UsageFields): void {
+    if (!this.active && !this.pending) return;
+    const clean: Fields = {};
+    for (const [key, value] of Object.entries(fields)) {
+      if (key === 'model' ? typeof value === 'string' && value : typeof value === 'number' && Number.isFinite(value) && value >= 0) {
+        clean[key] = key === 'model' ? value : Math.round(value as number);
+      }
+    }
+    if (clean.contextWindow === 0) delete clean.contextWindow;
+    if (Object.keys(clean).every((key) => key === 'model')) return;
+    if (!this.active) this.ensureRun();
+    this.emit({ type: 'usage', ...clean });
+  }
+
+  /** The agent waits for the user (a question, a plan to approve). */
+  interaction(prompt: string): void {
+    if (this.active && prompt.trim()) this.emit({ type: 'interaction.requested', prompt });
+  }
+
+  /** The run ended well; `answer` defaults to the last assistant text. */
+  complete(answer?: string): void {
+    if (this.startForEnding()) this.end('run.completed', { answer: answer?.trim() ? answer : this.lastAnswer || undefined }, false);
+  }
+
+  /** The run ended with an error. */
+  fail(error: string): void {
+    if (this.startForEnding()) this.end('run.failed', { error: error.trim() || 'unknown error' }, false);
+  }
+
+  /** The run was stopped. */
+  cancel(reason?: string): void {
+    if (this.startForEnding()) this.end('run.cancelled', { reason: reason?.trim() || undefined }, false);
+  }
+
+  /** Ends a run whose trace records no ending, as the trace suggests (see the class comment). */
+  endRun(): void {
+    if (!this.active) return;
+    if (this.tools.size > 0) {
+      const names = [...new Set([...this.tools.values()].map((tool) => tool.name))].join(', ');
+      const error = `the trace ends without an ending while ${this.tools.size} tool call(s) still run (${names})`;
+      this.end('run.failed', { error }, true);
+    } else {
+      this.end('run.completed', { answer: this.lastAnswer || undefined }, true);
+    }
+  }
+
+  /** End of input: the last run ends as the trace suggests; a prompt nobody answered is dropped. */
+  finish(): void {
+    this.endRun();
+    this.pending = undefined;
+  }
+
+  private startForEnding(): boolean {
+    if (this.pending) this.ensureRun();
+    return this.active;
+  }
+
+  private startRun(title: string | undefined, at: number | undefined, line: number): void {
+    this.runNo += 1;
+    this.active = true;
+    this.round = 0;
+    this.roundKey = undefined;
+    this.accepting = false;
+    this.tools.clear();
+    this.finished.clear();
+    this.answerSeen = false;
+    this.thinkingSeen = false;
+    this.lastAnswer = '';
+    this.lastAnswerKey = undefined;
+    const current = this.line;
+    this.atOverride = at;
+    this.line = line;
+    this.emit({ type: 'run.started', ...(title ? { title } : {}), ...(this.model ? { model: this.model } : {}) });
+    this.atOverride = undefined;
+    this.line = current;
+  }
+
+  private end(type: 'run.completed' | 'run.failed' | 'run.cancelled', fields: Fields, inferred: boolean): void {
+    // An inferred ending happened when the run's last event did, not when the next record arrived.
+    this.atOverride = inferred ? this.lastAt : undefined;
+    this.beforeEnd?.();
+    const kind = type === 'run.completed' ? 'completed' : type === 'run.failed' ? 'failed' : 'cancelled';
+    for (const callId of [...this.tools.keys()]) {
+      this.tools.delete(callId);
+      this.finished.add(callId);
+      this.emit({ type: 'tool.finished', callId, summary: UNFINISHED_TOOL_SUMMARY[kind], ...(kind === 'completed' ? {} : { isError: true }) });
+    }
+    if (this.round > 0) this.emit({ type: 'round.ended', round: this.round });
+    const clean = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+    this.emit({ type, ...clean });
+    this.atOverride = undefined;
+    this.active = false;
+  }
+
+  private emit(fields: Fields): void {
+    let at = this.atOverride ?? this.clock;
+    if (at !== undefined && this.lastAt !== undefined && at < this.lastAt) at = this.lastAt;
+    const candidate = at === undefined ? fields : { ...fields, at };
+    const parsed = AgentEventSchema.safeParse(candidate);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      this.error(`dropped an invalid ${String(fields.type)} event: ${issue.path.join('.') || '(event)'} (${issue.message})`);
+      return;
+    }
+    if (at !== undefined) this.lastAt = at;
+    this.sink({ kind: 'event', line: this.line, run: this.runNo, event: parsed.data });
+  }
+}
