@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProgressCards, silentLogger, type ProgressCards } from '@progresscard/core';
+import type { DingTalkEmulator } from '@progresscard/emulator';
+import { setup } from './helpers.js';
+import { installPlatform, loadCase, replay } from './replay.js';
+
+let emulator: DingTalkEmulator | undefined;
+let cards: ProgressCards | undefined;
+afterEach(async () => {
+  await cards?.shutdown();
+  await emulator?.close();
+  cards = undefined;
+  emulator = undefined;
+});
+
+/** Runs a field case in real time against the emulator: its platform answers installed, its events replayed. */
+async function runCase(id: string) {
+  const fault = loadCase(id);
+  expect(fault.channel).toBe('dingtalk');
+  const s = await setup();
+  emulator = s.emulator;
+  cards = createProgressCards({ channels: [s.plugin], logger: silentLogger });
+  installPlatform(emulator, fault.platform);
+  const card = cards.open('dingtalk');
+  const t0 = Date.now();
+  emulator.setFaultOrigin(t0);
+  await replay(card, fault.events, t0);
+  const final = await card.finalDelivery;
+  return { final, t0, emulator };
+}
+
+const FAILURE_WORDS = /失败|错误|Failed|Error|QpsLimit|403|Forbidden/;
+
+describe('field cases on DingTalk', () => {
+  it('F07 app-wide QPS limit: updates in the limited window coalesce, the card ends finished with the answer', async () => {
+    const { final, t0, emulator } = await runCase('F07');
+    expect(final).toMatchObject({ ok: true, status: 'completed', freshMessage: false });
+
+    const all = emulator.cards();
+    expect(all).toHaveLength(1);
+    const dt = all[0]!;
+    // the card ends in the finished state with 'Here is the summary.'
+    expect(dt.state).toBe('finished');
+    expect(dt.cardData.msgContent).toContain('Here is the summary.');
+    expect(dt.cardData.msgContent).toContain('search: `release notes`（完成 · 8 hits）');
+    // no failure text is shown in the card, at any point
+    for (const h of dt.history.filter((c) => c.outcome === 'accepted')) expect(h.card!.cardData.msgContent).not.toMatch(FAILURE_WORDS);
+
+    const updates = dt.history.filter((h) => h.route === 'card.update');
+    const limited = updates.filter((h) => h.code === 'Forbidden.AccessDenied.QpsLimitForAppkeyAndApi');
+    expect(limited.length).toBeGreaterThanOrEqual(1);
+    // the whole channel pauses after a 403 instead of hammering: at most one refused call per 2 s pause
+    expect(limited.length).toBeLessThanOrEqual(2);
+    // coalesced, not replayed one by one afterwards: after the window, only the final state goes out
+    const after = updates.filter((h) => h.outcome === 'accepted' && h.receivedAt! >= t0 + 3000);
+    expect(after).toHaveLength(1);
+    expect(after[0]!.card!.state).toBe('finished');
+    // nothing older than an accepted state is sent later: versions only grow, the last accepted is the final
+    const accepted = dt.history.filter((h) => h.outcome === 'accepted');
+    expect(accepted.at(-1)!.card!.cardData.flowStatus).toBe('3');
+  });
+
+  it('F08 multi-block run accumulates in one card: tool summary and answer in the final card', async () => {
+    const { final, emulator } = await runCase('F08');
+    expect(final).toMatchObject({ ok: true, status: 'completed' });
+    expect(emulator.cards()).toHaveLength(1);
+    expect(emulator.calls({ route: 'card.createAndDeliver' })).toHaveLength(1);
+    const dt = emulator.cards()[0]!;
+    expect(dt.state).toBe('finished');
+    expect(dt.cardData.msgContent).toContain('read_file: `config.yaml`（完成 · 42 lines）');
+    expect(dt.cardData.msgContent).toContain('The timeout is 30 s.');
+    expect(dt.cardData.msgContent).toContain('第 2 轮');
+    expect(dt.maxConcurrentCalls).toBe(1);
+  });
+});
