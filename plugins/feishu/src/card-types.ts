@@ -1,0 +1,39 @@
+/** Shapes of the Feishu Card JSON 2.0 this plugin sends (card-json-v2-structure doc). */
+
+/** One component of `body.elements` (markdown, hr, div, collapsible_panel…). */
+export interface FeishuElement {
+  readonly tag: string;
+  /** Unique in the card; letters, digits, `_`; starts with a letter; ≤ 20 chars. */
+  readonly element_id?: string;
+  readonly [key: string]: unknown;
+}
+
+/** Header colours (`header.template`) used by the renderer. */
+export type FeishuTemplate = 'blue' | 'orange' | 'green' | 'red' | 'grey';
+
+/** A Card JSON 2.0 card. */
+export interface FeishuCard {
+  readonly schema: '2.0';
+  readonly config: {
+    /** Always true: a shared card that can be patched. */
+    readonly update_multi: true;
+    /** Chat-list preview. */
+    readonly summary: { readonly content: string };
+    readonly width_mode?: 'default' | 'compact' | 'fill';
+  };
+  readonly header?: {
+    readonly title: { readonly tag: 'plain_text'; readonly content: string };
+    readonly subtitle?: { readonly tag: 'plain_text'; readonly content: string };
+    readonly template: FeishuTemplate;
+  };
+  readonly body: { readonly elements: readonly FeishuElement[] };
+}
+
+/**
+ * What the renderer hands to the transport: the card, and for a terminal card whose answer did not
+ * fit, follow-up cards that carry the rest of the answer (sent once, as replies to the card).
+ */
+export interface FeishuPayload {
+  readonly card: FeishuCard;
+  readonly continuation?: readonly FeishuCard[];
+}

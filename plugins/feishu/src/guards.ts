@@ -1,0 +1,108 @@
+import type { FeishuCard, FeishuElement } from './card-types.js';
+import { countTables, escapeCardMarkdown, fenceMarker, limitTables, openFenceAtEnd, truncateMarkdown, type Truncated } from './markdown/index.js';
+
+/**
+ * Limits the renderer keeps every card under. The platform refuses content over 30 KB (230025),
+ * more than 200 components (230099 / 11310), 4+ markdown tables in a card (230099 / 11310,
+ * openclaw-lark's production finding) and malformed or duplicate `element_id`s.
+ */
+export interface GuardLimits {
+  /** UTF-8 bytes of the card JSON; 28 KB leaves 2 KB headroom under Feishu's 30 KB. */
+  readonly maxContentBytes: number;
+  readonly maxElements: number;
+  readonly maxTables: number;
+}
+
+/** The defaults: 28 KB, 200 components, 3 tables. */
+export const FEISHU_GUARD_LIMITS: GuardLimits = { maxContentBytes: 28 * 1024, maxElements: 200, maxTables: 3 };
+
+/** `element_id` rule of Card JSON 2.0. */
+export const ELEMENT_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,19}$/;
+
+/** Measurements of one card. */
+export interface CardInspection {
+  /** UTF-8 bytes of `JSON.stringify(card)`, i.e. of the message `content`. */
+  readonly bytes: number;
+  /** Components in `body.elements`, nested ones included. */
+  readonly elements: number;
+  /** GFM tables in all markdown components. */
+  readonly tables: number;
+  /** What breaks a limit; empty when the card is fine. */
+  readonly problems: readonly string[];
+}
+
+function walk(elements: readonly FeishuElement[], visit: (e: FeishuElement) => void): void {
+  for (const e of elements) {
+    visit(e);
+    for (const key of ['elements', 'columns'] as const) {
+      const nested = e[key];
+      if (Array.isArray(nested)) walk(nested as FeishuElement[], visit);
+    }
+  }
+}
+
+/** Measures `card` against `limits` and lists every problem (size, components, tables, ids, 2.0 tags). */
+export function inspectCard(card: FeishuCard, limits: GuardLimits = FEISHU_GUARD_LIMITS): CardInspection {
+  const bytes = Buffer.byteLength(JSON.stringify(card), 'utf8');
+  let elements = 0;
+  let tables = 0;
+  const ids = new Set<string>();
+  const problems: string[] = [];
+  walk(card.body.elements, (e) => {
+    elements += 1;
+    if (e.tag === 'note' || e.tag === 'action') problems.push(`tag ${e.tag} is not allowed in 2.0 cards`);
+    if (e.tag === 'markdown' && typeof e.content === 'string') tables += countTables(e.content);
+    if (e.element_id !== undefined) {
+      if (!ELEMENT_ID_PATTERN.test(e.element_id)) problems.push(`element_id ${JSON.stringify(e.element_id)} is malformed`);
+      if (ids.has(e.element_id)) problems.push(`element_id ${e.element_id} is used twice`);
+      ids.add(e.element_id);
+    }
+  });
+  if (bytes > limits.maxContentBytes) problems.push(`content is ${bytes} bytes (limit ${limits.maxContentBytes})`);
+  if (elements > limits.maxElements) problems.push(`${elements} components (limit ${limits.maxElements})`);
+  if (tables > limits.maxTables) problems.push(`${tables} markdown tables (limit ${limits.maxTables})`);
+  return { bytes, elements, tables, problems };
+}
+
+/** True when {@link inspectCard} finds no problem. */
+export function cardFits(card: FeishuCard, limits: GuardLimits = FEISHU_GUARD_LIMITS): boolean {
+  return inspectCard(card, limits).problems.length === 0;
+}
+
+/**
+ * Agent markdown made safe for a card: card tags neutralised, tables beyond `maxTables` turned
+ * into code blocks, a code fence still open at the end (text still streaming) closed.
+ */
+export function prepareAgentMarkdown(markdown: string, maxTables: number): { text: string; tables: number } {
+  const limited = limitTables(escapeCardMarkdown(markdown), Math.max(0, maxTables));
+  const open = openFenceAtEnd(limited.text);
+  const text = open === undefined ? limited.text : `${limited.text.replace(/\n*$/, '')}\n${fenceMarker(open)}`;
+  return { text, tables: limited.kept };
+}
+
+/**
+ * The longest cut of `text` whose card fits: binary search over the kept length. `build` gets the
+ * cut (undefined when the whole text is used) and returns the card. Undefined when not even an
+ * empty cut fits.
+ */
+export function fitText(
+  text: string,
+  build: (cut: Truncated | undefined) => FeishuCard,
+  limits: GuardLimits = FEISHU_GUARD_LIMITS,
+): { card: FeishuCard; cut?: Truncated } | undefined {
+  const whole = build(undefined);
+  if (cardFits(whole, limits)) return { card: whole };
+  let low = 0;
+  let high = text.length - 1;
+  let best: { card: FeishuCard; cut: Truncated } | undefined;
+  while (low <= high) {
+    const mid = Math.floor((low + high) / 2);
+    const cut = truncateMarkdown(text, mid);
+    const card = build(cut);
+    if (cardFits(card, limits)) {
+      best = { card, cut };
+      low = mid + 1;
+    } else high = mid - 1;
+  }
+  return best;
+}

@@ -1,0 +1,130 @@
+import { isTerminalStatus, type CardView, type FooterStyle, type Locale } from '@progresscard/core';
+import type { FeishuCard, FeishuElement, FeishuPayload } from '../card-types.js';
+import { FEISHU_GUARD_LIMITS, fitText, prepareAgentMarkdown, type GuardLimits } from '../guards.js';
+import { escapeCardMarkdown, type Truncated } from '../markdown/index.js';
+import { renderContinuation } from './continuation.js';
+import { footerElements, markdown, oneLine, panel, tail, toolElements } from './elements.js';
+import { CARD_TEXTS, STATUS_TEMPLATE, statusLine, type CardTexts } from './texts.js';
+
+/** How the card is drawn. */
+export interface CardRenderOptions {
+  /** Forces the card language; default: the view's locale (zh-CN unless the run said otherwise). */
+  readonly locale?: Locale;
+  readonly footerStyle: FooterStyle;
+  /** IANA zone of the footer's sent-at time; default the process's. */
+  readonly timeZone?: string;
+  /** What happens to an answer too long for one card: follow-up cards (default) or only a notice. */
+  readonly overflow: 'follow-up' | 'truncate';
+  /** Follow-up cards at most (default 4). */
+  readonly maxContinuationCards?: number;
+  readonly limits?: GuardLimits;
+}
+
+/** Thinking text kept on the card (its tail), in characters. */
+export const MAX_THINKING_CHARS = 3000;
+/** Prompt / error / reason text kept, in characters. */
+export const MAX_SIDE_TEXT_CHARS = 2000;
+const MAX_TITLE_CHARS = 100;
+
+/** Degradation steps when even an empty answer does not fit: 0 full, 1 no thinking, 2 also compact tools. */
+type Level = 0 | 1 | 2;
+
+/** Everything on the card except the answer, prepared once per render. */
+interface Parts {
+  readonly view: CardView;
+  readonly texts: CardTexts;
+  readonly locale: Locale;
+  readonly title: string;
+  readonly subtitle: string;
+  readonly thinking: string;
+  readonly options: CardRenderOptions;
+}
+
+function build(p: Parts, answer: string, notice: string | undefined, level: Level): FeishuCard {
+  const { view, texts } = p;
+  const running = !isTerminalStatus(view.status);
+  const elements: FeishuElement[] = [];
+  if (p.thinking && level === 0) {
+    const thinking = markdown('thinking', p.thinking, { text_size: 'notation' });
+    // Shown while the agent is still thinking; folded once an answer exists (or the run ended).
+    if (running && answer === '') elements.push(thinking);
+    else elements.push(panel('thinking_panel', texts.thinking, [thinking]));
+  }
+  if (view.status === 'waiting' && view.waitingFor)
+    elements.push(markdown('waiting', `**${texts.waitingLabel}**${escapeCardMarkdown(oneLine(view.waitingFor, MAX_SIDE_TEXT_CHARS))}`));
+  if (answer) elements.push(markdown('answer', answer));
+  if (notice) elements.push(markdown('answer_notice', `<font color='grey'>${notice}</font>`, { text_size: 'notation' }));
+  if (view.error && (view.status === 'failed' || view.status === 'cancelled')) {
+    const label = view.status === 'failed' ? texts.failedLabel : texts.cancelledLabel;
+    elements.push(markdown('error', `**${label}**${escapeCardMarkdown(oneLine(view.error, MAX_SIDE_TEXT_CHARS))}`));
+  }
+  if (elements.length === 0 || (elements.length === 1 && elements[0]!.element_id === 'thinking_panel')) {
+    elements.push(markdown('placeholder', running ? texts.thinkingNow : texts.noAnswer));
+  }
+  elements.push(...toolElements(view, texts, level === 2));
+  elements.push(...footerElements(view, { style: p.options.footerStyle, timeZone: p.options.timeZone }, p.locale));
+  return {
+    schema: '2.0',
+    config: {
+      update_multi: true,
+      summary: { content: `${p.locale === 'zh-CN' ? `【${texts.status[view.status]}】` : `[${texts.status[view.status]}] `}${oneLine(p.title, 60)}` },
+      width_mode: 'fill',
+    },
+    header: {
+      title: { tag: 'plain_text', content: p.title },
+      subtitle: { tag: 'plain_text', content: p.subtitle },
+      template: STATUS_TEMPLATE[view.status],
+    },
+    body: { elements },
+  };
+}
+
+/**
+ * Draws a {@link CardView} as a Card JSON 2.0 card that passes Feishu's checks: header title,
+ * status subtitle and colour; thinking (folded once an answer exists); the answer; tools; footer.
+ * Agent text is escaped (no live `<at>` or other tags), at most 3 markdown tables, and the card is
+ * cut to 28 KB keeping markdown valid with a notice saying so. On a terminal card whose answer
+ * did not fit, the rest goes into `continuation` cards (unless `overflow` is `truncate`).
+ * Pure: equal views and options give equal payloads.
+ */
+export function renderCard(view: CardView, options: CardRenderOptions): FeishuPayload {
+  const locale = options.locale ?? view.locale;
+  const texts = CARD_TEXTS[locale];
+  const limits = options.limits ?? FEISHU_GUARD_LIMITS;
+  const answer = prepareAgentMarkdown(view.answer, limits.maxTables);
+  const thinking = prepareAgentMarkdown(tail(view.thinking, MAX_THINKING_CHARS), limits.maxTables - answer.tables);
+  const parts: Parts = {
+    view,
+    texts,
+    locale,
+    title: oneLine(view.title || texts.defaultTitle, MAX_TITLE_CHARS),
+    subtitle: statusLine(view.status, view.round, texts),
+    thinking: thinking.text,
+    options,
+  };
+  const terminal = isTerminalStatus(view.status);
+  const followUp = terminal && options.overflow === 'follow-up';
+  const total = answer.text.length;
+  // Sized with the longest notice, so the real (shorter or equal) one fits too.
+  const longestNotice = terminal ? texts.truncated(total, total, followUp ? 9 : 0) : texts.truncatedRunning(total, total);
+  for (const level of [0, 1, 2] as const) {
+    const fitted = fitText(answer.text, (cut) => build(parts, cut ? cut.text : answer.text, cut ? longestNotice : undefined, level), limits);
+    if (!fitted) continue;
+    if (!fitted.cut) return { card: fitted.card };
+    return finish(parts, answer.text, fitted.cut, level, followUp, limits);
+  }
+  // Unreachable with the bounded parts above; keep the promise of a valid card anyway.
+  return { card: build({ ...parts, thinking: '' }, '', texts.truncated(0, total, 0), 2) };
+}
+
+function finish(p: Parts, answer: string, cut: Truncated, level: Level, followUp: boolean, limits: GuardLimits): FeishuPayload {
+  const { texts } = p;
+  const terminal = isTerminalStatus(p.view.status);
+  const shown = cut.consumed;
+  const continuation = followUp
+    ? renderContinuation(answer, cut, { title: p.title, texts, max: p.options.maxContinuationCards ?? 4, limits })
+    : [];
+  const notice = terminal ? texts.truncated(shown, answer.length, continuation.length) : texts.truncatedRunning(shown, answer.length);
+  const card = build(p, cut.text, notice, level);
+  return continuation.length > 0 ? { card, continuation } : { card };
+}

@@ -1,0 +1,94 @@
+import { formatFooter, isTerminalStatus, type CardView, type FooterStyle, type ToolLine } from '@progresscard/core';
+import type { FeishuElement } from '../card-types.js';
+import { escapeCardMarkdown } from '../markdown/index.js';
+import type { CardTexts } from './texts.js';
+
+/** Tool calls shown unfolded when a run has more than this many. */
+export const VISIBLE_TOOLS = 3;
+/** Older tool calls listed inside the folded panel at most (the rest are counted). */
+export const MAX_FOLDED_TOOLS = 30;
+
+const TOOL_ICON: Readonly<Record<ToolLine['state'], string>> = { running: '⏳', finished: '✅', failed: '❌', orphan: '▫️', interrupted: '⏹' };
+
+export const markdown = (element_id: string, content: string, extra: Record<string, unknown> = {}): FeishuElement => ({
+  tag: 'markdown',
+  element_id,
+  content,
+  ...extra,
+});
+
+/** A folded panel (2.0 `collapsible_panel`) with a plain-text title. */
+export function panel(element_id: string, title: string, elements: FeishuElement[]): FeishuElement {
+  return {
+    tag: 'collapsible_panel',
+    element_id,
+    expanded: false,
+    header: { title: { tag: 'plain_text', content: title } },
+    border: { color: 'grey', corner_radius: '5px' },
+    elements,
+  };
+}
+
+function toolItem(tool: ToolLine): string {
+  return `- ${TOOL_ICON[tool.state]} ${escapeCardMarkdown(tool.text).replace(/\n/g, ' ')}`;
+}
+
+/**
+ * The tools section: a title and the calls' lines (texts with live durations come from the core).
+ * Up to 3 calls all show; with more, the latest call and every running one stay visible and the
+ * others fold into a panel (at most 30 listed, the rest counted). `compact` drops the panel.
+ */
+export function toolElements(view: CardView, texts: CardTexts, compact: boolean): FeishuElement[] {
+  const tools = view.tools;
+  if (tools.length === 0) return [];
+  const out: FeishuElement[] = [{ tag: 'hr', element_id: 'tools_divider' }, markdown('tools_title', `**${texts.tools}** · ${tools.length}`)];
+  if (tools.length <= VISIBLE_TOOLS) {
+    out.push(markdown('tools', tools.map(toolItem).join('\n')));
+    return out;
+  }
+  const latest = tools.length - 1;
+  const visible = tools.filter((t, i) => i === latest || t.state === 'running');
+  const folded = tools.filter((t, i) => !(i === latest || t.state === 'running'));
+  if (folded.length > 0) {
+    const listed = folded.slice(-MAX_FOLDED_TOOLS);
+    const hidden = folded.length - listed.length;
+    if (compact) {
+      out.push(markdown('tools_older', `- ${texts.moreEarlierTools(folded.length)}`, { text_size: 'notation' }));
+    } else {
+      const lines = [...(hidden > 0 ? [`- ${texts.moreEarlierTools(hidden)}`] : []), ...listed.map(toolItem)];
+      out.push(panel('tools_panel', texts.earlierTools(folded.length), [markdown('tools_older', lines.join('\n'))]));
+    }
+  }
+  out.push(markdown('tools', visible.map(toolItem).join('\n')));
+  return out;
+}
+
+/** Footer options. */
+export interface FooterRender {
+  readonly style: FooterStyle;
+  readonly timeZone?: string;
+}
+
+/**
+ * The footer as small grey text (2.0 has no `note`: a notation-size markdown element), shown on
+ * terminal cards only, so renders of a running card stay comparable between ticks.
+ */
+export function footerElements(view: CardView, footer: FooterRender, locale: CardView['locale']): FeishuElement[] {
+  if (!isTerminalStatus(view.status)) return [];
+  const text = formatFooter(view.footer, { style: footer.style, locale, timeZone: footer.timeZone });
+  return [markdown('footer', `<font color='grey'>${escapeCardMarkdown(text)}</font>`, { text_size: 'notation' })];
+}
+
+/** Keeps the last `maxChars` characters of `text`, marking the cut with `…`. */
+export function tail(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const start = text.length - maxChars;
+  const newline = text.indexOf('\n', start);
+  return `…${text.slice(newline >= 0 && newline - start < 200 ? newline : start)}`;
+}
+
+/** One line, at most `maxChars` characters. */
+export function oneLine(text: string, maxChars: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > maxChars ? `${flat.slice(0, maxChars - 1)}…` : flat;
+}
