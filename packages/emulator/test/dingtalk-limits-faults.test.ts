@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   DingTalkEmulatorOptionError,
   FaultRuleError,
-  QPS_LIMIT_MESSAGE,
+  DINGTALK_QPS_LIMIT_MESSAGE,
   createManualClock,
   startDingTalkEmulator,
   type DingTalkEmulator,
@@ -27,7 +27,7 @@ describe('DingTalk emulator: 20 QPS per app per API', () => {
     for (let i = 0; i < 20; i++) expect((await put(emulator, t, 'q', `v${i}`)).status).toBe(200);
     const limited = await put(emulator, t, 'q', 'too many');
     expect(limited.status).toBe(403);
-    expect(limited.body).toEqual({ requestid: expect.any(String), code: 'Forbidden.AccessDenied.QpsLimitForAppkeyAndApi', message: QPS_LIMIT_MESSAGE });
+    expect(limited.body).toEqual({ requestid: expect.any(String), code: 'Forbidden.AccessDenied.QpsLimitForAppkeyAndApi', message: DINGTALK_QPS_LIMIT_MESSAGE });
     expect(emulator.card('q')!.cardData.msgContent).toBe('v19');
     // another API has its own budget
     expect((await call(emulator, 'PUT', '/v1.0/card/streaming', { outTrackId: 'q', guid: 'g', key: 'msgContent', content: 'x', isFull: true }, t)).status).toBe(200);

@@ -20,7 +20,6 @@ export class DingTalkHttp {
       validateStatus: () => true,
       // Tokens must never go to another host.
       maxRedirects: 0,
-      proxy: false,
     });
   }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProgressCards, silentLogger, type ProgressCards } from '@progresscard/core';
-import { TERMINAL_CARD_STATES, type DingTalkEmulator } from '@progresscard/emulator';
+import { DINGTALK_TERMINAL_CARD_STATES, type DingTalkEmulator } from '@progresscard/emulator';
 import { setup } from './helpers.js';
 import { sleep } from './replay.js';
 
@@ -70,7 +70,7 @@ describe('DingTalk plugin ↔ core ↔ emulator', () => {
     card.cancel('stopped by user');
     expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'cancelled' });
     const dt = emulator.cards()[0]!;
-    expect(TERMINAL_CARD_STATES.has(dt.state)).toBe(true);
+    expect(DINGTALK_TERMINAL_CARD_STATES.has(dt.state)).toBe(true);
     expect(dt.cardData.flowStatus).toBe('3');
     expect(dt.cardData.msgContent).toContain('⏹️ **Cancelled**');
     expect(dt.cardData.msgContent).toContain('**Reason**：stopped by user');
@@ -86,7 +86,7 @@ describe('DingTalk plugin ↔ core ↔ emulator', () => {
     expect(results).toEqual([expect.objectContaining({ ok: true, status: 'cancelled' })]);
     const dt = emulator.cards()[0]!;
     expect(dt.spaces[0]).toMatchObject({ spaceType: 'IM_ROBOT', spaceId: 'staff42' });
-    expect(TERMINAL_CARD_STATES.has(dt.state)).toBe(true);
+    expect(DINGTALK_TERMINAL_CARD_STATES.has(dt.state)).toBe(true);
   });
 
   it('refreshes a revoked token once and carries on to the finished card', async () => {

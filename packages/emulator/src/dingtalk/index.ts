@@ -1,3 +1,4 @@
+// Only DingTalk-prefixed names leave this folder, so `export *` next to the Feishu half cannot clash.
 export { createDingTalkEmulator, startDingTalkEmulator } from './emulator.js';
 export { DINGTALK_DEFAULT_RATE_LIMIT, DingTalkEmulatorOptionError } from './options.js';
 export type {
@@ -9,16 +10,22 @@ export type {
   DingTalkCardChange,
   DingTalkCardSnapshot,
 } from './types.js';
-export { DINGTALK_ROUTES, DINGTALK_ROUTE_NAMES, DELIVERY_ROUTE, type DingTalkRoute, type DingTalkChangeKind } from './handlers.js';
+export {
+  DINGTALK_ROUTES,
+  DINGTALK_ROUTE_NAMES,
+  DELIVERY_ROUTE as DINGTALK_DELIVERY_ROUTE,
+  type DingTalkRoute,
+  type DingTalkChangeKind,
+} from './handlers.js';
 export { TOKEN_HEADER as DINGTALK_TOKEN_HEADER } from './pipeline.js';
 export {
-  FLOW_STATUS_STATES,
-  TERMINAL_CARD_STATES,
+  FLOW_STATUS_STATES as DINGTALK_FLOW_STATUS_STATES,
+  TERMINAL_CARD_STATES as DINGTALK_TERMINAL_CARD_STATES,
   type DingTalkCardState,
   type DingTalkCardInstance,
   type DingTalkCardSpace,
   type DingTalkDeliveryState,
 } from './card-store.js';
-export { DEFAULT_DINGTALK_APP, DEFAULT_TOKEN_TTL_SECONDS, type DingTalkAppCredentials } from './tokens.js';
-export { QPS_LIMIT_MESSAGE, type DingTalkErrorEnvelope } from './errors.js';
-export { parseOpenSpaceId, type DingTalkSpace, type DingTalkSpaceType } from './open-space.js';
+export { DEFAULT_DINGTALK_APP, DEFAULT_TOKEN_TTL_SECONDS as DINGTALK_DEFAULT_TOKEN_TTL_SECONDS, type DingTalkAppCredentials } from './tokens.js';
+export { QPS_LIMIT_MESSAGE as DINGTALK_QPS_LIMIT_MESSAGE, type DingTalkErrorEnvelope } from './errors.js';
+export { parseOpenSpaceId as parseDingTalkOpenSpaceId, type DingTalkSpace, type DingTalkSpaceType } from './open-space.js';
