@@ -51,12 +51,12 @@ function build(p: Parts, answer: string, notice: string | undefined, level: Leve
     else elements.push(panel('thinking_panel', texts.thinking, [thinking]));
   }
   if (view.status === 'waiting' && view.waitingFor)
-    elements.push(markdown('waiting', `**${texts.waitingLabel}**${escapeCardMarkdown(oneLine(view.waitingFor, MAX_SIDE_TEXT_CHARS))}`));
+    elements.push(markdown('waiting', `**${texts.waitingLabel}**${texts.colon}${escapeCardMarkdown(oneLine(view.waitingFor, MAX_SIDE_TEXT_CHARS))}`));
   if (answer) elements.push(markdown('answer', answer));
   if (notice) elements.push(markdown('answer_notice', `<font color='grey'>${notice}</font>`, { text_size: 'notation' }));
   if (view.error && (view.status === 'failed' || view.status === 'cancelled')) {
     const label = view.status === 'failed' ? texts.failedLabel : texts.cancelledLabel;
-    elements.push(markdown('error', `**${label}**${escapeCardMarkdown(oneLine(view.error, MAX_SIDE_TEXT_CHARS))}`));
+    elements.push(markdown('error', `**${label}**${texts.colon}${escapeCardMarkdown(oneLine(view.error, MAX_SIDE_TEXT_CHARS))}`));
   }
   if (elements.length === 0 || (elements.length === 1 && elements[0]!.element_id === 'thinking_panel')) {
     elements.push(markdown('placeholder', running ? texts.thinkingNow : texts.noAnswer));

@@ -35,8 +35,9 @@ function toolItem(tool: ToolLine): string {
 
 /**
  * The tools section: a title and the calls' lines (texts with live durations come from the core).
- * Up to 3 calls all show; with more, the latest call and every running one stay visible and the
- * others fold into a panel (at most 30 listed, the rest counted). `compact` drops the panel.
+ * Up to 3 calls all show. With more, the latest call and the most recent running ones (3 at most
+ * in all) stay visible and the others fold into a panel (at most 30 listed, the rest counted).
+ * `compact` replaces the panel with one line that counts the folded calls.
  */
 export function toolElements(view: CardView, texts: CardTexts, compact: boolean): FeishuElement[] {
   const tools = view.tools;
@@ -47,17 +48,17 @@ export function toolElements(view: CardView, texts: CardTexts, compact: boolean)
     return out;
   }
   const latest = tools.length - 1;
-  const visible = tools.filter((t, i) => i === latest || t.state === 'running');
-  const folded = tools.filter((t, i) => !(i === latest || t.state === 'running'));
-  if (folded.length > 0) {
+  const shown = new Set<number>([latest]);
+  for (let i = latest - 1; i >= 0 && shown.size < VISIBLE_TOOLS; i--) if (tools[i]!.state === 'running') shown.add(i);
+  const visible = tools.filter((_, i) => shown.has(i));
+  const folded = tools.filter((_, i) => !shown.has(i));
+  if (compact) {
+    out.push(markdown('tools_older', `- ${texts.moreEarlierTools(folded.length)}`, { text_size: 'notation' }));
+  } else {
     const listed = folded.slice(-MAX_FOLDED_TOOLS);
     const hidden = folded.length - listed.length;
-    if (compact) {
-      out.push(markdown('tools_older', `- ${texts.moreEarlierTools(folded.length)}`, { text_size: 'notation' }));
-    } else {
-      const lines = [...(hidden > 0 ? [`- ${texts.moreEarlierTools(hidden)}`] : []), ...listed.map(toolItem)];
-      out.push(panel('tools_panel', texts.earlierTools(folded.length), [markdown('tools_older', lines.join('\n'))]));
-    }
+    const lines = [...(hidden > 0 ? [`- ${texts.moreEarlierTools(hidden)}`] : []), ...listed.map(toolItem)];
+    out.push(panel('tools_panel', texts.earlierTools(folded.length), [markdown('tools_older', lines.join('\n'))]));
   }
   out.push(markdown('tools', visible.map(toolItem).join('\n')));
   return out;

@@ -18,10 +18,10 @@ export function renderFallbackCard(view: CardView, options: CardRenderOptions): 
   const texts = CARD_TEXTS[locale];
   const title = oneLine(view.title || texts.defaultTitle, 100);
   const lines: string[] = [];
-  if (view.status === 'waiting' && view.waitingFor) lines.push(`${texts.waitingLabel}${view.waitingFor}`);
+  if (view.status === 'waiting' && view.waitingFor) lines.push(`${texts.waitingLabel}${texts.colon}${view.waitingFor}`);
   if (view.answer) lines.push(view.answer);
   if (view.error && (view.status === 'failed' || view.status === 'cancelled'))
-    lines.push(`${view.status === 'failed' ? texts.failedLabel : texts.cancelledLabel}${view.error}`);
+    lines.push(`${view.status === 'failed' ? texts.failedLabel : texts.cancelledLabel}${texts.colon}${view.error}`);
   if (view.tools.length > 0) lines.push(`${texts.tools}:\n${view.tools.slice(-10).map((t) => `- ${t.text}`).join('\n')}`);
   if (isTerminalStatus(view.status))
     lines.push(formatFooter(view.footer, { style: options.footerStyle, locale, timeZone: options.timeZone }));

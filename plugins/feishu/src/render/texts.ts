@@ -12,6 +12,8 @@ export interface CardTexts {
   readonly thinking: string;
   readonly thinkingNow: string;
   readonly noAnswer: string;
+  /** Between a label and its text: `：` / `: `. */
+  readonly colon: string;
   readonly waitingLabel: string;
   readonly failedLabel: string;
   readonly cancelledLabel: string;
@@ -38,9 +40,10 @@ export const CARD_TEXTS: Readonly<Record<Locale, CardTexts>> = {
     thinking: '思考过程',
     thinkingNow: '⏳ 正在思考…',
     noAnswer: '（没有回答内容）',
-    waitingLabel: '⏸ 等待确认：',
-    failedLabel: '❌ 失败原因：',
-    cancelledLabel: '⏹ 已取消：',
+    colon: '：',
+    waitingLabel: '⏸ 等待确认',
+    failedLabel: '❌ 失败原因',
+    cancelledLabel: '⏹ 取消原因',
     earlierTools: (c) => `更早的 ${c} 个工具调用`,
     moreEarlierTools: (c) => `… 另有 ${c} 个更早的调用未显示`,
     truncated: (shown, total, cards) =>
@@ -60,9 +63,10 @@ export const CARD_TEXTS: Readonly<Record<Locale, CardTexts>> = {
     thinking: 'Thinking',
     thinkingNow: '⏳ Thinking…',
     noAnswer: '(no answer)',
-    waitingLabel: '⏸ Waiting for: ',
-    failedLabel: '❌ Error: ',
-    cancelledLabel: '⏹ Cancelled: ',
+    colon: ': ',
+    waitingLabel: '⏸ Waiting for',
+    failedLabel: '❌ Error',
+    cancelledLabel: '⏹ Cancelled',
     earlierTools: (c) => `${c} earlier tool call${c === 1 ? '' : 's'}`,
     moreEarlierTools: (c) => `… ${c} more earlier call${c === 1 ? '' : 's'} not shown`,
     truncated: (shown, total, cards) =>
