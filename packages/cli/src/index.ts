@@ -1,1 +1,25 @@
-export {};
+/**
+ * `@progresscard/cli`: the `progresscard` command (demo, replay, emulator) and the pieces it is
+ * made of, for scripts and tests.
+ */
+export { main } from './main.js';
+export { buildProgram, DEMO_TRACE, TARGET_SECONDS, DEFAULT_MAX_GAP_MS, LINGER_MS } from './program.js';
+export { EXIT, CliUsageError } from './errors.js';
+export type { CliIO } from './io.js';
+export { parseSpeed, parsePort, parseLang, parseMaxGap, parseChannel, CHANNEL_IDS, type ChannelId } from './options.js';
+export { runSession, autoSpeed, MAX_AUTO_SPEED, type SessionOptions } from './commands/session.js';
+export { runEmulatorCommand, DEFAULT_EMULATOR_PORT, type EmulatorCommandOptions } from './commands/emulator.js';
+export { ReplayClock, replayTickMs, CARD_TICK_MS, MIN_WALL_TICK_MS } from './replay/clock.js';
+export { replayTrace, type ReplayOptions, type ReplayProgress, type ReplayResult, type CardOutcome } from './replay/engine.js';
+export { loadTrace, resolveTrace, capGaps, FORMAT_CHOICES, type LoadedTrace, type TimedEvent, type FormatChoice } from './replay/trace.js';
+export { EVENTS_FORMAT, readEventsFile, looksLikeAgentEvent } from './replay/events-format.js';
+export { summarize, formatSummary, type ReplaySummary, type ChannelSummary } from './replay/summary.js';
+export type { FinalCardJson } from './replay/payloads.js';
+export { REAL_ENV_VARS, missingRealEnv, realPlugins } from './channels/real.js';
+export { startEmulators, emulatedPlugins, EMULATED_FEISHU_CHAT_ID, EMULATED_DINGTALK, type Emulators } from './channels/emulated.js';
+export { startPreviewServer, DEFAULT_PREVIEW_PORT, type PreviewServer, type RunInfo, type PreviewState } from './preview/server.js';
+export { feishuPreviewSource, dingTalkPreviewSource } from './preview/sources.js';
+export type { PreviewSource, PanelSnapshot, PreviewCall, PreviewCard } from './preview/model.js';
+export { renderFeishuCard } from './preview/render-feishu.js';
+export { renderDingTalkCard } from './preview/render-dingtalk.js';
+export { renderMarkdown, escapeHtml } from './preview/markdown.js';

@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+import { EXIT } from './errors.js';
+import { processIO } from './io.js';
+import { main } from './main.js';
+
+// First Ctrl-C: stop gracefully (running cards end as cancelled, servers close). Second: exit now.
+const controller = new AbortController();
+let interrupts = 0;
+const onSignal = () => {
+  interrupts += 1;
+  if (interrupts > 1) process.exit(EXIT.interrupted);
+  controller.abort(new Error('interrupted'));
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+const code = await main(process.argv.slice(2), processIO(controller.signal));
+process.exitCode = code;
+// Keep-alive sockets of the SDKs must not hold the process open once everything is closed.
+setTimeout(() => process.exit(code), 1000).unref();

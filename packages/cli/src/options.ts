@@ -1,0 +1,57 @@
+import { InvalidArgumentError } from 'commander';
+import type { Locale } from '@progresscard/core';
+
+/**
+ * Option value parsers for commander. Each throws commander's `InvalidArgumentError`, which
+ * commander prints as `error: option '--speed <n>' argument 'fast' is invalid. <why>`, so the
+ * message always names the option and the value the user typed.
+ */
+
+/** `--speed`: a finite number > 0 (e.g. `2`, `0.5`, `60`). */
+export function parseSpeed(value: string): number {
+  const speed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(speed) || speed <= 0) {
+    throw new InvalidArgumentError('Expected a number greater than 0, e.g. --speed 2 (twice as fast as recorded).');
+  }
+  if (speed > 10_000) throw new InvalidArgumentError('Expected at most 10000.');
+  return speed;
+}
+
+/** `--port`: an integer 0–65535 (0 = any free port). */
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new InvalidArgumentError('Expected an integer from 0 to 65535 (0 picks a free port).');
+  }
+  return port;
+}
+
+/** `--max-gap`: longest pause kept between two events, in ms (integer ≥ 0). */
+export function parseMaxGap(value: string): number {
+  const ms = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(ms)) {
+    throw new InvalidArgumentError('Expected a whole number of milliseconds ≥ 0, e.g. --max-gap 15000.');
+  }
+  return ms;
+}
+
+/** `--lang`: `zh` / `zh-CN` → zh-CN, `en` → en. */
+export function parseLang(value: string): Locale {
+  const v = value.trim().toLowerCase();
+  if (v === 'zh' || v === 'zh-cn') return 'zh-CN';
+  if (v === 'en') return 'en';
+  throw new InvalidArgumentError('Expected zh or en.');
+}
+
+/** Channel ids the CLI can replay to. */
+export const CHANNEL_IDS = ['feishu', 'dingtalk'] as const;
+/** A channel the CLI replays to. */
+export type ChannelId = (typeof CHANNEL_IDS)[number];
+
+/** `--channel`: `feishu`, `dingtalk` or `all`. */
+export function parseChannel(value: string): ChannelId[] {
+  const v = value.trim().toLowerCase();
+  if (v === 'all') return [...CHANNEL_IDS];
+  if ((CHANNEL_IDS as readonly string[]).includes(v)) return [v as ChannelId];
+  throw new InvalidArgumentError('Expected feishu, dingtalk or all.');
+}

@@ -1,0 +1,76 @@
+/** What the preview page shows for one channel; sent to the browser as JSON over server-sent events. */
+
+/** One platform API call as the emulator answered it. */
+export interface PreviewCall {
+  readonly seq: number;
+  /** Epoch ms (wall) when it was answered. */
+  readonly at: number;
+  readonly route: string;
+  readonly outcome: 'accepted' | 'rejected';
+  readonly status: number;
+  /** Platform error code of a rejected call (number for Feishu, string for DingTalk). */
+  readonly code?: number | string;
+  readonly msg?: string;
+  /** Message / card id the call was about. */
+  readonly key?: string;
+  /** True when the platform answered "too many requests" (a rate-limit answer). */
+  readonly rateLimited: boolean;
+}
+
+/** One card (message) as the chat user sees it now. */
+export interface PreviewCard {
+  readonly id: string;
+  /** The rendered card, safe HTML. */
+  readonly html: string;
+  /** Platform state: Feishu header template colour, DingTalk AI-card state. */
+  readonly state: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  /** Accepted changes so far. */
+  readonly version: number;
+}
+
+/** Call counters of a channel (card routes only; token calls excluded). */
+export interface PreviewCounts {
+  readonly calls: number;
+  readonly accepted: number;
+  readonly rejected: number;
+  readonly rateLimited: number;
+}
+
+/** One panel of the page. */
+export interface PanelSnapshot {
+  readonly id: string;
+  readonly label: string;
+  /** Where the emulator listens, when there is one. */
+  readonly baseUrl?: string;
+  readonly cards: readonly PreviewCard[];
+  /** The latest calls, oldest first (at most {@link MAX_PREVIEW_CALLS}). */
+  readonly calls: readonly PreviewCall[];
+  readonly counts: PreviewCounts;
+}
+
+/** Calls kept per panel in a snapshot (the counters still cover all of them). */
+export const MAX_PREVIEW_CALLS = 300;
+
+/** A channel the preview server can show. */
+export interface PreviewSource {
+  readonly id: string;
+  readonly label: string;
+  snapshot(): PanelSnapshot;
+  /** Call counters only (cheaper than a snapshot). */
+  counts(): PreviewCounts;
+  /** Calls `listener` after a change; returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void;
+}
+
+/** Counters over `calls`. */
+export function countCalls(calls: readonly PreviewCall[]): PreviewCounts {
+  let accepted = 0;
+  let rateLimited = 0;
+  for (const call of calls) {
+    if (call.outcome === 'accepted') accepted += 1;
+    if (call.rateLimited) rateLimited += 1;
+  }
+  return { calls: calls.length, accepted, rejected: calls.length - accepted, rateLimited };
+}

@@ -1,0 +1,111 @@
+import { Command, Option } from 'commander';
+import type { Locale } from '@progresscard/core';
+import { bundledTraces } from '@progresscard/sources';
+import { DEFAULT_EMULATOR_PORT, runEmulatorCommand } from './commands/emulator.js';
+import { runSession } from './commands/session.js';
+import type { CliIO } from './io.js';
+import { parseChannel, parseLang, parseMaxGap, parsePort, parseSpeed, type ChannelId } from './options.js';
+import { DEFAULT_PREVIEW_PORT } from './preview/server.js';
+import { FORMAT_CHOICES, resolveTrace, type FormatChoice } from './replay/trace.js';
+
+/** The trace `demo` replays: two Task subagents running in parallel, then a completed answer. */
+export const DEMO_TRACE = 'claude-session-parallel-tasks.jsonl';
+/** How long `demo` (and `replay` without `--speed`) aims to take, in seconds. */
+export const TARGET_SECONDS = 60;
+/** Default `--max-gap`: pauses longer than this are shortened (ms). */
+export const DEFAULT_MAX_GAP_MS = 30_000;
+/** Without `--keep-open`, on a terminal, the preview stays up this long after the run (ms). */
+export const LINGER_MS = 10_000;
+
+interface SharedFlags {
+  speed?: number;
+  port: number;
+  lang?: Locale;
+  maxGap: number;
+  keepOpen: boolean;
+  preview: boolean;
+  real: boolean;
+}
+
+function sharedOptions(command: Command): Command {
+  return command
+    .option('--speed <n>', 'replay speed-up (2 = twice as fast as recorded); default: fit the trace into about a minute', parseSpeed)
+    .option('--max-gap <ms>', 'shorten pauses between events to at most this many ms (0 = keep them)', parseMaxGap, DEFAULT_MAX_GAP_MS)
+    .option('--lang <zh|en>', 'card language (default: the run\'s, else zh)', parseLang)
+    .option('--port <port>', `preview page port (0 = any free port; a taken port falls back to a free one)`, parsePort, DEFAULT_PREVIEW_PORT)
+    .option('--keep-open', 'keep the preview page up after the run until Ctrl-C', false)
+    .option('--no-preview', 'do not serve the live preview page')
+    .option('--real', 'send to the real Feishu / DingTalk APIs (credentials from the environment; see --help)', false);
+}
+
+const REAL_HELP = `
+With --real, cards go to the real platforms. Required environment:
+  Feishu:   FEISHU_APP_ID, FEISHU_APP_SECRET, FEISHU_CHAT_ID   (optional FEISHU_DOMAIN=lark)
+  DingTalk: DINGTALK_APP_KEY, DINGTALK_APP_SECRET, DINGTALK_ROBOT_CODE,
+            DINGTALK_CARD_TEMPLATE_ID, DINGTALK_OPEN_CONVERSATION_ID
+A missing variable is named before anything is sent (exit code 2).
+
+Exit codes: 0 every card ended in the trace's terminal state; 1 one did not; 2 bad arguments or
+configuration; 130 interrupted (Ctrl-C; running cards are ended as cancelled).`;
+
+/** Builds the `progresscard` command line. Commands resolve with their exit code via `setExitCode`. */
+export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
+  const program = new Command('progresscard')
+    .description('Replay real AI-agent sessions into live progress cards on Feishu/Lark and DingTalk (emulated or real).')
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride();
+
+  const linger = () => (io.stdout.isTTY ? LINGER_MS : 0);
+  sharedOptions(
+    program
+      .command('demo')
+      .description(`replay a bundled real trace (default ${DEMO_TRACE}) to the Feishu and DingTalk emulators, with a live preview page`)
+      .option('--trace <name|file>', 'a bundled trace name (see `progresscard replay --help`) or a trace file', DEMO_TRACE),
+  )
+    .addHelpText('after', REAL_HELP)
+    .action(async (flags: SharedFlags & { trace: string }) => {
+      const trace = await resolveTrace(flags.trace);
+      setExitCode(
+        await runSession(
+          { trace, channels: ['feishu', 'dingtalk'], targetSeconds: TARGET_SECONDS, maxGapMs: flags.maxGap, speed: flags.speed, locale: flags.lang,
+            real: flags.real, preview: flags.preview, port: flags.port, keepOpen: flags.keepOpen, lingerMs: linger(), json: false },
+          io,
+        ),
+      );
+    });
+
+  sharedOptions(
+    program
+      .command('replay')
+      .description('replay any agent trace file (Claude Code, Codex, Gemini CLI, or progresscard events JSONL) into live cards')
+      .argument('<file>', 'trace file, or the name of a bundled trace')
+      .addOption(new Option('--format <format>', 'trace format').choices(FORMAT_CHOICES).default('auto'))
+      .option('--channel <feishu|dingtalk|all>', 'which platform(s) to replay to', parseChannel, ['feishu', 'dingtalk'] as ChannelId[])
+      .option('--json', 'print only a JSON summary with the final card payloads on stdout (implies --no-preview unless --keep-open)', false),
+  )
+    .addHelpText('after', `\nBundled traces:\n${bundledTraces().map((t) => `  ${t.name.padEnd(38)} ${t.description}`).join('\n')}\n${REAL_HELP}`)
+    .action(async (file: string, flags: SharedFlags & { format: FormatChoice; channel: ChannelId[]; json: boolean }) => {
+      const trace = await resolveTrace(file);
+      const preview = flags.preview && (!flags.json || flags.keepOpen);
+      setExitCode(
+        await runSession(
+          { trace, format: flags.format, channels: flags.channel, targetSeconds: TARGET_SECONDS, maxGapMs: flags.maxGap, speed: flags.speed,
+            locale: flags.lang, real: flags.real, preview, port: flags.port, keepOpen: flags.keepOpen, lingerMs: flags.json ? 0 : linger(), json: flags.json },
+          io,
+        ),
+      );
+    });
+
+  program
+    .command('emulator')
+    .description('run the Feishu and DingTalk emulators standalone (and the live preview) until Ctrl-C')
+    .option('--port <port>', `Feishu emulator port; DingTalk uses the next one (0 = free ports)`, parsePort, DEFAULT_EMULATOR_PORT)
+    .option('--preview-port <port>', 'preview page port (0 = any free port)', parsePort, DEFAULT_PREVIEW_PORT)
+    .option('--no-preview', 'do not serve the live preview page')
+    .action(async (flags: { port: number; previewPort: number; preview: boolean }) => {
+      setExitCode(await runEmulatorCommand({ port: flags.port, previewPort: flags.previewPort, preview: flags.preview }, io));
+    });
+
+  return program;
+}

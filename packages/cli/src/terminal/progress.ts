@@ -1,0 +1,102 @@
+import cliProgress from 'cli-progress';
+import pc from 'picocolors';
+import type { CardStatus } from '@progresscard/core';
+import type { PreviewCounts } from '../preview/model.js';
+import type { ReplayProgress } from '../replay/engine.js';
+
+/** Shows a replay's progress on the terminal (stderr): a live bar on a TTY, status-change lines otherwise. */
+export interface ProgressReporter {
+  update(progress: ReplayProgress): void;
+  /** Prints a line without garbling the bar. */
+  log(line: string): void;
+  stop(): void;
+}
+
+/** Options of {@link createProgressReporter}. */
+export interface ProgressReporterOptions {
+  readonly stream: NodeJS.WriteStream | NodeJS.WritableStream;
+  readonly channels: readonly string[];
+  /** Live call counters of a channel (emulator read-back or core counters). */
+  readonly counts: (channel: string) => PreviewCounts;
+  /** Draw a live bar (default: when `stream` is a TTY). */
+  readonly live?: boolean;
+  /** Print nothing at all. */
+  readonly quiet?: boolean;
+}
+
+const STATUS_COLOR: Record<CardStatus, (s: string) => string> = {
+  running: pc.cyan,
+  waiting: pc.magenta,
+  completed: pc.green,
+  failed: pc.red,
+  cancelled: pc.yellow,
+};
+
+function latestStatus(progress: ReplayProgress, channel: string): CardStatus | undefined {
+  const cards = progress.cards.filter((c) => c.channel === channel);
+  return cards[cards.length - 1]?.status;
+}
+
+function seconds(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** Creates the reporter; call {@link ProgressReporter.stop} before printing the summary. */
+export function createProgressReporter(options: ProgressReporterOptions): ProgressReporter {
+  const stream = options.stream as NodeJS.WriteStream;
+  if (options.quiet) return { update: () => {}, log: () => {}, stop: () => {} };
+  const channelText = (progress: ReplayProgress) =>
+    options.channels
+      .map((id) => {
+        const status = latestStatus(progress, id);
+        const c = options.counts(id);
+        const rate = c.rateLimited ? pc.yellow(` ${c.rateLimited} rate-limited`) : '';
+        return `${pc.bold(id)} ${status ? STATUS_COLOR[status](status) : pc.dim('waiting')} ${c.calls} calls${rate}`;
+      })
+      .join(pc.dim(' │ '));
+
+  if (options.live ?? stream.isTTY === true) {
+    const multi = new cliProgress.MultiBar(
+      {
+        stream,
+        format: `{bar} {value}/{total} events · trace {trace} │ {channels}`,
+        barsize: 24,
+        hideCursor: true,
+        clearOnComplete: false,
+        linewrap: false,
+        fps: 10,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    let bar: cliProgress.SingleBar | undefined;
+    return {
+      update(progress) {
+        const payload = { trace: seconds(progress.traceMs), channels: channelText(progress) };
+        if (!bar) bar = multi.create(progress.eventsTotal, progress.eventsDone, payload);
+        else bar.update(progress.eventsDone, payload);
+      },
+      log: (line) => multi.log(`${line}\n`),
+      stop: () => multi.stop(),
+    };
+  }
+
+  // Not a terminal (a pipe, CI, a test): one line whenever a card's status changes.
+  const seen = new Map<string, CardStatus>();
+  return {
+    update(progress) {
+      for (const card of progress.cards) {
+        const key = `${card.channel}#${card.run}`;
+        if (seen.get(key) === card.status) continue;
+        seen.set(key, card.status);
+        const c = options.counts(card.channel);
+        stream.write(
+          `[${seconds(progress.traceMs)}] ${card.channel}${progress.cards.length > options.channels.length ? ` run ${card.run}` : ''}: ` +
+            `${card.status} (${progress.eventsDone}/${progress.eventsTotal} events, ${c.calls} calls, ${c.rateLimited} rate-limited)\n`,
+        );
+      }
+    },
+    log: (line) => stream.write(`${line}\n`),
+    stop: () => {},
+  };
+}
