@@ -19,15 +19,19 @@ export class GapCap {
   }
 }
 
+/** Most items held back while waiting for the first event time. */
+export const MAX_HELD_ITEMS = 1000;
+
 /**
  * Orders what a conversion produced for output: holds items while no event time is known yet
- * (records before the first timestamp), then gives the held events that first time; applies the
- * gap cap. At the very end, held events get the current time.
+ * (records before the first timestamp), then gives the held events that first time. Every event
+ * that leaves has an `at` that never decreases (a missing one takes the last time), then the gap
+ * cap applies. At the very end, or past {@link MAX_HELD_ITEMS}, held events get the current time.
  */
 export class ItemQueue {
   private ready: TraceItem[] = [];
   private held: TraceItem[] = [];
-  private timeKnown = false;
+  private last: number | undefined;
   private readonly cap: GapCap | undefined;
 
   constructor(maxGapMs: number | undefined) {
@@ -36,16 +40,17 @@ export class ItemQueue {
 
   /** Adds one item. */
   push(item: TraceItem): void {
-    if (!this.timeKnown) {
+    if (this.last === undefined) {
       if (item.kind === 'event' && item.event.at !== undefined) {
-        this.timeKnown = true;
         this.release(item.event.at);
       } else {
         this.held.push(item);
+        // A trace with no timestamps at all must not pile up in memory: stamp with the time of reading.
+        if (this.held.length >= MAX_HELD_ITEMS) this.release(Date.now());
         return;
       }
     }
-    this.ready.push(this.capped(item));
+    this.ready.push(this.stamped(item));
   }
 
   /** Takes the items ready to go out. */
@@ -57,20 +62,21 @@ export class ItemQueue {
 
   /** End of input: releases held items stamped with `now` (epoch ms) and takes everything. */
   end(now: number): TraceItem[] {
-    if (!this.timeKnown && this.held.length > 0) this.release(now);
+    if (this.held.length > 0) this.release(now);
     return this.take();
   }
 
   private release(at: number): void {
-    for (const item of this.held) {
-      this.ready.push(this.capped(item.kind === 'event' && item.event.at === undefined ? { ...item, event: { ...item.event, at } as AgentEvent } : item));
-    }
+    this.last ??= at;
+    for (const item of this.held) this.ready.push(this.stamped(item));
     this.held = [];
   }
 
-  private capped(item: TraceItem): TraceItem {
-    if (!this.cap || item.kind !== 'event' || item.event.at === undefined) return item;
-    const at = this.cap.next(item.event.at);
+  private stamped(item: TraceItem): TraceItem {
+    if (item.kind !== 'event') return item;
+    const raw = Math.max(item.event.at ?? this.last!, this.last!);
+    this.last = raw;
+    const at = this.cap ? this.cap.next(raw) : raw;
     return at === item.event.at ? item : { ...item, event: { ...item.event, at } as AgentEvent };
   }
 }

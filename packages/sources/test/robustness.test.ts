@@ -1,7 +1,7 @@
 import { parseEvent } from '@progresscard/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bundledTraces, TRACE_FORMATS, type TraceFormat } from '../src/index.js';
+import { bundledTraces, readTrace, TRACE_FORMATS, type TraceFormat } from '../src/index.js';
 import { collect, linesStream, ofType, rawLines } from './helpers.js';
 
 const toolHeavy = bundledTraces().find((trace) => trace.name === 'claude-session-tool-heavy.jsonl')!;
@@ -77,6 +77,25 @@ describe('malformed lines', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('traces without timestamps', () => {
+  it('stamps events with the time of reading (past the bounded backlog and at the end)', async () => {
+    const before = Date.now();
+    const lines = ['{"type":"user","sessionId":"s","uuid":"u0","message":{"content":"go"}}'];
+    for (let i = 0; i < 700; i++) {
+      lines.push(`{"type":"assistant","sessionId":"s","uuid":"a${i}","message":{"id":"m${i}","content":[{"type":"tool_use","id":"t${i}","name":"Bash","input":{}}]}}`);
+      lines.push(`{"type":"user","sessionId":"s","uuid":"r${i}","message":{"content":[{"type":"tool_result","tool_use_id":"t${i}","content":"ok"}]}}`);
+    }
+    let seen = 0;
+    for await (const item of readTrace(linesStream(lines))) {
+      seen++;
+      expect(item.kind).toBe('event');
+      if (item.kind === 'event') expect(item.event.at!).toBeGreaterThanOrEqual(before);
+    }
+    // run.started, then per call round.started, tool.started, tool.finished, round.ended; run.completed.
+    expect(seen).toBe(1 + 700 * 4 + 1);
   });
 });
 
