@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { acceptedCards, harness, notOlder, progressOf, textOf, type Harness } from './harness.js';
+import { f05Answer } from './views.js';
+
+/** Field fault cases for Feishu, copied from the shared case list (F05's answer is generated, see views.ts). */
+interface FaultCase {
+  id: string;
+  events: Record<string, unknown>[];
+  platform: string[];
+  expect: string[];
+}
+const cases = new Map<string, FaultCase>(
+  readFileSync(new URL('./fixtures/faults.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as FaultCase)
+    .map((c) => [c.id, c]),
+);
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const PATCH = 'im.message.patch';
+
+describe('field fault cases (Feishu, through the emulator)', () => {
+  it('F01 rate limit answered mid-run: latest state wins, never older, one message', async () => {
+    const c = cases.get('F01')!;
+    h = await harness({ scale: 10 });
+    // "FEISHU patch #2 -> 400 {code:230020}"
+    h.emulator.faults.add({ route: PATCH, nth: 2, respond: { status: 400, body: { code: 230020, msg: 'This operation triggers the frequency limit.' } } });
+    const card = h.cards.open('feishu');
+    await h.play(card, c.events);
+    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+    const messages = h.emulator.messages();
+    expect(messages).toHaveLength(1);
+    const patches = messages[0]!.history.filter((x) => x.route === PATCH);
+    expect(patches[1]).toMatchObject({ outcome: 'rejected', code: 230020 });
+    const last = messages[0]!.card;
+    expect(last).toMatchObject({ header: { template: 'green' } });
+    expect(textOf(last, 'answer')).toBe('All tests pass. The parser now accepts trailing commas.');
+    const cards = acceptedCards(messages[0]!);
+    for (let i = 1; i < cards.length; i++) expect(notOlder(progressOf(cards[i - 1]), progressOf(cards[i]))).toBe(true);
+    // the retry waited for the per-message window instead of hammering it
+    const rejectedAt = patches[1]!.at;
+    expect(patches[2]!.receivedAt! - rejectedAt).toBeGreaterThanOrEqual(900);
+  });
+
+  it('F02 burst of state changes: one request in flight, never stale, under 5 updates/s', async () => {
+    const c = cases.get('F02')!;
+    h = await harness({ scale: 5 });
+    // "every call takes 400 ms to answer"
+    h.emulator.faults.add({ route: PATCH, latencyMs: 400 });
+    const card = h.cards.open('feishu');
+    await h.play(card, c.events);
+    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+    const message = h.emulator.messages()[0]!;
+    expect(h.emulator.messages()).toHaveLength(1);
+    expect(message.maxConcurrentCalls).toBe(1);
+    const cards = acceptedCards(message);
+    for (let i = 1; i < cards.length; i++) expect(notOlder(progressOf(cards[i - 1]), progressOf(cards[i]))).toBe(true);
+    const times = message.history.map((x) => x.receivedAt!);
+    for (let i = 4; i < times.length; i++) expect(times[i]! - times[i - 4]!).toBeGreaterThanOrEqual(1000);
+    expect(textOf(message.card, 'answer')).toBe('Found it: an off-by-one in the lexer.');
+    expect(message.history.every((x) => x.outcome === 'accepted')).toBe(true);
+  });
+
+  it('F05 content over the limits: nothing refused, valid markdown, says it was shortened, the rest follows', async () => {
+    const c = cases.get('F05')!;
+    const events = c.events.map((e) => (e.type === 'answer.delta' ? { ...e, text: f05Answer() } : e));
+    h = await harness({ scale: 10 });
+    const card = h.cards.open('feishu', undefined, { locale: 'en' });
+    await h.play(card, events);
+    const final = await card.finalDelivery;
+    expect(final).toMatchObject({ ok: true, status: 'completed' });
+    await h.cards.idle();
+    const rejected = h.emulator.calls({ outcome: 'rejected' });
+    expect(rejected).toEqual([]); // no 230099, no 230025
+    const [first, ...replies] = h.emulator.messages();
+    expect(first!.messageId).toBe(final.message!.id);
+    expect(first!.card).toMatchObject({ header: { template: 'green' } });
+    const answer = textOf(first!.card, 'answer')!;
+    expect(answer.split('\n').filter((l) => /^\s{0,3}```/.test(l)).length % 2).toBe(0); // every fence closed
+    expect(textOf(first!.card, 'answer_notice')).toMatch(/the rest continues in the \d cards? below/);
+    expect(replies.length).toBeGreaterThanOrEqual(1);
+    for (const reply of replies) expect(reply.parentId).toBe(first!.messageId);
+    expect(textOf(replies.at(-1)!.card, 'answer')).toContain('END-OF-ANSWER');
+    // retried finals never double the follow-ups (uuid per part)
+    expect(new Set(replies.map((r) => r.uuid)).size).toBe(replies.length);
+  });
+
+  it('F06 message recalled during the run: one call hits it, ticker stops, a fresh card ends completed', async () => {
+    const c = cases.get('F06')!;
+    h = await harness({ scale: 20 });
+    const card = h.cards.open('feishu');
+    const playing = h.play(card, c.events);
+    // "the card message is recalled at 7000 ms"
+    await h.until(7000);
+    const first = h.emulator.messages()[0]!;
+    h.emulator.recall(first.messageId);
+    await playing;
+    const final = await card.finalDelivery;
+    expect(final).toMatchObject({ ok: true, status: 'completed', freshMessage: true });
+    const calls = h.emulator.calls({ key: first.messageId, route: PATCH });
+    const firstGone = calls.findIndex((x) => x.code === 230011);
+    expect(firstGone).toBeGreaterThanOrEqual(0);
+    expect(calls.length - firstGone - 1).toBeLessThanOrEqual(1); // at most one call after the first 230011
+    const messages = h.emulator.messages();
+    expect(messages).toHaveLength(2);
+    const fresh = messages[1]!;
+    expect(fresh.messageId).toBe(final.message!.id);
+    expect(fresh.card).toMatchObject({ header: { template: 'green' } });
+    expect(textOf(fresh.card, 'answer')).toBe('Deployed.');
+    // no error notice: only cards, and nothing about the recall in them
+    expect(messages.every((m) => m.msgType === 'interactive')).toBe(true);
+    expect(JSON.stringify(fresh.card)).not.toMatch(/recall|撤回|230011|withdrawn/i);
+  });
+
+  it('F10 card past its edit window: one failed call, no retry loop, the final goes out once as a fresh card', async () => {
+    const c = cases.get('F10')!;
+    h = await harness({ scale: 20 });
+    // "FEISHU patch answers 400 {code:230031} from the first call on" (for the card's first message)
+    const off = h.emulator.onChange((change) => {
+      if (change.kind !== 'created') return;
+      off();
+      h!.emulator.faults.add({
+        route: PATCH,
+        key: change.message.messageId,
+        respond: { status: 400, body: { code: 230031, msg: 'Message can only be updated within fourteen days' } },
+      });
+    });
+    const card = h.cards.open('feishu');
+    await h.play(card, c.events);
+    const final = await card.finalDelivery;
+    expect(final).toMatchObject({ ok: true, status: 'completed', freshMessage: true });
+    await h.until(9100 + 3000);
+    const [old, fresh, ...more] = h.emulator.messages();
+    expect(more).toEqual([]);
+    const toOld = h.emulator.calls({ key: old!.messageId, route: PATCH });
+    expect(toOld.map((x) => x.code)).toEqual([230031]);
+    expect(fresh!.card).toMatchObject({ header: { template: 'green' } });
+    expect(textOf(fresh!.card, 'answer')).toBe('Released.');
+    const completedCards = h.emulator.messages().filter((m) => (m.card as { header?: { template?: string } }).header?.template === 'green');
+    expect(completedCards).toHaveLength(1);
+  });
+});
