@@ -67,6 +67,7 @@ export class RunBuilder {
   private lastAt: number | undefined;
   private atOverride: number | undefined;
   private runNo = 0;
+  private startedAt: number | undefined;
   private active = false;
   private pending: PendingPrompt | undefined;
   private model: string | undefined;
@@ -87,6 +88,11 @@ export class RunBuilder {
     if (at === undefined || !Number.isFinite(at)) return;
     const ms = Math.max(0, Math.round(at));
     this.clock = this.clock === undefined ? ms : Math.max(this.clock, ms);
+  }
+
+  /** Epoch ms of the current run's `run.started`, if a run is going and its time is known. */
+  get runStartedAt(): number | undefined {
+    return this.active ? this.startedAt : undefined;
   }
 
   /** True while a run has started and not ended. */
@@ -275,6 +281,7 @@ export class RunBuilder {
     this.lastAnswer = '';
     this.lastAnswerKey = undefined;
     const current = this.line;
+    this.startedAt = at ?? this.clock;
     this.atOverride = at;
     this.line = line;
     this.emit({ type: 'run.started', ...(title ? { title } : {}), ...(this.model ? { model: this.model } : {}) });

@@ -137,14 +137,14 @@ describe('claude-stream-json', () => {
     session_id: 's',
   });
 
-  it('reads raw lines (time of reading), and ends with the result', async () => {
+  it('reads raw lines (time of reading), and ends with the result after its duration_ms', async () => {
     const before = Date.now();
     const { events, errors } = await collect(
       linesStream([
         JSON.stringify(init),
         JSON.stringify(message('m1', [{ type: 'text', text: 'Hi.' }, toolUse('t1')])),
         JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] }, session_id: 's' }),
-        JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: 'Final answer.', session_id: 's', modelUsage: { 'claude-test': { contextWindow: 200000 } } }),
+        JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: 'Final answer.', duration_ms: 5000, session_id: 's', modelUsage: { 'claude-test': { contextWindow: 200000 } } }),
       ]),
     );
     expect(errors).toEqual([]);
@@ -152,6 +152,8 @@ describe('claude-stream-json', () => {
     expect(events.at(-1)!.event).toMatchObject({ type: 'run.completed', answer: 'Final answer.' });
     expect(ofType(events, 'usage').some((event) => event.contextWindow === 200000)).toBe(true);
     expect(ofType(events, 'run.started')[0]).toMatchObject({ model: 'claude-test' });
+    // Read times span milliseconds; the result's duration_ms keeps the run's real length.
+    expect(events.at(-1)!.event.at! - events[0]!.event.at!).toBe(5000);
   });
 
   it('reads a wrapper log: prefixes, pretty-printed events, long lines cut into prefixed chunks, subagents, an error result', async () => {

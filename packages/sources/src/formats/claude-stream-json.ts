@@ -30,7 +30,7 @@ function resultError(record: Json): string {
  * - `assistant` / `user` events are handled like transcript lines ({@link ClaudeBlocks}); events
  *   with a `parent_tool_use_id` belong to the subagent of that Task call.
  * - `result` ends the run: `success` without `is_error` completes it with `result` as the answer,
- *   anything else fails it. Its per-model `contextWindow` goes out as a last usage event. Its
+ *   anything else fails it; it ends no earlier than the run's start + `duration_ms`. Its per-model `contextWindow` goes out as a last usage event. Its
  *   token totals are not sent again (every message's usage already was).
  * - `stream_event` partial deltas and other system events are skipped.
  */
@@ -64,6 +64,10 @@ export function claudeStreamJson(b: RunBuilder): Converter {
           return;
         }
         case 'result': {
+          // The run lasted `duration_ms`: without timestamps (read times only) this keeps its length.
+          const duration = num(value.duration_ms);
+          const started = b.runStartedAt;
+          if (duration !== undefined && started !== undefined) b.tick(started + duration);
           blocks.flushAll();
           const window = contextWindow(value.modelUsage);
           if (window !== undefined) b.usage({ contextWindow: window });
