@@ -6,7 +6,7 @@ import { runSession } from './commands/session.js';
 import type { CliIO } from './io.js';
 import { parseChannel, parseLang, parseMaxGap, parsePort, parseSpeed, type ChannelId } from './options.js';
 import { DEFAULT_PREVIEW_PORT } from './preview/server.js';
-import { FORMAT_CHOICES, resolveTrace, type FormatChoice } from './replay/trace.js';
+import { FORMAT_CHOICES, type FormatChoice } from './replay/trace.js';
 
 /** The trace `demo` replays: two Task subagents running in parallel, then a completed answer. */
 export const DEMO_TRACE = 'claude-session-parallel-tasks.jsonl';
@@ -65,10 +65,9 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
   )
     .addHelpText('after', REAL_HELP)
     .action(async (flags: SharedFlags & { trace: string }) => {
-      const trace = await resolveTrace(flags.trace);
       setExitCode(
         await runSession(
-          { trace, channels: ['feishu', 'dingtalk'], targetSeconds: TARGET_SECONDS, maxGapMs: flags.maxGap, speed: flags.speed, locale: flags.lang,
+          { trace: flags.trace, traceLabel: '--trace', channels: ['feishu', 'dingtalk'], targetSeconds: TARGET_SECONDS, maxGapMs: flags.maxGap, speed: flags.speed, locale: flags.lang,
             real: flags.real, preview: flags.preview, port: flags.port, keepOpen: flags.keepOpen, lingerMs: linger(), json: false },
           io,
         ),
@@ -86,11 +85,10 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
   )
     .addHelpText('after', `\nBundled traces:\n${bundledTraces().map((t) => `  ${t.name.padEnd(38)} ${t.description}`).join('\n')}\n${REAL_HELP}`)
     .action(async (file: string, flags: SharedFlags & { format: FormatChoice; channel: ChannelId[]; json: boolean }) => {
-      const trace = await resolveTrace(file);
       const preview = flags.preview && (!flags.json || flags.keepOpen);
       setExitCode(
         await runSession(
-          { trace, format: flags.format, channels: flags.channel, targetSeconds: TARGET_SECONDS, maxGapMs: flags.maxGap, speed: flags.speed,
+          { trace: file, traceLabel: 'trace file', format: flags.format, channels: flags.channel, targetSeconds: TARGET_SECONDS, maxGapMs: flags.maxGap, speed: flags.speed,
             locale: flags.lang, real: flags.real, preview, port: flags.port, keepOpen: flags.keepOpen, lingerMs: flags.json ? 0 : linger(), json: flags.json },
           io,
         ),

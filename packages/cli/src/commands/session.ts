@@ -10,12 +10,15 @@ import { replayTickMs } from '../replay/clock.js';
 import { replayTrace, type ReplayProgress } from '../replay/engine.js';
 import { finalPayloads } from '../replay/payloads.js';
 import { countsFromStats, formatSpeed, formatSummary, summarize } from '../replay/summary.js';
-import { loadTrace, type FormatChoice } from '../replay/trace.js';
+import { loadTrace, resolveTrace, type FormatChoice } from '../replay/trace.js';
 import { createProgressReporter } from '../terminal/progress.js';
 
 /** Everything `demo` and `replay` share: one trace, replayed to the chosen channels. */
 export interface SessionOptions {
-  readonly trace: { readonly name: string; readonly path: string };
+  /** A bundled trace name or a file path. */
+  readonly trace: string;
+  /** How the trace was given, for error messages (`--trace`, `<file>`). */
+  readonly traceLabel: string;
   readonly format?: FormatChoice;
   readonly channels: readonly ChannelId[];
   /** Fixed speed; undefined picks one so the replay takes about {@link targetSeconds}. */
@@ -59,10 +62,11 @@ export async function runSession(o: SessionOptions, io: CliIO): Promise<number> 
   const settingsFor = (speed: number) => ({ tickMs: replayTickMs(speed), locale: o.locale });
   if (o.real) realPlugins(o.channels, io.env, settingsFor(1));
 
-  const trace = await loadTrace(o.trace.path, o.trace.name, {
+  const ref = await resolveTrace(o.trace, o.traceLabel);
+  const trace = await loadTrace(ref.path, ref.name, {
     format: o.format,
     maxGapMs: o.maxGapMs,
-    onWarning: (message) => warn(`${o.trace.name} ${message} (skipped)`),
+    onWarning: (message) => warn(`${ref.name} ${message} (skipped)`),
   });
   const speed = o.speed ?? autoSpeed(trace.spanMs, o.targetSeconds);
   const tickMs = replayTickMs(speed);

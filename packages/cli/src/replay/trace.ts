@@ -61,10 +61,10 @@ const TERMINAL_STATUS: Record<string, CardStatus> = {
  * `claude-session-parallel-tasks`), else a file path.
  * @throws CliUsageError listing the bundled names when neither exists.
  */
-export async function resolveTrace(nameOrFile: string): Promise<{ name: string; path: string; format?: TraceFormat }> {
+export async function resolveTrace(nameOrFile: string, label = 'trace'): Promise<{ name: string; path: string; format?: TraceFormat }> {
   const bundled = bundledTraces().find((t) => t.name === nameOrFile || t.name.replace(/\.[a-z]+$/, '') === nameOrFile);
   if (bundled) return { name: bundled.name, path: bundled.path, format: bundled.format };
-  await assertReadableFile(nameOrFile, `--trace ${JSON.stringify(nameOrFile)} is neither a bundled trace (${bundledTraces().map((t) => t.name).join(', ')}) nor a file`);
+  await assertReadableFile(nameOrFile, `${label} ${JSON.stringify(nameOrFile)} is neither a bundled trace (${bundledTraces().map((t) => t.name).join(', ')}) nor a file`);
   return { name: basename(nameOrFile), path: nameOrFile };
 }
 

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { EXIT, main } from '../src/index.js';
+import { fixture, memoryIO } from './helpers.js';
+
+describe('argument handling', () => {
+  it('rejects a bad --speed, naming the option and the value, before doing anything', async () => {
+    const t = memoryIO();
+    const code = await main(['replay', fixture('short-run.events.jsonl'), '--speed', 'fast'], t.io);
+    expect(code).toBe(EXIT.usage);
+    expect(t.err()).toContain("'--speed <n>'");
+    expect(t.err()).toContain("'fast'");
+    expect(t.err()).toMatch(/greater than 0/);
+    expect(t.out()).toBe('');
+  });
+
+  it.each([['0'], ['-2'], ['NaN']])('rejects --speed %s', async (value) => {
+    const t = memoryIO();
+    expect(await main(['demo', '--speed', value, '--no-preview'], t.io)).toBe(EXIT.usage);
+    expect(t.err()).toContain(`'${value}'`);
+  });
+
+  it('rejects a bad --port, --channel, --lang and --format, each naming itself', async () => {
+    const cases: Array<[string[], string]> = [
+      [['demo', '--port', '70000'], '--port'],
+      [['replay', 'x.jsonl', '--channel', 'slack'], '--channel'],
+      [['replay', 'x.jsonl', '--lang', 'fr'], '--lang'],
+      [['replay', 'x.jsonl', '--format', 'yaml'], '--format'],
+      [['replay', 'x.jsonl', '--max-gap', '1.5s'], '--max-gap'],
+    ];
+    for (const [argv, option] of cases) {
+      const t = memoryIO();
+      expect(await main(argv, t.io), argv.join(' ')).toBe(EXIT.usage);
+      expect(t.err()).toContain(option);
+      expect(t.err()).toContain(`'${argv[argv.length - 1]}'`);
+    }
+  });
+
+  it('names an unknown trace and lists the bundled ones', async () => {
+    const t = memoryIO();
+    expect(await main(['replay', 'no-such-trace.jsonl', '--no-preview'], t.io)).toBe(EXIT.usage);
+    expect(t.err()).toContain('no-such-trace.jsonl');
+    expect(t.err()).toContain('claude-session-parallel-tasks.jsonl');
+  });
+
+  it('prints help for every command with exit code 0', async () => {
+    for (const argv of [['--help'], ['demo', '--help'], ['replay', '--help'], ['emulator', '--help']]) {
+      const t = memoryIO();
+      expect(await main(argv, t.io)).toBe(EXIT.ok);
+      expect(t.out()).toMatch(/Usage: progresscard/);
+    }
+    const replay = memoryIO();
+    await main(['replay', '--help'], replay.io);
+    for (const option of ['--format', '--channel', '--speed', '--max-gap', '--lang', '--json', '--real', '--no-preview']) {
+      expect(replay.out()).toContain(option);
+    }
+    expect(replay.out()).toContain('DINGTALK_OPEN_CONVERSATION_ID');
+  });
+
+  it('rejects an unknown command', async () => {
+    const t = memoryIO();
+    expect(await main(['deploy'], t.io)).toBe(EXIT.usage);
+    expect(t.err()).toContain("unknown command 'deploy'");
+  });
+});

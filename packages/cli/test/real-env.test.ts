@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { EXIT, main, missingRealEnv, REAL_ENV_VARS } from '../src/index.js';
+import { memoryIO } from './helpers.js';
+
+const FEISHU_ENV = { FEISHU_APP_ID: 'cli_x', FEISHU_APP_SECRET: 's', FEISHU_CHAT_ID: 'oc_x' };
+
+describe('--real without credentials', () => {
+  it('names every missing variable and exits 2 before reading the trace or sending anything', async () => {
+    const t = memoryIO({});
+    // The trace does not exist: the env check must come first, so the error is about the env.
+    const code = await main(['replay', 'does-not-exist.jsonl', '--real', '--json'], t.io);
+    expect(code).toBe(EXIT.usage);
+    for (const name of [...REAL_ENV_VARS.feishu, ...REAL_ENV_VARS.dingtalk]) expect(t.err()).toContain(name);
+    expect(t.err()).not.toContain('does-not-exist');
+    expect(t.out()).toBe('');
+  });
+
+  it('asks only for the chosen channel, and only for what is missing', async () => {
+    const t = memoryIO({ ...FEISHU_ENV, FEISHU_APP_SECRET: '  ' });
+    expect(await main(['demo', '--real'], t.io)).toBe(EXIT.usage);
+    expect(t.err()).toContain('FEISHU_APP_SECRET');
+    expect(t.err()).not.toContain('FEISHU_APP_ID,');
+    expect(t.err()).toContain('DINGTALK_APP_KEY');
+
+    const only = memoryIO({ FEISHU_APP_ID: 'cli_x' });
+    expect(await main(['replay', 'x.jsonl', '--real', '--channel', 'feishu'], only.io)).toBe(EXIT.usage);
+    expect(only.err()).toMatch(/FEISHU_APP_SECRET, FEISHU_CHAT_ID/);
+    expect(only.err()).not.toContain('DINGTALK');
+  });
+
+  it('missingRealEnv treats empty values as missing', () => {
+    expect(missingRealEnv(['feishu'], { ...FEISHU_ENV })).toEqual([]);
+    expect(missingRealEnv(['feishu'], { ...FEISHU_ENV, FEISHU_CHAT_ID: '' })).toEqual(['FEISHU_CHAT_ID']);
+  });
+});
