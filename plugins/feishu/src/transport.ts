@@ -35,7 +35,10 @@ const FOLLOW_UP_SPACING_MS = 250;
 /** What the transport needs besides the config. */
 export interface FeishuTransportOptions {
   readonly limits?: GuardLimits;
-  /** A ready SDK client (tests); by default one is built from the config with its own token cache. */
+  /**
+   * A ready SDK client; by default one is built from the config with its own token cache and request
+   * timeout. With a client of your own, `refreshAuth` cannot clear its token cache (it does nothing).
+   */
   readonly client?: lark.Client;
 }
 
