@@ -1,0 +1,95 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main, type CliIO } from '@progresscard/cli';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+
+/** Running tool lines on a card: `Task: \`…\`（执行中 · 12 秒）` → name/detail → seconds. */
+function runningDurations(text: string): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const match of text.matchAll(/([^\n]+?)（执行中 · (?:(\d+) 分 ?)?(?:(\d+) 秒)?）/g)) {
+    const seconds = Number(match[2] ?? 0) * 60 + Number(match[3] ?? 0);
+    found.set(match[1]!.trim(), seconds);
+  }
+  return found;
+}
+
+describe('live preview page', () => {
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium fonts-noto-cjk`);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows a running tool advancing, then the completed cards with their footer', async () => {
+    const controller = new AbortController();
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let out = '';
+    stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    stderr.resume();
+    const io: CliIO = { stdout, stderr, env: {}, signal: controller.signal };
+    // --keep-open: the server stays up after the run until we abort (our Ctrl-C).
+    const run = main(['demo', '--speed', '8', '--port', '0', '--keep-open'], io);
+
+    let url: string | undefined;
+    for (let i = 0; i < 200 && !url; i++) {
+      url = /live preview: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1];
+      if (!url) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(url, out).toBeDefined();
+    await page.goto(url!);
+    const feishuCard = page.locator('[data-channel="feishu"] .card-holder').last();
+    const dingtalkCard = page.locator('[data-channel="dingtalk"] .card-holder').last();
+
+    // A running tool's duration, as the emulator accepted it, advances on the page.
+    const first = new Map<string, number>();
+    let advanced: { tool: string; from: number; to: number } | undefined;
+    const deadline = Date.now() + 40_000;
+    while (!advanced && Date.now() < deadline) {
+      const text = (await feishuCard.innerText({ timeout: 5_000 }).catch(() => '')) ?? '';
+      for (const [tool, seconds] of runningDurations(text)) {
+        const seen = first.get(tool);
+        if (seen === undefined) first.set(tool, seconds);
+        else if (seconds > seen) advanced = { tool, from: seen, to: seconds };
+      }
+      await page.waitForTimeout(150);
+    }
+    expect(advanced, `running tools seen: ${JSON.stringify([...first])}`).toBeDefined();
+    expect(advanced!.tool).toMatch(/Task/);
+
+    // Then the run completes: green headers, the answer, and the footer with duration and model.
+    await page.locator('.run .phase.done').waitFor({ timeout: 60_000 });
+    await expect.poll(() => feishuCard.getAttribute('data-state'), { timeout: 10_000 }).toBe('green');
+    await expect.poll(() => dingtalkCard.getAttribute('data-state'), { timeout: 10_000 }).toBe('finished');
+    const footer = feishuCard.locator('.card .size-notation').last();
+    expect(await footer.innerText()).toMatch(/\d+ 分 \d+ 秒 · claude-sonnet-4/);
+    expect(await dingtalkCard.innerText()).toMatch(/已完成[\s\S]*\d+ 分 \d+ 秒 · claude-sonnet-4/);
+    expect(await feishuCard.locator('.card-header').innerText()).toContain('已完成');
+    expect(await feishuCard.innerText()).not.toContain('执行中');
+    // Answer markdown is rendered (bold headings become <strong>, lists become <li>).
+    expect(await feishuCard.locator('.markdown strong').count()).toBeGreaterThan(0);
+    expect(await feishuCard.locator('.markdown li').count()).toBeGreaterThan(0);
+    // The update history lists the accepted calls.
+    expect(await page.locator('[data-channel="feishu"] .calls li[data-outcome="accepted"]').count()).toBeGreaterThan(3);
+
+    mkdirSync(`${root}.artifacts`, { recursive: true });
+    await page.screenshot({ path: `${root}.artifacts/preview.png`, fullPage: true });
+
+    controller.abort();
+    expect(await run).toBe(0);
+  }, 120_000);
+});
