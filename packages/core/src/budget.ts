@@ -2,10 +2,18 @@ import pThrottle from 'p-throttle';
 import type { Clock } from './clock.js';
 import type { BudgetWindow } from './plugin.js';
 
+/** Extra ms added to a budget window against network jitter: 2 % of it, at least 50 ms. */
+export function budgetSafetyMarginMs(intervalMs: number): number {
+  return Math.max(50, Math.round(intervalMs * 0.02));
+}
+
 /**
  * The API budget of one channel, shared by all its cards: every {@link BudgetWindow} applies at
  * once (e.g. Feishu 50/s and 1000/min per app), each enforced by a strict (sliding-window)
  * p-throttle. A rate-limited answer can pause the whole budget ({@link pauseUntil}).
+ *
+ * Each window is widened by {@link budgetSafetyMarginMs} (50 ms on a 1 s window): the platform counts
+ * arrivals, and network jitter can bring calls spaced exactly one window apart closer together.
  *
  * Windows are taken longest first and the shortest last, one caller at a time, so the shortest
  * window is exact; a longer window's slot can be taken up to one shorter wait early, which could
@@ -29,7 +37,7 @@ export class ChannelBudget {
     this.gates = ordered.map((window, index) => {
       const last = index === ordered.length - 1;
       const limit = last || window.limit === 1 ? window.limit : window.limit - 1;
-      return pThrottle({ limit, interval: window.intervalMs, strict: true })(async () => undefined);
+      return pThrottle({ limit, interval: window.intervalMs + budgetSafetyMarginMs(window.intervalMs), strict: true })(async () => undefined);
     });
   }
 

@@ -13,7 +13,7 @@ export { consoleLogger, silentLogger, type Logger } from './logger.js';
 export { TOKENS, DEFAULT_DELIVERY_POLICY, type DeliveryPolicy } from './tokens.js';
 export { tickEnvName, resolveChannelSettings } from './settings.js';
 export { TickerService, type Tickable } from './ticker.js';
-export { ChannelBudget } from './budget.js';
+export { ChannelBudget, budgetSafetyMarginMs } from './budget.js';
 export type { FinalDelivery, DeliveryPhase, MessagePhase } from './card-delivery.js';
 export type { ChannelStats } from './channel-scheduler.js';
 export { DeliveryScheduler } from './delivery-scheduler.js';
