@@ -157,7 +157,9 @@ export async function replayTrace(options: ReplayOptions): Promise<ReplayResult>
     final: finals[i],
     view: card.view(),
   }));
-  await cards.shutdown(interrupted ? 'replay interrupted' : 'replay finished');
+  // Shutdown waits for every final; after the timeout above, do not wait on a platform that is down.
+  const shutdownTimeout = sleep(finals.every((f) => f !== undefined) ? timeoutMs : 2_000, undefined, { ref: false });
+  await Promise.race([cards.shutdown(interrupted ? 'replay interrupted' : 'replay finished'), shutdownTimeout]);
   progress();
   return { cards: outcomes, stats, wallMs, interrupted, eventsPushed: eventsDone };
 }

@@ -51,8 +51,8 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
       .map((id) => {
         const status = latestStatus(progress, id);
         const c = options.counts(id);
-        const rate = c.rateLimited ? pc.yellow(` ${c.rateLimited} rate-limited`) : '';
-        return `${pc.bold(id)} ${status ? STATUS_COLOR[status](status) : pc.dim('waiting')} ${c.calls} calls${rate}`;
+        const rate = `${c.rateLimited} rate-limited`;
+        return `${pc.bold(id)} ${status ? STATUS_COLOR[status](status) : pc.dim('waiting')} ${c.calls} calls ${c.rateLimited ? pc.yellow(rate) : pc.dim(rate)}`;
       })
       .join(pc.dim(' │ '));
 

@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  EXIT,
+  emulatedPlugins,
+  loadTrace,
+  main,
+  replayTickMs,
+  replayTrace,
+  startEmulators,
+  summarize,
+  formatSummary,
+  type Emulators,
+} from '../src/index.js';
+import { fixture, memoryIO } from './helpers.js';
+
+/** Seconds of every `shell: \`npm test\`（执行中 · N 秒）` line in the cards Feishu accepted, in order. */
+function acceptedShellDurations(emulators: Emulators): number[] {
+  const out: number[] = [];
+  for (const call of emulators.feishu!.calls({ outcome: 'accepted' })) {
+    const match = /shell: `npm test`（执行中 · (\d+) 秒）/.exec(JSON.stringify(call.card ?? ''));
+    if (match) out.push(Number(match[1]));
+  }
+  return out;
+}
+
+describe('replay engine', () => {
+  let emulators: Emulators | undefined;
+  afterEach(async () => {
+    await emulators?.close();
+    emulators = undefined;
+  });
+
+  it("keeps a running tool's duration on the card within one tick of the trace at 4×", async () => {
+    // short-run: `npm test` runs from +1 s to +13 s of trace time.
+    const trace = await loadTrace(fixture('short-run.events.jsonl'), 'short-run');
+    const speed = 4;
+    emulators = await startEmulators(['feishu']);
+    const started = Date.now();
+    const result = await replayTrace({ trace, speed, channels: emulatedPlugins(emulators, { tickMs: replayTickMs(speed) }) });
+    const wall = Date.now() - started;
+
+    expect(result.cards.map((c) => [c.channel, c.status, c.final?.ok])).toEqual([['feishu', 'completed', true]]);
+    // 15 s of trace at 4× ≈ 3.75 s of wall time.
+    expect(wall).toBeGreaterThanOrEqual(3_600);
+    expect(wall).toBeLessThan(6_000);
+    // The card's run time is the trace's, not the wall time.
+    expect(result.cards[0]!.view.elapsedMs).toBe(15_000);
+
+    const seen = acceptedShellDurations(emulators);
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    // Never ahead of the trace, never decreasing, each tick ~3 s of card time, last one within a tick of 12 s.
+    for (let i = 1; i < seen.length; i++) {
+      expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]!);
+      expect(seen[i]! - seen[i - 1]!).toBeLessThanOrEqual(4);
+    }
+    expect(Math.max(...seen)).toBeLessThanOrEqual(12);
+    expect(Math.max(...seen)).toBeGreaterThanOrEqual(12 - 3);
+  }, 30_000);
+
+  it('stops on Ctrl-C: running cards end as cancelled and the exit code is 130', async () => {
+    const t = memoryIO();
+    const run = main(['replay', fixture('short-run.events.jsonl'), '--json', '--speed', '1'], t.io);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    t.abort();
+    expect(await run).toBe(EXIT.interrupted);
+    const parsed = JSON.parse(t.out()) as { ok: boolean; summary: { interrupted: boolean; channels: Array<{ statuses: string[] }> }; cards: Array<{ status: string; delivered: boolean }> };
+    expect(parsed.ok).toBe(false);
+    expect(parsed.summary.interrupted).toBe(true);
+    expect(parsed.cards.map((c) => [c.status, c.delivered])).toEqual([
+      ['cancelled', true],
+      ['cancelled', true],
+    ]);
+  }, 30_000);
+
+  it('shows the cards in English with --lang en', async () => {
+    const t = memoryIO();
+    expect(await main(['replay', fixture('short-run.events.jsonl'), '--json', '--speed', '30', '--lang', 'en'], t.io)).toBe(EXIT.ok);
+    const parsed = JSON.parse(t.out()) as { cards: Array<{ channel: string; payload: unknown }> };
+    const text = JSON.stringify(parsed.cards.map((c) => c.payload));
+    expect(text).toContain('Completed');
+    expect(text).not.toContain('已完成');
+  }, 30_000);
+
+  it('reports a channel as failed when its final state never reached the platform', async () => {
+    // The trace says completed, but the Feishu emulator answers every card call with a 500.
+    const trace = await loadTrace(fixture('short-run.events.jsonl'), 'short-run');
+    emulators = await startEmulators(['feishu']);
+    for (const route of ['im.message.create', 'im.message.patch']) {
+      emulators.feishu!.faults.add({ route, respond: { status: 500, body: { code: 500, msg: 'injected outage' } } });
+    }
+    const result = await replayTrace({ trace, speed: 30, channels: emulatedPlugins(emulators, { tickMs: replayTickMs(30) }), finalTimeoutMs: 4_000 });
+    expect(result.cards[0]!.status).toBe('completed');
+    expect(result.cards[0]!.final?.ok).not.toBe(true);
+    const summary = summarize(trace, result, { speed: 30, tickMs: 250 }, (id) => emulators!.sources.find((s) => s.id === id)?.counts());
+    expect(summary.ok).toBe(false);
+    expect(summary.channels[0]).toMatchObject({ channel: 'feishu', ok: false, countsFrom: 'emulator' });
+    expect(summary.channels[0]!.rejected).toBeGreaterThan(0);
+    expect(summary.channels[0]!.rejected).toBe(summary.channels[0]!.calls);
+    expect(formatSummary(summary)).toMatch(/✗ feishu/);
+  }, 30_000);
+});
