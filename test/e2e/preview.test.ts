@@ -3,7 +3,17 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type CliIO } from '@progresscard/cli';
+import {
+  emulatedPlugins,
+  loadTrace,
+  main,
+  replayTickMs,
+  replayTrace,
+  startEmulators,
+  startPreviewServer,
+  type CliIO,
+  type RunInfo,
+} from '@progresscard/cli';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
@@ -92,4 +102,32 @@ describe('live preview page', () => {
     controller.abort();
     expect(await run).toBe(0);
   }, 120_000);
+
+  it('puts rejected and rate-limited calls on the update history', async () => {
+    const trace = await loadTrace(`${root}packages/cli/test/fixtures/short-run.events.jsonl`, 'short-run');
+    const emulators = await startEmulators(['feishu', 'dingtalk']);
+    let phase: RunInfo['phase'] = 'replaying';
+    const preview = await startPreviewServer({ sources: emulators.sources, runInfo: () => ({ title: 't', trace: trace.name, phase }), port: 0 });
+    try {
+      // Feishu answers the 2nd patch with its per-message frequency limit (230020).
+      emulators.feishu!.faults.add({ route: 'im.message.patch', nth: 2, respond: { status: 400, body: { code: 230020, msg: 'This operation triggers the frequency limit.' } } });
+      await page.goto(preview.url);
+      const result = await replayTrace({ trace, speed: 4, channels: emulatedPlugins(emulators, { tickMs: replayTickMs(4) }), onProgress: () => preview.notify() });
+      phase = 'done';
+      preview.notify();
+      expect(result.cards.every((c) => c.status === 'completed' && c.final?.ok)).toBe(true);
+
+      const feishu = page.locator('[data-channel="feishu"]');
+      await expect.poll(() => feishu.locator('.calls li.rl').count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+      expect(await feishu.locator('.timeline i.rate').count()).toBeGreaterThanOrEqual(1);
+      expect(await feishu.locator('.calls li.rl').first().innerText()).toMatch(/im\.message\.patch 400 230020/);
+      expect(await feishu.locator('.counts').innerText()).toMatch(/[1-9]\d* rate-limited/);
+      // The card still ends completed: the core retried after the rate-limit answer.
+      await expect.poll(() => feishu.locator('.card-holder').last().getAttribute('data-state'), { timeout: 10_000 }).toBe('green');
+      expect(await page.locator('[data-channel="dingtalk"] .calls li.no, [data-channel="dingtalk"] .calls li.rl').count()).toBe(0);
+    } finally {
+      await preview.close();
+      await emulators.close();
+    }
+  }, 60_000);
 });
