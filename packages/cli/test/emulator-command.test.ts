@@ -47,3 +47,20 @@ describe('progresscard emulator', () => {
     await expect(fetch(`${feishuUrl}/open-apis/auth/v3/tenant_access_token/internal`, { method: 'POST' })).rejects.toThrow();
   }, 30_000);
 });
+
+describe('progresscard emulator on a taken port', () => {
+  it('says which port is taken and exits 2', async () => {
+    const { createServer } = await import('node:net');
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const t = memoryIO();
+      expect(await main(['emulator', '--port', String(port), '--no-preview'], t.io)).toBe(EXIT.usage);
+      expect(t.err()).toContain(`port ${port}`);
+      expect(t.err()).toContain('--port');
+    } finally {
+      blocker.close();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import { DEFAULT_DINGTALK_APP, DEFAULT_FEISHU_APP } from '@progresscard/emulator';
 import { EMULATED_DINGTALK, EMULATED_FEISHU_CHAT_ID, startEmulators, type Emulators } from '../channels/emulated.js';
-import { EXIT } from '../errors.js';
+import { CliUsageError, EXIT } from '../errors.js';
 import { waitFor, type CliIO } from '../io.js';
 import { startPreviewServer, type PreviewServer } from '../preview/server.js';
 
@@ -24,7 +24,10 @@ export async function runEmulatorCommand(o: EmulatorCommandOptions, io: CliIO): 
   let emulators: Emulators | undefined;
   let preview: PreviewServer | undefined;
   try {
-    emulators = await startEmulators(['feishu', 'dingtalk'], { feishu: o.port, dingtalk: o.port === 0 ? 0 : o.port + 1 });
+    emulators = await startEmulators(['feishu', 'dingtalk'], { feishu: o.port, dingtalk: o.port === 0 ? 0 : o.port + 1 }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE') throw error;
+      throw new CliUsageError(`port ${o.port} or ${o.port + 1} is already in use; pick others with --port <port> (or --port 0 for free ones)`);
+    });
     const feishu = emulators.feishu!;
     const dingtalk = emulators.dingtalk!;
     const out = (line = '') => io.stdout.write(`${line}\n`);
