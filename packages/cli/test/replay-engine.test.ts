@@ -51,7 +51,8 @@ describe('replay engine', () => {
     // Never ahead of the trace, never decreasing, each tick ~3 s of card time, last one within a tick of 12 s.
     for (let i = 1; i < seen.length; i++) {
       expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]!);
-      expect(seen[i]! - seen[i - 1]!).toBeLessThanOrEqual(4);
+      // ~3 s per tick; a loaded machine may delay one tick, never more.
+      expect(seen[i]! - seen[i - 1]!).toBeLessThanOrEqual(6);
     }
     expect(Math.max(...seen)).toBeLessThanOrEqual(12);
     expect(Math.max(...seen)).toBeGreaterThanOrEqual(12 - 3);

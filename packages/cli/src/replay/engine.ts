@@ -121,7 +121,9 @@ export async function replayTrace(options: ReplayOptions): Promise<ReplayResult>
       closeRun(current, 'the trace moved on to its next run');
       current = openRun(item.run);
     }
-    lastAt = Math.max(lastAt, Math.min(item.at, clock.now()));
+    // The trace's own stamp (never going back), even when the timer fired a few ms early: durations
+    // and the run time on the card are then exactly the trace's.
+    lastAt = Math.max(lastAt, item.at);
     const event = item.event.type === 'run.started' && options.locale ? { ...item.event, locale: options.locale } : item.event;
     for (const card of current.cards.values()) card.push({ ...event, at: lastAt });
     eventsDone += 1;
