@@ -88,7 +88,8 @@ export async function runSession(o: SessionOptions, io: CliIO): Promise<number> 
     } else {
       emulators = await startEmulators(o.channels);
       plugins = emulatedPlugins(emulators, settingsFor(speed));
-      for (const source of emulators.sources) info(`  ${source.id} emulator: ${source.snapshot().baseUrl}`);
+      if (emulators.feishu) info(`  feishu emulator: ${emulators.feishu.baseUrl}`);
+      if (emulators.dingtalk) info(`  dingtalk emulator: ${emulators.dingtalk.baseUrl}`);
     }
     if (o.preview && emulators) {
       const runInfo = (): RunInfo => ({
