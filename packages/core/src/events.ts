@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeInvalidInput } from './invalid-input.js';
 
 /**
  * The agent event contract: what an agent product (or a trace source) feeds a {@link ProgressCard}.
@@ -120,21 +121,6 @@ export class EventParseError extends Error {
   }
 }
 
-function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
-  let current: unknown = input;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
-}
-
-function show(value: unknown): string {
-  if (value === undefined) return 'undefined (missing)';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
 /**
  * Validates unknown input (e.g. a parsed JSON line) as an {@link AgentEvent}.
  *
@@ -143,12 +129,10 @@ function show(value: unknown): string {
 export function parseEvent(input: unknown): AgentEvent {
   const result = AgentEventSchema.safeParse(input);
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const path = issue.path;
-  const value = valueAt(input, path);
+  const problem = describeInvalidInput(input, result.error);
   const type = input && typeof input === 'object' && typeof (input as { type?: unknown }).type === 'string'
     ? (input as { type: string }).type
     : undefined;
-  const where = [type, ...path.map(String)].filter(Boolean).join('.') || '(event)';
-  throw new EventParseError(`invalid agent event: ${where} = ${show(value)} (${issue.message})`, path, value, input);
+  const where = [type, ...problem.path.map(String)].filter(Boolean).join('.') || '(event)';
+  throw new EventParseError(`invalid agent event: ${where} = ${problem.shown} (${problem.reason})`, problem.path, problem.value, input);
 }

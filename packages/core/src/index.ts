@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 
 export * from './events.js';
+export { describeInvalidInput, showValue, type InputProblem } from './invalid-input.js';
 export * from './view.js';
 export * from './plugin.js';
 export { formatDuration } from './format/duration.js';

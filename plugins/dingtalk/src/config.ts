@@ -1,3 +1,4 @@
+import { describeInvalidInput } from '@progresscard/core';
 import { z } from 'zod';
 import { DingTalkTargetSchema } from './target.js';
 
@@ -95,21 +96,6 @@ export class DingTalkConfigError extends Error {
 
 const SECRET_FIELDS = new Set(['appSecret']);
 
-function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
-  let current = input;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
-}
-
-function show(value: unknown): string {
-  if (value === undefined) return 'undefined (missing)';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
 /**
  * Validates `input` and applies defaults.
  * @throws DingTalkConfigError naming the first bad field and its value, e.g.
@@ -118,9 +104,7 @@ function show(value: unknown): string {
 export function parseDingTalkConfig(input: unknown): DingTalkConfig {
   const result = DingTalkConfigSchema.safeParse(input);
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const field = issue.path.map(String).join('.') || '(config)';
-  const raw = valueAt(input, issue.path);
-  const value = SECRET_FIELDS.has(String(issue.path[0])) && raw !== undefined ? '<hidden>' : show(raw);
-  throw new DingTalkConfigError(`invalid dingtalk config: ${field} = ${value} (${issue.message})`, field);
+  const problem = describeInvalidInput(input, result.error, SECRET_FIELDS);
+  const field = problem.field === '(input)' ? '(config)' : problem.field;
+  throw new DingTalkConfigError(`invalid dingtalk config: ${field} = ${problem.shown} (${problem.reason})`, field);
 }

@@ -1,3 +1,4 @@
+import { describeInvalidInput } from '@progresscard/core';
 import { z } from 'zod';
 
 /** receive_id_type values of `im.v1.message.create`. */
@@ -57,15 +58,6 @@ export class FeishuConfigError extends Error {
 
 const SECRET_FIELDS = new Set(['appSecret']);
 
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let current = input;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
-}
-
 /**
  * Validates and completes a config.
  * @throws FeishuConfigError naming the first bad field and its value, e.g.
@@ -83,12 +75,8 @@ export function parseFeishuConfig(input: unknown): FeishuConfig {
     }
     return result.data;
   }
-  const issue = result.error.issues[0]!;
-  let path = issue.path.map(String);
-  // An unknown key is reported on the object; name the key itself.
-  if (issue.code === 'unrecognized_keys') path = [...path, ...issue.keys];
-  const field = path.join('.') || '(config)';
-  const value = SECRET_FIELDS.has(path[0] ?? '') ? '<hidden>' : (JSON.stringify(valueAt(input, path)) ?? 'undefined (missing)');
-  const message = issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message;
-  throw new FeishuConfigError(`feishu config: ${field} = ${value} (${message})`, field);
+  const problem = describeInvalidInput(input, result.error, SECRET_FIELDS);
+  const field = problem.field === '(input)' ? '(config)' : problem.field;
+  const message = result.error.issues[0]!.code === 'unrecognized_keys' ? 'unknown field' : problem.reason;
+  throw new FeishuConfigError(`feishu config: ${field} = ${problem.shown} (${message})`, field);
 }
