@@ -19,7 +19,7 @@ describe('DingTalk emulator beside the Feishu one', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ app_id: DEFAULT_FEISHU_APP.appId, app_secret: DEFAULT_FEISHU_APP.appSecret }),
     });
-    expect((await lark.json()).code).toBe(0);
+    expect(((await lark.json()) as { code: number }).code).toBe(0);
     expect(dingtalk.cards()).toHaveLength(1);
     expect(feishu.messages()).toHaveLength(0);
     // a DingTalk path on the Feishu server is not served there

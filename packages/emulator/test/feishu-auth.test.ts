@@ -47,7 +47,7 @@ describe('Feishu emulator: tenant_access_token', () => {
       headers: { authorization: 't-abc', 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    expect((await malformed.json()).code).toBe(99991661);
+    expect(((await malformed.json()) as { code: number }).code).toBe(99991661);
     const bogus = await call(emulator, 'POST', '/open-apis/im/v1/messages?receive_id_type=chat_id', body, 't-0000');
     expect([bogus.status, bogus.body.code]).toEqual([400, 99991663]);
   });

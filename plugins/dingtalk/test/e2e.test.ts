@@ -114,7 +114,7 @@ describe('DingTalk plugin ↔ core ↔ emulator', () => {
     card.start({ title: 'Gone' });
     await sleep(100);
     const first = emulator.cards()[0]!.outTrackId;
-    emulator.faults.add({ route: 'card.update', outTrackId: first, respond: { status: 400, body: { code: 'param.cardNotExist', message: 'param.cardNotExist' } } });
+    emulator.faults.add({ route: 'card.update', key: first, respond: { status: 400, body: { code: 'param.cardNotExist', message: 'param.cardNotExist' } } });
     card.complete('Done anyway.');
     const final = await card.finalDelivery;
     expect(final).toMatchObject({ ok: true, freshMessage: true });

@@ -77,7 +77,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     appSecret,
     t0,
     wall,
-    until: (atMs) => sleep(wall(atMs) - Date.now()),
+    until: async (atMs) => void (await sleep(wall(atMs) - Date.now())),
     async play(card, events) {
       for (const event of events) {
         const at = Number(event.at ?? 0);
