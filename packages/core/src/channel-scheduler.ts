@@ -6,6 +6,22 @@ import type { ChannelDefaults, ChannelPlugin, DeliveryFailure } from './plugin.j
 import type { DeliveryPolicy } from './tokens.js';
 import { isTerminalStatus } from './view.js';
 
+/** A renderer threw: the card's payload could not be built. */
+class RenderError extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`render failed: ${String(cause)}`);
+  }
+}
+
+/** A transport's classify must not throw; if it does, the failure counts as transient. */
+function safeClassify(classify: (error: unknown) => DeliveryFailure, error: unknown): DeliveryFailure {
+  try {
+    return classify(error);
+  } catch (classifyError) {
+    return { kind: 'transient', detail: `unclassified: ${String(error)} (classify threw ${String(classifyError)})` };
+  }
+}
+
 /** Counters of one channel, for dashboards and the CLI. */
 export interface ChannelStats {
   readonly sent: number;
@@ -140,9 +156,14 @@ export class ChannelScheduler {
     const view = card.source.view();
     const final = isTerminalStatus(view.status);
     const { renderer, transport } = this.plugin;
-    const payload = card.renderMode === 'fallback' ? renderer.renderFallback(view) : renderer.render(view);
-    const key = JSON.stringify(payload);
     try {
+      let payload: unknown;
+      try {
+        payload = card.renderMode === 'fallback' ? renderer.renderFallback(view) : renderer.render(view);
+      } catch (error) {
+        throw new RenderError(error);
+      }
+      const key = JSON.stringify(payload);
       if (card.messagePhase === 'live' && key === card.lastAcceptedKey) {
         this.counters.unchanged += 1;
         if (final) this.finish(card, true);
@@ -166,7 +187,11 @@ export class ChannelScheduler {
       card.authRefreshed = false;
       if (final) this.finish(card, true);
     } catch (error) {
-      await this.handleFailure(card, change, final, transport.classify(error));
+      // A renderer bug is this card's problem only: treated like a refused payload (then the fallback).
+      const failure: DeliveryFailure = error instanceof RenderError
+        ? { kind: 'rejected', detail: `render failed: ${String(error.cause)}` }
+        : safeClassify(transport.classify.bind(transport), error);
+      await this.handleFailure(card, change, final, failure);
     } finally {
       card.inFlight = false;
       if (card.dirty === undefined) this.dirty.delete(card);

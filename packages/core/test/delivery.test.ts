@@ -257,4 +257,24 @@ describe('failures', () => {
     expect((await b.finalDelivery).ok).toBe(true);
     expect(channel.messages.size).toBe(2);
   });
+
+  it('a renderer that throws for one card degrades that card to the fallback and never stalls the others', async () => {
+    vi.useFakeTimers();
+    const channel = memoryChannel();
+    const render = channel.renderer.render;
+    const plugin = { ...channel, renderer: { ...channel.renderer, render: (view: Parameters<typeof render>[0]) => {
+      if (view.title === 'boom') throw new TypeError('cannot read properties of undefined');
+      return render(view);
+    } } };
+    const cards = createProgressCards({ channels: [plugin], logger: silentLogger, env: {} });
+    const bad = cards.open('memory', undefined, { title: 'boom' });
+    const good = cards.open('memory', undefined, { title: 'fine' });
+    bad.complete('still delivered');
+    good.complete('delivered');
+    await settle(10_000);
+    const [badFinal, goodFinal] = await Promise.all([bad.finalDelivery, good.finalDelivery]);
+    expect(goodFinal.ok).toBe(true);
+    expect(badFinal.ok).toBe(true);
+    expect(channel.messages.get(badFinal.message!.id)!.history.at(-1)).toMatchObject({ format: 'text', answer: 'still delivered' });
+  });
 });
