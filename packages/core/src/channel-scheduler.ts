@@ -6,22 +6,6 @@ import type { ChannelDefaults, ChannelPlugin, DeliveryFailure } from './plugin.j
 import type { DeliveryPolicy } from './tokens.js';
 import { isTerminalStatus } from './view.js';
 
-/** A renderer threw: the card's payload could not be built. */
-class RenderError extends Error {
-  constructor(override readonly cause: unknown) {
-    super(`render failed: ${String(cause)}`);
-  }
-}
-
-/** A transport's classify must not throw; if it does, the failure counts as transient. */
-function safeClassify(classify: (error: unknown) => DeliveryFailure, error: unknown): DeliveryFailure {
-  try {
-    return classify(error);
-  } catch (classifyError) {
-    return { kind: 'transient', detail: `unclassified: ${String(error)} (classify threw ${String(classifyError)})` };
-  }
-}
-
 /** Counters of one channel, for dashboards and the CLI. */
 export interface ChannelStats {
   readonly sent: number;
@@ -148,6 +132,7 @@ export class ChannelScheduler {
     if (!terminalWaiting) this.wakeTimer.unref();
   }
 
+  /** Never rejects: whatever the plugin throws is handled here, so one card cannot stop the channel or the process. */
   private async dispatch(card: CardDelivery): Promise<void> {
     const change = card.dirty!;
     card.dirty = undefined;
@@ -158,12 +143,14 @@ export class ChannelScheduler {
     const { renderer, transport } = this.plugin;
     try {
       let payload: unknown;
+      let key: string;
       try {
         payload = card.renderMode === 'fallback' ? renderer.renderFallback(view) : renderer.render(view);
+        key = JSON.stringify(payload);
       } catch (error) {
-        throw new RenderError(error);
+        this.renderFailed(card, change, final, error);
+        return;
       }
-      const key = JSON.stringify(payload);
       if (card.messagePhase === 'live' && key === card.lastAcceptedKey) {
         this.counters.unchanged += 1;
         if (final) this.finish(card, true);
@@ -187,17 +174,37 @@ export class ChannelScheduler {
       card.authRefreshed = false;
       if (final) this.finish(card, true);
     } catch (error) {
-      // A renderer bug is this card's problem only: treated like a refused payload (then the fallback).
-      const failure: DeliveryFailure = error instanceof RenderError
-        ? { kind: 'rejected', detail: `render failed: ${String(error.cause)}` }
-        : safeClassify(transport.classify.bind(transport), error);
-      await this.handleFailure(card, change, final, failure);
+      await this.handleFailure(card, change, final, this.classify(error));
     } finally {
       card.inFlight = false;
       if (card.dirty === undefined) this.dirty.delete(card);
       if (this.isIdle()) this.resolveIdle();
       void this.pump();
     }
+  }
+
+  /** `classify` must not throw; if it does anyway, the call counts as a transient failure. */
+  private classify(error: unknown): DeliveryFailure {
+    try {
+      return this.plugin.transport.classify(error);
+    } catch (bug) {
+      return { kind: 'transient', detail: `classify threw ${String(bug)} for ${String(error)}` };
+    }
+  }
+
+  /**
+   * The renderer threw (a plugin bug): the card switches to the plain-text render; when that throws
+   * too, progressive updates pause and the final is reported undeliverable (a pure renderer would
+   * throw again, so it is not retried).
+   */
+  private renderFailed(card: CardDelivery, change: 'terminal' | 'structural' | 'elapsed', final: boolean, error: unknown): void {
+    this.logger.error(`${card.renderMode} render failed`, { card: card.source.id, channel: this.plugin.id, error: String(error) });
+    this.counters.failed += 1;
+    if (card.renderMode === 'rich') {
+      card.renderMode = 'fallback';
+      this.requeue(card, change, this.clock.now());
+    } else if (final) this.finish(card, false, `render failed: ${String(error)}`);
+    else if (card.phase === 'progressive') card.moveTo('paused');
   }
 
   private async handleFailure(card: CardDelivery, change: 'terminal' | 'structural' | 'elapsed', final: boolean, failure: DeliveryFailure): Promise<void> {
@@ -208,7 +215,11 @@ export class ChannelScheduler {
     if (failure.kind === 'auth' && !card.authRefreshed && this.plugin.transport.refreshAuth) {
       card.authRefreshed = true;
       if (final) card.finalAttempts -= 1;
-      await this.plugin.transport.refreshAuth().catch((err: unknown) => this.logger.error('credential refresh failed', { ...fields, error: String(err) }));
+      try {
+        await this.plugin.transport.refreshAuth();
+      } catch (err) {
+        this.logger.error('credential refresh failed', { ...fields, error: String(err) });
+      }
       this.requeue(card, change, now);
       return;
     }
