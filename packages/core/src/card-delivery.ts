@@ -87,6 +87,8 @@ export class CardDelivery {
   finalAttemptsTotal = 0;
   /** True once the final was moved to a fresh message because the first kept failing. */
   freshFinal = false;
+  /** True once the final's retries started over (on a fresh message, or in place after rate limits). */
+  finalRetriedAgain = false;
   /** True once any message of this card was found gone and replaced. */
   replaced = false;
   /** Bumped for every new message so a retried send reuses its idempotency key. */

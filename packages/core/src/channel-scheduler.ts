@@ -251,7 +251,7 @@ export class ChannelScheduler {
       wait = delays[Math.min(card.consecutiveFailures - 1, delays.length - 1)] ?? 1000;
     }
     if (final) {
-      this.retryFinal(card, change, now, wait, failure.detail);
+      this.retryFinal(card, change, now, wait, failure);
       return;
     }
     if (card.consecutiveFailures >= this.policy.maxConsecutiveFailures && card.phase === 'progressive') {
@@ -262,23 +262,28 @@ export class ChannelScheduler {
     this.requeue(card, change, now, now + wait);
   }
 
-  private retryFinal(card: CardDelivery, change: 'terminal' | 'structural' | 'elapsed', now: number, wait: number, detail: string): void {
+  private retryFinal(card: CardDelivery, change: 'terminal' | 'structural' | 'elapsed', now: number, wait: number, failure: DeliveryFailure): void {
     const delays = this.policy.finalRetryDelaysMs;
     if (card.finalAttempts <= delays.length) {
       this.requeue(card, change, now, now + Math.max(wait, delays[card.finalAttempts - 1]!));
       return;
     }
-    if (!card.freshFinal) {
-      // The message keeps refusing the final: send it as a fresh message instead.
-      card.freshFinal = true;
-      if (card.messagePhase === 'live') card.moveMessageTo('gone');
-      card.generation += 1;
+    if (!card.finalRetriedAgain) {
+      card.finalRetriedAgain = true;
       card.finalAttempts = 0;
-      card.lastAcceptedKey = undefined;
+      // A rate limit says nothing against the message: a fresh one would be a duplicate card and
+      // leave this one spinning, so the retries start over on the same message.
+      if (failure.kind !== 'rate-limited') {
+        // The message keeps refusing the final: send it as a fresh message instead.
+        card.freshFinal = true;
+        if (card.messagePhase === 'live') card.moveMessageTo('gone');
+        card.generation += 1;
+        card.lastAcceptedKey = undefined;
+      }
       this.requeue(card, change, now, now + wait);
       return;
     }
-    this.finish(card, false, detail);
+    this.finish(card, false, failure.detail);
   }
 
   private requeue(card: CardDelivery, change: 'terminal' | 'structural' | 'elapsed', now: number, retryAt = now): void {
