@@ -45,7 +45,7 @@ describe('feishu config', () => {
     [{ ...base, budget: [{ limit: 0, intervalMs: 1000 }] }, 'budget.0.limit', /budget\.0\.limit = 0/],
     [{ ...base, locale: 'fr' }, 'locale', /locale = "fr"/],
     [{ ...base, footerStyle: 'verbose' }, 'footerStyle', /footerStyle = "verbose"/],
-    [{ ...base, recieveId: 'oc_x' }, 'recieveId', /recieveId = "oc_x" \(unknown field\)/],
+    [{ ...base, recieveId: 'oc_x' }, 'recieveId', /recieveId = <hidden> \(unknown field\)/],
     [{ ...base, timeZone: 'Mars/Base' }, 'timeZone', /timeZone = "Mars\/Base"/],
   ])('names the bad field and its value: %o', (input, field, message) => {
     try {
