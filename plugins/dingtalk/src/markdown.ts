@@ -14,11 +14,15 @@ const BLOCK_START = /^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|>|\||`{3,}|~{3,}|(?:\*\s*
 const TABLE_ROW = /^\s*\|/;
 const HEADING = /^\s{0,3}#{1,6}\s/;
 
-/** Escapes `<` (and `&` before it would form an entity) in text outside inline code spans. */
+/**
+ * Escapes `<` (and `&` before it would form an entity) in text outside inline code spans. A span
+ * opens with a whole backtick run (not part of a longer one, not after `\`) and closes with a run of
+ * exactly that length (CommonMark); anything else is prose, so a stray run cannot shield a tag.
+ */
 function escapeOutsideCodeSpans(line: string): string {
   let out = '';
   let index = 0;
-  const span = /(`+)([\s\S]*?[^`])\1(?!`)/g;
+  const span = /(?<![`\\])(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
   for (let match = span.exec(line); match; match = span.exec(line)) {
     out += escapeTags(line.slice(index, match.index)) + match[0];
     index = match.index + match[0].length;
