@@ -10,6 +10,13 @@ import type { CardStatus, CardView, Locale } from './view.js';
  */
 export type ChangeKind = 'none' | 'elapsed' | 'structural' | 'terminal';
 
+/**
+ * Argument text kept per call for its detail line, in characters. Streamed arguments (a file write
+ * carries the whole file) are re-read on every delta, so only their start is kept: the detail keys
+ * (`command`, `path`…) come first in practice.
+ */
+const MAX_ARG_CHARS = 16_384;
+
 /** Allowed status transitions; terminal statuses have none. */
 const STATUS_TRANSITIONS: Readonly<Record<CardStatus, readonly CardStatus[]>> = {
   running: ['waiting', 'completed', 'failed', 'cancelled'],
@@ -130,8 +137,8 @@ export class CardSession {
         return { change: this.startTool(event.callId, event.name, event.args, at) };
       case 'tool.args_delta': {
         const call = this.calls.get(event.callId);
-        if (!call) return { change: 'none' };
-        call.args += event.delta;
+        if (!call || call.args.length >= MAX_ARG_CHARS) return { change: 'none' };
+        call.args = (call.args + event.delta).slice(0, MAX_ARG_CHARS);
         const detail = toolDetail(call.args);
         const changed = detail !== call.detail;
         call.detail = detail;
@@ -218,7 +225,7 @@ export class CardSession {
   private startTool(callId: string, name: string, args: string | Record<string, unknown> | undefined, at: number): ChangeKind {
     const resumed = this.resume();
     const existing = this.calls.get(callId);
-    const argText = args === undefined ? '' : typeof args === 'string' ? args : JSON.stringify(args);
+    const argText = (args === undefined ? '' : typeof args === 'string' ? args : JSON.stringify(args)).slice(0, MAX_ARG_CHARS);
     if (existing) {
       // A repeated start (e.g. re-sent with full args) keeps the first start time.
       if (existing.state === 'orphan') return resumed ? 'structural' : 'none';
