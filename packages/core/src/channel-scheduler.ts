@@ -120,7 +120,11 @@ export class ChannelScheduler {
     }
     if (next === Number.POSITIVE_INFINITY) return;
     next = Math.max(next, this.budget.pausedUntil);
-    if (this.wakeTimer && this.wakeAt <= next) return;
+    if (this.wakeTimer && this.wakeAt <= next) {
+      // An earlier wake-up set for progressive refreshes must now keep the process alive too.
+      if (terminalWaiting) this.wakeTimer.ref();
+      return;
+    }
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.wakeAt = next;
     this.wakeTimer = setTimeout(() => {
