@@ -35,14 +35,14 @@ function sharedOptions(command: Command): Command {
     .option('--port <port>', `preview page port (0 = any free port; a taken port falls back to a free one)`, parsePort, DEFAULT_PREVIEW_PORT)
     .option('--keep-open', 'keep the preview page up after the run until Ctrl-C', false)
     .option('--no-preview', 'do not serve the live preview page')
-    .option('--real', 'send to the real Feishu / DingTalk APIs (credentials from the environment; see --help)', false);
+    .option('--real', 'send to the real Feishu / DingTalk APIs (credentials from the environment, listed below)', false);
 }
 
 const REAL_HELP = `
 With --real, cards go to the real platforms. Required environment:
-  Feishu:   FEISHU_APP_ID, FEISHU_APP_SECRET, FEISHU_CHAT_ID   (optional FEISHU_DOMAIN=lark)
+  Feishu:   FEISHU_APP_ID, FEISHU_APP_SECRET, FEISHU_CHAT_ID   (optional FEISHU_DOMAIN=lark or a URL)
   DingTalk: DINGTALK_APP_KEY, DINGTALK_APP_SECRET, DINGTALK_ROBOT_CODE,
-            DINGTALK_CARD_TEMPLATE_ID, DINGTALK_OPEN_CONVERSATION_ID
+            DINGTALK_CARD_TEMPLATE_ID, DINGTALK_OPEN_CONVERSATION_ID   (optional DINGTALK_BASE_URL)
 A missing variable is named before anything is sent (exit code 2).
 
 Exit codes: 0 every card ended in the trace's terminal state; 1 one did not; 2 bad arguments or

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXIT, main, missingRealEnv, REAL_ENV_VARS } from '../src/index.js';
-import { memoryIO } from './helpers.js';
+import { fixture, memoryIO } from './helpers.js';
 
 const FEISHU_ENV = { FEISHU_APP_ID: 'cli_x', FEISHU_APP_SECRET: 's', FEISHU_CHAT_ID: 'oc_x' };
 
@@ -32,4 +32,30 @@ describe('--real without credentials', () => {
     expect(missingRealEnv(['feishu'], { ...FEISHU_ENV })).toEqual([]);
     expect(missingRealEnv(['feishu'], { ...FEISHU_ENV, FEISHU_CHAT_ID: '' })).toEqual(['FEISHU_CHAT_ID']);
   });
+});
+
+describe('--real against the emulators', () => {
+  it('the variables the emulator command prints send a replay to those emulators, both channels', async () => {
+    const emulator = memoryIO({});
+    const running = main(['emulator', '--port', '0', '--no-preview'], emulator.io);
+    let env: Record<string, string> = {};
+    for (let i = 0; i < 100 && !env.DINGTALK_BASE_URL; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      env = Object.fromEntries([...emulator.out().matchAll(/^\s+([A-Z_]+)=(\S+)/gm)].map((m) => [m[1]!, m[2]!]));
+    }
+    expect(Object.keys(env)).toEqual(expect.arrayContaining([...REAL_ENV_VARS.feishu, ...REAL_ENV_VARS.dingtalk, 'FEISHU_DOMAIN', 'DINGTALK_BASE_URL']));
+    try {
+      const t = memoryIO(env);
+      const code = await main(['replay', fixture('short-run.events.jsonl'), '--real', '--json', '--speed', '30'], t.io);
+      expect(code, t.err()).toBe(EXIT.ok);
+      const parsed = JSON.parse(t.out()) as { summary: { channels: { channel: string; statuses: string[] }[] } };
+      expect(parsed.summary.channels.map((c) => [c.channel, c.statuses])).toEqual([
+        ['feishu', ['completed']],
+        ['dingtalk', ['completed']],
+      ]);
+    } finally {
+      emulator.abort();
+      await running;
+    }
+  }, 30_000);
 });

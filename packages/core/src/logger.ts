@@ -8,8 +8,8 @@ export interface Logger {
 /** Writes warnings and errors to stderr; debug is dropped. */
 export const consoleLogger: Logger = {
   debug: () => {},
-  warn: (message, fields) => console.warn(`[progresscard] ${message}`, fields ?? ''),
-  error: (message, fields) => console.error(`[progresscard] ${message}`, fields ?? ''),
+  warn: (message, fields) => (fields ? console.warn(`[progresscard] ${message}`, fields) : console.warn(`[progresscard] ${message}`)),
+  error: (message, fields) => (fields ? console.error(`[progresscard] ${message}`, fields) : console.error(`[progresscard] ${message}`)),
 };
 
 /** Drops everything. */

@@ -16,8 +16,11 @@ export const REAL_ENV_VARS: Readonly<Record<ChannelId, readonly string[]>> = {
   dingtalk: ['DINGTALK_APP_KEY', 'DINGTALK_APP_SECRET', 'DINGTALK_ROBOT_CODE', 'DINGTALK_CARD_TEMPLATE_ID', 'DINGTALK_OPEN_CONVERSATION_ID'],
 };
 
-/** Optional: `FEISHU_DOMAIN` = `feishu` (default), `lark`, or a base URL. */
-export const OPTIONAL_REAL_ENV_VARS = ['FEISHU_DOMAIN'] as const;
+/**
+ * Optional: `FEISHU_DOMAIN` = `feishu` (default), `lark`, or a base URL; `DINGTALK_BASE_URL` =
+ * the API base URL (default `https://api.dingtalk.com`). The `emulator` command prints both.
+ */
+export const OPTIONAL_REAL_ENV_VARS = ['FEISHU_DOMAIN', 'DINGTALK_BASE_URL'] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -59,6 +62,7 @@ export function realPlugins(channels: readonly ChannelId[], env: Env, settings: 
             robotCode: env.DINGTALK_ROBOT_CODE!.trim(),
             cardTemplateId: env.DINGTALK_CARD_TEMPLATE_ID!.trim(),
             target: { type: 'group', openConversationId: env.DINGTALK_OPEN_CONVERSATION_ID!.trim() },
+            ...(env.DINGTALK_BASE_URL?.trim() ? { baseUrl: env.DINGTALK_BASE_URL.trim() } : {}),
             tickMs: settings.tickMs,
             ...locale,
           }),
