@@ -5,10 +5,11 @@ import { describeInvalidInput } from './invalid-input.js';
  * The agent event contract: what an agent product (or a trace source) feeds a {@link ProgressCard}.
  *
  * A discriminated union on `type`. Every event may carry `at`, the time it happened in epoch
- * milliseconds; when absent, the card's clock stamps it on arrival.
+ * milliseconds (rounded to whole ms); when absent, the card's clock stamps it on arrival.
  */
 
-const at = { at: z.number().int().nonnegative().optional() };
+// Fractional epoch ms (`performance.timeOrigin + performance.now()`) are common: rounded, not refused.
+const at = { at: z.number().nonnegative().transform(Math.round).optional() };
 const nonEmpty = z.string().min(1);
 
 /** The run began. `locale` selects the card language (`zh-CN` default, `en`). */
