@@ -22,12 +22,27 @@ const HEADING = /^\s{0,3}#{1,6}\s/;
 function escapeOutsideCodeSpans(line: string): string {
   let out = '';
   let index = 0;
-  const span = /(?<![`\\])(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
-  for (let match = span.exec(line); match; match = span.exec(line)) {
+  for (const match of line.matchAll(CODE_SPAN)) {
     out += escapeTags(line.slice(index, match.index)) + match[0];
     index = match.index + match[0].length;
   }
   return out + escapeTags(line.slice(index));
+}
+
+const CODE_SPAN = /(?<![`\\])(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
+
+/**
+ * The backticks that close a code span a cut left open at the end of `text` (on its last line), if
+ * any: without them the span's `<`, left as written, would turn into a live tag.
+ */
+function openCodeSpanCloser(text: string): string | undefined {
+  const line = text.slice(text.lastIndexOf('\n') + 1);
+  let end = 0;
+  for (const match of line.matchAll(CODE_SPAN)) end = match.index + match[0].length;
+  const run = /(?<![`\\])(`+)(?!`)/g;
+  run.lastIndex = end;
+  const open = run.exec(line);
+  return open ? `${line.endsWith('`') ? ' ' : ''}${open[1]}` : undefined;
 }
 
 function escapeTags(text: string): string {
@@ -94,8 +109,8 @@ export function openFence(markdown: string): string | undefined {
 
 /**
  * Cuts markdown to at most `maxChars` characters (code points) so it stays valid: cut at a line end
- * when one is near, never inside a `<br>` or an HTML entity, then close a code fence left open.
- * The closing fence is counted in `maxChars`.
+ * when one is near, never inside a `<br>` or an HTML entity, then close a code fence or inline code
+ * span left open. The closing fence or backticks are counted in `maxChars`.
  * @returns the kept text, or the whole text when it already fits.
  */
 export function truncateMarkdown(markdown: string, maxChars: number): string {
@@ -111,7 +126,13 @@ export function truncateMarkdown(markdown: string, maxChars: number): string {
     kept = Array.from(kept).slice(0, -Math.max(1, fence.length)).join('');
     fence = openFence(kept);
   }
-  return fence !== undefined ? `${kept}\n${fence}` : kept;
+  if (fence !== undefined) return `${kept}\n${fence}`;
+  let closer = openCodeSpanCloser(kept);
+  while (closer !== undefined && Array.from(kept).length + closer.length > maxChars) {
+    kept = Array.from(kept).slice(0, -closer.length).join('');
+    closer = openCodeSpanCloser(kept);
+  }
+  return kept + (closer ?? '');
 }
 
 /** Length in code points (what the size guard counts). */

@@ -106,7 +106,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     return {
       cardParamMap: {
         ...o.staticParams,
-        [o.keys.title]: clip(escapeInline(view.title.trim() || texts.defaultTitle), 200),
+        [o.keys.title]: escapeInline(clip(view.title.trim() || texts.defaultTitle, 200)),
         [o.keys.content]: content,
         [o.keys.flowStatus]: FLOW_STATUS[view.status],
       },
@@ -138,7 +138,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     return {
       cardParamMap: {
         ...o.staticParams,
-        [o.keys.title]: clip(escapeInline(view.title.trim() || texts.defaultTitle), 200),
+        [o.keys.title]: escapeInline(clip(view.title.trim() || texts.defaultTitle, 200)),
         [o.keys.content]: text,
         [o.keys.flowStatus]: FLOW_STATUS[view.status],
       },

@@ -36,3 +36,27 @@ describe('DingTalk: agent text cannot fake a code span to open a tag', () => {
     expect(renderer.render(view).cardParamMap.msgContent).toContain('use `a<b` and ``x ` <y>`` here');
   });
 });
+
+describe('DingTalk: a cut never leaves a code span open', () => {
+  const tag = '<font colorTokenV2=common_red1_color>';
+  /** Live tags: those outside real (closed, CommonMark) code spans, line by line. */
+  const liveTags = (text: string) =>
+    text
+      .split('\n')
+      .map((line) => line.replace(/(?<![`\\])(`+)(?!`)([^\n]*?[^`])\1(?!`)/g, ''))
+      .join('\n')
+      .match(/<(font|a)[\s>]/g) ?? [];
+
+  it('an answer cut inside a code span keeps the span closed, so its tag stays text', () => {
+    const text = `${'word '.repeat(500)}see \`${tag}${'z'.repeat(3000)}</font>\` end`;
+    const view = viewAfter([{ type: 'answer.delta', at: 1, text }, { type: 'run.completed', at: 2 }], 3);
+    const content = renderer.render(view).cardParamMap.msgContent!;
+    expect(content).toContain('see `<font');
+    expect(liveTags(content)).toEqual(['<font ', '<font ']); // the status line and the footer
+  });
+
+  it('a long title cut inside a code span does not turn its tag live', () => {
+    const view = viewAfter([{ type: 'run.started', at: 0, title: `\`${tag}${'字'.repeat(300)}\`` }, { type: 'run.completed', at: 2 }], 3);
+    expect(liveTags(renderer.render(view).cardParamMap.msgTitle!)).toEqual([]);
+  });
+});
