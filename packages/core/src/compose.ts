@@ -41,8 +41,9 @@ export interface ProgressCards {
   /** Resolves when no card has anything left to send. */
   idle(): Promise<void>;
   /**
-   * Ends every card still running as cancelled (`reason`), waits for their finals, and stops all
-   * timers. Call it before the process exits so no card is left spinning.
+   * Ends every card still running as cancelled (`reason`), waits for their finals (and those of
+   * earlier turns in card-per-turn mode), and stops all timers. Call it before the process exits
+   * so no card is left spinning.
    */
   shutdown(reason?: string): Promise<FinalDelivery[]>;
   /** The composition's child container (for advanced wiring). */
@@ -90,6 +91,8 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
       const cards = [...live];
       for (const card of cards) if (card.status === 'running' || card.status === 'waiting') card.cancel(reason);
       const results = await Promise.all(cards.map((card) => card.finalDelivery));
+      // Earlier cards of a card-per-turn run may still be retrying their finals: let them finish too.
+      await scheduler.idle();
       ticker.dispose();
       scheduler.dispose();
       return results;
