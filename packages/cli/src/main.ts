@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import pc from 'picocolors';
+import { pc } from './terminal/colors.js';
 import { CliUsageError, EXIT } from './errors.js';
 import type { CliIO } from './io.js';
 import { buildProgram } from './program.js';

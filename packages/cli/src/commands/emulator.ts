@@ -1,4 +1,4 @@
-import pc from 'picocolors';
+import { pc } from '../terminal/colors.js';
 import { DEFAULT_DINGTALK_APP, DEFAULT_FEISHU_APP } from '@progresscard/emulator';
 import { EMULATED_DINGTALK, EMULATED_FEISHU_CHAT_ID, startEmulators, type Emulators } from '../channels/emulated.js';
 import { CliUsageError, EXIT } from '../errors.js';

@@ -1,4 +1,4 @@
-import pc from 'picocolors';
+import { pc } from '../terminal/colors.js';
 import type { ChannelPlugin, Locale } from '@progresscard/core';
 import { emulatedPlugins, startEmulators, type Emulators } from '../channels/emulated.js';
 import { realPlugins } from '../channels/real.js';

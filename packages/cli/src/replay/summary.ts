@@ -1,4 +1,4 @@
-import pc from 'picocolors';
+import { pc } from '../terminal/colors.js';
 import { formatDuration, type CardStatus, type ChannelStats } from '@progresscard/core';
 import type { PreviewCounts } from '../preview/model.js';
 import type { CardOutcome, ReplayResult } from './engine.js';

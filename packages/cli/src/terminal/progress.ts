@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import pc from 'picocolors';
+import { pc } from './colors.js';
 import type { CardStatus } from '@progresscard/core';
 import type { PreviewCounts } from '../preview/model.js';
 import type { ReplayProgress } from '../replay/engine.js';
