@@ -93,10 +93,23 @@ export class CardDelivery {
   replaced = false;
   /** Bumped for every new message so a retried send reuses its idempotency key. */
   generation = 0;
+  /**
+   * True after a send with the current key failed without a clear answer (timeout, network): the
+   * platform may have created that try's message, and a retried send is then de-duplicated to it
+   * with the older content (Feishu `uuid`), so the retry must be followed by an update.
+   */
+  sendUncertain = false;
   /** Whether credentials were refreshed for the current failure streak. */
   authRefreshed = false;
 
   constructor(readonly source: DeliverySource) {}
+
+  /** The next send creates a new message: a new idempotency key, nothing accepted on it yet. */
+  renewMessage(): void {
+    this.generation += 1;
+    this.lastAcceptedKey = undefined;
+    this.sendUncertain = false;
+  }
 
   /** Idempotency key of the message being created (stable across retries of one send). */
   get sendKey(): string {

@@ -173,12 +173,20 @@ export class ChannelScheduler {
         card.moveMessageTo('live');
         this.counters.sent += 1;
       }
-      card.lastAcceptedKey = key;
       card.consecutiveFailures = 0;
       card.authRefreshed = false;
+      if (card.sendUncertain) {
+        // Maybe the earlier try's message, unchanged: update it with this state before trusting it.
+        card.sendUncertain = false;
+        this.requeue(card, change, this.clock.now());
+        return;
+      }
+      card.lastAcceptedKey = key;
       if (final) this.finish(card, true);
     } catch (error) {
-      await this.handleFailure(card, change, final, this.classify(error));
+      const failure = this.classify(error);
+      if (card.messagePhase !== 'live' && failure.kind === 'transient') card.sendUncertain = true;
+      await this.handleFailure(card, change, final, failure);
     } finally {
       card.inFlight = false;
       if (card.dirty === undefined) this.dirty.delete(card);
@@ -229,8 +237,7 @@ export class ChannelScheduler {
     }
     if (failure.kind === 'gone') {
       if (card.messagePhase === 'live') card.moveMessageTo('gone');
-      card.generation += 1;
-      card.lastAcceptedKey = undefined;
+      card.renewMessage();
       card.finalAttempts = 0;
       card.replaced = true;
       card.source.onMessageGone();
@@ -281,8 +288,7 @@ export class ChannelScheduler {
         // The message keeps refusing the final: send it as a fresh message instead.
         card.freshFinal = true;
         if (card.messagePhase === 'live') card.moveMessageTo('gone');
-        card.generation += 1;
-        card.lastAcceptedKey = undefined;
+        card.renewMessage();
       }
       this.requeue(card, change, now, now + wait);
       return;
