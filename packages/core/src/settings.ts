@@ -1,3 +1,4 @@
+import { showValue } from './invalid-input.js';
 import type { Logger } from './logger.js';
 import type { ChannelDefaults, ChannelPlugin } from './plugin.js';
 
@@ -10,6 +11,9 @@ export function tickEnvName(channelId: string): string {
  * A channel's effective settings: the plugin's defaults, then its config overrides, then the env
  * variable `<CHANNEL>_CARD_TOOL_TICK_MS` for the tick. A tick that is not a positive integer (from
  * config or env) falls back to the value below it with one warning naming the source and value.
+ *
+ * @throws Error naming the channel, field and value when `perCardIntervalMs` or `debounceMs` is not
+ *   a non-negative integer, or `budget` is not a non-empty list of positive-integer windows.
  */
 export function resolveChannelSettings(
   plugin: ChannelPlugin,
@@ -17,6 +21,7 @@ export function resolveChannelSettings(
   logger: Logger,
 ): ChannelDefaults {
   const merged: ChannelDefaults = { ...plugin.defaults, ...definedOnly(plugin.overrides ?? {}) };
+  checkTiming(plugin.id, merged);
   let tickMs = plugin.defaults.tickMs;
   if (merged.tickMs !== tickMs) {
     if (isPositiveInteger(merged.tickMs)) tickMs = merged.tickMs;
@@ -30,6 +35,24 @@ export function resolveChannelSettings(
     else logger.warn(`ignoring ${name}=${JSON.stringify(raw)}: not a positive integer; using ${tickMs} ms`);
   }
   return { ...merged, tickMs };
+}
+
+function checkTiming(channelId: string, settings: ChannelDefaults): void {
+  const fail = (field: string, value: unknown, rule: string) => {
+    throw new Error(`${channelId} ${field} = ${showValue(value)}: ${rule}`);
+  };
+  for (const field of ['perCardIntervalMs', 'debounceMs'] as const) {
+    const value: unknown = settings[field];
+    if (!(typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)) fail(field, value, 'must be a non-negative integer (ms)');
+  }
+  const budget: unknown = settings.budget;
+  if (!Array.isArray(budget) || budget.length === 0) fail('budget', budget, 'must list at least one { limit, intervalMs } window');
+  for (const [i, window] of (budget as unknown[]).entries()) {
+    for (const key of ['limit', 'intervalMs'] as const) {
+      const value = (window as Record<string, unknown> | null)?.[key];
+      if (!isPositiveInteger(value)) fail(`budget[${i}].${key}`, value, 'must be a positive integer');
+    }
+  }
 }
 
 function isPositiveInteger(value: unknown): value is number {
