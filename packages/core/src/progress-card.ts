@@ -198,7 +198,8 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   /** Card-per-turn: a later round closes the current card and opens the next. */
   private maybeStartTurn(round: number, now: number): void {
     const previous = this.slot;
-    if (round <= previous.session.currentRound || !previous.session.hasContent) return;
+    // After the run ended a late round is ignored like any other event, never a new card.
+    if (previous.session.isTerminal || round <= previous.session.currentRound || !previous.session.hasContent) return;
     const view = previous.session.view(now);
     previous.session.apply({ type: 'run.completed' }, now);
     this.clearDebounce(previous);
