@@ -32,6 +32,13 @@ const silentSdkLogger = { error() {}, warn() {}, info() {}, debug() {}, trace() 
 /** Pause between follow-up cards, ms: sends are limited to 5/s per chat. */
 const FOLLOW_UP_SPACING_MS = 250;
 
+/**
+ * Waits before retrying a follow-up card that failed, ms. Follow-ups are best effort once the main
+ * card was accepted: failing the whole update instead would make the core move the final to a
+ * fresh message, duplicating the main card.
+ */
+export const FOLLOW_UP_RETRY_DELAYS_MS: readonly number[] = [500, 1000, 2000];
+
 /** What the transport needs besides the config. */
 export interface FeishuTransportOptions {
   readonly limits?: GuardLimits;
@@ -175,8 +182,23 @@ export class FeishuTransport implements CardTransport<FeishuPayload, FeishuTarge
       const key = `${messageId}:${i}`;
       if (this.#followUpsSent.has(key)) continue;
       await new Promise((resolve) => setTimeout(resolve, FOLLOW_UP_SPACING_MS));
-      await this.#reply(messageId, JSON.stringify(card), toFeishuUuid(`${messageId}-c${i + 1}`), inThread);
+      if (!(await this.#replyWithRetries(messageId, JSON.stringify(card), toFeishuUuid(`${messageId}-c${i + 1}`), inThread))) return;
       this.#followUpsSent.add(key);
+    }
+  }
+
+  /** One follow-up with its retries (same uuid each time, so never doubled); false when it never went out. */
+  async #replyWithRetries(messageId: string, content: string, uuid: string, inThread: boolean): Promise<boolean> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.#reply(messageId, content, uuid, inThread);
+        return true;
+      } catch (error) {
+        const kind = classifyFeishuError(error).kind;
+        const delay = FOLLOW_UP_RETRY_DELAYS_MS[attempt];
+        if (delay === undefined || kind === 'gone' || kind === 'rejected') return false;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
     }
   }
 }
