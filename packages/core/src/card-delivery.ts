@@ -122,7 +122,11 @@ export class CardDelivery {
     if (change !== 'terminal' && this.phase !== 'progressive') return false;
     // A recalled/deleted card is not brought back just to move a timer.
     if (change === 'elapsed' && this.messagePhase === 'gone') return false;
-    if (change === 'terminal' && this.phase !== 'finalizing') this.moveTo('finalizing');
+    if (change === 'terminal' && this.phase !== 'finalizing') {
+      this.moveTo('finalizing');
+      // The final deserves the rich card: try it again even after a refused progressive update.
+      this.renderMode = 'rich';
+    }
     if (this.dirty === undefined) this.dirtySince = now;
     if (this.dirty === undefined || CHANGE_RANK[change] < CHANGE_RANK[this.dirty]) this.dirty = change;
     return true;

@@ -277,4 +277,19 @@ describe('failures', () => {
     expect(badFinal.ok).toBe(true);
     expect(channel.messages.get(badFinal.message!.id)!.history.at(-1)).toMatchObject({ format: 'text', answer: 'still delivered' });
   });
+
+  it('after a refused progressive update the card goes plain text, but the final tries the rich card again', async () => {
+    const { channel, cards } = setup();
+    const card = cards.open('memory');
+    card.start({ title: 'degrade' });
+    await settle(500);
+    channel.failNext({ op: 'update', failure: { kind: 'rejected', detail: '230099' } });
+    card.roundStarted(1);
+    await settle(1000);
+    expect(channel.calls.at(-1)!.payload).toMatchObject({ format: 'text', round: 1 });
+    card.complete('rich again');
+    await settle(5000);
+    expect((await card.finalDelivery).ok).toBe(true);
+    expect(channel.calls.at(-1)!.payload).toMatchObject({ format: 'rich', status: 'completed', answer: 'rich again' });
+  });
 });
