@@ -63,7 +63,12 @@ export interface UpdateRequest<Payload> {
   readonly final: boolean;
 }
 
-/** Sends and updates cards on one platform. Methods throw on failure; {@link classify} says how. */
+/**
+ * Sends and updates cards on one platform. Methods throw on failure; {@link classify} says how.
+ * Every call must settle: give HTTP requests a timeout (the Feishu and DingTalk plugins use 10 s).
+ * The core keeps one request in flight per card, so a call that never returns holds its card
+ * (and `shutdown()`) until it does.
+ */
 export interface CardTransport<Payload, Target = unknown> {
   send(request: SendRequest<Payload, Target>): Promise<MessageRef>;
   update(request: UpdateRequest<Payload>): Promise<void>;
