@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { EXIT, main, missingRealEnv, REAL_ENV_VARS } from '../src/index.js';
 import { fixture, memoryIO } from './helpers.js';
@@ -41,9 +42,13 @@ describe('--real against the emulators', () => {
     let env: Record<string, string> = {};
     for (let i = 0; i < 100 && !env.DINGTALK_BASE_URL; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      env = Object.fromEntries([...emulator.out().matchAll(/^\s+([A-Z_]+)=(\S+)/gm)].map((m) => [m[1]!, m[2]!]));
+      env = Object.fromEntries([...emulator.out().matchAll(/^\s+export ([A-Z_]+)=(\S+)/gm)].map((m) => [m[1]!, m[2]!]));
     }
     expect(Object.keys(env)).toEqual(expect.arrayContaining([...REAL_ENV_VARS.feishu, ...REAL_ENV_VARS.dingtalk, 'FEISHU_DOMAIN', 'DINGTALK_BASE_URL']));
+    // The printed block can be pasted into a shell as it is.
+    const block = emulator.out().split('\n').filter((line) => line.trim().startsWith('export ')).join('\n');
+    const sourced = execFileSync('bash', ['-c', `${block}\nenv`], { encoding: 'utf8', env: {} });
+    for (const [name, value] of Object.entries(env)) expect(sourced).toContain(`${name}=${value}\n`);
     try {
       const t = memoryIO(env);
       const code = await main(['replay', fixture('short-run.events.jsonl'), '--real', '--json', '--speed', '30'], t.io);

@@ -33,19 +33,19 @@ export async function runEmulatorCommand(o: EmulatorCommandOptions, io: CliIO): 
     const out = (line = '') => io.stdout.write(`${line}\n`);
     out(pc.bold('progresscard emulators running on loopback'));
     out();
-    out(`${pc.bold('Feishu / Lark')}  ${pc.cyan(feishu.baseUrl)}   (SDK: new lark.Client({ appId, appSecret, domain: '${feishu.baseUrl}' }))`);
-    out(`  FEISHU_APP_ID=${DEFAULT_FEISHU_APP.appId}`);
-    out(`  FEISHU_APP_SECRET=${DEFAULT_FEISHU_APP.appSecret}`);
-    out(`  FEISHU_CHAT_ID=${EMULATED_FEISHU_CHAT_ID}   (any oc_… id is a chat)`);
-    out(`  FEISHU_DOMAIN=${feishu.baseUrl}`);
+    out(`${pc.bold('Feishu / Lark')}  ${pc.cyan(feishu.baseUrl)}   (plugin: feishu({ …, domain: '${feishu.baseUrl}' }))`);
+    out(`  export FEISHU_APP_ID=${DEFAULT_FEISHU_APP.appId}`);
+    out(`  export FEISHU_APP_SECRET=${DEFAULT_FEISHU_APP.appSecret}`);
+    out(`  export FEISHU_CHAT_ID=${EMULATED_FEISHU_CHAT_ID}   # any oc_… id is a chat`);
+    out(`  export FEISHU_DOMAIN=${feishu.baseUrl}`);
     out();
     out(`${pc.bold('DingTalk')}       ${pc.cyan(dingtalk.baseUrl)}   (plugin: dingtalk({ …, baseUrl: '${dingtalk.baseUrl}' }))`);
-    out(`  DINGTALK_APP_KEY=${DEFAULT_DINGTALK_APP.appKey}`);
-    out(`  DINGTALK_APP_SECRET=${DEFAULT_DINGTALK_APP.appSecret}`);
-    out(`  DINGTALK_ROBOT_CODE=${DEFAULT_DINGTALK_APP.appKey}`);
-    out(`  DINGTALK_CARD_TEMPLATE_ID=${EMULATED_DINGTALK.cardTemplateId}   (any template id is accepted)`);
-    out(`  DINGTALK_OPEN_CONVERSATION_ID=${EMULATED_DINGTALK.openConversationId}`);
-    out(`  DINGTALK_BASE_URL=${dingtalk.baseUrl}`);
+    out(`  export DINGTALK_APP_KEY=${DEFAULT_DINGTALK_APP.appKey}`);
+    out(`  export DINGTALK_APP_SECRET=${DEFAULT_DINGTALK_APP.appSecret}`);
+    out(`  export DINGTALK_ROBOT_CODE=${DEFAULT_DINGTALK_APP.appKey}`);
+    out(`  export DINGTALK_CARD_TEMPLATE_ID=${EMULATED_DINGTALK.cardTemplateId}   # any template id is accepted`);
+    out(`  export DINGTALK_OPEN_CONVERSATION_ID=${EMULATED_DINGTALK.openConversationId}`);
+    out(`  export DINGTALK_BASE_URL=${dingtalk.baseUrl}`);
     if (o.preview) {
       preview = await startPreviewServer({
         sources: emulators.sources,
