@@ -222,7 +222,7 @@ export class ChannelScheduler {
   private async handleFailure(card: CardDelivery, change: 'terminal' | 'structural' | 'elapsed', final: boolean, failure: DeliveryFailure): Promise<void> {
     const now = this.clock.now();
     const fields = { card: card.source.id, channel: this.plugin.id, kind: failure.kind, detail: failure.detail };
-    this.logger.warn(`${final ? 'final' : 'update'} failed`, fields);
+    this.logger.warn(`${final ? `final attempt ${card.finalAttempts}` : 'update'} failed`, fields);
     this.counters.failed += 1;
     if (failure.kind === 'auth' && !card.authRefreshed && this.plugin.transport.refreshAuth) {
       card.authRefreshed = true;
@@ -286,8 +286,11 @@ export class ChannelScheduler {
       // leave this one spinning, so the retries start over on the same message.
       if (failure.kind !== 'rate-limited') {
         // The message keeps refusing the final: send it as a fresh message instead.
-        card.freshFinal = true;
-        if (card.messagePhase === 'live') card.moveMessageTo('gone');
+        // (No message yet: the send is simply tried again, under a new key.)
+        if (card.messagePhase === 'live') {
+          card.freshFinal = true;
+          card.moveMessageTo('gone');
+        }
         card.renewMessage();
       }
       this.requeue(card, change, now, now + wait);
@@ -303,6 +306,7 @@ export class ChannelScheduler {
 
   private finish(card: CardDelivery, ok: boolean, error?: string): void {
     card.moveTo(ok ? 'delivered' : 'undeliverable');
+    if (!ok) this.logger.error('final undeliverable: every retry failed', { card: card.source.id, channel: this.plugin.id, attempts: card.finalAttemptsTotal, error });
     card.dirty = undefined;
     const view = card.source.view();
     card.source.onFinal({

@@ -153,7 +153,8 @@ describe('failures', () => {
     card.fail('boom');
     await settle(60_000);
     const final = await card.finalDelivery;
-    expect(final).toMatchObject({ ok: false, status: 'failed', error: 'down' });
+    // No message ever existed, so nothing was replaced by a fresh one.
+    expect(final).toMatchObject({ ok: false, status: 'failed', error: 'down', freshMessage: false });
     const calls = channel.calls.length;
     await settle(60_000);
     expect(channel.calls.length).toBe(calls);
