@@ -120,6 +120,7 @@ export async function runSession(o: SessionOptions, io: CliIO): Promise<number> 
       signal: io.signal,
       onProgress: (progress) => {
         last = progress;
+        stats = Object.fromEntries(Object.entries(progress.stats).map(([id, s]) => [id, countsFromStats(s)]));
         reporter.update(progress);
         preview?.notify();
       },

@@ -41,6 +41,8 @@ export interface ReplayProgress {
   /** Trace time reached, ms since the first event. */
   readonly traceMs: number;
   readonly cards: readonly { readonly channel: string; readonly run: number; readonly status: CardStatus }[];
+  /** The core's call counters per channel id so far (what `--real` can count). */
+  readonly stats: Readonly<Record<string, ChannelStats>>;
 }
 
 /** How one card (one run on one channel) ended. */
@@ -100,6 +102,7 @@ export async function replayTrace(options: ReplayOptions): Promise<ReplayResult>
       eventsTotal: trace.events.length,
       traceMs: Math.min(clock.now(), trace.endAt) - trace.startAt,
       cards: all.map(({ run, channel, card }) => ({ run, channel, status: card.status })),
+      stats: Object.fromEntries(channelIds.map((id) => [id, cards.stats(id)])),
     });
 
   const openRun = (run: number): OpenRun => {
