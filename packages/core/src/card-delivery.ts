@@ -89,6 +89,8 @@ export class CardDelivery {
   freshFinal = false;
   /** True once the final's retries started over (on a fresh message, or in place after rate limits). */
   finalRetriedAgain = false;
+  /** The message the final was moved away from (it kept refusing the final), if any. */
+  movedFrom: MessageRef | undefined;
   /** True once any message of this card was found gone and replaced. */
   replaced = false;
   /** Bumped for every new message so a retried send reuses its idempotency key. */

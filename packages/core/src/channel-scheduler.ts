@@ -1,4 +1,5 @@
 import { ChannelBudget } from './budget.js';
+import { closeMovedMessage } from './moved-notice.js';
 import { CHANGE_RANK, CardDelivery, type DeliverySource } from './card-delivery.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './logger.js';
@@ -289,6 +290,7 @@ export class ChannelScheduler {
         // (No message yet: the send is simply tried again, under a new key.)
         if (card.messagePhase === 'live') {
           card.freshFinal = true;
+          card.movedFrom = card.message;
           card.moveMessageTo('gone');
         }
         card.renewMessage();
@@ -309,6 +311,10 @@ export class ChannelScheduler {
     if (!ok) this.logger.error('final undeliverable: every retry failed', { card: card.source.id, channel: this.plugin.id, attempts: card.finalAttemptsTotal, error });
     card.dirty = undefined;
     const view = card.source.view();
+    if (ok && card.movedFrom) {
+      const { renderer, transport } = this.plugin;
+      void closeMovedMessage({ message: card.movedFrom, finalView: view, renderer, transport, budget: this.budget, logger: this.logger });
+    }
     card.source.onFinal({
       ok,
       status: view.status,

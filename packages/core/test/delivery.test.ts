@@ -137,13 +137,35 @@ describe('failures', () => {
     card.complete('finally');
     await settle(20_000);
     const final = await card.finalDelivery;
-    const updates = channel.calls.filter((call) => call.op === 'update').map((call) => call.at - t0);
-    expect(updates).toEqual([1000, 2000, 4000, 8000]);
+    const failedUpdates = channel.calls.filter((call) => call.op === 'update' && call.failure).map((call) => call.at - t0);
+    expect(failedUpdates).toEqual([1000, 2000, 4000, 8000]);
     expect(final).toMatchObject({ ok: true, freshMessage: true, attempts: 5 });
     expect(channel.messages.size).toBe(2);
     expect(channel.messages.get(final.message!.id)!.history.at(-1)).toMatchObject({ status: 'completed', answer: 'finally' });
     await settle(30_000);
-    expect(channel.calls.filter((call) => call.payload.status === 'completed' && !call.failure)).toHaveLength(1);
+    // The answer reaches the chat once; the given-up card no longer says "running" but points to the new one.
+    expect(channel.calls.filter((call) => call.payload.answer === 'finally' && !call.failure)).toHaveLength(1);
+    const firstId = [...channel.messages.keys()].find((id) => id !== final.message!.id)!;
+    const moved = channel.messages.get(firstId)!.history.at(-1)!;
+    expect(moved.status).toBe('completed');
+    expect(moved.answer).toContain('新卡片');
+    expect(moved.answer).not.toContain('finally');
+  });
+
+  it('a given-up card that still refuses the moved notice costs one call and nothing else', async () => {
+    const { channel, cards } = setup();
+    const card = cards.open('memory');
+    card.start({ title: 'x' });
+    await settle(1000);
+    channel.failNext({ op: 'update', failure: { kind: 'transient', detail: 'HTTP 502' }, times: 5 });
+    card.complete('finally');
+    await settle(30_000);
+    const final = await card.finalDelivery;
+    expect(final).toMatchObject({ ok: true, freshMessage: true });
+    expect(channel.calls.filter((call) => call.op === 'update' && call.failure)).toHaveLength(5);
+    const calls = channel.calls.length;
+    await settle(30_000);
+    expect(channel.calls.length).toBe(calls);
   });
 
   it('reports a final that could not be delivered at all', async () => {
