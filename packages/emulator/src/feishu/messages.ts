@@ -10,8 +10,8 @@ export const MESSAGE_TRANSITIONS: Readonly<Record<MessageState, readonly Message
   deleted: [],
 };
 
-/** A message as the emulator stores it. Times are epoch ms on the emulator clock. */
-export interface StoredMessage {
+/** What identifies a message and where it was sent; fixed once it exists. */
+export interface MessageIdentity {
   readonly messageId: string;
   readonly chatId: string;
   readonly msgType: string;
@@ -22,6 +22,10 @@ export interface StoredMessage {
   readonly parentId?: string;
   readonly threadId?: string;
   readonly uuid?: string;
+}
+
+/** A message as the emulator stores it. Times are epoch ms on the emulator clock. */
+export interface StoredMessage extends MessageIdentity {
   /** The current content string, as last accepted. */
   content: string;
   /** The current card parsed, for `interactive` messages. */

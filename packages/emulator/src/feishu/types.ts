@@ -2,7 +2,7 @@ import type { Clock } from '../common/clock.js';
 import type { CallRecord } from '../common/history.js';
 import type { LimitWindow } from '../common/rate-limiter.js';
 import type { CardLimits } from './card-rules.js';
-import type { MessageState } from './messages.js';
+import type { MessageIdentity, MessageState } from './messages.js';
 import type { FeishuApp } from './tokens.js';
 
 /** Documented limits the Feishu emulator enforces (see the reference notes, §2, §3, §5, §7). */
@@ -43,18 +43,8 @@ export interface FeishuEmulatorOptions {
 export const DEFAULT_FEISHU_APP: FeishuApp = { appId: 'cli_emulator00000001', appSecret: 'emulator-secret' };
 
 /** A message as read back from the emulator (a copy; changing it changes nothing). */
-export interface FeishuMessageSnapshot {
-  readonly messageId: string;
-  readonly chatId: string;
-  readonly msgType: string;
+export interface FeishuMessageSnapshot extends MessageIdentity {
   readonly state: MessageState;
-  readonly senderAppId: string;
-  readonly receiveIdType?: string;
-  readonly receiveId?: string;
-  readonly rootId?: string;
-  readonly parentId?: string;
-  readonly threadId?: string;
-  readonly uuid?: string;
   /** Current content string. */
   readonly content: string;
   /** Current card, parsed (interactive messages). */
