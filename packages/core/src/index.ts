@@ -4,6 +4,7 @@ export * from './events.js';
 export { describeInvalidInput, showValue, type InputProblem } from './invalid-input.js';
 export * from './view.js';
 export * from './plugin.js';
+export * from './plugin/kit/index.js';
 export { formatDuration } from './format/duration.js';
 export { formatFooter, formatTokenCount, formatClockTime, type FooterStyle, type FooterOptions } from './format/footer.js';
 export { toolDetail, toolLineText, MAX_TOOL_DETAIL_CHARS, type ToolLineParts } from './tool-lines.js';

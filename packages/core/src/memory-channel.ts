@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatFooter } from './format/footer.js';
+import { parseTimingOverrides } from './plugin/kit/config.js';
 import type { ChannelDefaults, ChannelPlugin, DeliveryFailure, MessageRef } from './plugin.js';
 import { isTerminalStatus, type CardStatus, type CardView } from './view.js';
 
@@ -52,6 +53,7 @@ class MemoryFailure extends Error {
 export interface MemoryChannelOptions {
   /** Channel id (default `memory`). */
   readonly id?: string;
+  /** Timing overrides, checked like every plugin's (see `parseTimingOverrides`). */
   readonly overrides?: Partial<ChannelDefaults>;
   /** Time each call takes, in ms (default 0). */
   readonly latencyMs?: number;
@@ -91,8 +93,14 @@ function render(view: CardView, format: 'rich' | 'text'): MemoryPayload {
   };
 }
 
-/** Creates an in-memory channel for tests, examples and as a model for new plugins. */
+/**
+ * Creates an in-memory channel for tests, examples and as a model for new plugins.
+ * @throws ChannelConfigError naming the channel, field and value of a bad timing override
+ *   (e.g. `memory tickMs = 0 (…)`), as `feishu(…)` and `dingtalk(…)` do.
+ */
 export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel {
+  const id = options.id ?? 'memory';
+  const overrides = parseTimingOverrides(id, options.overrides);
   const messages = new Map<string, MemoryMessage>();
   const calls: MemoryCall[] = [];
   const faults: MemoryFault[] = [];
@@ -124,10 +132,10 @@ export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel
   }
 
   return {
-    id: options.id ?? 'memory',
+    id,
     configSchema: z.object({}),
     defaults: MEMORY_CHANNEL_DEFAULTS,
-    overrides: options.overrides,
+    overrides,
     messages,
     calls,
     inFlight,

@@ -39,6 +39,12 @@ export interface CardRenderer<Payload> {
   render(view: CardView): Payload;
   /** A plain-text card used after the platform rejected the rich one. */
   renderFallback(view: CardView): Payload;
+  /**
+   * Follow-up messages (parts 2..n) for content that did not fit the main card; empty when it fits.
+   * Pure, like {@link render}. The core sends each part as its own message, a reply to the card's
+   * main message ({@link SendRequest.replyTo}), with idempotency key `${cardKey}-part${n}`.
+   */
+  renderContinuations?(view: CardView): readonly Payload[];
 }
 
 /** Arguments of {@link CardTransport.send}. */
@@ -53,6 +59,8 @@ export interface SendRequest<Payload, Target> {
   readonly idempotencyKey: string;
   /** True when this message replaces one that is gone (recalled, deleted, too old). */
   readonly replacing: boolean;
+  /** Send as a reply to this message: set for a continuation part, the card's main message. */
+  readonly replyTo?: MessageRef;
 }
 
 /** Arguments of {@link CardTransport.update}. */

@@ -1,4 +1,5 @@
 import { formatDuration } from './format/duration.js';
+import { cut } from './plugin/kit/text.js';
 import type { Locale, ToolLine, ToolLineState } from './view.js';
 
 /** Longest tool detail shown on a line, in characters; longer ones end with `…`. */
@@ -9,7 +10,7 @@ const DETAIL_KEYS = ['command', 'cmd', 'file_path', 'path', 'pattern', 'query', 
 
 function shorten(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ').replace(/`/g, "'").trim();
-  return oneLine.length > MAX_TOOL_DETAIL_CHARS ? `${oneLine.slice(0, MAX_TOOL_DETAIL_CHARS - 1)}…` : oneLine;
+  return cut(oneLine, MAX_TOOL_DETAIL_CHARS);
 }
 
 function fromObject(args: Record<string, unknown>): string {
@@ -88,7 +89,7 @@ export function toolLineText(line: ToolLineParts, locale: Locale): string {
 function shortSummary(summary: string): string {
   const first = summary.split('\n').find((part) => part.trim()) ?? '';
   const oneLine = first.trim();
-  return oneLine.length > 120 ? `${oneLine.slice(0, 119)}…` : oneLine;
+  return cut(oneLine, 120);
 }
 
 /** Mutable per-call record kept by the session; turned into a {@link ToolLine} for each view. */

@@ -14,8 +14,8 @@ describe('channel settings from a plugin', () => {
     [{ perCardIntervalMs: -250 }, 'webhook perCardIntervalMs = -250'],
     [{ debounceMs: Number.NaN }, 'webhook debounceMs = NaN'],
     [{ budget: [] }, 'webhook budget = []'],
-    [{ budget: [{ limit: 0, intervalMs: 1000 }] }, 'webhook budget[0].limit = 0'],
-    [{ budget: [{ limit: 5, intervalMs: 1.5 }] }, 'webhook budget[0].intervalMs = 1.5'],
+    [{ budget: [{ limit: 0, intervalMs: 1000 }] }, 'webhook budget.0.limit = 0'],
+    [{ budget: [{ limit: 5, intervalMs: 1.5 }] }, 'webhook budget.0.intervalMs = 1.5'],
   ])('%o is refused with the channel, field and value', (overrides, message) => {
     expect(() => compose(overrides as Partial<ChannelDefaults>)).toThrow(message);
   });

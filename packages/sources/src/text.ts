@@ -1,4 +1,5 @@
 /** Text helpers shared by the converters: titles, one-line summaries, timestamps, JSON shapes. */
+import { oneLine } from '@progresscard/core';
 
 /** Longest run title, in characters; longer titles end with `…`. */
 export const MAX_TITLE_CHARS = 60;
@@ -23,10 +24,9 @@ export function num(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-/** Collapses whitespace and cuts `text` to `max` characters (the last one `…`). */
+/** Collapses whitespace and cuts `text` to `max` code points (the last one `…`), never inside an emoji. */
 export function shorten(text: string, max: number): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+  return oneLine(text, max);
 }
 
 /** The first line of `text` that has more than whitespace, trimmed; `''` when none. */

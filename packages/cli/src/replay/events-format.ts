@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { AgentEventSchema, EventParseError, parseEvent } from '@progresscard/core';
+import { AgentEventSchema, EventParseError, cut, parseEvent } from '@progresscard/core';
 
 /**
  * The CLI's own trace format `events`: JSON Lines of progresscard agent events (what a product
@@ -27,7 +27,7 @@ export function looksLikeAgentEvent(line: string): boolean {
 }
 
 function clip(text: string, max = 80): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return cut(text, max);
 }
 
 /** Reads an `events` file. Never throws for bad lines; throws only when the file cannot be opened. */

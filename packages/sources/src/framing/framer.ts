@@ -1,3 +1,5 @@
+import { oneLine } from '@progresscard/core';
+
 /** A JSON record read from a trace, or why a record could not be read. */
 export type Framed =
   | {
@@ -18,8 +20,7 @@ export interface Framer {
 
 /** A short quote of a bad line for an error message. */
 export function quote(text: string, max = 60): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return JSON.stringify(oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine);
+  return JSON.stringify(oneLine(text, max));
 }
 
 /** Parses one JSON object; the error names the problem and quotes the text. */

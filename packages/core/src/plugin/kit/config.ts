@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { describeInvalidInput } from '../../invalid-input.js';
+import type { ChannelDefaults } from '../../plugin.js';
+
+/**
+ * Bad channel config: the message names the channel, the field and the value, e.g.
+ * `feishu tickMs = 0 (Too small: expected number to be >0)`. Secret and unknown fields show
+ * their value as `<hidden>`. Plugins subclass it (`FeishuConfigError`, `DingTalkConfigError`).
+ */
+export class ChannelConfigError extends Error {
+  override readonly name: string = 'ChannelConfigError';
+  constructor(
+    /** The channel id, e.g. `feishu`. */
+    readonly channelId: string,
+    /** Dotted path of the bad field, e.g. `budget.0.limit`; `(config)` when the config itself is bad. */
+    readonly field: string,
+    /** The value as shown (`<hidden>` for secrets). */
+    readonly shown: string,
+    /** Why it is refused. */
+    readonly reason: string,
+  ) {
+    super(`${channelId} ${field} = ${shown} (${reason})`);
+  }
+}
+
+/** What {@link parseChannelConfig} needs besides the schema and the input. */
+export interface ParseChannelConfigOptions {
+  /** Top-level fields whose values are never shown (e.g. `appSecret`). */
+  readonly secretFields?: ReadonlySet<string>;
+  /** Builds the error thrown (default: a {@link ChannelConfigError}). */
+  readonly error?: (channelId: string, field: string, shown: string, reason: string) => ChannelConfigError;
+}
+
+/**
+ * Validates a channel's config with its zod schema and applies the defaults.
+ * @throws ChannelConfigError (or `options.error`'s subclass) naming the channel, the first bad field,
+ *   its value and why; an unknown field's reason is `unknown field` and its value `<hidden>`.
+ */
+export function parseChannelConfig<S extends z.ZodType>(channelId: string, schema: S, input: unknown, options: ParseChannelConfigOptions = {}): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const problem = describeInvalidInput(input, result.error, options.secretFields);
+  const field = problem.field === '(input)' ? '(config)' : problem.field;
+  const reason = result.error.issues[0]!.code === 'unrecognized_keys' ? 'unknown field' : problem.reason;
+  throw (options.error ?? ((...args) => new ChannelConfigError(...args)))(channelId, field, problem.shown, reason);
+}
+
+const positiveInteger = z.number().int().positive();
+const nonNegativeInteger = z.number().int().nonnegative();
+
+/**
+ * The timing fields every channel's config takes (all optional, milliseconds); spread it into a
+ * plugin's config schema (`z.object({ ...TIMING_OVERRIDES_SHAPE, … })`):
+ * - `tickMs`: how often running tools' elapsed times refresh, a positive integer;
+ * - `perCardIntervalMs`: least time between two requests for one card, ≥ 0;
+ * - `debounceMs`: streamed text reaches the card at least this often, ≥ 0;
+ * - `budget`: the channel's rate-limit windows, at least one `{ limit, intervalMs }` of positive integers.
+ */
+export const TIMING_OVERRIDES_SHAPE = {
+  tickMs: positiveInteger.optional(),
+  perCardIntervalMs: nonNegativeInteger.optional(),
+  debounceMs: nonNegativeInteger.optional(),
+  budget: z.array(z.object({ limit: positiveInteger, intervalMs: positiveInteger }).strict()).min(1).optional(),
+} as const;
+
+/** Schema of the timing overrides alone (other keys of the input are ignored). */
+export const TimingOverridesSchema = z.object(TIMING_OVERRIDES_SHAPE);
+
+/** The timing fields of a config, as a plugin's `overrides`. */
+export type TimingOverrides = Partial<ChannelDefaults>;
+
+/**
+ * The timing overrides of a channel's config (`tickMs`, `perCardIntervalMs`, `debounceMs`,
+ * `budget`; other keys are ignored), only those that are set. One bad value is one error, the same
+ * for every plugin and the memory channel; values from the env (`<CHANNEL>_CARD_TOOL_TICK_MS`) are
+ * not read here (the core warns and falls back for those).
+ * @throws ChannelConfigError naming the channel, field and value, e.g. `memory tickMs = 0 (Too small: …)`.
+ */
+export function parseTimingOverrides(channelId: string, input: unknown): TimingOverrides {
+  const parsed = parseChannelConfig(channelId, TimingOverridesSchema, input ?? {});
+  return Object.fromEntries(Object.entries(parsed).filter(([, value]) => value !== undefined)) as TimingOverrides;
+}

@@ -1,0 +1,15 @@
+import type { CardStatus, Locale } from '../../view.js';
+
+/**
+ * The status words every channel shows (card header, status line, chat-list preview), in zh-CN and
+ * en. One vocabulary, so a run reads the same in Feishu, DingTalk and the memory channel.
+ */
+export const STATUS_LABELS: Readonly<Record<Locale, Readonly<Record<CardStatus, string>>>> = {
+  'zh-CN': { running: '运行中', waiting: '等待输入', completed: '已完成', failed: '失败', cancelled: '已取消' },
+  en: { running: 'Running', waiting: 'Waiting for input', completed: 'Completed', failed: 'Failed', cancelled: 'Cancelled' },
+};
+
+/** The word for `status` in `locale`, e.g. `statusLabel('completed', 'zh-CN')` → `已完成`. */
+export function statusLabel(status: CardStatus, locale: Locale): string {
+  return STATUS_LABELS[locale][status];
+}
