@@ -1,36 +1,16 @@
-export { feishu, FEISHU_DEFAULTS, type FeishuPlugin } from './plugin.js';
+/**
+ * `@progresscard/plugin-feishu`: the Feishu/Lark channel. Build it with {@link feishu} and hand it
+ * to `createProgressCards({ channels: [...] })`. Internals (renderer, guards, transport, error
+ * classification) are not part of the public API.
+ */
+export { feishu, type FeishuPlugin, type FeishuPluginOptions } from './plugin.js';
 export {
+  FEISHU_DEFAULTS,
   FeishuConfigSchema,
   FeishuConfigError,
-  parseFeishuConfig,
-  RECEIVE_ID_TYPES,
   type FeishuConfig,
   type FeishuConfigInput,
   type ReceiveIdType,
 } from './config.js';
-export type { FeishuCard, FeishuElement, FeishuPayload, FeishuTemplate } from './card-types.js';
-export { renderCard, MAX_THINKING_CHARS, type CardRenderOptions } from './render/card.js';
-export { renderFallbackCard } from './render/fallback.js';
-export { CARD_TEXTS, STATUS_TEMPLATE, statusLine, type CardTexts } from './render/texts.js';
-export {
-  FEISHU_GUARD_LIMITS,
-  ELEMENT_ID_PATTERN,
-  inspectCard,
-  cardFits,
-  fitText,
-  prepareAgentMarkdown,
-  type GuardLimits,
-  type CardInspection,
-} from './guards.js';
-export { escapeCardMarkdown, limitTables, countTables, truncateMarkdown, splitBlocks } from './markdown/index.js';
-export {
-  classifyFeishuError,
-  FeishuApiError,
-  FeishuLocalError,
-  GONE_CODES,
-  AUTH_CODES,
-  MESSAGE_RATE_LIMIT_CODE,
-  APP_RATE_LIMIT_CODE,
-} from './classify.js';
-export { FeishuTransport, toFeishuUuid, type FeishuTarget, type FeishuTransportOptions } from './transport.js';
-export { TokenCache } from './token-cache.js';
+export type { FeishuCard } from './render/card-types.js';
+export type { FeishuTarget } from './transport/transport.js';

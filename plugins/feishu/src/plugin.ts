@@ -1,63 +1,48 @@
-import type { CardView, ChannelDefaults, ChannelPlugin } from '@progresscard/core';
-import type { FeishuPayload } from './card-types.js';
-import { FeishuConfigSchema, parseFeishuConfig, type FeishuConfig, type FeishuConfigInput } from './config.js';
-import { renderCard, type CardRenderOptions } from './render/card.js';
-import { renderFallbackCard } from './render/fallback.js';
-import { FeishuTransport, type FeishuTarget, type FeishuTransportOptions } from './transport.js';
-
-/**
- * Feishu's channel defaults: tick 3000 ms; budget 50 calls/s and 1000/min per app (message/create,
- * message/patch docs); 250 ms between two calls for one card (5 updates/s per message); text
- * released to the card at least every 2500 ms.
- */
-export const FEISHU_DEFAULTS: ChannelDefaults = {
-  tickMs: 3000,
-  budget: [
-    { limit: 50, intervalMs: 1000 },
-    { limit: 1000, intervalMs: 60_000 },
-  ],
-  perCardIntervalMs: 250,
-  debounceMs: 2500,
-};
+import { parseTimingOverrides, type ChannelPlugin } from '@progresscard/core';
+import { FEISHU_DEFAULTS, FeishuConfigSchema, parseFeishuConfig, type FeishuConfig, type FeishuConfigInput } from './config.js';
+import type { FeishuCard } from './render/card-types.js';
+import { createFeishuRenderer } from './render/renderer.js';
+import { FeishuTransport, type FeishuTarget, type FeishuTransportOptions } from './transport/transport.js';
 
 /** The Feishu channel plugin. `config` is the validated config without the app secret. */
-export interface FeishuPlugin extends ChannelPlugin<FeishuPayload, FeishuTarget | string> {
+export interface FeishuPlugin extends ChannelPlugin<FeishuCard, FeishuTarget | string> {
   readonly id: 'feishu';
   readonly config: Readonly<Omit<FeishuConfig, 'appSecret'>>;
 }
 
+/** Options of {@link feishu} that are not config. */
+export interface FeishuPluginOptions {
+  /**
+   * A ready `@larksuiteoapi/node-sdk` client; by default one is built from the config with its own
+   * token cache and request timeout. With a client of your own, `refreshAuth` cannot clear its token cache.
+   */
+  readonly client?: FeishuTransportOptions['client'];
+}
+
 /**
- * The Feishu/Lark channel: Card JSON 2.0 cards sent and patched through the official SDK.
+ * The Feishu/Lark channel: Card JSON 2.0 cards sent and patched through the official SDK; an
+ * answer too long for one card continues in reply cards (`renderContinuations`).
  *
  * ```ts
  * const cards = createProgressCards({ channels: [feishu({ appId, appSecret, receiveId: 'oc_…' })] });
  * ```
- * @throws FeishuConfigError naming the bad field and value (never the secret).
+ * @throws FeishuConfigError naming the bad field and value (never the secret), e.g. `feishu tickMs = 0 (…)`.
  */
-export function feishu(config: FeishuConfigInput, options: Pick<FeishuTransportOptions, 'client'> = {}): FeishuPlugin {
+export function feishu(config: FeishuConfigInput, options: FeishuPluginOptions = {}): FeishuPlugin {
   const parsed = parseFeishuConfig(config);
-  const render: CardRenderOptions = {
-    locale: parsed.locale,
-    footerStyle: parsed.footerStyle,
-    timeZone: parsed.timeZone,
-    overflow: parsed.overflow,
-  };
   const { appSecret: _secret, ...visible } = parsed;
-  const overrides: Partial<ChannelDefaults> = Object.fromEntries(
-    Object.entries({ tickMs: parsed.tickMs, perCardIntervalMs: parsed.perCardIntervalMs, debounceMs: parsed.debounceMs, budget: parsed.budget }).filter(
-      ([, value]) => value !== undefined,
-    ),
-  );
   return {
     id: 'feishu',
     configSchema: FeishuConfigSchema,
     defaults: FEISHU_DEFAULTS,
-    overrides,
+    overrides: parseTimingOverrides('feishu', parsed),
     config: Object.freeze(visible),
-    renderer: {
-      render: (view: CardView) => renderCard(view, render),
-      renderFallback: (view: CardView) => renderFallbackCard(view, render),
-    },
+    renderer: createFeishuRenderer({
+      locale: parsed.locale,
+      footerStyle: parsed.footerStyle,
+      timeZone: parsed.timeZone,
+      overflow: parsed.overflow,
+    }),
     transport: new FeishuTransport(parsed, options),
   };
 }

@@ -15,7 +15,7 @@ describe('feishu config errors never show a secret', () => {
         error = caught;
       }
       expect(error).toBeInstanceOf(FeishuConfigError);
-      expect(String(error)).toContain(`feishu config: ${key} = <hidden> (unknown field)`);
+      expect(String(error)).toContain(`feishu ${key} = <hidden> (unknown field)`);
       expect(String(error)).not.toContain('VALUE-do-not-log');
     });
   }

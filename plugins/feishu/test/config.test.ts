@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { FEISHU_DEFAULTS, FeishuConfigError, feishu, parseFeishuConfig } from '../src/index.js';
+import { FEISHU_DEFAULTS, FeishuConfigError, parseFeishuConfig } from '../src/config.js';
+import { feishu } from '../src/index.js';
 
 const SECRET = 'super-secret-value-123';
 const base = { appId: 'cli_abc', appSecret: SECRET, receiveId: 'oc_team' };

@@ -1,9 +1,9 @@
-import { isTerminalStatus, type CardView, type FooterStyle, type Locale } from '@progresscard/core';
-import type { FeishuCard, FeishuElement, FeishuPayload } from '../card-types.js';
-import { FEISHU_GUARD_LIMITS, fitText, prepareAgentMarkdown, type GuardLimits } from '../guards.js';
-import { escapeCardMarkdown, type Truncated } from '../markdown/index.js';
+import { isTerminalStatus, oneLine, type CardView, type FooterStyle, type Locale } from '@progresscard/core';
+import type { FeishuCard, FeishuElement } from './card-types.js';
+import { FEISHU_GUARD_LIMITS, fitText, prepareAgentMarkdown, type GuardLimits } from './guards.js';
+import { escapeCardMarkdown, type Truncated } from './markdown/index.js';
 import { renderContinuation } from './continuation.js';
-import { footerElements, markdown, oneLine, panel, tail, toolElements } from './elements.js';
+import { footerElements, markdown, panel, tail, toolElements } from './elements.js';
 import { CARD_TEXTS, STATUS_TEMPLATE, statusLine, type CardTexts } from './texts.js';
 
 /** How the card is drawn. */
@@ -79,15 +79,21 @@ function build(p: Parts, answer: string, notice: string | undefined, level: Leve
   };
 }
 
+/** A rendered card and, for a terminal card whose answer did not fit, the follow-up cards (parts 2..n). */
+export interface CardLayout {
+  readonly card: FeishuCard;
+  readonly continuations: readonly FeishuCard[];
+}
+
 /**
  * Draws a {@link CardView} as a Card JSON 2.0 card that passes Feishu's checks: header title,
  * status subtitle and colour; thinking (folded once an answer exists); the answer; tools; footer.
  * Agent text is escaped (no live `<at>` or other tags), at most 3 markdown tables, and the card is
  * cut to 28 KB keeping markdown valid with a notice saying so. On a terminal card whose answer
- * did not fit, the rest goes into `continuation` cards (unless `overflow` is `truncate`).
- * Pure: equal views and options give equal payloads.
+ * did not fit, the rest goes into `continuations` (unless `overflow` is `truncate`); the main
+ * card's notice counts them. Pure: equal views and options give equal layouts.
  */
-export function renderCard(view: CardView, options: CardRenderOptions): FeishuPayload {
+export function layoutCard(view: CardView, options: CardRenderOptions): CardLayout {
   const locale = options.locale ?? view.locale;
   const texts = CARD_TEXTS[locale];
   const limits = options.limits ?? FEISHU_GUARD_LIMITS;
@@ -110,14 +116,19 @@ export function renderCard(view: CardView, options: CardRenderOptions): FeishuPa
   for (const level of [0, 1, 2] as const) {
     const fitted = fitText(answer.text, (cut) => build(parts, cut ? cut.text : answer.text, cut ? longestNotice : undefined, level), limits);
     if (!fitted) continue;
-    if (!fitted.cut) return { card: fitted.card };
+    if (!fitted.cut) return { card: fitted.card, continuations: [] };
     return finish(parts, answer.text, fitted.cut, level, followUp, limits);
   }
   // Unreachable with the bounded parts above; keep the promise of a valid card anyway.
-  return { card: build({ ...parts, thinking: '' }, '', texts.truncated(0, total, 0), 2) };
+  return { card: build({ ...parts, thinking: '' }, '', texts.truncated(0, total, 0), 2), continuations: [] };
 }
 
-function finish(p: Parts, answer: string, cut: Truncated, level: Level, followUp: boolean, limits: GuardLimits): FeishuPayload {
+/** The main card of {@link layoutCard}. */
+export function renderCard(view: CardView, options: CardRenderOptions): FeishuCard {
+  return layoutCard(view, options).card;
+}
+
+function finish(p: Parts, answer: string, cut: Truncated, level: Level, followUp: boolean, limits: GuardLimits): CardLayout {
   const { texts } = p;
   const terminal = isTerminalStatus(p.view.status);
   const shown = cut.consumed;
@@ -125,6 +136,5 @@ function finish(p: Parts, answer: string, cut: Truncated, level: Level, followUp
     ? renderContinuation(answer, cut, { title: p.title, texts, max: p.options.maxContinuationCards ?? 4, limits })
     : [];
   const notice = terminal ? texts.truncated(shown, answer.length, continuation.length) : texts.truncatedRunning(shown, answer.length);
-  const card = build(p, cut.text, notice, level);
-  return continuation.length > 0 ? { card, continuation } : { card };
+  return { card: build(p, cut.text, notice, level), continuations: continuation };
 }

@@ -1,6 +1,6 @@
-import type { FeishuCard } from '../card-types.js';
-import { fitText, type GuardLimits } from '../guards.js';
-import type { Truncated } from '../markdown/index.js';
+import type { FeishuCard } from './card-types.js';
+import { fitText, type GuardLimits } from './guards.js';
+import type { Truncated } from './markdown/index.js';
 import { markdown } from './elements.js';
 import type { CardTexts } from './texts.js';
 

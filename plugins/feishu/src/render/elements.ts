@@ -1,6 +1,6 @@
 import { formatFooter, isTerminalStatus, type CardView, type FooterStyle, type ToolLine } from '@progresscard/core';
-import type { FeishuElement } from '../card-types.js';
-import { escapeCardMarkdown } from '../markdown/index.js';
+import type { FeishuElement } from './card-types.js';
+import { escapeCardMarkdown } from './markdown/index.js';
 import type { CardTexts } from './texts.js';
 
 /** Tool calls shown unfolded when a run has more than this many. */
@@ -10,6 +10,7 @@ export const MAX_FOLDED_TOOLS = 30;
 
 const TOOL_ICON: Readonly<Record<ToolLine['state'], string>> = { running: '⏳', finished: '✅', failed: '❌', orphan: '▫️', interrupted: '⏹' };
 
+/** A Card JSON 2.0 `markdown` component. */
 export const markdown = (element_id: string, content: string, extra: Record<string, unknown> = {}): FeishuElement => ({
   tag: 'markdown',
   element_id,
@@ -86,10 +87,4 @@ export function tail(text: string, maxChars: number): string {
   const start = text.length - maxChars;
   const newline = text.indexOf('\n', start);
   return `…${text.slice(newline >= 0 && newline - start < 200 ? newline : start)}`;
-}
-
-/** One line, at most `maxChars` characters. */
-export function oneLine(text: string, maxChars: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > maxChars ? `${flat.slice(0, maxChars - 1)}…` : flat;
 }

@@ -1,8 +1,7 @@
-import { formatFooter, isTerminalStatus, type CardView } from '@progresscard/core';
-import type { FeishuCard, FeishuPayload } from '../card-types.js';
-import { FEISHU_GUARD_LIMITS, cardFits } from '../guards.js';
+import { codePointLength, cut, formatFooter, isTerminalStatus, oneLine, type CardView } from '@progresscard/core';
+import type { FeishuCard } from './card-types.js';
+import { FEISHU_GUARD_LIMITS, cardFits } from './guards.js';
 import type { CardRenderOptions } from './card.js';
-import { oneLine } from './elements.js';
 import { CARD_TEXTS, STATUS_TEMPLATE, statusLine } from './texts.js';
 
 /** Plain text kept on a fallback card, in characters, before the byte check. */
@@ -13,7 +12,7 @@ const MAX_FALLBACK_CHARS = 8000;
  * `plain_text` (no markdown, no tags, no tables), so nothing in agent text can be refused or
  * turned into a mention. Cut to fit with `…` at the cut.
  */
-export function renderFallbackCard(view: CardView, options: CardRenderOptions): FeishuPayload {
+export function renderFallbackCard(view: CardView, options: CardRenderOptions): FeishuCard {
   const locale = options.locale ?? view.locale;
   const texts = CARD_TEXTS[locale];
   const title = oneLine(view.title || texts.defaultTitle, 100);
@@ -36,12 +35,12 @@ export function renderFallbackCard(view: CardView, options: CardRenderOptions): 
     body: { elements: [{ tag: 'div', element_id: 'text', text: { tag: 'plain_text', content: text || texts.thinkingNow } }] },
   });
   let text = lines.join('\n\n');
-  if (text.length > MAX_FALLBACK_CHARS) text = `${text.slice(0, MAX_FALLBACK_CHARS)}…`;
+  text = cut(text, MAX_FALLBACK_CHARS + 1);
   let card = make(text);
   const limits = options.limits ?? FEISHU_GUARD_LIMITS;
   for (let i = 0; i < 50 && !cardFits(card, limits); i++) {
-    text = `${text.slice(0, Math.floor(text.length * 0.8))}…`;
+    text = cut(text, Math.floor(codePointLength(text) * 0.8) + 1);
     card = make(text);
   }
-  return { card };
+  return card;
 }

@@ -1,9 +1,10 @@
-import type { CardStatus, Locale } from '@progresscard/core';
-import type { FeishuTemplate } from '../card-types.js';
+import { STATUS_LABELS, type CardStatus, type Locale } from '@progresscard/core';
+import type { FeishuTemplate } from './card-types.js';
 
 /** Words of the Feishu card, per locale. */
 export interface CardTexts {
   readonly defaultTitle: string;
+  /** The shared status words (`STATUS_LABELS` of the core). */
   readonly status: Readonly<Record<CardStatus, string>>;
   /** `第 3 轮` / `round 3`. */
   round(n: number): string;
@@ -33,7 +34,7 @@ const n = (value: number, locale: Locale) => value.toLocaleString(locale === 'zh
 export const CARD_TEXTS: Readonly<Record<Locale, CardTexts>> = {
   'zh-CN': {
     defaultTitle: '任务进度',
-    status: { running: '正在处理', waiting: '等待确认', completed: '已完成', failed: '失败', cancelled: '已取消' },
+    status: STATUS_LABELS['zh-CN'],
     round: (r) => `第 ${r} 轮`,
     separator: ' · ',
     tools: '本轮工具',
@@ -56,7 +57,7 @@ export const CARD_TEXTS: Readonly<Record<Locale, CardTexts>> = {
   },
   en: {
     defaultTitle: 'Agent run',
-    status: { running: 'Working', waiting: 'Waiting for input', completed: 'Completed', failed: 'Failed', cancelled: 'Cancelled' },
+    status: STATUS_LABELS.en,
     round: (r) => `round ${r}`,
     separator: ' · ',
     tools: 'Tools',
@@ -89,7 +90,7 @@ export const STATUS_TEMPLATE: Readonly<Record<CardStatus, FeishuTemplate>> = {
   cancelled: 'grey',
 };
 
-/** Subtitle: `正在处理 · 第 3 轮` / `Working · round 3` while running, the status word otherwise. */
+/** Subtitle: `运行中 · 第 3 轮` / `Running · round 3` while running, the status word otherwise. */
 export function statusLine(status: CardStatus, round: number, texts: CardTexts): string {
   if (status === 'running' && round > 0) return `${texts.status.running}${texts.separator}${texts.round(round)}`;
   return texts.status[status];

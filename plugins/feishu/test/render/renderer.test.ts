@@ -1,7 +1,10 @@
 import { checkFeishuCardContent } from '@progresscard/emulator';
 import { describe, expect, it } from 'vitest';
-import { ELEMENT_ID_PATTERN, renderCard, renderFallbackCard, type CardRenderOptions, type FeishuCard, type FeishuElement } from '../src/index.js';
-import { viewOf } from './views.js';
+import type { FeishuCard, FeishuElement } from '../../src/render/card-types.js';
+import { renderCard, type CardRenderOptions } from '../../src/render/card.js';
+import { renderFallbackCard } from '../../src/render/fallback.js';
+import { ELEMENT_ID_PATTERN } from '../../src/render/guards.js';
+import { viewOf } from '../views.js';
 
 const OPTIONS: CardRenderOptions = { footerStyle: 'compact', overflow: 'follow-up', timeZone: 'UTC' };
 
@@ -49,7 +52,7 @@ describe('renderCard: one snapshot per status and locale', () => {
   for (const locale of ['zh-CN', 'en'] as const) {
     for (const status of Object.keys(SCRIPTS)) {
       it(`${status} (${locale})`, () => {
-        const { card } = render(status, locale);
+        const card = render(status, locale);
         expect(card).toMatchSnapshot();
         expect(checkFeishuCardContent(JSON.stringify(card))).toMatchObject({ ok: true });
         expect(ids(card).every((id) => ELEMENT_ID_PATTERN.test(id))).toBe(true);
@@ -62,31 +65,31 @@ describe('renderCard: one snapshot per status and locale', () => {
 describe('renderCard: what a user sees', () => {
   it('status line and header colour follow the status', () => {
     const header = (status: string, locale: 'zh-CN' | 'en') => {
-      const h = render(status, locale).card.header!;
+      const h = render(status, locale).header!;
       return [h.subtitle!.content, h.template];
     };
-    expect(header('running', 'zh-CN')).toEqual(['正在处理 · 第 3 轮', 'blue']);
-    expect(header('running', 'en')).toEqual(['Working · round 3', 'blue']);
-    expect(header('waiting', 'zh-CN')).toEqual(['等待确认', 'orange']);
+    expect(header('running', 'zh-CN')).toEqual(['运行中 · 第 3 轮', 'blue']);
+    expect(header('running', 'en')).toEqual(['Running · round 3', 'blue']);
+    expect(header('waiting', 'zh-CN')).toEqual(['等待输入', 'orange']);
     expect(header('completed', 'zh-CN')).toEqual(['已完成', 'green']);
     expect(header('completed', 'en')).toEqual(['Completed', 'green']);
     expect(header('failed', 'zh-CN')).toEqual(['失败', 'red']);
     expect(header('cancelled', 'zh-CN')).toEqual(['已取消', 'grey']);
-    expect(render('completed', 'zh-CN').card.config).toMatchObject({ update_multi: true, summary: { content: '【已完成】Refactor parser' } });
-    expect(render('running', 'en').card.header!.title.content).toBe('Refactor parser');
+    expect(render('completed', 'zh-CN').config).toMatchObject({ update_multi: true, summary: { content: '【已完成】Refactor parser' } });
+    expect(render('running', 'en').header!.title.content).toBe('Refactor parser');
   });
 
   it('shows thinking while running and folds it into a panel once an answer exists', () => {
-    const running = render('running', 'zh-CN').card;
+    const running = render('running', 'zh-CN');
     expect(running.body.elements[0]).toMatchObject({ tag: 'markdown', element_id: 'thinking', content: 'Check the failing test first.' });
-    const answered = renderCard(viewOf([...base('zh-CN'), { at: 1200, type: 'answer.delta', text: 'Found it.' }], 2000), OPTIONS).card;
+    const answered = renderCard(viewOf([...base('zh-CN'), { at: 1200, type: 'answer.delta', text: 'Found it.' }], 2000), OPTIONS);
     expect(answered.body.elements[0]).toMatchObject({ tag: 'collapsible_panel', element_id: 'thinking_panel', expanded: false });
     expect(element(answered, 'thinking')!.content).toBe('Check the failing test first.');
     expect(element(answered, 'answer')!.content).toBe('Found it.');
   });
 
   it('shows the core\'s tool lines with live durations, folding all but the latest when there are more than 3', () => {
-    const running = render('running', 'zh-CN').card;
+    const running = render('running', 'zh-CN');
     expect(element(running, 'tools')!.content).toBe('- ✅ read_file: `src/parse.ts`（完成 · 120 lines）\n- ⏳ shell: `npm test`（执行中 · 4 秒）');
     const many = [
       { at: 0, type: 'run.started', locale: 'en' },
@@ -95,7 +98,7 @@ describe('renderCard: what a user sees', () => {
         { at: i * 100 + 50, type: 'tool.finished', callId: `t${i}`, summary: `${i} lines` },
       ]),
     ];
-    const card = renderCard(viewOf(many, 1000), OPTIONS).card;
+    const card = renderCard(viewOf(many, 1000), OPTIONS);
     expect(element(card, 'tools_title')!.content).toBe('**Tools** · 5');
     expect(element(card, 'tools_panel')).toMatchObject({ tag: 'collapsible_panel', expanded: false, header: { title: { content: '4 earlier tool calls' } } });
     expect((element(card, 'tools_older')!.content as string).split('\n')).toHaveLength(4);
@@ -103,22 +106,22 @@ describe('renderCard: what a user sees', () => {
   });
 
   it('puts the footer in small grey text on finished cards only (2.0 has no note)', () => {
-    const done = render('completed', 'en').card;
+    const done = render('completed', 'en');
     expect(element(done, 'footer')).toMatchObject({ tag: 'markdown', text_size: 'notation' });
     expect(element(done, 'footer')!.content).toBe("<font color='grey'>4s · gpt-x · in 12.8k / out 1.1k · ctx 34% · 00:00</font>");
-    expect(element(render('running', 'en').card, 'footer')).toBeUndefined();
-    const debug = renderCard(viewOf(SCRIPTS.completed!('en'), 5000), { ...OPTIONS, footerStyle: 'debug' }).card;
+    expect(element(render('running', 'en'), 'footer')).toBeUndefined();
+    const debug = renderCard(viewOf(SCRIPTS.completed!('en'), 5000), { ...OPTIONS, footerStyle: 'debug' });
     expect(element(debug, 'footer')!.content).toContain('tools 2');
   });
 
   it('shows the waiting prompt, the error of a failed run and the reason of a cancelled one', () => {
-    expect(element(render('waiting', 'en').card, 'waiting')!.content).toBe('**⏸ Waiting for**: Allow `rm -rf build`?');
-    expect(element(render('failed', 'zh-CN').card, 'error')!.content).toBe('**❌ 失败原因**：model overloaded (529)');
-    expect(element(render('cancelled', 'en').card, 'error')!.content).toBe('**⏹ Cancelled**: stopped by the user');
+    expect(element(render('waiting', 'en'), 'waiting')!.content).toBe('**⏸ Waiting for**: Allow `rm -rf build`?');
+    expect(element(render('failed', 'zh-CN'), 'error')!.content).toBe('**❌ 失败原因**：model overloaded (529)');
+    expect(element(render('cancelled', 'en'), 'error')!.content).toBe('**⏹ Cancelled**: stopped by the user');
   });
 
   it('config locale overrides the run\'s locale', () => {
-    const card = renderCard(viewOf(SCRIPTS.completed!('zh-CN'), 5000), { ...OPTIONS, locale: 'en' }).card;
+    const card = renderCard(viewOf(SCRIPTS.completed!('zh-CN'), 5000), { ...OPTIONS, locale: 'en' });
     expect(card.header!.subtitle!.content).toBe('Completed');
   });
 
@@ -151,11 +154,11 @@ describe('mention escaping', () => {
       { at: 5, type: 'run.failed', error: evil },
     ];
     for (const payload of [renderCard(viewOf(script, 10), OPTIONS)]) {
-      const checked = checkFeishuCardContent(JSON.stringify(payload.card));
+      const checked = checkFeishuCardContent(JSON.stringify(payload));
       expect(checked).toMatchObject({ ok: true });
       expect(checked.ok && checked.value.mentions).toEqual([]);
       // plain_text (title, fallback) never parses tags; markdown may only hold the renderer's own grey <font>
-      const markdown = markdownTexts(payload.card).join('\n').replaceAll("<font color='grey'>", '').replaceAll('</font>', '');
+      const markdown = markdownTexts(payload).join('\n').replaceAll("<font color='grey'>", '').replaceAll('</font>', '');
       expect(markdown).toContain('&#60;at id=all>');
       expect(markdown).not.toMatch(/<\/?(at|font|person|a)[\s>]/);
     }
@@ -164,15 +167,15 @@ describe('mention escaping', () => {
 
 describe('renderFallbackCard', () => {
   it('carries agent text only as plain_text, where tags are never parsed', () => {
-    const { card } = renderFallbackCard(viewOf([{ at: 0, type: 'run.started' }, { at: 1, type: 'answer.delta', text: '<at id=all> hi' }], 10), OPTIONS);
+    const card = renderFallbackCard(viewOf([{ at: 0, type: 'run.started' }, { at: 1, type: 'answer.delta', text: '<at id=all> hi' }], 10), OPTIONS);
     expect(markdownTexts(card)).toEqual([]);
     const checked = checkFeishuCardContent(JSON.stringify(card));
     expect(checked.ok && checked.value.mentions).toEqual([]);
   });
 
   it('is a plain-text 2.0 card with the same header', () => {
-    const { card } = renderFallbackCard(viewOf(SCRIPTS.completed!('en'), 5000), OPTIONS);
-    expect(card.header).toEqual(render('completed', 'en').card.header);
+    const card = renderFallbackCard(viewOf(SCRIPTS.completed!('en'), 5000), OPTIONS);
+    expect(card.header).toEqual(render('completed', 'en').header);
     expect(card.body.elements).toHaveLength(1);
     expect(card.body.elements[0]).toMatchObject({ tag: 'div', text: { tag: 'plain_text' } });
     const text = (card.body.elements[0]!.text as { content: string }).content;

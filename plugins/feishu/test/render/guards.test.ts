@@ -1,17 +1,11 @@
 import { checkFeishuCardContent } from '@progresscard/emulator';
 import { describe, expect, it } from 'vitest';
-import {
-  FEISHU_GUARD_LIMITS,
-  countTables,
-  fitText,
-  inspectCard,
-  renderCard,
-  renderFallbackCard,
-  splitBlocks,
-  type FeishuCard,
-  type FeishuElement,
-} from '../src/index.js';
-import { f05Answer, viewOf } from './views.js';
+import type { FeishuCard, FeishuElement } from '../../src/render/card-types.js';
+import { layoutCard, renderCard } from '../../src/render/card.js';
+import { renderFallbackCard } from '../../src/render/fallback.js';
+import { FEISHU_GUARD_LIMITS, fitText, inspectCard } from '../../src/render/guards.js';
+import { countTables, splitBlocks } from '../../src/render/markdown/index.js';
+import { f05Answer, viewOf } from '../views.js';
 
 const OPTIONS = { footerStyle: 'compact', overflow: 'follow-up', timeZone: 'UTC' } as const;
 const card = (elements: FeishuElement[]): FeishuCard => ({ schema: '2.0', config: { update_multi: true, summary: { content: '' } }, body: { elements } });
@@ -73,8 +67,8 @@ describe('case F05: content over the limits', () => {
 
   for (const status of ['running', 'completed'] as const) {
     it(`every card of the ${status} render passes Feishu's checks (no 230025 / 230099)`, () => {
-      const payload = renderCard(viewOf(events(status), 600), OPTIONS);
-      const cards = [payload.card, ...(payload.continuation ?? [])];
+      const payload = layoutCard(viewOf(events(status), 600), OPTIONS);
+      const cards = [payload.card, ...(payload.continuations)];
       for (const c of cards) {
         expect(inspectCard(c).problems).toEqual([]);
         // the emulator's independent implementation of the platform checks
@@ -86,9 +80,9 @@ describe('case F05: content over the limits', () => {
   }
 
   it('the final card says the answer was shortened and the rest continues in follow-up cards, nothing lost', () => {
-    const payload = renderCard(viewOf(events('completed'), 600), { ...OPTIONS, locale: 'en' });
+    const payload = layoutCard(viewOf(events('completed'), 600), { ...OPTIONS, locale: 'en' });
     const notice = payload.card.body.elements.find((e) => e.element_id === 'answer_notice')!.content as string;
-    const parts = payload.continuation!;
+    const parts = payload.continuations;
     expect(parts.length).toBeGreaterThanOrEqual(1);
     expect(notice).toMatch(new RegExp(`this card shows the first [\\d,]+ of [\\d,]+ characters; the rest continues in the ${parts.length} card`));
     const all = [payload.card, ...parts].map(answerOf).join('\n');
@@ -102,20 +96,20 @@ describe('case F05: content over the limits', () => {
   });
 
   it('with overflow "truncate" the final card alone says how much was cut', () => {
-    const payload = renderCard(viewOf(events('completed'), 600), { ...OPTIONS, overflow: 'truncate' });
-    expect(payload.continuation).toBeUndefined();
+    const payload = layoutCard(viewOf(events('completed'), 600), { ...OPTIONS, overflow: 'truncate' });
+    expect(payload.continuations).toEqual([]);
     const notice = payload.card.body.elements.find((e) => e.element_id === 'answer_notice')!.content as string;
     expect(notice).toMatch(/回答过长，已截断：此卡片只显示前 [\d,]+ 字（共 [\d,]+ 字）/);
   });
 
   it('a running card says the rest follows when the run ends', () => {
-    const payload = renderCard(viewOf(events('running'), 600), OPTIONS);
-    expect(payload.continuation).toBeUndefined();
+    const payload = layoutCard(viewOf(events('running'), 600), OPTIONS);
+    expect(payload.continuations).toEqual([]);
     expect(JSON.stringify(payload.card)).toContain('完成后其余内容将以续接卡片发送');
   });
 
   it('the plain-text fallback fits too', () => {
-    const { card: c } = renderFallbackCard(viewOf(events('completed'), 600), OPTIONS);
+    const c = renderFallbackCard(viewOf(events('completed'), 600), OPTIONS);
     expect(inspectCard(c).problems).toEqual([]);
     expect(checkFeishuCardContent(JSON.stringify(c))).toMatchObject({ ok: true });
   });
@@ -123,7 +117,7 @@ describe('case F05: content over the limits', () => {
   it('survives thousands of tool calls and a huge thinking text', () => {
     const many = Array.from({ length: 3000 }, (_, i) => ({ at: 1, type: 'tool.started', callId: `c${i}`, name: 'read_file', args: { path: `src/${'deep/'.repeat(10)}f${i}.ts` } }));
     const view = viewOf([{ at: 0, type: 'run.started' }, { at: 1, type: 'thinking.delta', text: 'think '.repeat(50_000) }, ...many, { at: 2, type: 'answer.delta', text: 'x'.repeat(40_000) }], 5000);
-    const { card: c } = renderCard(view, OPTIONS);
+    const c = renderCard(view, OPTIONS);
     expect(inspectCard(c).problems).toEqual([]);
     expect(inspectCard(c).elements).toBeLessThan(20);
   });

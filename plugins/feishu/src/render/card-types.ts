@@ -1,4 +1,4 @@
-/** Shapes of the Feishu Card JSON 2.0 this plugin sends (card-json-v2-structure doc). */
+/** Shapes of the Feishu Card JSON 2.0 this plugin sends (https://open.feishu.cn/document/feishu-cards/card-json-v2-structure). */
 
 /** One component of `body.elements` (markdown, hr, div, collapsible_panel…). */
 export interface FeishuElement {
@@ -11,7 +11,7 @@ export interface FeishuElement {
 /** Header colours (`header.template`) used by the renderer. */
 export type FeishuTemplate = 'blue' | 'orange' | 'green' | 'red' | 'grey';
 
-/** A Card JSON 2.0 card. */
+/** A Card JSON 2.0 card: the payload of the Feishu channel (a main card or one continuation part). */
 export interface FeishuCard {
   readonly schema: '2.0';
   readonly config: {
@@ -27,13 +27,4 @@ export interface FeishuCard {
     readonly template: FeishuTemplate;
   };
   readonly body: { readonly elements: readonly FeishuElement[] };
-}
-
-/**
- * What the renderer hands to the transport: the card, and for a terminal card whose answer did not
- * fit, follow-up cards that carry the rest of the answer (sent once, as replies to the card).
- */
-export interface FeishuPayload {
-  readonly card: FeishuCard;
-  readonly continuation?: readonly FeishuCard[];
 }

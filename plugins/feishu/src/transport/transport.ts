@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import type * as lark from '@larksuiteoapi/node-sdk';
+import type { CardTransport, DeliveryFailure, MessageRef, SendRequest, UpdateRequest } from '@progresscard/core';
+import type { FeishuConfig, ReceiveIdType } from '../config.js';
+import type { FeishuCard } from '../render/card-types.js';
+import { FEISHU_GUARD_LIMITS, inspectCard, type GuardLimits } from '../render/guards.js';
+import { FeishuApiError, FeishuLocalError, classifyFeishuError } from './classify.js';
+import { createFeishuClient } from './client.js';
+import { FEISHU_API_ROUTES, type FeishuAnswer } from './routes.js';
+import { TokenCache } from './token-cache.js';
+
+/**
+ * Where a card goes. A string is a receive id of the configured `receiveIdType`; fields left out
+ * come from the config.
+ */
+export interface FeishuTarget {
+  readonly receiveIdType?: ReceiveIdType;
+  readonly receiveId?: string;
+  /** Send the card as a reply to this message. */
+  readonly replyToMessageId?: string;
+  readonly replyInThread?: boolean;
+}
+
+/** Feishu's `uuid` is at most 50 chars: longer idempotency keys are hashed (stable, so retries still de-duplicate). */
+export function toFeishuUuid(key: string): string {
+  return key.length <= 50 ? key : createHash('sha256').update(key).digest('hex').slice(0, 50);
+}
+
+/** What the transport needs besides the config. */
+export interface FeishuTransportOptions {
+  readonly limits?: GuardLimits;
+  /**
+   * A ready SDK client; by default one is built from the config with its own token cache and request
+   * timeout. With a client of your own, `refreshAuth` cannot clear its token cache (it does nothing).
+   */
+  readonly client?: lark.Client;
+}
+
+/**
+ * Sends and patches cards with the official SDK ({@link FEISHU_API_ROUTES}): `im.v1.message.create`,
+ * or `reply` (to a configured parent, or to the card's main message for a continuation part) with
+ * `uuid` = the idempotency key; `im.v1.message.patch` for updates. Answers with a non-zero `code`
+ * are thrown as {@link FeishuApiError}. Every card is checked against the guard limits before it
+ * leaves; a card that would be refused is not sent (thrown as a `rejected` failure).
+ */
+export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget | string> {
+  readonly #client: lark.Client;
+  readonly #tokens = new TokenCache();
+  readonly #config: FeishuConfig;
+  readonly #limits: GuardLimits;
+
+  constructor(config: FeishuConfig, options: FeishuTransportOptions = {}) {
+    this.#config = config;
+    this.#limits = options.limits ?? FEISHU_GUARD_LIMITS;
+    this.#client = options.client ?? createFeishuClient(config, this.#tokens);
+  }
+
+  async send(request: SendRequest<FeishuCard, FeishuTarget | string>): Promise<MessageRef> {
+    this.#guard(request.payload);
+    const target = this.#target(request.target);
+    const content = JSON.stringify(request.payload);
+    const uuid = toFeishuUuid(request.idempotencyKey);
+    let answer: FeishuAnswer;
+    if (request.replyTo) {
+      answer = await this.#reply(request.replyTo.id, content, uuid, target.replyInThread);
+    } else if (target.replyToMessageId) {
+      try {
+        answer = await this.#reply(target.replyToMessageId, content, uuid, target.replyInThread);
+      } catch (error) {
+        // The message we reply to is gone: post into the chat instead, if we know it.
+        if (!this.#parentGone(error)) throw error;
+        if (!target.receiveId) throw new FeishuLocalError(`cannot reply to ${target.replyToMessageId}: ${classifyFeishuError(error).detail}`);
+        answer = await this.#create(target.receiveIdType, target.receiveId, content, uuid);
+      }
+    } else {
+      if (!target.receiveId) throw new FeishuLocalError('no receiver: set receiveId in the feishu config or pass a target to open()');
+      answer = await this.#create(target.receiveIdType, target.receiveId, content, uuid);
+    }
+    const messageId = answer.data?.message_id;
+    if (!messageId) throw new FeishuApiError(200, -1, 'send answered without data.message_id');
+    return { id: messageId, extra: { chatId: answer.data?.chat_id } };
+  }
+
+  /** Patches one message with the card. */
+  async update(request: UpdateRequest<FeishuCard>): Promise<void> {
+    this.#guard(request.payload);
+    this.#check(await FEISHU_API_ROUTES.patchMessage.call(this.#client, { messageId: request.message.id, content: JSON.stringify(request.payload) }));
+  }
+
+  /** Drops the cached tenant_access_token; the SDK fetches a new one on the next call. */
+  async refreshAuth(): Promise<void> {
+    this.#tokens.clear();
+  }
+
+  classify(error: unknown): DeliveryFailure {
+    return classifyFeishuError(error);
+  }
+
+  #target(target: FeishuTarget | string | undefined): Required<Pick<FeishuTarget, 'receiveIdType' | 'replyInThread'>> & FeishuTarget {
+    const given: FeishuTarget = typeof target === 'string' ? { receiveId: target } : (target ?? {});
+    return {
+      receiveIdType: given.receiveIdType ?? this.#config.receiveIdType,
+      receiveId: given.receiveId ?? this.#config.receiveId,
+      replyToMessageId: given.replyToMessageId ?? (given.receiveId ? undefined : this.#config.replyToMessageId),
+      replyInThread: given.replyInThread ?? this.#config.replyInThread,
+    };
+  }
+
+  #guard(card: FeishuCard): void {
+    const { problems } = inspectCard(card, this.#limits);
+    if (problems.length > 0) throw new FeishuLocalError(`card not sent, it would be refused: ${problems.join('; ')}`);
+  }
+
+  #check(answer: FeishuAnswer): void {
+    if (answer && typeof answer.code === 'number' && answer.code !== 0) throw new FeishuApiError(200, answer.code, answer.msg ?? '');
+  }
+
+  #parentGone(error: unknown): boolean {
+    const failure = classifyFeishuError(error);
+    return failure.kind === 'gone' || /code 230001/.test(failure.detail);
+  }
+
+  async #create(receiveIdType: ReceiveIdType, receiveId: string, content: string, uuid: string): Promise<FeishuAnswer> {
+    const answer = await FEISHU_API_ROUTES.createMessage.call(this.#client, { receiveIdType, receiveId, content, uuid });
+    this.#check(answer);
+    return answer;
+  }
+
+  async #reply(messageId: string, content: string, uuid: string, replyInThread: boolean): Promise<FeishuAnswer> {
+    const answer = await FEISHU_API_ROUTES.replyMessage.call(this.#client, { messageId, content, uuid, replyInThread });
+    this.#check(answer);
+    return answer;
+  }
+}
