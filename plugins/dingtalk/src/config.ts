@@ -1,9 +1,26 @@
-import { describeInvalidInput } from '@progresscard/core';
+import { ChannelConfigError, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelDefaults } from '@progresscard/core';
 import { z } from 'zod';
-import { DingTalkTargetSchema } from './target.js';
+import { DingTalkTargetSchema } from './transport/target.js';
 
 /** Default API host of the new-style DingTalk Open API. */
 export const DINGTALK_API_BASE_URL = 'https://api.dingtalk.com';
+
+/**
+ * DingTalk channel defaults (ms):
+ * - `tickMs` 3000: running tools' elapsed times refresh every 3 s (env `DINGTALK_CARD_TOOL_TICK_MS`, applied by the core);
+ * - `budget` 20 calls per second for the whole channel: the documented limit is 20 QPS per app per API
+ *   (https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server);
+ *   sharing one window across the card APIs is the safe reading, and what the working OSS clients do
+ *   (one process-wide 20 QPS bucket in the DingTalk-Real-AI connector and hermes-agent);
+ * - `perCardIntervalMs` 500: one card updates at most twice a second (clients that work use 500–1500 ms);
+ * - `debounceMs` 2500: streamed text is released to the card at least this often.
+ */
+export const DINGTALK_DEFAULTS: ChannelDefaults = {
+  tickMs: 3000,
+  budget: [{ limit: 20, intervalMs: 1000 }],
+  perCardIntervalMs: 500,
+  debounceMs: 2500,
+};
 
 const positiveInt = z.number().int().positive();
 
@@ -38,7 +55,7 @@ export const TemplateKeysSchema = z.object({
  * - `baseUrl`: default `https://api.dingtalk.com`; any http(s) URL, e.g. the emulator's.
  * - `locale`: card language; default: the run's (`run.started.locale`, else zh-CN).
  * - `footerStyle` (`compact` | `debug`), `timeZone` (IANA, for the footer's sent-at time).
- * - `tickMs`, `budget`, `perCardIntervalMs`, `debounceMs`: override the channel defaults.
+ * - `tickMs`, `budget`, `perCardIntervalMs`, `debounceMs`: override the channel defaults (the core's timing schema).
  * - `templateKeys`: variable names in your template; `cardParams`: extra fixed template variables
  *   (non-strings are JSON-encoded, since every cardParamMap value must be a string).
  * - `maxContentChars`: size guard of the markdown variable (default 3000: longer replies have been
@@ -66,10 +83,7 @@ export const DingTalkConfigSchema = z.object({
       }
     }, 'must be an IANA time zone')
     .optional(),
-  tickMs: positiveInt.optional(),
-  budget: z.array(z.object({ limit: positiveInt, intervalMs: positiveInt })).min(1).optional(),
-  perCardIntervalMs: z.number().int().nonnegative().optional(),
-  debounceMs: z.number().int().nonnegative().optional(),
+  ...TIMING_OVERRIDES_SHAPE,
   templateKeys: TemplateKeysSchema.default({ title: 'msgTitle', content: 'msgContent', flowStatus: 'flowStatus' }),
   cardParams: z.record(z.string().min(1).max(100), z.unknown()).default({}),
   maxContentChars: z.number().int().min(500).max(20_000).default(3000),
@@ -82,29 +96,23 @@ export type DingTalkConfigInput = z.input<typeof DingTalkConfigSchema>;
 /** Config with defaults applied. */
 export type DingTalkConfig = z.output<typeof DingTalkConfigSchema>;
 
-/** Thrown by {@link parseDingTalkConfig}; names the field and the value (secrets shown as `<hidden>`). */
-export class DingTalkConfigError extends Error {
+/**
+ * Thrown by {@link parseDingTalkConfig}; names the field and the value (secrets shown as `<hidden>`),
+ * e.g. `dingtalk baseUrl = "ftp://x" (must be an http(s) URL)`.
+ */
+export class DingTalkConfigError extends ChannelConfigError {
   override readonly name = 'DingTalkConfigError';
-  constructor(
-    message: string,
-    /** Path of the bad field, e.g. `target.openConversationId`. */
-    readonly field: string,
-  ) {
-    super(message);
-  }
 }
 
 const SECRET_FIELDS = new Set(['appSecret']);
 
 /**
  * Validates `input` and applies defaults.
- * @throws DingTalkConfigError naming the first bad field and its value, e.g.
- *   `invalid dingtalk config: baseUrl = "ftp://x" (must be an http(s) URL)`; a secret's value is never shown.
+ * @throws DingTalkConfigError naming the first bad field and its value; a secret's value is never shown.
  */
 export function parseDingTalkConfig(input: unknown): DingTalkConfig {
-  const result = DingTalkConfigSchema.safeParse(input);
-  if (result.success) return result.data;
-  const problem = describeInvalidInput(input, result.error, SECRET_FIELDS);
-  const field = problem.field === '(input)' ? '(config)' : problem.field;
-  throw new DingTalkConfigError(`invalid dingtalk config: ${field} = ${problem.shown} (${problem.reason})`, field);
+  return parseChannelConfig('dingtalk', DingTalkConfigSchema, input, {
+    secretFields: SECRET_FIELDS,
+    error: (...args) => new DingTalkConfigError(...args),
+  });
 }

@@ -1,11 +1,10 @@
-import type { ChannelDefaults, ChannelPlugin } from '@progresscard/core';
-import { DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig } from './config.js';
-import { DINGTALK_DEFAULTS } from './defaults.js';
-import { DingTalkHttp } from './http.js';
-import { DingTalkRenderer, type DingTalkCardPayload } from './renderer.js';
-import type { DingTalkTarget } from './target.js';
-import { AccessTokenCache } from './token.js';
-import { DingTalkTransport } from './transport.js';
+import { parseTimingOverrides, type ChannelPlugin } from '@progresscard/core';
+import { DINGTALK_DEFAULTS, DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig } from './config.js';
+import { DingTalkRenderer, type DingTalkCardPayload } from './render/renderer.js';
+import { DingTalkHttp } from './transport/http.js';
+import type { DingTalkTarget } from './transport/target.js';
+import { AccessTokenCache } from './transport/token.js';
+import { DingTalkTransport } from './transport/transport.js';
 
 /** The DingTalk channel plugin as `dingtalk(config)` returns it. */
 export type DingTalkPlugin = ChannelPlugin<DingTalkCardPayload, DingTalkTarget> & {
@@ -19,22 +18,13 @@ export interface DingTalkPluginOptions {
   readonly now?: () => number;
 }
 
-/** Every cardParamMap value must be a string: strings pass, everything else is JSON-encoded (§5). */
+/** Every cardParamMap value must be a string: strings pass, everything else is JSON-encoded (https://open.dingtalk.com/document/development/instructions-for-filling-in-api-card-data). */
 export function toCardParamMap(values: Readonly<Record<string, unknown>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined) continue;
     out[key] = typeof value === 'string' ? value : JSON.stringify(value);
   }
-  return out;
-}
-
-function overridesOf(config: DingTalkConfig): Partial<ChannelDefaults> {
-  const out: { -readonly [K in keyof ChannelDefaults]?: ChannelDefaults[K] } = {};
-  if (config.tickMs !== undefined) out.tickMs = config.tickMs;
-  if (config.budget !== undefined) out.budget = config.budget;
-  if (config.perCardIntervalMs !== undefined) out.perCardIntervalMs = config.perCardIntervalMs;
-  if (config.debounceMs !== undefined) out.debounceMs = config.debounceMs;
   return out;
 }
 
@@ -45,7 +35,8 @@ function overridesOf(config: DingTalkConfig): Partial<ChannelDefaults> {
  * @example
  * const cards = createProgressCards({ channels: [dingtalk({ appKey, appSecret, cardTemplateId,
  *   target: { type: 'group', openConversationId: 'cid…==' } })] });
- * @throws DingTalkConfigError naming the bad field and its value (a secret's value is never shown).
+ * @throws DingTalkConfigError naming the bad field and its value (a secret's value is never shown),
+ *   e.g. `dingtalk tickMs = 0 (…)`.
  */
 export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): DingTalkPlugin {
   const c = parseDingTalkConfig(config);
@@ -71,7 +62,7 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     id: 'dingtalk',
     configSchema: DingTalkConfigSchema,
     defaults: DINGTALK_DEFAULTS,
-    overrides: overridesOf(c),
+    overrides: parseTimingOverrides('dingtalk', c),
     renderer,
     transport,
     config: { ...c, appSecret: '<hidden>' },

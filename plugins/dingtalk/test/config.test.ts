@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DINGTALK_DEFAULTS, DingTalkConfigError, dingtalk, parseDingTalkConfig } from '../src/index.js';
+import { parseDingTalkConfig } from '../src/config.js';
+import { DINGTALK_DEFAULTS, DingTalkConfigError, dingtalk } from '../src/index.js';
 
 const base = { appKey: 'dingkey', appSecret: 'shh-secret', cardTemplateId: 'tpl.schema' };
 
@@ -19,7 +20,7 @@ describe('DingTalk config', () => {
   });
 
   it.each([
-    [{ ...base, appKey: '' }, 'appKey', /invalid dingtalk config: appKey = ""/],
+    [{ ...base, appKey: '' }, 'appKey', /dingtalk appKey = ""/],
     [{ ...base, cardTemplateId: undefined }, 'cardTemplateId', /cardTemplateId = undefined \(missing\)/],
     [{ ...base, baseUrl: 'ftp://x' }, 'baseUrl', /baseUrl = "ftp:\/\/x" \(must be an http\(s\) URL\)/],
     [{ ...base, target: { type: 'channel', id: 'x' } }, 'target.type', /target\.type = "channel"/],

@@ -1,4 +1,6 @@
 import {
+  codePointLength,
+  cut,
   formatFooter,
   isTerminalStatus,
   toolLineText,
@@ -9,7 +11,8 @@ import {
   type Locale,
   type ToolLine,
 } from '@progresscard/core';
-import { charLength, escapeInline, normalizeAgentMarkdown, truncateMarkdown } from './markdown.js';
+import { truncateMarkdown } from './guards.js';
+import { escapeInline, normalizeAgentMarkdown } from './markdown.js';
 import { CARD_TEXTS, STATUS_COLOR_TOKENS, STATUS_ICONS, type CardTexts } from './texts.js';
 
 /**
@@ -51,11 +54,6 @@ export interface DingTalkRendererOptions {
 const MAX_INLINE_CHARS = 500;
 const MAX_THINKING_CHARS = 300;
 
-function clip(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
-}
-
 /** Running tools first (they are what the card is waiting on), then the latest finished ones, in start order. */
 function pickTools(tools: readonly ToolLine[], max: number): { shown: ToolLine[]; hidden: number } {
   if (tools.length <= max) return { shown: [...tools], hidden: 0 };
@@ -84,7 +82,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     const footerBlock = footer ? `***\n\n<font colorTokenV2=common_level3_base_color>${escapeInline(footer)}</font>` : '';
     const thinkingText = view.answer.trim() === '' && !isTerminalStatus(view.status) ? view.thinking.trim() : '';
     const thinking = thinkingText
-      ? `> 💭 ${texts.thinking}：${escapeInline(clip(Array.from(thinkingText).slice(-MAX_THINKING_CHARS).join(''), MAX_THINKING_CHARS))}`
+      ? `> 💭 ${texts.thinking}：${escapeInline(cut(Array.from(thinkingText).slice(-MAX_THINKING_CHARS).join(''), MAX_THINKING_CHARS))}`
       : '';
     const answer = normalizeAgentMarkdown(view.answer.trim());
 
@@ -94,9 +92,9 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
       const tools = this.tools(view, locale, texts, toolLimit);
       const fixed = [head, tools, detail, footerBlock];
       content = assemble([head, tools, thinking, answer, detail, footerBlock]);
-      if (charLength(content) <= o.maxContentChars) break;
+      if (codePointLength(content) <= o.maxContentChars) break;
       // Too long: drop the thinking, then shorten the answer, keeping at least a third of the room for it.
-      const withoutAnswer = charLength(assemble(fixed));
+      const withoutAnswer = codePointLength(assemble(fixed));
       if (answer === '' || withoutAnswer <= (o.maxContentChars * 2) / 3 || toolLimit <= 3) {
         content = this.shortened(head, tools, answer, detail, footerBlock, texts);
         break;
@@ -106,7 +104,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     return {
       cardParamMap: {
         ...o.staticParams,
-        [o.keys.title]: escapeInline(clip(view.title.trim() || texts.defaultTitle, 200)),
+        [o.keys.title]: escapeInline(cut(view.title.trim() || texts.defaultTitle, 200)),
         [o.keys.content]: content,
         [o.keys.flowStatus]: FLOW_STATUS[view.status],
       },
@@ -126,19 +124,19 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
       const plain = toPlainLine(line);
       if (plain !== '') lines.push(escapeInline(plain));
     }
-    if (view.status === 'waiting' && view.waitingFor) lines.push(`${texts.waitingFor}: ${escapeInline(clip(view.waitingFor, MAX_INLINE_CHARS))}`);
-    if (view.error) lines.push(`${view.status === 'cancelled' ? texts.reason : texts.error}: ${escapeInline(clip(view.error, MAX_INLINE_CHARS))}`);
+    if (view.status === 'waiting' && view.waitingFor) lines.push(`${texts.waitingFor}: ${escapeInline(cut(view.waitingFor, MAX_INLINE_CHARS))}`);
+    if (view.error) lines.push(`${view.status === 'cancelled' ? texts.reason : texts.error}: ${escapeInline(cut(view.error, MAX_INLINE_CHARS))}`);
     const footer = this.footer(view, locale);
     if (footer) lines.push(escapeInline(footer));
     let text = lines.join('\n\n');
-    if (charLength(text) > o.maxContentChars) {
-      const notice = texts.shortened(o.maxContentChars, charLength(text));
-      text = `${Array.from(text).slice(0, o.maxContentChars - charLength(notice) - 3).join('')}…\n\n${notice}`;
+    if (codePointLength(text) > o.maxContentChars) {
+      const notice = texts.shortened(o.maxContentChars, codePointLength(text));
+      text = `${Array.from(text).slice(0, o.maxContentChars - codePointLength(notice) - 3).join('')}…\n\n${notice}`;
     }
     return {
       cardParamMap: {
         ...o.staticParams,
-        [o.keys.title]: escapeInline(clip(view.title.trim() || texts.defaultTitle, 200)),
+        [o.keys.title]: escapeInline(cut(view.title.trim() || texts.defaultTitle, 200)),
         [o.keys.content]: text,
         [o.keys.flowStatus]: FLOW_STATUS[view.status],
       },
@@ -165,11 +163,11 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
 
   private detail(view: CardView, texts: CardTexts): string {
     if (view.status === 'waiting' && view.waitingFor) {
-      return `**${texts.waitingFor}**：${escapeInline(clip(view.waitingFor, MAX_INLINE_CHARS))}`;
+      return `**${texts.waitingFor}**：${escapeInline(cut(view.waitingFor, MAX_INLINE_CHARS))}`;
     }
     if ((view.status === 'failed' || view.status === 'cancelled') && view.error) {
       const label = view.status === 'failed' ? texts.error : texts.reason;
-      return `**${label}**：${escapeInline(clip(view.error, MAX_INLINE_CHARS))}`;
+      return `**${label}**：${escapeInline(cut(view.error, MAX_INLINE_CHARS))}`;
     }
     return '';
   }
@@ -181,16 +179,16 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
 
   private shortened(head: string, tools: string, answer: string, detail: string, footerBlock: string, texts: CardTexts): string {
     const max = this.options.maxContentChars;
-    const total = charLength(answer);
+    const total = codePointLength(answer);
     const notice = `*${texts.shortened(total, total)}*`;
-    const others = charLength(assemble([head, tools, detail, footerBlock]));
+    const others = codePointLength(assemble([head, tools, detail, footerBlock]));
     // separators around the answer and the notice: 2 × "\n\n"
-    const room = max - others - charLength(notice) - 4;
+    const room = max - others - codePointLength(notice) - 4;
     if (answer === '' || room < 50) {
       return truncateMarkdown(assemble([head, tools, detail, footerBlock]), max);
     }
     const kept = truncateMarkdown(answer, room);
-    const shown = charLength(kept);
+    const shown = codePointLength(kept);
     return truncateMarkdown(assemble([head, tools, kept, `*${texts.shortened(shown, total)}*`, detail, footerBlock]), max);
   }
 }

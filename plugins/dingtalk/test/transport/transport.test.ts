@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_DINGTALK_APP, type DingTalkEmulator } from '@progresscard/emulator';
-import { DingTalkApiError, DingTalkDeliveryError, dingtalk, outTrackIdFor } from '../src/index.js';
-import { GROUP, TEMPLATE_ID, payload, setup } from './helpers.js';
+import { dingtalk } from '../../src/index.js';
+import { DingTalkApiError, DingTalkDeliveryError } from '../../src/transport/errors.js';
+import { outTrackIdFor } from '../../src/transport/transport.js';
+import { GROUP, TEMPLATE_ID, payload, setup } from '../helpers.js';
 
 let emulator: DingTalkEmulator | undefined;
 afterEach(async () => {

@@ -1,7 +1,8 @@
 import axios, { type AxiosInstance } from 'axios';
-import { DingTalkApiError, DingTalkNetworkError, type DingTalkOperation } from './errors.js';
+import { DingTalkApiError, DingTalkNetworkError } from './errors.js';
+import type { DingTalkRoute } from './routes.js';
 
-/** Header carrying the access token on every v1.0 endpoint (§0 of the API notes). */
+/** Header carrying the access token on every v1.0 endpoint (https://open.dingtalk.com/document/development/obtain-the-access-token-of-an-internal-app). */
 export const ACCESS_TOKEN_HEADER = 'x-acs-dingtalk-access-token';
 
 /**
@@ -24,16 +25,17 @@ export class DingTalkHttp {
   }
 
   /**
-   * Sends `body` as JSON and returns the parsed 2xx body.
+   * Calls `route` with `body` as JSON and returns the parsed 2xx body.
    * @throws DingTalkApiError for a non-2xx answer or a 2xx with `success: false`;
    *   DingTalkNetworkError when no answer came.
    */
-  async request<T>(operation: DingTalkOperation, method: 'POST' | 'PUT', path: string, body: unknown, token?: string): Promise<T> {
+  async call<Body, Answer>(route: DingTalkRoute<Body, Answer>, body: Body, token?: string): Promise<Answer> {
+    const { operation } = route;
     let response;
     try {
       response = await this.axios.request({
-        method,
-        url: path,
+        method: route.method,
+        url: route.path,
         data: body,
         headers: token ? { [ACCESS_TOKEN_HEADER]: token } : undefined,
         responseType: 'json',
@@ -47,6 +49,6 @@ export class DingTalkHttp {
     if (response.status < 200 || response.status >= 300 || data.success === false) {
       throw new DingTalkApiError(operation, response.status, str(data.code), str(data.message), str(data.requestid) ?? str(response.headers['x-acs-request-id']));
     }
-    return data as T;
+    return data as Answer;
   }
 }

@@ -17,7 +17,7 @@ export const DingTalkTargetSchema = z.discriminatedUnion('type', [
 
 /**
  * The delivery fields of `createAndDeliver` for a target
- * (open.dingtalk.com/document/development/create-and-deliver-cards, §2a of the API notes):
+ * (https://open.dingtalk.com/document/development/create-and-deliver-cards):
  * - group: `openSpaceId = dtv1.card//IM_GROUP.<openConversationId>` with `imGroupOpenDeliverModel.robotCode`;
  * - user: `openSpaceId = dtv1.card//IM_ROBOT.<userId>` with `imRobotOpenDeliverModel.spaceType = "IM_ROBOT"`.
  * `supportForward` is required when a space model is present.

@@ -7,8 +7,9 @@
 export type DingTalkOperation = 'token' | 'createAndDeliver' | 'deliver' | 'update';
 
 /**
- * DingTalk answered with an error: a non-2xx status with `{requestid, code, message}` (§0 of the API
- * notes), or a 2xx whose body says `success: false`.
+ * DingTalk answered with an error: a non-2xx status with `{requestid, code, message}`
+ * (https://open.dingtalk.com/document/development/server-api-error-codes-1), or a 2xx whose body
+ * says `success: false`.
  */
 export class DingTalkApiError extends Error {
   override readonly name = 'DingTalkApiError';

@@ -1,5 +1,6 @@
 import { DingTalkApiError } from './errors.js';
 import type { DingTalkHttp } from './http.js';
+import { DINGTALK_API_ROUTES } from './routes.js';
 
 /** Refresh this long before `expireIn` runs out (DingTalk-Real-AI connector: 5 min before the 2 h expiry). */
 export const TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
@@ -46,10 +47,7 @@ export class AccessTokenCache {
   private async fetch(): Promise<string> {
     const epoch = this.epoch;
     const startedAt = this.now();
-    const body = await this.http.request<{ accessToken?: unknown; expireIn?: unknown }>('token', 'POST', '/v1.0/oauth2/accessToken', {
-      appKey: this.appKey,
-      appSecret: this.appSecret,
-    });
+    const body = await this.http.call(DINGTALK_API_ROUTES.accessToken, { appKey: this.appKey, appSecret: this.appSecret });
     if (typeof body.accessToken !== 'string' || body.accessToken === '') {
       throw new DingTalkApiError('token', 200, 'token.missing', 'the answer had no accessToken');
     }

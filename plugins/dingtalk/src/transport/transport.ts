@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { CardTransport, DeliveryFailure, MessageRef, SendRequest, UpdateRequest } from '@progresscard/core';
+import { showValue, type CardTransport, type DeliveryFailure, type MessageRef, type SendRequest, type UpdateRequest } from '@progresscard/core';
 import { classifyDingTalkError } from './classify.js';
 import { DingTalkApiError, DingTalkDeliveryError, DingTalkTargetError, type FailedDelivery } from './errors.js';
+import type { DingTalkCardPayload } from '../render/renderer.js';
 import type { DingTalkHttp } from './http.js';
-import type { DingTalkCardPayload } from './renderer.js';
+import { DINGTALK_API_ROUTES } from './routes.js';
 import { DingTalkTargetSchema, deliveryFields, describeTarget, type DingTalkTarget } from './target.js';
 import type { AccessTokenCache } from './token.js';
 
@@ -34,7 +35,7 @@ export interface DingTalkTransportOptions {
 }
 
 const OUT_TRACK_ID_PREFIX = 'pc-';
-/** DingTalk: outTrackId ≤ 100 characters, ≤ 64 recommended (legacy card docs, §5). */
+/** DingTalk: outTrackId ≤ 100 characters, ≤ 64 recommended (legacy card docs, https://open.dingtalk.com/document/development/send-interactive-dynamic-cards-1). */
 const MAX_OUT_TRACK_ID = 64;
 
 /**
@@ -92,7 +93,7 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
     const token = await this.options.tokens.get();
     let answer: { result?: { deliverResults?: unknown } };
     try {
-      answer = await this.options.http.request('createAndDeliver', 'POST', '/v1.0/card/instances/createAndDeliver', {
+      answer = await this.options.http.call(DINGTALK_API_ROUTES.createAndDeliver, {
         cardTemplateId: this.options.cardTemplateId,
         outTrackId,
         cardData: { cardParamMap: request.payload.cardParamMap },
@@ -132,7 +133,7 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
 
   private async put(outTrackId: string, payload: DingTalkCardPayload): Promise<void> {
     const token = await this.options.tokens.get();
-    await this.options.http.request('update', 'PUT', '/v1.0/card/instances', {
+    await this.options.http.call(DINGTALK_API_ROUTES.updateCard, {
       outTrackId,
       cardData: { cardParamMap: payload.cardParamMap },
       cardUpdateOptions: { updateCardDataByKey: true },
@@ -142,7 +143,7 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
   private async deliver(outTrackId: string, target: DingTalkTarget): Promise<void> {
     const token = await this.options.tokens.get();
     const fields = deliveryFields(target, this.options.robotCode);
-    const answer = await this.options.http.request<{ result?: unknown }>('deliver', 'POST', '/v1.0/card/instances/deliver', {
+    const answer = await this.options.http.call(DINGTALK_API_ROUTES.deliver, {
       outTrackId,
       openSpaceId: fields.openSpaceId,
       ...(target.type === 'group' ? { imGroupOpenDeliverModel: fields.imGroupOpenDeliverModel } : { imRobotOpenDeliverModel: fields.imRobotOpenDeliverModel }),
@@ -169,8 +170,7 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
     const parsed = DingTalkTargetSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      const text = JSON.stringify(raw) ?? String(raw);
-      throw new DingTalkTargetError(`dingtalk target = ${text.length > 80 ? `${text.slice(0, 77)}...` : text} (${[...issue.path].join('.') || 'target'}: ${issue.message})`);
+      throw new DingTalkTargetError(`dingtalk target = ${showValue(raw)} (${[...issue.path].join('.') || 'target'}: ${issue.message})`);
     }
     return parsed.data;
   }

@@ -1,7 +1,8 @@
-import type { CardStatus, Locale } from '@progresscard/core';
+import { STATUS_LABELS, type CardStatus, type Locale } from '@progresscard/core';
 
 /** The words the DingTalk card uses around the agent's text, per locale. */
 export interface CardTexts {
+  /** The shared status words (`STATUS_LABELS` of the core). */
   readonly status: Readonly<Record<CardStatus, string>>;
   readonly defaultTitle: string;
   readonly round: (n: number) => string;
@@ -37,7 +38,7 @@ export const STATUS_COLOR_TOKENS: Readonly<Record<CardStatus, string>> = {
 /** zh-CN and en texts. */
 export const CARD_TEXTS: Readonly<Record<Locale, CardTexts>> = {
   'zh-CN': {
-    status: { running: '运行中', waiting: '等待输入', completed: '已完成', failed: '失败', cancelled: '已取消' },
+    status: STATUS_LABELS['zh-CN'],
     defaultTitle: '智能体任务',
     round: (n) => `第 ${n} 轮`,
     waitingFor: '等待',
@@ -49,7 +50,7 @@ export const CARD_TEXTS: Readonly<Record<Locale, CardTexts>> = {
     shortened: (shown, total) => `（内容过长，已截断：显示前 ${shown} / ${total} 字）`,
   },
   en: {
-    status: { running: 'Running', waiting: 'Waiting for input', completed: 'Completed', failed: 'Failed', cancelled: 'Cancelled' },
+    status: STATUS_LABELS.en,
     defaultTitle: 'Agent run',
     round: (n) => `round ${n}`,
     waitingFor: 'Waiting for',

@@ -1,6 +1,5 @@
 /**
- * Agent text → DingTalk card markdown (open.dingtalk.com/document/development/markdown-variable-new,
- * §5 of the API notes):
+ * Agent text → DingTalk card markdown (https://open.dingtalk.com/document/development/markdown-variable-new):
  * - the card interprets `<font …>`, `<a atId=…>` (an @-mention!) and `<br>` tags, so `<` in agent text
  *   is escaped as `&lt;` outside code, and no agent text can produce a tag;
  * - outside fenced code a single `\n` is no visual line break, so it becomes `<br>`, except before
@@ -35,7 +34,7 @@ const CODE_SPAN = /(?<![`\\])(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
  * The backticks that close a code span a cut left open at the end of `text` (on its last line), if
  * any: without them the span's `<`, left as written, would turn into a live tag.
  */
-function openCodeSpanCloser(text: string): string | undefined {
+export function openCodeSpanCloser(text: string): string | undefined {
   const line = text.slice(text.lastIndexOf('\n') + 1);
   let end = 0;
   for (const match of line.matchAll(CODE_SPAN)) end = match.index + match[0].length;
@@ -105,39 +104,4 @@ export function openFence(markdown: string): string | undefined {
     else if (match[1]![0] === fence[0] && match[1]!.length >= fence.length && line.trim() === match[1]) fence = undefined;
   }
   return fence;
-}
-
-/**
- * Cuts markdown to at most `maxChars` characters (code points) so it stays valid: cut at a line end
- * when one is near, never inside a `<br>` or an HTML entity, then close a code fence or inline code
- * span left open. The closing fence or backticks are counted in `maxChars`.
- * @returns the kept text, or the whole text when it already fits.
- */
-export function truncateMarkdown(markdown: string, maxChars: number): string {
-  const chars = Array.from(markdown);
-  if (chars.length <= maxChars) return markdown;
-  const room = Math.max(0, maxChars - 5); // room for "\n```" (or a longer fence) below
-  let kept = chars.slice(0, room).join('');
-  const lastBreak = kept.lastIndexOf('\n');
-  if (lastBreak >= kept.length * 0.8) kept = kept.slice(0, lastBreak);
-  kept = kept.replace(/<b?r?$|&[#a-zA-Z0-9]*$/, '').replace(/\s+$/, '');
-  let fence = openFence(kept);
-  while (fence !== undefined && Array.from(kept).length + fence.length + 1 > maxChars) {
-    kept = Array.from(kept).slice(0, -Math.max(1, fence.length)).join('');
-    fence = openFence(kept);
-  }
-  if (fence !== undefined) return `${kept}\n${fence}`;
-  let closer = openCodeSpanCloser(kept);
-  while (closer !== undefined && Array.from(kept).length + closer.length > maxChars) {
-    kept = Array.from(kept).slice(0, -closer.length).join('');
-    closer = openCodeSpanCloser(kept);
-  }
-  return kept + (closer ?? '');
-}
-
-/** Length in code points (what the size guard counts). */
-export function charLength(text: string): number {
-  let n = 0;
-  for (const _ of text) n += 1;
-  return n;
 }

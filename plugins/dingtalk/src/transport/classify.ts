@@ -1,21 +1,28 @@
 import type { DeliveryFailure } from '@progresscard/core';
 import { DingTalkApiError, DingTalkDeliveryError, DingTalkNetworkError, DingTalkTargetError } from './errors.js';
 
-/** Wait after a per-second QPS answer; the DingTalk-Real-AI connector and hermes-agent back off 2 s (§4b). */
+/**
+ * Wait after a per-second QPS answer: the doc advises waiting out the 1 s window (https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server);
+ * the DingTalk-Real-AI connector (`src/services/messaging/card.ts`) and hermes-agent back off 2 s.
+ */
 export const QPS_RETRY_AFTER_MS = 2000;
-/** Wait after a per-minute (QPM) answer: the window's length (its size is not published, §4a). */
+/** Wait after a per-minute (QPM) answer: the window's length (its size is not published, https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server). */
 export const QPM_RETRY_AFTER_MS = 60_000;
 
-/** Codes meaning "this card no longer exists": §2c `param.cardNotExist`, §4d `cardInstance.notExist`, §2d `param.stream.outTrackId`. */
+/**
+ * Codes meaning "this card no longer exists": `param.cardNotExist`
+ * (https://open.dingtalk.com/document/development/interactive-card-update-interface), `cardInstance.notExist`,
+ * `param.stream.outTrackId` (https://open.dingtalk.com/document/development/api-streamingupdate).
+ */
 export const GONE_CODES: ReadonlySet<string> = new Set(['param.cardNotExist', 'cardInstance.notExist', 'param.stream.outTrackId']);
 
-/** Codes meaning "the token is bad": §1c `InvalidAuthentication` (HTTP 400), the generic 401 `Unauthorized`. */
+/** Codes meaning "the token is bad": `InvalidAuthentication` (HTTP 400, https://open.dingtalk.com/document/development/server-api-error-codes-1), the generic 401 `Unauthorized`. */
 export const AUTH_CODES: ReadonlySet<string> = new Set(['InvalidAuthentication', 'Unauthorized', 'invalidClientIdOrSecret', 'accesstoken.expired']);
 
 /**
  * Maps what the DingTalk transport threw to the core's failure kinds. Never throws.
  * - 403 `Forbidden.AccessDenied.QpsLimitForAppkeyAndApi` / `QpsLimitForApi` (any `QpsLimit` code) →
- *   `rate-limited`, 2 s, the whole channel (the limit is per app, §4a); `QpmLimit…` → 60 s; HTTP 429 → 2 s;
+ *   `rate-limited`, 2 s, the whole channel (the limit is per app, https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server); `QpmLimit…` → 60 s; HTTP 429 → 2 s;
  * - 400 `param.cardNotExist` (and `cardInstance.notExist`) → `gone`;
  * - `InvalidAuthentication` (400), 401 → `auth`;
  * - 408, 5xx, timeouts, network errors, a card created but not delivered → `transient`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DingTalkRenderer } from '../src/index.js';
-import { viewAfter } from './views.js';
+import { DingTalkRenderer } from '../../src/render/renderer.js';
+import { viewAfter } from '../views.js';
 
 const renderer = new DingTalkRenderer({
   keys: { title: 'msgTitle', content: 'msgContent', flowStatus: 'flowStatus' },

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DingTalkRenderer, dingtalk, openFence, type DingTalkRendererOptions } from '../src/index.js';
-import { viewAfter, viewsByStatus } from './views.js';
+import { dingtalk } from '../../src/index.js';
+import { openFence } from '../../src/render/markdown.js';
+import { DingTalkRenderer, type DingTalkRendererOptions } from '../../src/render/renderer.js';
+import { viewAfter, viewsByStatus } from '../views.js';
 
 const options: DingTalkRendererOptions = {
   keys: { title: 'msgTitle', content: 'msgContent', flowStatus: 'flowStatus' },
