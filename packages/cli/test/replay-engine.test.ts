@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   EXIT,
   emulatedPlugins,
+  feishuChannel,
   loadTrace,
   main,
   replayTickMs,
@@ -16,7 +17,7 @@ import { fixture, memoryIO } from './helpers.js';
 /** Seconds of every `shell: \`npm test\`（执行中 · N 秒）` line in the cards Feishu accepted, in order. */
 function acceptedShellDurations(emulators: Emulators): number[] {
   const out: number[] = [];
-  for (const call of emulators.feishu!.calls({ outcome: 'accepted' })) {
+  for (const call of emulators.emulator(feishuChannel)!.calls({ outcome: 'accepted' })) {
     const match = /shell: `npm test`（执行中 · (\d+) 秒）/.exec(JSON.stringify(call.card ?? ''));
     if (match) out.push(Number(match[1]));
   }
@@ -87,7 +88,7 @@ describe('replay engine', () => {
     const trace = await loadTrace(fixture('short-run.events.jsonl'), 'short-run');
     emulators = await startEmulators(['feishu']);
     for (const route of ['im.message.create', 'im.message.patch']) {
-      emulators.feishu!.faults.add({ route, respond: { status: 500, body: { code: 500, msg: 'injected outage' } } });
+      emulators.emulator(feishuChannel)!.faults.add({ route, respond: { status: 500, body: { code: 500, msg: 'injected outage' } } });
     }
     const result = await replayTrace({ trace, speed: 30, channels: emulatedPlugins(emulators, { tickMs: replayTickMs(30) }), finalTimeoutMs: 4_000 });
     expect(result.cards[0]!.status).toBe('completed');

@@ -6,7 +6,7 @@ export const silentLogger = { error() {}, warn() {}, info() {}, debug() {}, trac
 
 /**
  * The official SDK pointed at the emulator. Each client gets its own token cache: the SDK's default
- * cache is a module-level singleton keyed by appId, shared by every Client (reference §1).
+ * cache is a module-level singleton keyed by appId, shared by every Client (node-sdk `client/token-manager.ts`, https://github.com/larksuite/node-sdk).
  */
 export function sdkClient(emulator: FeishuEmulator, app = emulator.apps[0]!): lark.Client {
   return new lark.Client({

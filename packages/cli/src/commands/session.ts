@@ -4,7 +4,7 @@ import { emulatedPlugins, startEmulators, type Emulators } from '../channels/emu
 import { realPlugins } from '../channels/real.js';
 import { EXIT } from '../errors.js';
 import { waitFor, type CliIO } from '../io.js';
-import type { ChannelId } from '../options.js';
+import type { ChannelId } from '../channels/index.js';
 import { startPreviewServer, type PreviewServer, type RunInfo } from '../preview/server.js';
 import { replayTickMs } from '../replay/clock.js';
 import { replayTrace, type ReplayProgress } from '../replay/engine.js';
@@ -88,8 +88,7 @@ export async function runSession(o: SessionOptions, io: CliIO): Promise<number> 
     } else {
       emulators = await startEmulators(o.channels);
       plugins = emulatedPlugins(emulators, settingsFor(speed));
-      if (emulators.feishu) info(`  feishu emulator: ${emulators.feishu.baseUrl}`);
-      if (emulators.dingtalk) info(`  dingtalk emulator: ${emulators.dingtalk.baseUrl}`);
+      for (const channel of emulators.channels) info(`  ${channel.descriptor.id} emulator: ${channel.baseUrl}`);
     }
     if (o.preview && emulators) {
       const runInfo = (): RunInfo => ({

@@ -7,7 +7,8 @@ import { parseCreate, parseDeliver, parseStreaming, parseUpdate } from './valida
 
 /**
  * The DingTalk routes the emulator serves, by name (names are what fault rules and the call history use).
- * Paths per open.dingtalk.com/document/development/overview-card and §1a of the API notes.
+ * Paths per https://open.dingtalk.com/document/development/overview-card and, for the token,
+ * https://open.dingtalk.com/document/development/obtain-the-access-token-of-an-internal-app.
  */
 export const DINGTALK_ROUTES = {
   'oauth2.accessToken': { method: 'POST', path: '/v1.0/oauth2/accessToken' },
