@@ -94,8 +94,8 @@ describe('live preview page', () => {
     // Answer markdown is rendered (bold headings become <strong>, lists become <li>).
     expect(await feishuCard.locator('.markdown strong').count()).toBeGreaterThan(0);
     expect(await feishuCard.locator('.markdown li').count()).toBeGreaterThan(0);
-    // The update history lists the accepted calls.
-    expect(await page.locator('[data-channel="feishu"] .calls li[data-outcome="accepted"]').count()).toBeGreaterThan(3);
+    // The update history lists the accepted calls (at least the send and the final; updates in between depend on wall time).
+    expect(await page.locator('[data-channel="feishu"] .calls li[data-outcome="accepted"]').count()).toBeGreaterThanOrEqual(2);
 
     mkdirSync(`${root}.artifacts`, { recursive: true });
     await page.screenshot({ path: `${root}.artifacts/preview.png`, fullPage: true });
