@@ -59,7 +59,7 @@ describe('two channels in one composition (fake time)', () => {
         ...Array.from({ length: withBurst ? 12 : 0 }, () => cards.open('fast')),
         ...Array.from({ length: 4 }, () => cards.open('slow')),
       ];
-      burst.forEach((card, i) => card.complete(`answer ${i}`));
+      for (const [i, card] of burst.entries()) card.complete(`answer ${i}`);
       await time.advance(10_000);
       const finals = await Promise.all(burst.map((card) => card.finalDelivery));
       expect(finals.every((final) => final.ok)).toBe(true);

@@ -74,7 +74,7 @@ describe('Feishu and DingTalk in one composition', () => {
       ...Array.from({ length: 6 }, () => cards.open('feishu')),
       ...Array.from({ length: 4 }, () => cards.open('dingtalk')),
     ];
-    burst.forEach((card, i) => card.complete(`answer ${i}`));
+    for (const [i, card] of burst.entries()) card.complete(`answer ${i}`);
     const finals = await Promise.all(burst.map((card) => card.finalDelivery));
     expect(finals.map((final) => final.ok)).toEqual(burst.map(() => true));
     const feishuAnswers = feishuEmulator!.messages().map((m) => /answer (\d)/.exec(JSON.stringify(m.card))?.[1]);

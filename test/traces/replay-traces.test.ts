@@ -57,8 +57,8 @@ describe('bundled traces replay to final cards', () => {
         index: 0,
         push: (event: unknown) => {
           const { run } = script[router.index++]!;
-          let card = byRun.get(run);
-          if (!card) byRun.set(run, (card = cards.open('memory')));
+          const card = byRun.get(run) ?? cards.open('memory');
+          byRun.set(run, card);
           return card.push(event);
         },
       };

@@ -2,7 +2,7 @@ import * as lark from '@larksuiteoapi/node-sdk';
 import type { FeishuEmulator } from '../src/index.js';
 
 /** A no-op logger: the SDK logs every HTTP error at error level otherwise. */
-export const silentLogger = { error() {}, warn() {}, info() {}, debug() {}, trace() {} };
+const silentLogger = { error() {}, warn() {}, info() {}, debug() {}, trace() {} };
 
 /**
  * The official SDK pointed at the emulator. Each client gets its own token cache: the SDK's default

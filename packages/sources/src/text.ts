@@ -24,13 +24,13 @@ export function num(value: unknown): number | undefined {
 }
 
 /** Collapses whitespace and cuts `text` to `max` characters (the last one `…`). */
-export function shorten(text: string, max: number): string {
+function shorten(text: string, max: number): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
 }
 
 /** The first line of `text` that has more than whitespace, trimmed; `''` when none. */
-export function firstLine(text: string): string {
+function firstLine(text: string): string {
   for (const line of text.split('\n')) {
     const trimmed = line.trim();
     if (trimmed) return trimmed;

@@ -7,6 +7,10 @@ import type { ChannelPlugin, Locale } from '@progresscard/core';
  * is one descriptor file plus one line in the list.
  */
 
+/** A channel plugin of any payload and message types: the CLI hands plugins to the core without looking inside. */
+// biome-ignore lint/suspicious/noExplicitAny: each plugin's payload and message types are its own; the core's contract erases them the same way
+export type AnyChannelPlugin = ChannelPlugin<any, any>;
+
 /** Environment variables as the CLI reads them. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -90,7 +94,7 @@ export interface ChannelDescriptor<Id extends string = string, Emulator extends 
     /** Starts the emulator on 127.0.0.1 at `port` (0 = any free port) with its default app. */
     start(port: number): Promise<Emulator>;
     /** The real plugin pointed at `emulator`. */
-    plugin(emulator: Emulator, settings: ReplayChannelSettings): ChannelPlugin<any, any>;
+    plugin(emulator: Emulator, settings: ReplayChannelSettings): AnyChannelPlugin;
     /** The `--real` variables that send to `emulator` (what `progresscard emulator` prints). */
     env(emulator: Emulator): readonly EnvLine[];
     /** How a program points the plugin at `emulator`, e.g. `feishu({ …, domain: 'http://…' })`. */
@@ -105,7 +109,7 @@ export interface ChannelDescriptor<Id extends string = string, Emulator extends 
      * The plugin for the real platform; call only when no required variable is missing.
      * @throws CliUsageError naming the bad config field.
      */
-    plugin(env: Env, settings: ReplayChannelSettings): ChannelPlugin<any, any>;
+    plugin(env: Env, settings: ReplayChannelSettings): AnyChannelPlugin;
   };
   /** How the preview page and `--json` read the emulator's accepted state. */
   readonly preview: {
@@ -123,4 +127,5 @@ export interface ChannelDescriptor<Id extends string = string, Emulator extends 
 }
 
 /** A descriptor of any channel (the list in `index.ts` holds several emulator types). */
+// biome-ignore lint/suspicious/noExplicitAny: the emulator type is erased once a channel starts (see `startEmulators`)
 export type AnyChannelDescriptor = ChannelDescriptor<string, any>;

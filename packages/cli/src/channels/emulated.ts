@@ -1,7 +1,6 @@
-import type { ChannelPlugin } from '@progresscard/core';
 import { emulatorPreviewSource } from '../preview/sources.js';
 import type { PreviewSource } from '../preview/model.js';
-import type { AnyChannelDescriptor, ChannelDescriptor, EnvLine, ReplayChannelSettings, RunningEmulator } from './descriptor.js';
+import type { AnyChannelDescriptor, AnyChannelPlugin, ChannelDescriptor, EnvLine, ReplayChannelSettings, RunningEmulator } from './descriptor.js';
 import { channelDescriptor, type ChannelId } from './index.js';
 
 /** One channel's emulator, started, with everything the commands do with it. */
@@ -11,7 +10,7 @@ export interface EmulatedChannel {
   /** The preview panel reading the emulator's accepted state. */
   readonly source: PreviewSource;
   /** The channel's plugin pointed at the emulator. */
-  plugin(settings: ReplayChannelSettings): ChannelPlugin<any, any>;
+  plugin(settings: ReplayChannelSettings): AnyChannelPlugin;
   /** The `--real` variables that send to this emulator. */
   env(): readonly EnvLine[];
   /** How a program points the plugin at this emulator. */
@@ -79,6 +78,6 @@ export async function startEmulators(channels: readonly ChannelId[], ports: Emul
 }
 
 /** The real plugins, pointed at the emulators. */
-export function emulatedPlugins(emulators: Emulators, settings: ReplayChannelSettings): ChannelPlugin<any, any>[] {
+export function emulatedPlugins(emulators: Emulators, settings: ReplayChannelSettings): AnyChannelPlugin[] {
   return emulators.channels.map((channel) => channel.plugin(settings));
 }

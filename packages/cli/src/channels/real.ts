@@ -1,6 +1,5 @@
-import type { ChannelPlugin } from '@progresscard/core';
 import { CliUsageError } from '../errors.js';
-import type { Env, ReplayChannelSettings } from './descriptor.js';
+import type { AnyChannelPlugin, Env, ReplayChannelSettings } from './descriptor.js';
 import { channelDescriptor, CHANNELS, type ChannelId } from './index.js';
 
 /**
@@ -22,7 +21,7 @@ export function missingRealEnv(channels: readonly ChannelId[], env: Env): string
  * Plugins for the real platforms.
  * @throws CliUsageError (exit 2) naming every missing variable, or the bad config field.
  */
-export function realPlugins(channels: readonly ChannelId[], env: Env, settings: ReplayChannelSettings): ChannelPlugin<any, any>[] {
+export function realPlugins(channels: readonly ChannelId[], env: Env, settings: ReplayChannelSettings): AnyChannelPlugin[] {
   const missing = missingRealEnv(channels, env);
   if (missing.length > 0) {
     const list = missing.join(', ');

@@ -1,5 +1,6 @@
 import { pc } from '../terminal/colors.js';
-import type { ChannelPlugin, Locale } from '@progresscard/core';
+import type { Locale } from '@progresscard/core';
+import type { AnyChannelPlugin } from '../channels/descriptor.js';
 import { emulatedPlugins, startEmulators, type Emulators } from '../channels/emulated.js';
 import { realPlugins } from '../channels/real.js';
 import { EXIT } from '../errors.js';
@@ -82,7 +83,7 @@ export async function runSession(o: SessionOptions, io: CliIO): Promise<number> 
   let phase: RunInfo['phase'] = 'replaying';
   let last: ReplayProgress | undefined;
   try {
-    let plugins: ChannelPlugin<any, any>[];
+    let plugins: AnyChannelPlugin[];
     if (o.real) {
       plugins = realPlugins(o.channels, io.env, settingsFor(speed));
     } else {

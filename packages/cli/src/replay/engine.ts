@@ -4,13 +4,13 @@ import {
   silentLogger,
   type CardStatus,
   type CardView,
-  type ChannelPlugin,
   type ChannelStats,
   type FinalDelivery,
   type Locale,
   type Logger,
   type ProgressCard,
 } from '@progresscard/core';
+import type { AnyChannelPlugin } from '../channels/descriptor.js';
 import { ReplayClock } from './clock.js';
 import { delay } from './delay.js';
 import type { LoadedTrace, TimedEvent } from './trace.js';
@@ -19,7 +19,7 @@ import type { LoadedTrace, TimedEvent } from './trace.js';
 export interface ReplayOptions {
   readonly trace: LoadedTrace;
   /** Channel plugins, already configured with the replay's tick (see `replayTickMs`). */
-  readonly channels: readonly ChannelPlugin<any, any>[];
+  readonly channels: readonly AnyChannelPlugin[];
   /** Card-time ms per wall ms. */
   readonly speed: number;
   /** Forces the card language (stamped on `run.started`). */

@@ -1,4 +1,4 @@
-import type { ChannelPlugin } from '@progresscard/core';
+import type { AnyChannelPlugin } from '../channels/descriptor.js';
 import type { Emulators } from '../channels/emulated.js';
 import type { CardOutcome } from './engine.js';
 
@@ -27,7 +27,7 @@ export interface FinalCardJson {
 /** The final payload of each card. */
 export function finalPayloads(
   cards: readonly CardOutcome[],
-  plugins: readonly ChannelPlugin<any, any>[],
+  plugins: readonly AnyChannelPlugin[],
   emulators: Emulators | undefined,
 ): FinalCardJson[] {
   return cards.map((card) => {

@@ -66,7 +66,7 @@ function deliver(ctx: HandlerContext, body: unknown): DeliverResult[] {
   const failed = new Map<number, string>();
   if (decision.response) {
     const errorMsg = typeof injected?.errorMsg === 'string' ? injected.errorMsg : 'SYSTEM_ERROR';
-    request.spaces.forEach((_, index) => failed.set(index, errorMsg));
+    for (const index of request.spaces.keys()) failed.set(index, errorMsg);
   }
   const spaces = ctx.store.deliver(request.outTrackId, request.openSpaceId, request.spaces, failed, () => `${randomHex(24)}=`, ctx.clock());
   return spaces.map(toResult);

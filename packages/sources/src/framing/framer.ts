@@ -17,7 +17,7 @@ export interface Framer {
 }
 
 /** A short quote of a bad line for an error message. */
-export function quote(text: string, max = 60): string {
+function quote(text: string, max = 60): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return JSON.stringify(oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine);
 }
