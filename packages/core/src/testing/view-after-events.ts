@@ -9,6 +9,11 @@ export interface ViewAfterEventsOptions {
   readonly lookAtMs?: number;
   /** Card language (default `zh-CN`). */
   readonly locale?: Locale;
+  /**
+   * Release buffered text after every event, as a card does once its debounce has passed between
+   * events (default false: released once, after the last event).
+   */
+  readonly releaseTextAfterEach?: boolean;
 }
 
 /** Script time 0 of {@link viewAfterEvents} unless given: 2026-01-01T08:00:00Z. */
@@ -28,6 +33,7 @@ export function viewAfterEvents(events: readonly ScriptedEvent[], options: ViewA
     const at = startAt + (event.at ?? 0);
     lastAt = Math.max(lastAt, at);
     state.apply(parseEvent({ ...event, at }), at);
+    if (options.releaseTextAfterEach) state.releaseText();
   }
   state.releaseText();
   return state.view(options.lookAtMs === undefined ? lastAt : startAt + options.lookAtMs);
