@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createProgressCards, memoryChannel, silentLogger, type CardView, type ProgressCard } from '@progresscard/core';
+import { fakeTime, playEvents, type ScriptedEvent } from '@progresscard/core/testing';
 import { bundledTraces, readTrace } from '@progresscard/sources';
 import { rawFacts } from '../../packages/sources/test/expected.js';
 
@@ -35,24 +36,35 @@ describe('bundled traces replay to final cards', () => {
       vi.useFakeTimers({ now: Date.UTC(2026, 0, 1) });
       const channel = memoryChannel({ overrides: { budget: [{ limit: 50, intervalMs: 1000 }] } });
       const cards = createProgressCards({ channels: [channel], logger: silentLogger, env: {} });
+      const time = fakeTime(vi);
       const byRun = new Map<number, ProgressCard>();
       const errorLines: number[] = [];
-      let offset: number | undefined;
+      const script: Array<{ run: number; event: ScriptedEvent }> = [];
+      let first: number | undefined;
+      let last = 0;
       for await (const item of readTrace(trace.path, { maxGapMs: 30_000 })) {
         if (item.kind === 'error') {
           errorLines.push(item.line);
           continue;
         }
-        // Replay on the fake clock: the trace's first event is "now", later ones keep their spacing.
-        const at = item.event.at ?? Date.now() - (offset ?? 0);
-        offset ??= Date.now() - at;
-        const due = at + offset;
-        if (due > Date.now()) await vi.advanceTimersByTimeAsync(due - Date.now());
-        let card = byRun.get(item.run);
-        if (!card) byRun.set(item.run, (card = cards.open('memory')));
-        expect(card.push({ ...item.event, at: due })).toEqual({ accepted: true });
+        // Script time: ms since the trace's first stamp; an event without a stamp keeps the previous one.
+        first ??= item.event.at;
+        last = item.event.at !== undefined && first !== undefined ? Math.max(last, item.event.at - first) : last;
+        script.push({ run: item.run, event: { ...item.event, at: last } });
       }
-      await vi.advanceTimersByTimeAsync(60_000);
+      // Each run gets its card; the events of all runs play in trace order on the fake clock.
+      const router = {
+        index: 0,
+        push: (event: unknown) => {
+          const { run } = script[router.index++]!;
+          const card = byRun.get(run) ?? cards.open('memory');
+          byRun.set(run, card);
+          return card.push(event);
+        },
+      };
+      const results = await playEvents(router, script.map((s) => s.event), time);
+      expect(results.filter((r) => !r.accepted)).toEqual([]);
+      await time.advance(60_000);
       const finals = await Promise.all([...byRun.values()].map((card) => card.finalDelivery));
       expect(finals.every((final) => final.ok)).toBe(true);
 

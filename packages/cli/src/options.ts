@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import type { Locale } from '@progresscard/core';
+import { CHANNEL_IDS, type ChannelId } from './channels/index.js';
 
 /**
  * Option value parsers for commander. Each throws commander's `InvalidArgumentError`, which
@@ -43,15 +44,11 @@ export function parseLang(value: string): Locale {
   throw new InvalidArgumentError('Expected zh or en.');
 }
 
-/** Channel ids the CLI can replay to. */
-export const CHANNEL_IDS = ['feishu', 'dingtalk'] as const;
-/** A channel the CLI replays to. */
-export type ChannelId = (typeof CHANNEL_IDS)[number];
-
-/** `--channel`: `feishu`, `dingtalk` or `all`. */
+/** `--channel`: a channel id (`feishu`, `dingtalk`) or `all`. */
 export function parseChannel(value: string): ChannelId[] {
   const v = value.trim().toLowerCase();
   if (v === 'all') return [...CHANNEL_IDS];
-  if ((CHANNEL_IDS as readonly string[]).includes(v)) return [v as ChannelId];
-  throw new InvalidArgumentError('Expected feishu, dingtalk or all.');
+  const id = CHANNEL_IDS.find((channel) => channel === v);
+  if (id) return [id];
+  throw new InvalidArgumentError(`Expected ${CHANNEL_IDS.join(', ')} or all.`);
 }

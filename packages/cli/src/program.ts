@@ -4,7 +4,9 @@ import { bundledTraces } from '@progresscard/sources';
 import { DEFAULT_EMULATOR_PORT, runEmulatorCommand } from './commands/emulator.js';
 import { runSession } from './commands/session.js';
 import type { CliIO } from './io.js';
-import { parseChannel, parseLang, parseMaxGap, parsePort, parseSpeed, type ChannelId } from './options.js';
+import { CHANNEL_IDS, CHANNELS } from './channels/index.js';
+import { realEnvHelp } from './channels/real.js';
+import { parseChannel, parseLang, parseMaxGap, parsePort, parseSpeed } from './options.js';
 import { DEFAULT_PREVIEW_PORT } from './preview/server.js';
 import { FORMAT_CHOICES, type FormatChoice } from './replay/trace.js';
 
@@ -35,14 +37,12 @@ function sharedOptions(command: Command): Command {
     .option('--port <port>', `preview page port (0 = any free port; a taken port falls back to a free one)`, parsePort, DEFAULT_PREVIEW_PORT)
     .option('--keep-open', 'keep the preview page up after the run until Ctrl-C', false)
     .option('--no-preview', 'do not serve the live preview page')
-    .option('--real', 'send to the real Feishu / DingTalk APIs (credentials from the environment, listed below)', false);
+    .option('--real', 'send to the real platform APIs (credentials from the environment, listed below)', false);
 }
 
 const REAL_HELP = `
 With --real, cards go to the real platforms. Required environment:
-  Feishu:   FEISHU_APP_ID, FEISHU_APP_SECRET, FEISHU_CHAT_ID   (optional FEISHU_DOMAIN=lark or a URL)
-  DingTalk: DINGTALK_APP_KEY, DINGTALK_APP_SECRET, DINGTALK_ROBOT_CODE,
-            DINGTALK_CARD_TEMPLATE_ID, DINGTALK_OPEN_CONVERSATION_ID   (optional DINGTALK_BASE_URL)
+${realEnvHelp()}
 A missing variable is named before anything is sent (exit code 2).
 
 Exit codes: 0 every card ended in the trace's terminal state; 1 one did not; 2 bad arguments or
@@ -50,8 +50,9 @@ configuration; 130 interrupted (Ctrl-C; running cards are ended as cancelled).`;
 
 /** Builds the `progresscard` command line. Commands resolve with their exit code via `setExitCode`. */
 export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
+  const platforms = CHANNELS.map((c) => c.label).join(' and ');
   const program = new Command('progresscard')
-    .description('Replay real AI-agent sessions into live progress cards on Feishu/Lark and DingTalk (emulated or real).')
+    .description(`Replay real AI-agent sessions into live progress cards on ${platforms} (emulated or real).`)
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .showHelpAfterError('(add --help for usage)')
     .exitOverride();
@@ -60,14 +61,14 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
   sharedOptions(
     program
       .command('demo')
-      .description(`replay a bundled real trace (default ${DEMO_TRACE}) to the Feishu and DingTalk emulators, with a live preview page`)
+      .description(`replay a bundled real trace (default ${DEMO_TRACE}) to the ${platforms} emulators, with a live preview page`)
       .option('--trace <name|file>', 'a bundled trace name (see `progresscard replay --help`) or a trace file', DEMO_TRACE),
   )
     .addHelpText('after', REAL_HELP)
     .action(async (flags: SharedFlags & { trace: string }) => {
       setExitCode(
         await runSession(
-          { trace: flags.trace, traceLabel: '--trace', channels: ['feishu', 'dingtalk'], targetSeconds: TARGET_SECONDS, maxGapMs: flags.maxGap, speed: flags.speed, locale: flags.lang,
+          { trace: flags.trace, traceLabel: '--trace', channels: CHANNEL_IDS, targetSeconds: TARGET_SECONDS, maxGapMs: flags.maxGap, speed: flags.speed, locale: flags.lang,
             real: flags.real, preview: flags.preview, port: flags.port, keepOpen: flags.keepOpen, lingerMs: linger(), json: false },
           io,
         ),
@@ -80,11 +81,11 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
       .description('replay any agent trace file (Claude Code, Codex, Gemini CLI, or progresscard events JSONL) into live cards')
       .argument('<file>', 'trace file, or the name of a bundled trace')
       .addOption(new Option('--format <format>', 'trace format').choices(FORMAT_CHOICES).default('auto'))
-      .option('--channel <feishu|dingtalk|all>', 'which platform(s) to replay to', parseChannel, ['feishu', 'dingtalk'] as ChannelId[])
+      .option(`--channel <${[...CHANNEL_IDS, 'all'].join('|')}>`, 'which platform(s) to replay to', parseChannel, [...CHANNEL_IDS])
       .option('--json', 'print only a JSON summary with the final card payloads on stdout (implies --no-preview unless --keep-open)', false),
   )
     .addHelpText('after', `\nBundled traces:\n${bundledTraces().map((t) => `  ${t.name.padEnd(38)} ${t.description}`).join('\n')}\n${REAL_HELP}`)
-    .action(async (file: string, flags: SharedFlags & { format: FormatChoice; channel: ChannelId[]; json: boolean }) => {
+    .action(async (file: string, flags: SharedFlags & { format: FormatChoice; channel: typeof CHANNEL_IDS; json: boolean }) => {
       const preview = flags.preview && (!flags.json || flags.keepOpen);
       setExitCode(
         await runSession(
@@ -97,8 +98,8 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
 
   program
     .command('emulator')
-    .description('run the Feishu and DingTalk emulators standalone (and the live preview) until Ctrl-C')
-    .option('--port <port>', `Feishu emulator port; DingTalk uses the next one (0 = free ports)`, parsePort, DEFAULT_EMULATOR_PORT)
+    .description(`run the ${platforms} emulators standalone (and the live preview) until Ctrl-C`)
+    .option('--port <port>', `${CHANNELS[0].label} emulator port; the others use the next ones (0 = free ports)`, parsePort, DEFAULT_EMULATOR_PORT)
     .option('--preview-port <port>', 'preview page port (0 = any free port)', parsePort, DEFAULT_PREVIEW_PORT)
     .option('--no-preview', 'do not serve the live preview page')
     .action(async (flags: { port: number; previewPort: number; preview: boolean }) => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { Hono } from 'hono';
 import {
   CallHistory,
   ChangeFeed,
@@ -7,7 +6,6 @@ import {
   FaultRuleError,
   SlidingWindowLimiter,
   createManualClock,
-  listen,
 } from '../src/index.js';
 
 describe('SlidingWindowLimiter', () => {
@@ -126,17 +124,5 @@ describe('ChangeFeed', () => {
     feed.emit(2);
     expect(seen).toEqual([1]);
     expect(feed.size).toBe(1);
-  });
-});
-
-describe('listen', () => {
-  it('serves an app on 127.0.0.1 with a free port and closes', async () => {
-    const app = new Hono().get('/ping', (c) => c.json({ ok: true }));
-    const server = await listen(app);
-    expect(server.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const res = await fetch(`${server.baseUrl}/ping`);
-    expect(await res.json()).toEqual({ ok: true });
-    await server.close();
-    await expect(fetch(`${server.baseUrl}/ping`)).rejects.toThrow();
   });
 });

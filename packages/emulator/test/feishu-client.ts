@@ -2,11 +2,11 @@ import * as lark from '@larksuiteoapi/node-sdk';
 import type { FeishuEmulator } from '../src/index.js';
 
 /** A no-op logger: the SDK logs every HTTP error at error level otherwise. */
-export const silentLogger = { error() {}, warn() {}, info() {}, debug() {}, trace() {} };
+const silentLogger = { error() {}, warn() {}, info() {}, debug() {}, trace() {} };
 
 /**
  * The official SDK pointed at the emulator. Each client gets its own token cache: the SDK's default
- * cache is a module-level singleton keyed by appId, shared by every Client (reference §1).
+ * cache is a module-level singleton keyed by appId, shared by every Client (node-sdk `client/token-manager.ts`, https://github.com/larksuite/node-sdk).
  */
 export function sdkClient(emulator: FeishuEmulator, app = emulator.apps[0]!): lark.Client {
   return new lark.Client({

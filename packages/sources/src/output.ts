@@ -20,7 +20,7 @@ export class GapCap {
 }
 
 /** Most items held back while waiting for the first event time. */
-export const MAX_HELD_ITEMS = 1000;
+const MAX_HELD_ITEMS = 1000;
 
 /**
  * Orders what a conversion produced for output: holds items while no event time is known yet

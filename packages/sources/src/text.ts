@@ -25,12 +25,12 @@ export function num(value: unknown): number | undefined {
 }
 
 /** Collapses whitespace and cuts `text` to `max` code points (the last one `…`), never inside an emoji. */
-export function shorten(text: string, max: number): string {
+function shorten(text: string, max: number): string {
   return oneLine(text, max);
 }
 
 /** The first line of `text` that has more than whitespace, trimmed; `''` when none. */
-export function firstLine(text: string): string {
+function firstLine(text: string): string {
   for (const line of text.split('\n')) {
     const trimmed = line.trim();
     if (trimmed) return trimmed;

@@ -1,100 +1,83 @@
-import type { ChannelPlugin, Locale } from '@progresscard/core';
-import {
-  DEFAULT_DINGTALK_APP,
-  DEFAULT_FEISHU_APP,
-  startDingTalkEmulator,
-  startFeishuEmulator,
-  type DingTalkEmulator,
-  type FeishuEmulator,
-} from '@progresscard/emulator';
-import { dingtalk } from '@progresscard/plugin-dingtalk';
-import { feishu } from '@progresscard/plugin-feishu';
-import type { ChannelId } from '../options.js';
-import { dingTalkPreviewSource, feishuPreviewSource } from '../preview/sources.js';
+import { emulatorPreviewSource } from '../preview/sources.js';
 import type { PreviewSource } from '../preview/model.js';
+import type { AnyChannelDescriptor, AnyChannelPlugin, ChannelDescriptor, EnvLine, ReplayChannelSettings, RunningEmulator } from './descriptor.js';
+import { channelDescriptor, type ChannelId } from './index.js';
 
-/** The chat the demo's Feishu cards go to (any `oc_…` id is a chat to the emulator). */
-export const EMULATED_FEISHU_CHAT_ID = 'oc_progresscarddemo';
-/** The DingTalk card template and group the demo uses on the emulator. */
-export const EMULATED_DINGTALK = {
-  cardTemplateId: 'progresscard-demo.schema',
-  openConversationId: 'cidProgresscardDemo==',
-} as const;
-
-/** Both platform emulators, started on loopback. */
-export interface Emulators {
-  readonly feishu?: FeishuEmulator;
-  readonly dingtalk?: DingTalkEmulator;
-  /** Preview panels reading each emulator's accepted state. */
-  readonly sources: PreviewSource[];
+/** One channel's emulator, started, with everything the commands do with it. */
+export interface EmulatedChannel {
+  readonly descriptor: AnyChannelDescriptor;
+  readonly baseUrl: string;
+  /** The preview panel reading the emulator's accepted state. */
+  readonly source: PreviewSource;
+  /** The channel's plugin pointed at the emulator. */
+  plugin(settings: ReplayChannelSettings): AnyChannelPlugin;
+  /** The `--real` variables that send to this emulator. */
+  env(): readonly EnvLine[];
+  /** How a program points the plugin at this emulator. */
+  pluginHint(): string;
+  /** The emulator's read-back of a card's final payload, or undefined. */
+  finalPayload(messageId: string): unknown;
   close(): Promise<void>;
 }
 
-/** Ports to listen on (0 or absent = any free port). */
-export interface EmulatorPorts {
-  readonly feishu?: number;
-  readonly dingtalk?: number;
+/** The emulators of a session, started on loopback. */
+export interface Emulators {
+  /** In the order they were asked for. */
+  readonly channels: readonly EmulatedChannel[];
+  /** Preview panels, one per channel. */
+  readonly sources: PreviewSource[];
+  /** The running emulator of `descriptor` (typed, for tests and fault injection), or undefined. */
+  emulator<Emulator extends RunningEmulator>(descriptor: ChannelDescriptor<string, Emulator>): Emulator | undefined;
+  /** The started channel with id `id`, or undefined. */
+  channel(id: string): EmulatedChannel | undefined;
+  close(): Promise<void>;
 }
 
-/** Starts the emulators of `channels` on 127.0.0.1 with the default app credentials. */
+/** Ports to listen on per channel id (0 or absent = any free port). */
+export type EmulatorPorts = Readonly<Partial<Record<ChannelId, number>>>;
+
+async function startChannel<Emulator extends RunningEmulator>(
+  descriptor: ChannelDescriptor<string, Emulator>,
+  port: number,
+): Promise<{ emulated: EmulatedChannel; emulator: Emulator }> {
+  const emulator = await descriptor.emulated.start(port);
+  const emulated: EmulatedChannel = {
+    descriptor,
+    baseUrl: emulator.baseUrl,
+    source: emulatorPreviewSource(descriptor, emulator),
+    plugin: (settings) => descriptor.emulated.plugin(emulator, settings),
+    env: () => descriptor.emulated.env(emulator),
+    pluginHint: () => descriptor.emulated.pluginHint(emulator),
+    finalPayload: (messageId) => descriptor.preview.finalPayload(emulator, messageId),
+    close: () => emulator.close(),
+  };
+  return { emulated, emulator };
+}
+
+/**
+ * Starts the emulators of `channels` on 127.0.0.1 with their default app credentials.
+ * @throws the listen error (e.g. `EADDRINUSE`) after closing the emulators already started.
+ */
 export async function startEmulators(channels: readonly ChannelId[], ports: EmulatorPorts = {}): Promise<Emulators> {
-  const started: Array<{ close(): Promise<void> }> = [];
+  const started: Array<{ emulated: EmulatedChannel; emulator: RunningEmulator }> = [];
   try {
-    const feishuEmu = channels.includes('feishu') ? await startFeishuEmulator({ port: ports.feishu ?? 0 }) : undefined;
-    if (feishuEmu) started.push(feishuEmu);
-    const dingEmu = channels.includes('dingtalk') ? await startDingTalkEmulator({ port: ports.dingtalk ?? 0 }) : undefined;
-    if (dingEmu) started.push(dingEmu);
-    const sources: PreviewSource[] = [];
-    if (feishuEmu) sources.push(feishuPreviewSource(feishuEmu));
-    if (dingEmu) sources.push(dingTalkPreviewSource(dingEmu));
-    return {
-      feishu: feishuEmu,
-      dingtalk: dingEmu,
-      sources,
-      close: async () => void (await Promise.all(started.map((s) => s.close()))),
-    };
+    for (const id of channels) started.push(await startChannel(channelDescriptor(id), ports[id] ?? 0));
   } catch (error) {
-    await Promise.all(started.map((s) => s.close()));
+    await Promise.all(started.map((s) => s.emulated.close()));
     throw error;
   }
-}
-
-/** Timing and language every channel of a replay gets. */
-export interface ReplayChannelSettings {
-  /** Wall-ms tick of running tools (see `replayTickMs`). */
-  readonly tickMs: number;
-  /** Forces the card language; default: the run's. */
-  readonly locale?: Locale;
+  const list = started.map((s) => s.emulated);
+  return {
+    channels: list,
+    sources: list.map((c) => c.source),
+    emulator: <Emulator extends RunningEmulator>(descriptor: ChannelDescriptor<string, Emulator>) =>
+      started.find((s) => s.emulated.descriptor === descriptor)?.emulator as Emulator | undefined,
+    channel: (id) => list.find((c) => c.descriptor.id === id),
+    close: async () => void (await Promise.all(list.map((c) => c.close()))),
+  };
 }
 
 /** The real plugins, pointed at the emulators. */
-export function emulatedPlugins(emulators: Emulators, settings: ReplayChannelSettings): ChannelPlugin<any, any>[] {
-  const plugins: ChannelPlugin<any, any>[] = [];
-  if (emulators.feishu) {
-    plugins.push(
-      feishu({
-        appId: DEFAULT_FEISHU_APP.appId,
-        appSecret: DEFAULT_FEISHU_APP.appSecret,
-        domain: emulators.feishu.baseUrl,
-        receiveIdType: 'chat_id',
-        receiveId: EMULATED_FEISHU_CHAT_ID,
-        tickMs: settings.tickMs,
-        ...(settings.locale ? { locale: settings.locale } : {}),
-      }),
-    );
-  }
-  if (emulators.dingtalk) {
-    plugins.push(
-      dingtalk({
-        appKey: DEFAULT_DINGTALK_APP.appKey,
-        appSecret: DEFAULT_DINGTALK_APP.appSecret,
-        cardTemplateId: EMULATED_DINGTALK.cardTemplateId,
-        target: { type: 'group', openConversationId: EMULATED_DINGTALK.openConversationId },
-        baseUrl: emulators.dingtalk.baseUrl,
-        tickMs: settings.tickMs,
-        ...(settings.locale ? { locale: settings.locale } : {}),
-      }),
-    );
-  }
-  return plugins;
+export function emulatedPlugins(emulators: Emulators, settings: ReplayChannelSettings): AnyChannelPlugin[] {
+  return emulators.channels.map((channel) => channel.plugin(settings));
 }

@@ -1,10 +1,11 @@
 import { pc } from '../terminal/colors.js';
-import type { ChannelPlugin, Locale } from '@progresscard/core';
+import type { Locale } from '@progresscard/core';
+import type { AnyChannelPlugin } from '../channels/descriptor.js';
 import { emulatedPlugins, startEmulators, type Emulators } from '../channels/emulated.js';
 import { realPlugins } from '../channels/real.js';
 import { EXIT } from '../errors.js';
 import { waitFor, type CliIO } from '../io.js';
-import type { ChannelId } from '../options.js';
+import type { ChannelId } from '../channels/index.js';
 import { startPreviewServer, type PreviewServer, type RunInfo } from '../preview/server.js';
 import { replayTickMs } from '../replay/clock.js';
 import { replayTrace, type ReplayProgress } from '../replay/engine.js';
@@ -82,14 +83,13 @@ export async function runSession(o: SessionOptions, io: CliIO): Promise<number> 
   let phase: RunInfo['phase'] = 'replaying';
   let last: ReplayProgress | undefined;
   try {
-    let plugins: ChannelPlugin<any, any>[];
+    let plugins: AnyChannelPlugin[];
     if (o.real) {
       plugins = realPlugins(o.channels, io.env, settingsFor(speed));
     } else {
       emulators = await startEmulators(o.channels);
       plugins = emulatedPlugins(emulators, settingsFor(speed));
-      if (emulators.feishu) info(`  feishu emulator: ${emulators.feishu.baseUrl}`);
-      if (emulators.dingtalk) info(`  dingtalk emulator: ${emulators.dingtalk.baseUrl}`);
+      for (const channel of emulators.channels) info(`  ${channel.descriptor.id} emulator: ${channel.baseUrl}`);
     }
     if (o.preview && emulators) {
       const runInfo = (): RunInfo => ({

@@ -56,7 +56,7 @@ export interface PreviewServer {
 /** Friendly default port of the preview page; a free one is used when it is taken. */
 export const DEFAULT_PREVIEW_PORT = 4870;
 /** Minimum time between two pushes to the page. */
-export const MIN_PUSH_INTERVAL_MS = 100;
+const MIN_PUSH_INTERVAL_MS = 100;
 const POLL_MS = 500;
 
 const STATIC_FILES: Record<string, string> = {
@@ -75,12 +75,12 @@ const CONTENT_TYPES: Record<string, string> = {
 const STATIC_DIR = new URL('../../static/', import.meta.url);
 
 /** Builds the page's state now. */
-export function previewState(sources: readonly PreviewSource[], runInfo: () => RunInfo): PreviewState {
+function previewState(sources: readonly PreviewSource[], runInfo: () => RunInfo): PreviewState {
   return { run: runInfo(), panels: sources.map((s) => s.snapshot()) };
 }
 
 /** The Hono app of the preview page (exported for tests that mount it without a server). */
-export function previewApp(sources: readonly PreviewSource[], runInfo: () => RunInfo, hub: PushHub): Hono {
+function previewApp(sources: readonly PreviewSource[], runInfo: () => RunInfo, hub: PushHub): Hono {
   const app = new Hono();
   for (const [route, file] of Object.entries(STATIC_FILES)) {
     app.get(route, async (c) => {
@@ -112,7 +112,7 @@ export function previewApp(sources: readonly PreviewSource[], runInfo: () => Run
 }
 
 /** Fans "something changed" out to every open page, throttled. */
-export class PushHub {
+class PushHub {
   private readonly listeners = new Set<() => void>();
   private timer: NodeJS.Timeout | undefined;
   private lastPush = 0;

@@ -1,25 +1,25 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   createProgressCards,
   isTerminalStatus,
   silentLogger,
   type CardStatus,
   type CardView,
-  type ChannelPlugin,
   type ChannelStats,
   type FinalDelivery,
   type Locale,
   type Logger,
   type ProgressCard,
 } from '@progresscard/core';
+import type { AnyChannelPlugin } from '../channels/descriptor.js';
 import { ReplayClock } from './clock.js';
+import { delay } from './delay.js';
 import type { LoadedTrace, TimedEvent } from './trace.js';
 
 /** Options of {@link replayTrace}. */
 export interface ReplayOptions {
   readonly trace: LoadedTrace;
   /** Channel plugins, already configured with the replay's tick (see `replayTickMs`). */
-  readonly channels: readonly ChannelPlugin<any, any>[];
+  readonly channels: readonly AnyChannelPlugin[];
   /** Card-time ms per wall ms. */
   readonly speed: number;
   /** Forces the card language (stamped on `run.started`). */
@@ -137,7 +137,7 @@ export async function replayTrace(options: ReplayOptions): Promise<ReplayResult>
   try {
     for (const item of trace.events) {
       const wait = clock.wallDelayUntil(item.at);
-      if (wait > 0) await sleep(wait, undefined, { signal: options.signal });
+      if (wait > 0) await delay(wait, { signal: options.signal });
       if (options.signal?.aborted) throw options.signal.reason;
       push(item);
       progress();
@@ -150,7 +150,7 @@ export async function replayTrace(options: ReplayOptions): Promise<ReplayResult>
   }
 
   const timeoutMs = options.finalTimeoutMs ?? 60_000;
-  const timeout = sleep(timeoutMs, undefined, { ref: false }).then(() => undefined);
+  const timeout = delay(timeoutMs, { ref: false }).then(() => undefined);
   const finals = await Promise.all(all.map(({ card }) => Promise.race([card.finalDelivery, timeout])));
   const wallMs = Date.now() - wallStart;
   const stats = Object.fromEntries(channelIds.map((id) => [id, cards.stats(id)]));
@@ -163,7 +163,7 @@ export async function replayTrace(options: ReplayOptions): Promise<ReplayResult>
     view: card.view(),
   }));
   // Shutdown waits for every final; after the timeout above, do not wait on a platform that is down.
-  const shutdownTimeout = sleep(finals.every((f) => f !== undefined) ? timeoutMs : 2_000, undefined, { ref: false });
+  const shutdownTimeout = delay(finals.every((f) => f !== undefined) ? timeoutMs : 2_000, { ref: false });
   await Promise.race([cards.shutdown(interrupted ? 'replay interrupted' : 'replay finished'), shutdownTimeout]);
   progress();
   return { cards: outcomes, stats, wallMs, interrupted, eventsPushed: eventsDone };

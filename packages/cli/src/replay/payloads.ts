@@ -1,4 +1,4 @@
-import type { ChannelPlugin } from '@progresscard/core';
+import type { AnyChannelPlugin } from '../channels/descriptor.js';
 import type { Emulators } from '../channels/emulated.js';
 import type { CardOutcome } from './engine.js';
 
@@ -18,8 +18,8 @@ export interface FinalCardJson {
   /** `emulator`: read back from the emulator; `renderer`: the plugin's render of the final view (real platforms). */
   readonly payloadSource: 'emulator' | 'renderer';
   /**
-   * Feishu: the card JSON; DingTalk: `{ cardParamMap, state }` from the emulator, or the
-   * rendered `{ cardParamMap }`.
+   * What the channel's descriptor reads back (Feishu: the card JSON; DingTalk: `{ cardParamMap, state }`),
+   * or the plugin's render (Feishu: the card JSON; DingTalk: `{ cardParamMap }`).
    */
   readonly payload: unknown;
 }
@@ -27,19 +27,14 @@ export interface FinalCardJson {
 /** The final payload of each card. */
 export function finalPayloads(
   cards: readonly CardOutcome[],
-  plugins: readonly ChannelPlugin<any, any>[],
+  plugins: readonly AnyChannelPlugin[],
   emulators: Emulators | undefined,
 ): FinalCardJson[] {
   return cards.map((card) => {
     const messageId = card.final?.message?.id ?? null;
     let payload: unknown;
     let payloadSource: FinalCardJson['payloadSource'] = 'emulator';
-    if (messageId && card.channel === 'feishu' && emulators?.feishu) {
-      payload = emulators.feishu.message(messageId)?.card;
-    } else if (messageId && card.channel === 'dingtalk' && emulators?.dingtalk) {
-      const held = emulators.dingtalk.card(messageId);
-      payload = held ? { cardParamMap: held.cardData, state: held.state } : undefined;
-    }
+    if (messageId) payload = emulators?.channel(card.channel)?.finalPayload(messageId);
     if (payload === undefined) {
       payloadSource = 'renderer';
       payload = plugins.find((p) => p.id === card.channel)?.renderer.render(card.view) ?? null;

@@ -69,7 +69,7 @@ export async function resolveTrace(nameOrFile: string, label = 'trace'): Promise
 }
 
 /** @throws CliUsageError with `message` when `path` is not a readable file. */
-export async function assertReadableFile(path: string, message = `trace file ${JSON.stringify(path)} not found`): Promise<void> {
+async function assertReadableFile(path: string, message = `trace file ${JSON.stringify(path)} not found`): Promise<void> {
   const info = await stat(path).catch(() => undefined);
   if (!info?.isFile()) throw new CliUsageError(message);
 }

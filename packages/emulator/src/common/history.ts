@@ -70,7 +70,8 @@ export class CallHistory {
   counts(): Record<string, RouteCounts> {
     const out: Record<string, { calls: number; accepted: number; rejected: number }> = {};
     for (const r of this.records) {
-      const c = (out[r.route] ??= { calls: 0, accepted: 0, rejected: 0 });
+      out[r.route] ??= { calls: 0, accepted: 0, rejected: 0 };
+      const c = out[r.route];
       c.calls += 1;
       c[r.outcome] += 1;
     }

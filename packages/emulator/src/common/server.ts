@@ -19,7 +19,7 @@ export interface RunningServer {
 
 /** Anything with a WHATWG `fetch` handler, e.g. a Hono app. */
 export interface FetchHandler {
-  fetch(request: Request, ...rest: any[]): Response | Promise<Response>;
+  fetch(request: Request, ...rest: unknown[]): Response | Promise<Response>;
 }
 
 /**

@@ -32,7 +32,7 @@ export const FLOW_STATUS_STATES: Readonly<Record<string, DingTalkCardState>> = {
 };
 
 /** What a streaming frame does to the state: any frame starts typing, `isFinalize` / `isError` end it. */
-export const STREAM_TRANSITIONS: Readonly<Record<DingTalkCardState, { frame: DingTalkCardState; finalize: DingTalkCardState; error: DingTalkCardState }>> = {
+const STREAM_TRANSITIONS: Readonly<Record<DingTalkCardState, { frame: DingTalkCardState; finalize: DingTalkCardState; error: DingTalkCardState }>> = {
   processing: { frame: 'inputting', finalize: 'finished', error: 'failed' },
   inputting: { frame: 'inputting', finalize: 'finished', error: 'failed' },
   executing: { frame: 'inputting', finalize: 'finished', error: 'failed' },

@@ -38,23 +38,23 @@ export const QPS_LIMIT_MESSAGE = '您的企业应用调用钉钉开放平台当�
 
 /** Ready-made failures for the rules the emulator enforces. */
 export const failures = {
-  /** 400 `InvalidAuthentication` "不合法的access_token": missing, unknown, revoked or expired token (§1c). */
+  /** 400 `InvalidAuthentication` "不合法的access_token": missing, unknown, revoked or expired token (https://open.dingtalk.com/document/development/server-api-error-codes-1). */
   invalidAuthentication: () => new DingTalkApiFailure(400, 'InvalidAuthentication', '不合法的access_token'),
-  /** 400 `invalidClientIdOrSecret` from the token endpoint (§1a). */
+  /** 400 `invalidClientIdOrSecret` from the token endpoint (https://open.dingtalk.com/document/development/obtain-the-access-token-of-an-internal-app). */
   invalidClientIdOrSecret: () => new DingTalkApiFailure(400, 'invalidClientIdOrSecret', '无效的clientId或者clientSecret'),
   /** 400 `Missingbody`: the body is absent or not JSON (aliyun/alibabacloud-php-sdk#36). */
   missingBody: () => new DingTalkApiFailure(400, 'Missingbody', 'body is mandatory for this action'),
-  /** 403 per app and API QPS limit (§4a). */
+  /** 403 per app and API QPS limit (https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server). */
   qpsLimit: () => new DingTalkApiFailure(403, 'Forbidden.AccessDenied.QpsLimitForAppkeyAndApi', QPS_LIMIT_MESSAGE),
-  /** 404 `error.notFound` for an unknown path (§4d). */
+  /** 404 `error.notFound` for an unknown path (https://open.dingtalk.com/document/development/server-api-error-codes-1). */
   notFound: (path: string) => new DingTalkApiFailure(404, 'error.notFound', `接口路径错误 ${path}`),
-  /** 400 with `message` equal to `code`, as for every documented `param.*` card error (§2a). */
+  /** 400 with `message` equal to `code`, as for every documented `param.*` card error (https://open.dingtalk.com/document/development/create-and-deliver-cards). */
   param: (code: string) => new DingTalkApiFailure(400, code, code),
-  /** 400 `param.stream.outTrackId` "card is not exist" (§2d). */
+  /** 400 `param.stream.outTrackId` "card is not exist" (https://open.dingtalk.com/document/development/api-streamingupdate). */
   streamCardNotExist: () => new DingTalkApiFailure(400, 'param.stream.outTrackId', 'card is not exist'),
   /** 500 `unknownError` "未知错误": streaming to a key that is not a streaming variable (soimy#81). */
   unknownError: () => new DingTalkApiFailure(500, 'unknownError', '未知错误'),
-  /** 400 `param.stream.content` "content is too large" (§2d). */
+  /** 400 `param.stream.content` "content is too large" (https://open.dingtalk.com/document/development/api-streamingupdate). */
   streamContentTooLarge: () => new DingTalkApiFailure(400, 'param.stream.content', 'content is too large'),
 } as const;
 

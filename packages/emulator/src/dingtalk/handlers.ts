@@ -7,7 +7,8 @@ import { parseCreate, parseDeliver, parseStreaming, parseUpdate } from './valida
 
 /**
  * The DingTalk routes the emulator serves, by name (names are what fault rules and the call history use).
- * Paths per open.dingtalk.com/document/development/overview-card and §1a of the API notes.
+ * Paths per https://open.dingtalk.com/document/development/overview-card and, for the token,
+ * https://open.dingtalk.com/document/development/obtain-the-access-token-of-an-internal-app.
  */
 export const DINGTALK_ROUTES = {
   'oauth2.accessToken': { method: 'POST', path: '/v1.0/oauth2/accessToken' },
@@ -65,7 +66,7 @@ function deliver(ctx: HandlerContext, body: unknown): DeliverResult[] {
   const failed = new Map<number, string>();
   if (decision.response) {
     const errorMsg = typeof injected?.errorMsg === 'string' ? injected.errorMsg : 'SYSTEM_ERROR';
-    request.spaces.forEach((_, index) => failed.set(index, errorMsg));
+    for (const index of request.spaces.keys()) failed.set(index, errorMsg);
   }
   const spaces = ctx.store.deliver(request.outTrackId, request.openSpaceId, request.spaces, failed, () => `${randomHex(24)}=`, ctx.clock());
   return spaces.map(toResult);

@@ -2,7 +2,7 @@ import { systemClock, type LimitWindow } from '../common/index.js';
 import { DEFAULT_DINGTALK_APP, DEFAULT_TOKEN_TTL_SECONDS, type DingTalkAppCredentials } from './tokens.js';
 import type { DingTalkEmulatorOptions } from './types.js';
 
-/** Default per app, per API limit: 20 calls per second (DingTalk "how to process API throttling", §4a). */
+/** Default per app, per API limit: 20 calls per second (https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server). */
 export const DINGTALK_DEFAULT_RATE_LIMIT: readonly LimitWindow[] = [{ limit: 20, intervalMs: 1000 }];
 
 /** Thrown for bad emulator options; names the option and value (never a secret's value). */

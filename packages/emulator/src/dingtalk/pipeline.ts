@@ -28,7 +28,7 @@ export interface PipelineContext extends HandlerContext {
   notify(result: HandlerResult): void;
 }
 
-/** Header carrying the access token on every v1.0 route (§0). */
+/** Header carrying the access token on every v1.0 route (`x-acs-dingtalk-access-token`, https://open.dingtalk.com/document/development/obtain-the-access-token-of-an-internal-app). */
 export const TOKEN_HEADER = 'x-acs-dingtalk-access-token';
 
 function redact(route: DingTalkRoute, body: unknown): unknown {

@@ -19,7 +19,7 @@ function isBlank(value: unknown): boolean {
 }
 
 /** `outTrackId` is at most 100 characters (legacy card docs: "≤100, ≤64 recommended"). */
-export const MAX_OUT_TRACK_ID_LENGTH = 100;
+const MAX_OUT_TRACK_ID_LENGTH = 100;
 
 function outTrackIdOf(body: Body): string {
   const id = body.outTrackId;
@@ -35,7 +35,7 @@ function outTrackIdOf(body: Body): string {
  * instructions-for-filling-in-api-card-data).
  * @throws 400 `param.invalid` naming the first non-string key.
  */
-export function parseParamMap(value: unknown, field: string): Record<string, string> {
+function parseParamMap(value: unknown, field: string): Record<string, string> {
   if (value === undefined || value === null) return {};
   if (!isObject(value)) throw new DingTalkApiFailure(400, 'param.invalid', `param.invalid: ${field} must be an object of strings`);
   for (const [key, v] of Object.entries(value)) {

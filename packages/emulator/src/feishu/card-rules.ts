@@ -120,9 +120,9 @@ export function checkCardContent(content: string, limits: CardLimits = DEFAULT_C
         return;
       }
     }
-    for (const key of NESTED_COMPONENT_KEYS) asArray(c[key]).forEach((child, i) => visit(child, `${path} -> ${key} -> [${i}]`));
+    for (const key of NESTED_COMPONENT_KEYS) for (const [i, child] of asArray(c[key]).entries()) visit(child, `${path} -> ${key} -> [${i}]`);
   };
-  roots.forEach((component, i) => visit(component, `ROOT -> elements -> [${i}]`));
+  for (const [i, component] of roots.entries()) visit(component, `ROOT -> elements -> [${i}]`);
   if (error) return fail(error);
   if (schema === '2.0' && elementCount > limits.maxElements) return fail(FeishuErrors.cardContent(11310, 'element exceeds the limit'));
   if (schema === '2.0' && tables > limits.maxTablesPerCard) return fail(FeishuErrors.cardContent(11310, 'card table number over limit'));

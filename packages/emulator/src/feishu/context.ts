@@ -3,7 +3,7 @@ import type { Clock } from '../common/clock.js';
 import type { FaultInjector } from '../common/faults.js';
 import type { CallHistory } from '../common/history.js';
 import type { InFlightTracker } from '../common/in-flight.js';
-import { SlidingWindowLimiter } from '../common/rate-limiter.js';
+import type { SlidingWindowLimiter } from '../common/rate-limiter.js';
 import type { MessageStore } from './messages.js';
 import type { TokenStore } from './tokens.js';
 import type { FeishuLimits, FeishuMessageChange } from './types.js';

@@ -2,7 +2,12 @@ import { DEFAULT_CARD_LIMITS } from './card-rules.js';
 import type { FeishuApp } from './tokens.js';
 import { DEFAULT_FEISHU_APP, type FeishuEmulatorOptions, type FeishuLimits } from './types.js';
 
-/** Documented Feishu limits (reference notes §2, §3, §5, §7). */
+/**
+ * Documented Feishu limits: sending (https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/create),
+ * patching (https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/patch),
+ * card JSON (https://open.feishu.cn/document/feishu-cards/card-json-v2-structure) and frequency control
+ * (https://open.feishu.cn/document/server-docs/api-call-guide/frequency-control).
+ */
 export const DEFAULT_FEISHU_LIMITS: FeishuLimits = {
   ...DEFAULT_CARD_LIMITS,
   appWindows: [

@@ -17,7 +17,7 @@ const RECEIVE_ID_SHAPES: Readonly<Record<string, RegExp>> = {
 const reject = (error: FeishuError, key?: string, card?: unknown): FeishuOutcome => ({ ok: false, error, key, card });
 
 /** Message `data` as create/reply answer it (SDK typings of `im.v1.message.create`). */
-export function messageData(m: StoredMessage, tenantKey: string): Record<string, unknown> {
+function messageData(m: StoredMessage, tenantKey: string): Record<string, unknown> {
   return {
     message_id: m.messageId,
     ...(m.rootId && { root_id: m.rootId }),

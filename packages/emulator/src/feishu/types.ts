@@ -5,7 +5,13 @@ import type { CardLimits } from './card-rules.js';
 import type { MessageIdentity, MessageState } from './messages.js';
 import type { FeishuApp } from './tokens.js';
 
-/** Documented limits the Feishu emulator enforces (see the reference notes, §2, §3, §5, §7). */
+/**
+ * Documented limits the Feishu emulator enforces: sending
+ * (https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/create), patching
+ * (https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/patch), card JSON
+ * (https://open.feishu.cn/document/feishu-cards/card-json-v2-structure) and frequency control
+ * (https://open.feishu.cn/document/server-docs/api-call-guide/frequency-control).
+ */
 export interface FeishuLimits extends CardLimits {
   /** Per API route and app: 50/s and 1000/min → HTTP 429, code 99991400, `x-ogw-ratelimit-*` headers. */
   readonly appWindows: readonly LimitWindow[];

@@ -2,7 +2,7 @@ import type { RunBuilder, UsageFields } from '../run-builder.js';
 import { argsText, isObject, num, str, summarize, titleFrom, type Json } from '../text.js';
 
 /** Tool names whose calls run a subagent; subagent tool calls are shown under them. */
-export const SUBAGENT_TOOLS = ['Task', 'Agent'] as const;
+const SUBAGENT_TOOLS = ['Task', 'Agent'] as const;
 
 /** Separator between a subagent's parent tool and its own tool in a tool name: `Task › Bash`. */
 export const SUBAGENT_SEPARATOR = ' › ';

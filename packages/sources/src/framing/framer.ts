@@ -19,7 +19,7 @@ export interface Framer {
 }
 
 /** A short quote of a bad line for an error message. */
-export function quote(text: string, max = 60): string {
+function quote(text: string, max = 60): string {
   return JSON.stringify(oneLine(text, max));
 }
 

@@ -8,17 +8,17 @@ import { parseObject, type Framed, type Framer } from './framer.js';
 const PREFIX = /^\[(\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)\](?: \[[A-Za-z]+\])? ?/;
 
 /** Longest record kept while waiting for its closing brace, in characters. */
-export const MAX_RECORD_CHARS = 32 * 1024 * 1024;
+const MAX_RECORD_CHARS = 32 * 1024 * 1024;
 
 /** A log line split into its prefix time (epoch ms) and content. */
-export interface LogLine {
+interface LogLine {
   readonly at: number | undefined;
   readonly prefixed: boolean;
   readonly content: string;
 }
 
 /** Splits off an optional `[ISO time] [LEVEL] ` prefix. */
-export function splitPrefix(line: string): LogLine {
+function splitPrefix(line: string): LogLine {
   const match = PREFIX.exec(line);
   if (!match) return { at: undefined, prefixed: false, content: line };
   return { at: parseTime(match[1]), prefixed: true, content: line.slice(match[0].length) };

@@ -5,6 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   emulatedPlugins,
+  feishuChannel,
   loadTrace,
   main,
   replayTickMs,
@@ -93,8 +94,8 @@ describe('live preview page', () => {
     // Answer markdown is rendered (bold headings become <strong>, lists become <li>).
     expect(await feishuCard.locator('.markdown strong').count()).toBeGreaterThan(0);
     expect(await feishuCard.locator('.markdown li').count()).toBeGreaterThan(0);
-    // The update history lists the accepted calls.
-    expect(await page.locator('[data-channel="feishu"] .calls li[data-outcome="accepted"]').count()).toBeGreaterThan(3);
+    // The update history lists the accepted calls (at least the send and the final; updates in between depend on wall time).
+    expect(await page.locator('[data-channel="feishu"] .calls li[data-outcome="accepted"]').count()).toBeGreaterThanOrEqual(2);
 
     mkdirSync(`${root}.artifacts`, { recursive: true });
     await page.screenshot({ path: `${root}.artifacts/preview.png`, fullPage: true });
@@ -110,7 +111,7 @@ describe('live preview page', () => {
     const preview = await startPreviewServer({ sources: emulators.sources, runInfo: () => ({ title: 't', trace: trace.name, phase }), port: 0 });
     try {
       // Feishu answers the 2nd patch with its per-message frequency limit (230020).
-      emulators.feishu!.faults.add({ route: 'im.message.patch', nth: 2, respond: { status: 400, body: { code: 230020, msg: 'This operation triggers the frequency limit.' } } });
+      emulators.emulator(feishuChannel)!.faults.add({ route: 'im.message.patch', nth: 2, respond: { status: 400, body: { code: 230020, msg: 'This operation triggers the frequency limit.' } } });
       await page.goto(preview.url);
       const result = await replayTrace({ trace, speed: 4, channels: emulatedPlugins(emulators, { tickMs: replayTickMs(4) }), onProgress: () => preview.notify() });
       phase = 'done';

@@ -72,7 +72,7 @@ describe('Feishu emulator: tenant_access_token', () => {
       client.im.v1.message.patch({ path: { message_id: sent.data!.message_id! }, data: { content: JSON.stringify(card2('again')) } }),
     );
     expect([failure.status, failure.code]).toEqual([400, 99991663]);
-    // The SDK caches the token for expire - 3 min and never refreshes on 99991663 (reference §1):
+    // The SDK caches the token for expire - 3 min and never refreshes on 99991663 (node-sdk `client/token-manager.ts`, https://github.com/larksuite/node-sdk):
     // only a new cache (or clearing it) makes it fetch a new token.
     const refreshed = sdkClient(emulator);
     const ok = await refreshed.im.v1.message.patch({ path: { message_id: sent.data!.message_id! }, data: { content: JSON.stringify(card2('again')) } });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   EXIT,
   emulatedPlugins,
+  feishuChannel,
   loadTrace,
   main,
   replayTickMs,
@@ -16,7 +17,7 @@ import { fixture, memoryIO } from './helpers.js';
 /** Seconds of every `shell: \`npm test\`（执行中 · N 秒）` line in the cards Feishu accepted, in order. */
 function acceptedShellDurations(emulators: Emulators): number[] {
   const out: number[] = [];
-  for (const call of emulators.feishu!.calls({ outcome: 'accepted' })) {
+  for (const call of emulators.emulator(feishuChannel)!.calls({ outcome: 'accepted' })) {
     const match = /shell: `npm test`（执行中 · (\d+) 秒）/.exec(JSON.stringify(call.card ?? ''));
     if (match) out.push(Number(match[1]));
   }
@@ -30,32 +31,17 @@ describe('replay engine', () => {
     emulators = undefined;
   });
 
-  it("keeps a running tool's duration on the card within one tick of the trace at 4×", async () => {
-    // short-run: `npm test` runs from +1 s to +13 s of trace time.
+  it('replays to the Feishu emulator over loopback: the tool line runs, the card completes', async () => {
+    // Timing (speed, ticks) is asserted on fake time in replay-timing.test.ts; here only what the platform accepted.
     const trace = await loadTrace(fixture('short-run.events.jsonl'), 'short-run');
-    const speed = 4;
     emulators = await startEmulators(['feishu']);
-    const started = Date.now();
-    const result = await replayTrace({ trace, speed, channels: emulatedPlugins(emulators, { tickMs: replayTickMs(speed) }) });
-    const wall = Date.now() - started;
-
+    const result = await replayTrace({ trace, speed: 8, channels: emulatedPlugins(emulators, { tickMs: replayTickMs(8) }) });
     expect(result.cards.map((c) => [c.channel, c.status, c.final?.ok])).toEqual([['feishu', 'completed', true]]);
-    // 15 s of trace at 4× ≈ 3.75 s of wall time.
-    expect(wall).toBeGreaterThanOrEqual(3_600);
-    expect(wall).toBeLessThan(6_000);
-    // The card's run time is the trace's, not the wall time.
     expect(result.cards[0]!.view.elapsedMs).toBe(15_000);
-
     const seen = acceptedShellDurations(emulators);
-    expect(seen.length).toBeGreaterThanOrEqual(3);
-    // Never ahead of the trace, never decreasing, each tick ~3 s of card time, last one within a tick of 12 s.
-    for (let i = 1; i < seen.length; i++) {
-      expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]!);
-      // ~3 s per tick; a loaded machine may delay one tick, never more.
-      expect(seen[i]! - seen[i - 1]!).toBeLessThanOrEqual(6);
-    }
+    expect(seen.length).toBeGreaterThanOrEqual(1);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]!);
     expect(Math.max(...seen)).toBeLessThanOrEqual(12);
-    expect(Math.max(...seen)).toBeGreaterThanOrEqual(12 - 3);
   }, 30_000);
 
   it('stops on Ctrl-C: running cards end as cancelled and the exit code is 130', async () => {
@@ -87,7 +73,7 @@ describe('replay engine', () => {
     const trace = await loadTrace(fixture('short-run.events.jsonl'), 'short-run');
     emulators = await startEmulators(['feishu']);
     for (const route of ['im.message.create', 'im.message.patch']) {
-      emulators.feishu!.faults.add({ route, respond: { status: 500, body: { code: 500, msg: 'injected outage' } } });
+      emulators.emulator(feishuChannel)!.faults.add({ route, respond: { status: 500, body: { code: 500, msg: 'injected outage' } } });
     }
     const result = await replayTrace({ trace, speed: 30, channels: emulatedPlugins(emulators, { tickMs: replayTickMs(30) }), finalTimeoutMs: 4_000 });
     expect(result.cards[0]!.status).toBe('completed');

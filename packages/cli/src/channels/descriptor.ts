@@ -1,0 +1,131 @@
+import type { ChannelPlugin, Locale } from '@progresscard/core';
+
+/**
+ * What the CLI knows about one channel, as data. Every channel-specific fact the CLI needs lives in
+ * one descriptor file next to this one (`feishu.ts`, `dingtalk.ts`), listed in `index.ts`; the
+ * commands, the preview and the `--json` output only read descriptors. Adding a channel to the CLI
+ * is one descriptor file plus one line in the list.
+ */
+
+/** A channel plugin of any payload and message types: the CLI hands plugins to the core without looking inside. */
+// biome-ignore lint/suspicious/noExplicitAny: each plugin's payload and message types are its own; the core's contract erases them the same way
+export type AnyChannelPlugin = ChannelPlugin<any, any>;
+
+/** Environment variables as the CLI reads them. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Timing and language every channel of a replay gets. */
+export interface ReplayChannelSettings {
+  /** Wall-ms tick of running tools (see `replayTickMs`). */
+  readonly tickMs: number;
+  /** Forces the card language; default: the run's. */
+  readonly locale?: Locale;
+}
+
+/** What every platform emulator offers the CLI once it listens on loopback. */
+export interface RunningEmulator {
+  /** E.g. `http://127.0.0.1:4871`. */
+  readonly baseUrl: string;
+  /** Subscribes to card changes; returns the unsubscribe function. */
+  onChange(listener: () => void): () => void;
+  /** Stops the server (idempotent). */
+  close(): Promise<void>;
+}
+
+/** One platform API call as an emulator recorded it (the fields both emulators share). */
+export interface EmulatorCall {
+  readonly seq: number;
+  /** Epoch ms when it was answered. */
+  readonly at: number;
+  readonly route: string;
+  readonly outcome: 'accepted' | 'rejected';
+  readonly status: number;
+  /** Platform error code (Feishu: a number, 0 on success; DingTalk: a string, absent on success). */
+  readonly code?: number | string;
+  readonly msg?: string;
+  /** Message / card id the call was about. */
+  readonly key?: string;
+}
+
+/** One card an emulator holds, ready for the preview page. */
+export interface EmulatorCard {
+  /** Platform message / card id. */
+  readonly id: string;
+  /** Changes whenever the rendered card would change (the preview caches HTML by it). */
+  readonly revision: string;
+  /** Platform state shown on the card holder (Feishu: header template colour; DingTalk: AI-card state). */
+  readonly state: string;
+  /** Epoch ms. */
+  readonly createdAt: number;
+  /** Epoch ms. */
+  readonly updatedAt: number;
+  /** Accepted changes so far. */
+  readonly version: number;
+  /** The card as safe HTML. */
+  render(): string;
+}
+
+/** One `export NAME=value` line the `emulator` command prints. */
+export interface EnvLine {
+  readonly name: string;
+  readonly value: string;
+  /** Printed as a shell comment after the line. */
+  readonly note?: string;
+}
+
+/** An optional `--real` variable and what it does. */
+export interface OptionalEnvVar {
+  readonly name: string;
+  /** For `--help`, e.g. `lark or a URL`. */
+  readonly hint: string;
+}
+
+/**
+ * Everything channel-specific the CLI needs about one channel.
+ * @typeParam Id - the channel id, equal to its plugin's `id` (`--channel <id>`).
+ * @typeParam Emulator - the platform emulator this channel replays to without `--real`.
+ */
+export interface ChannelDescriptor<Id extends string = string, Emulator extends RunningEmulator = RunningEmulator> {
+  readonly id: Id;
+  /** Human name, e.g. `Feishu / Lark` (preview panel, `emulator` command). */
+  readonly label: string;
+  /** The channel on its loopback emulator. */
+  readonly emulated: {
+    /** Starts the emulator on 127.0.0.1 at `port` (0 = any free port) with its default app. */
+    start(port: number): Promise<Emulator>;
+    /** The real plugin pointed at `emulator`. */
+    plugin(emulator: Emulator, settings: ReplayChannelSettings): AnyChannelPlugin;
+    /** The `--real` variables that send to `emulator` (what `progresscard emulator` prints). */
+    env(emulator: Emulator): readonly EnvLine[];
+    /** How a program points the plugin at `emulator`, e.g. `feishu({ …, domain: 'http://…' })`. */
+    pluginHint(emulator: Emulator): string;
+  };
+  /** The channel on the real platform (`--real`), configured from the environment. */
+  readonly real: {
+    /** Variables that must be set and non-empty. */
+    readonly requiredEnv: readonly string[];
+    readonly optionalEnv: readonly OptionalEnvVar[];
+    /**
+     * The plugin for the real platform; call only when no required variable is missing.
+     * @throws CliUsageError naming the bad config field.
+     */
+    plugin(env: Env, settings: ReplayChannelSettings): AnyChannelPlugin;
+  };
+  /** How the preview page and `--json` read the emulator's accepted state. */
+  readonly preview: {
+    /** Every card the emulator holds, oldest first. */
+    cards(emulator: Emulator): readonly EmulatorCard[];
+    /** Every call the emulator answered, in arrival order. */
+    calls(emulator: Emulator): readonly EmulatorCall[];
+    /** Token routes, which the preview leaves out of the call list and the counters. */
+    isTokenRoute(route: string): boolean;
+    /** True when the platform answered "too many requests" (the source of each code is in the descriptor). */
+    isRateLimited(call: EmulatorCall): boolean;
+    /** The final payload of a card as the emulator holds it (`--json`), or undefined when it holds none. */
+    finalPayload(emulator: Emulator, messageId: string): unknown;
+  };
+}
+
+/** A descriptor of any channel (the list in `index.ts` holds several emulator types). */
+// biome-ignore lint/suspicious/noExplicitAny: the emulator type is erased once a channel starts (see `startEmulators`)
+export type AnyChannelDescriptor = ChannelDescriptor<string, any>;

@@ -1,0 +1,84 @@
+import { DEFAULT_DINGTALK_APP, startDingTalkEmulator, type DingTalkEmulator } from '@progresscard/emulator';
+import { dingtalk, DingTalkConfigError } from '@progresscard/plugin-dingtalk';
+import { CliUsageError } from '../errors.js';
+import { renderDingTalkCard } from '../preview/render-dingtalk.js';
+import type { ChannelDescriptor } from './descriptor.js';
+
+/** The DingTalk card template and group the demo uses on the emulator (it accepts any template id). */
+export const EMULATED_DINGTALK = {
+  cardTemplateId: 'progresscard-demo.schema',
+  openConversationId: 'cidProgresscardDemo==',
+} as const;
+
+/**
+ * DingTalk's throttling answers: HTTP 429 and the `…QpsLimit…` / `…Throttl…` codes
+ * (https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server).
+ */
+const DINGTALK_RATE_LIMIT_CODE = /qps|throttl|ratelimit|frequency/i;
+
+/** DingTalk: AI cards created, delivered and updated through the card_1.0 API. */
+export const dingtalkChannel: ChannelDescriptor<'dingtalk', DingTalkEmulator> = {
+  id: 'dingtalk',
+  label: 'DingTalk',
+  emulated: {
+    start: (port) => startDingTalkEmulator({ port }),
+    plugin: (emulator, settings) =>
+      dingtalk({
+        appKey: DEFAULT_DINGTALK_APP.appKey,
+        appSecret: DEFAULT_DINGTALK_APP.appSecret,
+        cardTemplateId: EMULATED_DINGTALK.cardTemplateId,
+        target: { type: 'group', openConversationId: EMULATED_DINGTALK.openConversationId },
+        baseUrl: emulator.baseUrl,
+        tickMs: settings.tickMs,
+        ...(settings.locale ? { locale: settings.locale } : {}),
+      }),
+    env: (emulator) => [
+      { name: 'DINGTALK_APP_KEY', value: DEFAULT_DINGTALK_APP.appKey },
+      { name: 'DINGTALK_APP_SECRET', value: DEFAULT_DINGTALK_APP.appSecret },
+      { name: 'DINGTALK_ROBOT_CODE', value: DEFAULT_DINGTALK_APP.appKey },
+      { name: 'DINGTALK_CARD_TEMPLATE_ID', value: EMULATED_DINGTALK.cardTemplateId, note: 'any template id is accepted' },
+      { name: 'DINGTALK_OPEN_CONVERSATION_ID', value: EMULATED_DINGTALK.openConversationId },
+      { name: 'DINGTALK_BASE_URL', value: emulator.baseUrl },
+    ],
+    pluginHint: (emulator) => `dingtalk({ …, baseUrl: '${emulator.baseUrl}' })`,
+  },
+  real: {
+    requiredEnv: ['DINGTALK_APP_KEY', 'DINGTALK_APP_SECRET', 'DINGTALK_ROBOT_CODE', 'DINGTALK_CARD_TEMPLATE_ID', 'DINGTALK_OPEN_CONVERSATION_ID'],
+    optionalEnv: [{ name: 'DINGTALK_BASE_URL', hint: 'the API base URL, default https://api.dingtalk.com' }],
+    plugin: (env, settings) => {
+      try {
+        return dingtalk({
+          appKey: env.DINGTALK_APP_KEY!.trim(),
+          appSecret: env.DINGTALK_APP_SECRET!,
+          robotCode: env.DINGTALK_ROBOT_CODE!.trim(),
+          cardTemplateId: env.DINGTALK_CARD_TEMPLATE_ID!.trim(),
+          target: { type: 'group', openConversationId: env.DINGTALK_OPEN_CONVERSATION_ID!.trim() },
+          ...(env.DINGTALK_BASE_URL?.trim() ? { baseUrl: env.DINGTALK_BASE_URL.trim() } : {}),
+          tickMs: settings.tickMs,
+          ...(settings.locale ? { locale: settings.locale } : {}),
+        });
+      } catch (error) {
+        throw error instanceof DingTalkConfigError ? new CliUsageError(error.message) : error;
+      }
+    },
+  },
+  preview: {
+    cards: (emulator) =>
+      emulator.cards().map((c) => ({
+        id: c.outTrackId,
+        revision: `${c.version}:${c.state}`,
+        state: c.state,
+        createdAt: c.createdAt,
+        updatedAt: c.updatedAt,
+        version: c.version,
+        render: () => renderDingTalkCard(c.cardData, c.state),
+      })),
+    calls: (emulator) => emulator.calls(),
+    isTokenRoute: (route) => route.startsWith('oauth2.'),
+    isRateLimited: (call) => call.status === 429 || DINGTALK_RATE_LIMIT_CODE.test(String(call.code ?? '')),
+    finalPayload: (emulator, messageId) => {
+      const held = emulator.card(messageId);
+      return held ? { cardParamMap: held.cardData, state: held.state } : undefined;
+    },
+  },
+};

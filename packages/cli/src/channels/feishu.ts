@@ -1,0 +1,77 @@
+import { DEFAULT_FEISHU_APP, startFeishuEmulator, type FeishuEmulator } from '@progresscard/emulator';
+import { feishu, FeishuConfigError } from '@progresscard/plugin-feishu';
+import { CliUsageError } from '../errors.js';
+import { feishuTemplate, renderFeishuMessage } from '../preview/render-feishu.js';
+import type { ChannelDescriptor } from './descriptor.js';
+
+/** The chat the demo's Feishu cards go to (any `oc_…` id is a chat to the emulator). */
+export const EMULATED_FEISHU_CHAT_ID = 'oc_progresscarddemo';
+
+/**
+ * Feishu rate-limit answers: 99991400, the gateway's frequency control (HTTP 429;
+ * https://open.feishu.cn/document/server-docs/api-call-guide/frequency-control), and 230020, the
+ * per-message / per-chat frequency limit of sending and patching messages
+ * (https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/patch).
+ */
+const FEISHU_RATE_LIMIT_CODES = new Set([99991400, 230020]);
+
+/** Feishu / Lark: message cards sent and patched through the im/v1 API. */
+export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
+  id: 'feishu',
+  label: 'Feishu / Lark',
+  emulated: {
+    start: (port) => startFeishuEmulator({ port }),
+    plugin: (emulator, settings) =>
+      feishu({
+        appId: DEFAULT_FEISHU_APP.appId,
+        appSecret: DEFAULT_FEISHU_APP.appSecret,
+        domain: emulator.baseUrl,
+        receiveIdType: 'chat_id',
+        receiveId: EMULATED_FEISHU_CHAT_ID,
+        tickMs: settings.tickMs,
+        ...(settings.locale ? { locale: settings.locale } : {}),
+      }),
+    env: (emulator) => [
+      { name: 'FEISHU_APP_ID', value: DEFAULT_FEISHU_APP.appId },
+      { name: 'FEISHU_APP_SECRET', value: DEFAULT_FEISHU_APP.appSecret },
+      { name: 'FEISHU_CHAT_ID', value: EMULATED_FEISHU_CHAT_ID, note: 'any oc_… id is a chat' },
+      { name: 'FEISHU_DOMAIN', value: emulator.baseUrl },
+    ],
+    pluginHint: (emulator) => `feishu({ …, domain: '${emulator.baseUrl}' })`,
+  },
+  real: {
+    requiredEnv: ['FEISHU_APP_ID', 'FEISHU_APP_SECRET', 'FEISHU_CHAT_ID'],
+    optionalEnv: [{ name: 'FEISHU_DOMAIN', hint: 'feishu (default), lark or a base URL' }],
+    plugin: (env, settings) => {
+      try {
+        return feishu({
+          appId: env.FEISHU_APP_ID!.trim(),
+          appSecret: env.FEISHU_APP_SECRET!,
+          domain: env.FEISHU_DOMAIN?.trim() || 'feishu',
+          receiveIdType: 'chat_id',
+          receiveId: env.FEISHU_CHAT_ID!.trim(),
+          tickMs: settings.tickMs,
+          ...(settings.locale ? { locale: settings.locale } : {}),
+        });
+      } catch (error) {
+        throw error instanceof FeishuConfigError ? new CliUsageError(error.message) : error;
+      }
+    },
+  },
+  preview: {
+    cards: (emulator) =>
+      emulator.messages().map((m) => ({
+        id: m.messageId,
+        revision: `${m.updatedAt}:${m.updates}:${m.state}`,
+        state: m.state === 'live' ? feishuTemplate(m.card) : m.state,
+        createdAt: m.createdAt,
+        updatedAt: m.updatedAt,
+        version: m.updates + 1,
+        render: () => renderFeishuMessage(m.msgType, m.content, m.card),
+      })),
+    calls: (emulator) => emulator.calls(),
+    isTokenRoute: (route) => route.startsWith('auth.'),
+    isRateLimited: (call) => call.status === 429 || FEISHU_RATE_LIMIT_CODES.has(Number(call.code)),
+    finalPayload: (emulator, messageId) => emulator.message(messageId)?.card,
+  },
+};

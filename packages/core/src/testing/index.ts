@@ -1,0 +1,10 @@
+/**
+ * `@progresscard/core/testing`: helpers for tests of the core, of plugins and of products built on
+ * them. Play a script on fake time, look at the card after a script, keep what the core logged,
+ * read field fault cases. Nothing here starts a server or waits on wall time.
+ */
+export { fakeTime, type FakeTime, type FakeTimers } from './fake-time.js';
+export { playEvents, type ScriptedEvent, type EventSink, type PlayEventsOptions } from './play-events.js';
+export { viewAfterEvents, DEFAULT_SCRIPT_START, type ViewAfterEventsOptions } from './view-after-events.js';
+export { recordingLogger, type RecordingLogger, type LogEntry } from './recording-logger.js';
+export { loadFaultCases, parseFaultCases, faultCase, type FaultCase, type FaultCases } from './fault-cases.js';
