@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createProgressCards, memoryChannel, silentLogger, type ChannelDefaults } from '../src/index.js';
+import { createProgressCards, memoryChannel, silentLogger, type ChannelSettings } from '../src/index.js';
 
-const compose = (overrides: Partial<ChannelDefaults>) =>
+const compose = (overrides: Partial<ChannelSettings>) =>
   createProgressCards({ channels: [memoryChannel({ id: 'webhook', overrides })], logger: silentLogger, env: {} });
 
 /**
@@ -17,7 +17,7 @@ describe('channel settings from a plugin', () => {
     [{ budget: [{ limit: 0, intervalMs: 1000 }] }, 'webhook budget[0].limit = 0'],
     [{ budget: [{ limit: 5, intervalMs: 1.5 }] }, 'webhook budget[0].intervalMs = 1.5'],
   ])('%o is refused with the channel, field and value', (overrides, message) => {
-    expect(() => compose(overrides as Partial<ChannelDefaults>)).toThrow(message);
+    expect(() => compose(overrides as Partial<ChannelSettings>)).toThrow(message);
   });
 
   it('valid overrides are used', () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, silentLogger, TickerService } from '../src/index.js';
+import { createProgressCards, memoryChannel, silentLogger } from '../src/index.js';
 import { settle, setup } from './helpers.js';
 
 afterEach(() => vi.useRealTimers());
@@ -11,9 +11,10 @@ describe('composition', () => {
     const b = memoryChannel({ overrides: { tickMs: 2000 } });
     const productA = createProgressCards({ channels: [a], logger: silentLogger, env: {} });
     const productB = createProgressCards({ channels: [b], logger: silentLogger, env: {} });
-    expect(productA.container.resolve(TickerService)).not.toBe(productB.container.resolve(TickerService));
     productA.open('memory').toolStarted('x', 'shell', '{"command":"a"}');
     productB.open('memory').toolStarted('x', 'shell', '{"command":"b"}');
+    expect(productA.diagnostics()).toMatchObject({ openCards: 1, tickingCards: 1, tickTimers: 1 });
+    expect(productB.diagnostics()).toMatchObject({ openCards: 1, tickingCards: 1, tickTimers: 1 });
     await settle(2000);
     expect(a.calls.map((call) => call.payload.tools[0])).toEqual(['shell: `a`（执行中）', 'shell: `a`（执行中 · 1 秒）', 'shell: `a`（执行中 · 2 秒）']);
     expect(b.calls.map((call) => call.payload.tools[0])).toEqual(['shell: `b`（执行中）', 'shell: `b`（执行中 · 2 秒）']);
@@ -39,7 +40,7 @@ describe('composition', () => {
     const [final] = await done;
     expect(final).toMatchObject({ ok: true, status: 'cancelled' });
     expect(channel.messages.get('m1')!.history.at(-1)!.status).toBe('cancelled');
-    expect(cards.container.resolve(TickerService).timerCount).toBe(0);
+    expect(cards.diagnostics()).toEqual({ openCards: 0, tickingCards: 0, tickTimers: 0, wakeTimers: 0, pendingCards: 0, inFlight: 0 });
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CardSession, silentLogger } from '../src/index.js';
+import { CardState, silentLogger } from '../src/index.js';
 import { settle, setup } from './helpers.js';
 
 afterEach(() => vi.useRealTimers());
@@ -8,7 +8,7 @@ const T = 1_000_000;
 
 describe('final answer rules (seed 004)', () => {
   it('a non-empty run.completed.answer wins over the deltas', () => {
-    const session = new CardSession({ startedAt: T });
+    const session = new CardState({ startedAt: T });
     session.apply({ type: 'answer.delta', text: 'draft ' }, T + 1);
     session.apply({ type: 'run.completed', answer: 'Final.' }, T + 2);
     expect(session.view(T + 3).answer).toBe('Final.');
@@ -16,7 +16,7 @@ describe('final answer rules (seed 004)', () => {
 
   it('an empty or blank answer falls back to the accumulated deltas', () => {
     for (const answer of [undefined, '', '  ']) {
-      const session = new CardSession({ startedAt: T });
+      const session = new CardState({ startedAt: T });
       session.apply({ type: 'answer.delta', text: 'All tests pass. ' }, T + 1);
       session.apply({ type: 'answer.delta', text: 'Done.' }, T + 2);
       session.apply({ type: 'run.completed', answer }, T + 3);
@@ -35,7 +35,7 @@ describe('final answer rules (seed 004)', () => {
   });
 
   it('terminal cards freeze the elapsed time at the terminal event', () => {
-    const session = new CardSession({ startedAt: T });
+    const session = new CardState({ startedAt: T });
     session.apply({ type: 'run.failed', error: 'boom', at: T + 5000 }, T + 5000);
     expect(session.view(T + 60_000).elapsedMs).toBe(5000);
     expect(session.view(T + 60_000).footer.durationMs).toBe(5000);
@@ -56,7 +56,7 @@ describe('final answer rules (seed 004)', () => {
 
 describe('statuses', () => {
   it('waiting while an interaction is requested, running again on activity', () => {
-    const session = new CardSession({ startedAt: T });
+    const session = new CardState({ startedAt: T });
     session.apply({ type: 'interaction.requested', prompt: 'Allow rm -rf build?' }, T + 1);
     expect(session.view(T + 2)).toMatchObject({ status: 'waiting', waitingFor: 'Allow rm -rf build?' });
     session.apply({ type: 'tool.started', callId: 'a', name: 'shell' }, T + 3);
@@ -64,7 +64,7 @@ describe('statuses', () => {
   });
 
   it('running tools stop their timers when the run fails', () => {
-    const session = new CardSession({ startedAt: T });
+    const session = new CardState({ startedAt: T });
     session.apply({ type: 'tool.started', callId: 'a', name: 'shell', args: '{"command":"make"}' }, T);
     session.apply({ type: 'run.cancelled', reason: 'user' }, T + 5000);
     const view = session.view(T + 9000);
@@ -74,7 +74,7 @@ describe('statuses', () => {
   });
 
   it('usage adds input/output tokens and keeps the latest context', () => {
-    const session = new CardSession({ startedAt: T });
+    const session = new CardState({ startedAt: T });
     session.apply({ type: 'usage', inputTokens: 1000, outputTokens: 100, contextTokens: 50_000, contextWindow: 200_000, model: 'm1' }, T);
     session.apply({ type: 'usage', inputTokens: 2000, outputTokens: 50, contextTokens: 68_000 }, T);
     expect(session.view(T).footer).toMatchObject({ inputTokens: 3000, outputTokens: 150, contextPercent: 34, model: 'm1', toolCount: 0 });
@@ -83,7 +83,7 @@ describe('statuses', () => {
 
 describe('verbose output buffering (seed 003)', () => {
   it('releases after 50 pending segments', () => {
-    const session = new CardSession({ startedAt: T });
+    const session = new CardState({ startedAt: T });
     for (let i = 0; i < 49; i++) expect(session.apply({ type: 'answer.delta', text: 'x' }, T).change).toBe('none');
     expect(session.view(T).answer).toBe('');
     expect(session.apply({ type: 'answer.delta', text: 'x' }, T)).toMatchObject({ change: 'structural', released: true });
@@ -91,7 +91,7 @@ describe('verbose output buffering (seed 003)', () => {
   });
 
   it('releases at 8000 pending characters', () => {
-    const session = new CardSession({ startedAt: T });
+    const session = new CardState({ startedAt: T });
     session.apply({ type: 'thinking.delta', text: 'a'.repeat(7999) }, T);
     expect(session.view(T).thinking).toBe('');
     session.apply({ type: 'thinking.delta', text: 'b' }, T);
@@ -113,7 +113,7 @@ describe('verbose output buffering (seed 003)', () => {
   });
 
   it('terminal events release everything at once', () => {
-    const session = new CardSession({ startedAt: T });
+    const session = new CardState({ startedAt: T });
     session.apply({ type: 'answer.delta', text: 'part' }, T);
     session.apply({ type: 'run.completed' }, T + 1);
     expect(session.view(T + 1).answer).toBe('part');

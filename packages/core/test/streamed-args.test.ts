@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CardSession } from '../src/index.js';
+import { CardState } from '../src/index.js';
 
 /**
  * A tool whose arguments stream in (a file write: `{"file_path":…,"content":"<a whole file>"}`)
@@ -8,7 +8,7 @@ import { CardSession } from '../src/index.js';
  */
 describe('streamed tool arguments', () => {
   it('1 MB streamed in 20 000 deltas is applied in well under a second, and the line still shows the path', () => {
-    const session = new CardSession({ startedAt: 0 });
+    const session = new CardState({ startedAt: 0 });
     session.apply({ type: 'tool.started', callId: 'w', name: 'write_file' }, 0);
     const started = performance.now();
     session.apply({ type: 'tool.args_delta', callId: 'w', delta: '{"file_path":"src/big.ts","content":"' }, 1);
@@ -20,7 +20,7 @@ describe('streamed tool arguments', () => {
   });
 
   it('a command still streaming updates the line as it grows', () => {
-    const session = new CardSession({ startedAt: 0 });
+    const session = new CardState({ startedAt: 0 });
     session.apply({ type: 'tool.started', callId: 's', name: 'shell' }, 0);
     session.apply({ type: 'tool.args_delta', callId: 's', delta: '{"command":"npm te' }, 1);
     expect(session.view(2).tools[0]!.detail).toBe('npm te');

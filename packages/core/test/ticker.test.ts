@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, silentLogger, TickerService } from '../src/index.js';
+import { createProgressCards, memoryChannel, silentLogger } from '../src/index.js';
 import { settle, setup } from './helpers.js';
 
 afterEach(() => vi.useRealTimers());
@@ -36,19 +36,17 @@ describe('ticker (seed design 000 test plan)', () => {
 
   it('3. no ticker while the model only thinks (no tools)', async () => {
     const { channel, cards } = setup();
-    const ticker = cards.container.resolve(TickerService);
     const card = cards.open('memory');
     card.start({ title: 'thinking only' });
     card.thinking('hmm');
     await settle(10_000);
-    expect(ticker.watchedCount).toBe(0);
+    expect(cards.diagnostics().tickingCards).toBe(0);
     // run.started, then the debounced thinking text: nothing else.
     expect(channel.calls.length).toBe(2);
   });
 
   it.each(['complete', 'cancel', 'fail'] as const)('4. no tick after %s', async (end) => {
     const { channel, cards } = setup();
-    const ticker = cards.container.resolve(TickerService);
     const card = cards.open('memory');
     card.toolStarted('c1', 'shell', '{"command":"sleep 100"}');
     await settle(3500);
@@ -58,8 +56,8 @@ describe('ticker (seed design 000 test plan)', () => {
     await card.finalDelivery;
     const count = channel.calls.length;
     await settle(15_000);
-    expect(ticker.watchedCount).toBe(0);
-    expect(ticker.timerCount).toBe(0);
+    expect(cards.diagnostics().tickingCards).toBe(0);
+    expect(cards.diagnostics().tickTimers).toBe(0);
     expect(channel.calls.length).toBe(count);
     expect(card.view().tools[0]!.text).not.toMatch(/执行中/);
   });
@@ -88,12 +86,11 @@ describe('ticker (seed design 000 test plan)', () => {
 
   it('7. a result before its start makes a line with no timer that never keeps the ticker alive', async () => {
     const { channel, cards } = setup();
-    const ticker = cards.container.resolve(TickerService);
     const card = cards.open('memory');
     card.toolFinished('ghost', 'late result');
     card.toolStarted('ghost', 'shell', '{"command":"ls"}');
     await settle(10_000);
-    expect(ticker.watchedCount).toBe(0);
+    expect(cards.diagnostics().tickingCards).toBe(0);
     expect(card.view().tools).toHaveLength(1);
     expect(card.view().tools[0]!.elapsedMs).toBe(0);
     expect(channel.calls.length).toBe(1);
@@ -144,10 +141,9 @@ describe('ticker (seed design 000 test plan)', () => {
 
   it('uses one timer per interval for many cards', async () => {
     const { cards } = setup();
-    const ticker = cards.container.resolve(TickerService);
     for (let i = 0; i < 500; i++) cards.open('memory').toolStarted('a', 'shell');
-    expect(ticker.watchedCount).toBe(500);
-    expect(ticker.timerCount).toBe(1);
+    expect(cards.diagnostics().tickingCards).toBe(500);
+    expect(cards.diagnostics().tickTimers).toBe(1);
   });
 
   it('two channels in one composition keep their own tick ms', async () => {
@@ -162,7 +158,7 @@ describe('ticker (seed design 000 test plan)', () => {
     const slowTicks = slow.calls.filter((call) => call.op === 'update').length;
     expect(fastTicks).toBe(4);
     expect(slowTicks).toBe(1);
-    expect(cards.container.resolve(TickerService).timerCount).toBe(2);
+    expect(cards.diagnostics().tickTimers).toBe(2);
   });
 
   it('invalid env falls back to the configured tick with one warning naming variable and value', () => {

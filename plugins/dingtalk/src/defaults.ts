@@ -1,4 +1,4 @@
-import type { ChannelDefaults } from '@progresscard/core';
+import type { ChannelSettings } from '@progresscard/core';
 
 /**
  * DingTalk channel defaults (ms):
@@ -9,7 +9,7 @@ import type { ChannelDefaults } from '@progresscard/core';
  * - `perCardIntervalMs` 500: one card updates at most twice a second (clients that work use 500–1500 ms);
  * - `debounceMs` 2500: streamed text is released to the card at least this often.
  */
-export const DINGTALK_DEFAULTS: ChannelDefaults = {
+export const DINGTALK_DEFAULTS: ChannelSettings = {
   tickMs: 3000,
   budget: [{ limit: 20, intervalMs: 1000 }],
   perCardIntervalMs: 500,

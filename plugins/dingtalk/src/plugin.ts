@@ -1,4 +1,4 @@
-import type { ChannelDefaults, ChannelPlugin } from '@progresscard/core';
+import type { ChannelSettings, ChannelPlugin } from '@progresscard/core';
 import { DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig } from './config.js';
 import { DINGTALK_DEFAULTS } from './defaults.js';
 import { DingTalkHttp } from './http.js';
@@ -29,8 +29,8 @@ export function toCardParamMap(values: Readonly<Record<string, unknown>>): Recor
   return out;
 }
 
-function overridesOf(config: DingTalkConfig): Partial<ChannelDefaults> {
-  const out: { -readonly [K in keyof ChannelDefaults]?: ChannelDefaults[K] } = {};
+function overridesOf(config: DingTalkConfig): Partial<ChannelSettings> {
+  const out: { -readonly [K in keyof ChannelSettings]?: ChannelSettings[K] } = {};
   if (config.tickMs !== undefined) out.tickMs = config.tickMs;
   if (config.budget !== undefined) out.budget = config.budget;
   if (config.perCardIntervalMs !== undefined) out.perCardIntervalMs = config.perCardIntervalMs;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CardTransport, DeliveryFailure, MessageRef, SendRequest, UpdateRequest } from '@progresscard/core';
+import type { CardTransport, CallFailure, MessageRef, SendRequest, UpdateRequest } from '@progresscard/core';
 import { classifyDingTalkError } from './classify.js';
 import { DingTalkApiError, DingTalkDeliveryError, DingTalkTargetError, type FailedDelivery } from './errors.js';
 import type { DingTalkHttp } from './http.js';
@@ -126,7 +126,7 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
     this.options.tokens.invalidate();
   }
 
-  classify(error: unknown): DeliveryFailure {
+  classify(error: unknown): CallFailure {
     return classifyDingTalkError(error);
   }
 

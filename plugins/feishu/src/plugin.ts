@@ -1,4 +1,4 @@
-import type { CardView, ChannelDefaults, ChannelPlugin } from '@progresscard/core';
+import type { CardView, ChannelSettings, ChannelPlugin } from '@progresscard/core';
 import type { FeishuPayload } from './card-types.js';
 import { FeishuConfigSchema, parseFeishuConfig, type FeishuConfig, type FeishuConfigInput } from './config.js';
 import { renderCard, type CardRenderOptions } from './render/card.js';
@@ -10,7 +10,7 @@ import { FeishuTransport, type FeishuTarget, type FeishuTransportOptions } from 
  * message/patch docs); 250 ms between two calls for one card (5 updates/s per message); text
  * released to the card at least every 2500 ms.
  */
-export const FEISHU_DEFAULTS: ChannelDefaults = {
+export const FEISHU_DEFAULTS: ChannelSettings = {
   tickMs: 3000,
   budget: [
     { limit: 50, intervalMs: 1000 },
@@ -43,7 +43,7 @@ export function feishu(config: FeishuConfigInput, options: Pick<FeishuTransportO
     overflow: parsed.overflow,
   };
   const { appSecret: _secret, ...visible } = parsed;
-  const overrides: Partial<ChannelDefaults> = Object.fromEntries(
+  const overrides: Partial<ChannelSettings> = Object.fromEntries(
     Object.entries({ tickMs: parsed.tickMs, perCardIntervalMs: parsed.perCardIntervalMs, debounceMs: parsed.debounceMs, budget: parsed.budget }).filter(
       ([, value]) => value !== undefined,
     ),

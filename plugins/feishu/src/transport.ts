@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as lark from '@larksuiteoapi/node-sdk';
 import axios from 'axios';
-import type { CardTransport, DeliveryFailure, MessageRef, SendRequest, UpdateRequest } from '@progresscard/core';
+import type { CardTransport, CallFailure, MessageRef, SendRequest, UpdateRequest } from '@progresscard/core';
 import type { FeishuCard, FeishuPayload } from './card-types.js';
 import { FeishuApiError, FeishuLocalError, classifyFeishuError } from './classify.js';
 import type { FeishuConfig, ReceiveIdType } from './config.js';
@@ -127,7 +127,7 @@ export class FeishuTransport implements CardTransport<FeishuPayload, FeishuTarge
     this.#tokens.clear();
   }
 
-  classify(error: unknown): DeliveryFailure {
+  classify(error: unknown): CallFailure {
     return classifyFeishuError(error);
   }
 

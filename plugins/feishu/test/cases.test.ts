@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { TickerService, type Tickable } from '@progresscard/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acceptedCards, harness, notOlder, progressOf, textOf, type Harness } from './harness.js';
 import { f05Answer } from './views.js';
@@ -104,7 +103,7 @@ describe('field fault cases (Feishu, through the emulator)', () => {
     h.emulator.recall(first.messageId);
     // "the recalled card's ticker stops": two ticks later it no longer ticks, and no tick brought a card back
     await h.until(13_000);
-    expect(h.cards.container.resolve(TickerService).isWatching(card as unknown as Tickable)).toBe(false);
+    expect(h.cards.diagnostics().tickingCards).toBe(0);
     expect(h.emulator.messages()).toHaveLength(1);
     await playing;
     const final = await card.finalDelivery;

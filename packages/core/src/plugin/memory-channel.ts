@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { formatFooter } from './format/footer.js';
-import type { ChannelDefaults, ChannelPlugin, DeliveryFailure, MessageRef } from './plugin.js';
-import { isTerminalStatus, type CardStatus, type CardView } from './view.js';
+import { formatFooter } from '../card/format/footer.js';
+import type { ChannelSettings, ChannelPlugin, CallFailure, MessageRef } from './contract.js';
+import { isTerminalStatus, type CardStatus, type CardView } from '../card/view.js';
 
 /** What the in-memory channel renders: plain data, easy to assert on. */
 export interface MemoryPayload {
@@ -22,7 +22,7 @@ export interface MemoryCall {
   readonly payload: MemoryPayload;
   readonly at: number;
   /** The failure it answered with, or undefined when accepted. */
-  readonly failure?: DeliveryFailure['kind'];
+  readonly failure?: CallFailure['kind'];
 }
 
 /** A message in the in-memory chat. */
@@ -37,13 +37,13 @@ export interface MemoryMessage {
 /** A scripted answer: `op` calls (or every call) fail with `failure` while `when` holds. */
 export interface MemoryFault {
   readonly op?: 'send' | 'update';
-  readonly failure: DeliveryFailure;
+  readonly failure: CallFailure;
   /** How many calls this fault answers (default 1). */
   times?: number;
 }
 
 class MemoryFailure extends Error {
-  constructor(readonly failure: DeliveryFailure) {
+  constructor(readonly failure: CallFailure) {
     super(`${failure.kind}: ${failure.detail}`);
   }
 }
@@ -52,7 +52,7 @@ class MemoryFailure extends Error {
 export interface MemoryChannelOptions {
   /** Channel id (default `memory`). */
   readonly id?: string;
-  readonly overrides?: Partial<ChannelDefaults>;
+  readonly overrides?: Partial<ChannelSettings>;
   /** Time each call takes, in ms (default 0). */
   readonly latencyMs?: number;
 }
@@ -70,7 +70,7 @@ export interface MemoryChannel extends ChannelPlugin<MemoryPayload, string> {
 }
 
 /** Default timing of the in-memory channel (tick 3000 ms, 5 calls/s, 250 ms per card, 2500 ms debounce). */
-export const MEMORY_CHANNEL_DEFAULTS: ChannelDefaults = {
+export const MEMORY_CHANNEL_DEFAULTS: ChannelSettings = {
   tickMs: 3000,
   budget: [{ limit: 5, intervalMs: 1000 }],
   perCardIntervalMs: 250,
@@ -106,7 +106,7 @@ export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel
       if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
       const message = messages.get(messageId);
       const index = faults.findIndex((fault) => !fault.op || fault.op === op);
-      let failure: DeliveryFailure | undefined;
+      let failure: CallFailure | undefined;
       if (index >= 0) {
         const fault = faults[index]!;
         failure = fault.failure;

@@ -1,4 +1,4 @@
-import type { AgentEvent } from './events.js';
+import type { AgentEvent } from '../events/contract.js';
 import { DEFAULT_TEXT_BUFFER_LIMITS, TextBuffer, type TextBufferLimits } from './text-buffer.js';
 import { toToolLine, toolDetail, type ToolCallRecord } from './tool-lines.js';
 import type { CardStatus, CardView, Locale } from './view.js';
@@ -26,7 +26,7 @@ const STATUS_TRANSITIONS: Readonly<Record<CardStatus, readonly CardStatus[]>> = 
   cancelled: [],
 };
 
-/** Result of {@link CardSession.apply}. */
+/** Result of {@link CardState.apply}. */
 export interface ApplyResult {
   readonly change: ChangeKind;
   /** Set when the event was dropped: it came after the terminal event. */
@@ -35,8 +35,8 @@ export interface ApplyResult {
   readonly released?: boolean;
 }
 
-/** Options of a {@link CardSession}. */
-export interface CardSessionOptions {
+/** Options of a {@link CardState}. */
+export interface CardStateOptions {
   /** Epoch ms the run started (a later `run.started.at` replaces it). */
   readonly startedAt: number;
   readonly locale?: Locale;
@@ -48,7 +48,7 @@ export interface CardSessionOptions {
  * Pure state of one card: agent events in, {@link CardView} out. No timers, no I/O; time comes in
  * as arguments. Events after the terminal event are ignored.
  */
-export class CardSession {
+export class CardState {
   private status: CardStatus = 'running';
   private locale: Locale;
   private title: string;
@@ -69,7 +69,7 @@ export class CardSession {
   private contextWindow: number | undefined;
   private readonly buffer: TextBuffer;
 
-  constructor(options: CardSessionOptions) {
+  constructor(options: CardStateOptions) {
     this.startedAt = options.startedAt;
     this.locale = options.locale ?? 'zh-CN';
     this.title = options.title ?? '';

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { FinalDelivery, CardDelivery } from './card-delivery.js';
-import type { ChannelScheduler } from './channel-scheduler.js';
+import { CardState } from '../card/card-state.js';
+import type { TextBufferLimits } from '../card/text-buffer.js';
+import type { CardStatus, CardView, Locale } from '../card/view.js';
+import type { CardDeliveryRecord, FinalDelivery } from '../delivery/card-delivery-record.js';
+import type { ChannelDispatcher } from '../delivery/channel-dispatcher.js';
+import type { AgentEvent, EventOf } from '../events/contract.js';
+import { EventParseError, parseEvent } from '../events/parse.js';
 import type { Clock } from './clock.js';
-import { EventParseError, parseEvent, type AgentEvent, type EventOf } from './events.js';
 import type { Logger } from './logger.js';
-import { CardSession } from './session.js';
-import type { TextBufferLimits } from './text-buffer.js';
 import type { Tickable, TickerService } from './ticker.js';
-import type { CardStatus, CardView, Locale } from './view.js';
 
 /** Options of `ProgressCards.open`. */
 export interface OpenCardOptions {
@@ -63,17 +64,17 @@ export interface ProgressCard {
   readonly finalDelivery: Promise<FinalDelivery>;
 }
 
-/** One card message: its session and its delivery record. Card-per-turn mode has several. */
+/** One card message: its state and its delivery record. Card-per-turn mode has several. */
 interface Slot {
-  readonly session: CardSession;
-  readonly delivery: CardDelivery;
+  readonly state: CardState;
+  readonly delivery: CardDeliveryRecord;
   readonly id: string;
   debounce: NodeJS.Timeout | undefined;
 }
 
 /** Wiring a card needs; built by the composition root. */
 export interface CardRuntime {
-  readonly channel: ChannelScheduler;
+  readonly channel: ChannelDispatcher;
   readonly ticker: TickerService;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -104,11 +105,11 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   }
 
   get status(): CardStatus {
-    return this.slot.session.currentStatus;
+    return this.slot.state.currentStatus;
   }
 
   view(): CardView {
-    return this.slot.session.view(this.runtime.clock.now());
+    return this.slot.state.view(this.runtime.clock.now());
   }
 
   push(input: unknown): PushResult {
@@ -143,8 +144,8 @@ export class LiveProgressCard implements ProgressCard, Tickable {
 
   /** Ticker callback: re-render elapsed times of running tools. */
   onTick(): void {
-    const { session, delivery } = this.slot;
-    if (!session.hasRunningTools || session.isTerminal || delivery.messagePhase === 'gone') {
+    const { state, delivery } = this.slot;
+    if (!state.hasRunningTools || state.isTerminal || delivery.messagePhase === 'gone') {
       this.runtime.ticker.unwatch(this, this.tickMs);
       return;
     }
@@ -155,7 +156,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     const now = this.runtime.clock.now();
     if (this.options.cardPer === 'turn' && event.type === 'round.started') this.maybeStartTurn(event.round, now);
     const slot = this.slot;
-    const result = slot.session.apply(event, now);
+    const result = slot.state.apply(event, now);
     if (result.ignored === 'after-terminal') {
       if (!this.warnedAfterTerminal) {
         this.warnedAfterTerminal = true;
@@ -175,17 +176,17 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   }
 
   private updateTicker(slot: Slot): void {
-    if (slot.session.hasRunningTools && !slot.session.isTerminal) this.runtime.ticker.watch(this, this.tickMs);
+    if (slot.state.hasRunningTools && !slot.state.isTerminal) this.runtime.ticker.watch(this, this.tickMs);
     else this.runtime.ticker.unwatch(this, this.tickMs);
   }
 
   private scheduleDebounce(slot: Slot, now: number): void {
-    const since = slot.session.pendingTextSince;
+    const since = slot.state.pendingTextSince;
     if (since === undefined || slot.debounce) return;
     const wait = Math.max(0, since + this.runtime.channel.settings.debounceMs - now);
     slot.debounce = setTimeout(() => {
       slot.debounce = undefined;
-      if (slot.session.releaseText()) this.runtime.channel.markDirty(slot.delivery, 'structural');
+      if (slot.state.releaseText()) this.runtime.channel.markDirty(slot.delivery, 'structural');
     }, wait);
     slot.debounce.unref();
   }
@@ -199,23 +200,23 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   private maybeStartTurn(round: number, now: number): void {
     const previous = this.slot;
     // After the run ended a late round is ignored like any other event, never a new card.
-    if (previous.session.isTerminal || round <= previous.session.currentRound || !previous.session.hasContent) return;
-    const view = previous.session.view(now);
-    previous.session.apply({ type: 'run.completed' }, now);
+    if (previous.state.isTerminal || round <= previous.state.currentRound || !previous.state.hasContent) return;
+    const view = previous.state.view(now);
+    previous.state.apply({ type: 'run.completed' }, now);
     this.clearDebounce(previous);
     this.runtime.channel.markDirty(previous.delivery, 'terminal');
     this.slot = this.newSlot(now, view.title, view.locale);
-    this.slot.session.apply({ type: 'run.started', at: view.startedAt, model: view.footer.model }, now);
+    this.slot.state.apply({ type: 'run.started', at: view.startedAt, model: view.footer.model }, now);
   }
 
   private newSlot(now: number, title: string | undefined, locale: Locale | undefined): Slot {
-    const session = new CardSession({ startedAt: now, title, locale, textBuffer: this.options.textBuffer });
+    const state = new CardState({ startedAt: now, title, locale, textBuffer: this.options.textBuffer });
     const id = `${this.id.slice(0, 28)}-t${this.turn++}`;
-    const slot: Slot = { session, id, debounce: undefined, delivery: undefined as unknown as CardDelivery };
-    (slot as { delivery: CardDelivery }).delivery = this.runtime.channel.register({
+    const slot: Slot = { state, id, debounce: undefined, delivery: undefined as unknown as CardDeliveryRecord };
+    (slot as { delivery: CardDeliveryRecord }).delivery = this.runtime.channel.register({
       id,
       target: this.target,
-      view: () => session.view(this.runtime.clock.now()),
+      view: () => state.view(this.runtime.clock.now()),
       onMessageGone: () => {
         if (this.slot === slot) this.runtime.ticker.unwatch(this, this.tickMs);
       },

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CardView } from './view.js';
+import type { CardView } from '../card/view.js';
 
 /**
  * The channel plugin contract. A plugin is data plus two small objects: a renderer (view → payload)
@@ -14,8 +14,12 @@ export interface BudgetWindow {
   readonly intervalMs: number;
 }
 
-/** Timing and budget of a channel. All durations in ms. */
-export interface ChannelDefaults {
+/**
+ * Timing and budget of a channel. All durations in ms. The same shape serves as a plugin's
+ * defaults, as the resolved settings of a composition, and (as `Partial<ChannelSettings>`) as
+ * config overrides.
+ */
+export interface ChannelSettings {
   /** How often cards with running tools re-render their elapsed times (e.g. Feishu 3000). */
   readonly tickMs: number;
   /** API budget shared by every card of the channel; all windows apply at once (e.g. 50/s and 1000/min). */
@@ -39,6 +43,13 @@ export interface CardRenderer<Payload> {
   render(view: CardView): Payload;
   /** A plain-text card used after the platform rejected the rich one. */
   renderFallback(view: CardView): Payload;
+  /**
+   * Follow-up messages for content that did not fit the main card: parts 2..n, in order, each sent
+   * as its own message replying to the main one ({@link SendRequest.replyTo}). Returns an empty
+   * list when everything fits (and may be left out when a channel never needs it). Pure and
+   * deterministic like {@link render}: an unchanged part is not sent again.
+   */
+  renderContinuations?(view: CardView): readonly Payload[];
 }
 
 /** Arguments of {@link CardTransport.send}. */
@@ -53,6 +64,11 @@ export interface SendRequest<Payload, Target> {
   readonly idempotencyKey: string;
   /** True when this message replaces one that is gone (recalled, deleted, too old). */
   readonly replacing: boolean;
+  /**
+   * Set for a continuation part (see {@link CardRenderer.renderContinuations}): the card's main
+   * message, which this part is sent as a reply to.
+   */
+  readonly replyTo?: MessageRef;
 }
 
 /** Arguments of {@link CardTransport.update}. */
@@ -75,7 +91,7 @@ export interface CardTransport<Payload, Target = unknown> {
   /** Drops cached credentials so the next call fetches new ones (called once on an `auth` failure). */
   refreshAuth?(): Promise<void>;
   /** Maps anything `send`/`update` threw to a failure kind. Must not throw. */
-  classify(error: unknown): DeliveryFailure;
+  classify(error: unknown): CallFailure;
 }
 
 /**
@@ -86,7 +102,7 @@ export interface CardTransport<Payload, Target = unknown> {
  * - `auth`: credentials invalid or expired; refresh once and retry.
  * - `transient`: 5xx, timeouts, network errors; retry with backoff.
  */
-export type DeliveryFailure =
+export type CallFailure =
   | { readonly kind: 'rate-limited'; readonly retryAfterMs?: number; readonly scope?: 'card' | 'channel'; readonly detail: string }
   | { readonly kind: 'gone'; readonly detail: string }
   | { readonly kind: 'rejected'; readonly detail: string }
@@ -94,7 +110,7 @@ export type DeliveryFailure =
   | { readonly kind: 'transient'; readonly detail: string };
 
 /** The failure kinds, for tables and metrics. */
-export type DeliveryFailureKind = DeliveryFailure['kind'];
+export type CallFailureKind = CallFailure['kind'];
 
 /**
  * A channel plugin: what `createProgressCards({ channels: [...] })` takes.
@@ -107,9 +123,15 @@ export interface ChannelPlugin<Payload = unknown, Target = unknown> {
   /** Schema of the plugin's config (for docs and tooling). */
   readonly configSchema: z.ZodType;
   /** The plugin's own defaults. */
-  readonly defaults: ChannelDefaults;
+  readonly defaults: ChannelSettings;
+  /**
+   * Key of the channel's API budget in the `BudgetStore` (default the channel id). Use the
+   * identity the platform counts calls by (e.g. `feishu:<app_id>`), so that compositions of one
+   * app share its budget and different apps do not.
+   */
+  readonly budgetKey?: string;
   /** Overrides from the user's config; env (`<ID>_CARD_TOOL_TICK_MS`) overrides these in turn. */
-  readonly overrides?: Partial<ChannelDefaults>;
+  readonly overrides?: Partial<ChannelSettings>;
   readonly renderer: CardRenderer<Payload>;
   readonly transport: CardTransport<Payload, Target>;
 }

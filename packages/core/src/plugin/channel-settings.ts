@@ -1,6 +1,6 @@
-import { showValue } from './invalid-input.js';
-import type { Logger } from './logger.js';
-import type { ChannelDefaults, ChannelPlugin } from './plugin.js';
+import { showValue } from '../events/invalid-input.js';
+import type { Logger } from '../runtime/logger.js';
+import type { ChannelSettings, ChannelPlugin } from './contract.js';
 
 /** `feishu` → `FEISHU_CARD_TOOL_TICK_MS`; dashes become underscores. */
 export function tickEnvName(channelId: string): string {
@@ -19,8 +19,8 @@ export function resolveChannelSettings(
   plugin: ChannelPlugin,
   env: Readonly<Record<string, string | undefined>>,
   logger: Logger,
-): ChannelDefaults {
-  const merged: ChannelDefaults = { ...plugin.defaults, ...definedOnly(plugin.overrides ?? {}) };
+): ChannelSettings {
+  const merged: ChannelSettings = { ...plugin.defaults, ...definedOnly(plugin.overrides ?? {}) };
   checkTiming(plugin.id, merged);
   let tickMs = plugin.defaults.tickMs;
   if (merged.tickMs !== tickMs) {
@@ -37,7 +37,7 @@ export function resolveChannelSettings(
   return { ...merged, tickMs };
 }
 
-function checkTiming(channelId: string, settings: ChannelDefaults): void {
+function checkTiming(channelId: string, settings: ChannelSettings): void {
   const fail = (field: string, value: unknown, rule: string) => {
     throw new Error(`${channelId} ${field} = ${showValue(value)}: ${rule}`);
   };

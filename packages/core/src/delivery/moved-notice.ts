@@ -1,7 +1,6 @@
-import type { ChannelBudget } from './budget.js';
-import type { Logger } from './logger.js';
-import type { CardRenderer, CardTransport, MessageRef } from './plugin.js';
-import type { CardView } from './view.js';
+import type { CardView } from '../card/view.js';
+import type { CardRenderer, CardTransport, MessageRef } from '../plugin/contract.js';
+import type { Logger } from '../runtime/logger.js';
 
 const NOTICE = {
   'zh-CN': '（这张卡片无法再更新，结果已发送为下方的新卡片。）',
@@ -26,12 +25,13 @@ export async function closeMovedMessage(options: {
   readonly finalView: CardView;
   readonly renderer: CardRenderer<unknown>;
   readonly transport: CardTransport<unknown>;
-  readonly budget: ChannelBudget;
+  /** Takes one call from the channel's budget. */
+  readonly acquire: () => Promise<void>;
   readonly logger: Logger;
 }): Promise<void> {
   try {
     const payload = options.renderer.render(movedNoticeView(options.finalView));
-    await options.budget.acquire();
+    await options.acquire();
     await options.transport.update({ message: options.message, payload, final: true });
   } catch (error) {
     options.logger.debug('could not mark the given-up message as moved', { message: options.message.id, error: String(error) });

@@ -1,6 +1,4 @@
-import { inject, injectable } from 'tsyringe';
 import type { Logger } from './logger.js';
-import { TOKENS } from './tokens.js';
 
 /** Something the ticker refreshes: a card with running tools. */
 export interface Tickable {
@@ -18,11 +16,10 @@ interface IntervalGroup {
  * interval (not per card), created when the first card of that interval is watched and cleared
  * when the last one leaves; timers are `unref()`ed so they never keep a process alive.
  */
-@injectable()
 export class TickerService {
   private readonly groups = new Map<number, IntervalGroup>();
 
-  constructor(@inject(TOKENS.Logger) private readonly logger: Logger) {}
+  constructor(private readonly logger: Logger) {}
 
   /** Starts ticking `card` every `intervalMs` ms (no-op when it already ticks at that interval). */
   watch(card: Tickable, intervalMs: number): void {
