@@ -13,6 +13,8 @@ export interface MemoryPayload {
   readonly thinking: string;
   readonly answer: string;
   readonly footer: string;
+  /** Set on continuation parts: the part number (2..n); absent on the main card. */
+  readonly part?: number;
 }
 
 /** One call the in-memory channel received. `at` is epoch ms on the wall/fake clock. */
@@ -23,6 +25,8 @@ export interface MemoryCall {
   readonly at: number;
   /** The failure it answered with, or undefined when accepted. */
   readonly failure?: CallFailure['kind'];
+  /** For a sent continuation part: the id of the main message it replies to. */
+  readonly replyTo?: string;
 }
 
 /** A message in the in-memory chat. */
@@ -32,6 +36,8 @@ export interface MemoryMessage {
   /** Accepted payloads, oldest first. */
   readonly history: MemoryPayload[];
   gone: boolean;
+  /** For a continuation part: the id of the main message it replies to. */
+  readonly replyTo?: string;
 }
 
 /** A scripted answer: `op` calls (or every call) fail with `failure` while `when` holds. */
@@ -55,6 +61,11 @@ export interface MemoryChannelOptions {
   readonly overrides?: Partial<ChannelSettings>;
   /** Time each call takes, in ms (default 0). */
   readonly latencyMs?: number;
+  /**
+   * Longest answer one message shows, in code points (default unlimited). A longer answer is
+   * shown in chunks of this size: the first on the card, the others as continuation parts.
+   */
+  readonly answerChunkChars?: number;
 }
 
 /** The in-memory reference channel: a {@link ChannelPlugin} that records every call and can be told to fail. */
@@ -77,7 +88,17 @@ export const MEMORY_CHANNEL_DEFAULTS: ChannelSettings = {
   debounceMs: 2500,
 };
 
-function render(view: CardView, format: 'rich' | 'text'): MemoryPayload {
+/** `text` in pieces of at most `size` code points (one piece when `size` is undefined). */
+function chunks(text: string, size: number | undefined): string[] {
+  if (size === undefined) return [text];
+  const points = Array.from(text);
+  if (points.length <= size) return [text];
+  const out: string[] = [];
+  for (let start = 0; start < points.length; start += size) out.push(points.slice(start, start + size).join(''));
+  return out;
+}
+
+function render(view: CardView, format: 'rich' | 'text', chunkChars: number | undefined): MemoryPayload {
   return {
     format,
     status: view.status,
@@ -85,10 +106,25 @@ function render(view: CardView, format: 'rich' | 'text'): MemoryPayload {
     round: view.round,
     tools: view.tools.map((tool) => tool.text),
     thinking: view.thinking,
-    answer: view.answer,
+    answer: chunks(view.answer, chunkChars)[0]!,
     // The footer (duration, tokens, sent-at) shows once the run ended, so renders of a running card stay comparable.
     footer: isTerminalStatus(view.status) ? formatFooter(view.footer, { style: 'compact', locale: view.locale, timeZone: 'UTC' }) : '',
   };
+}
+
+/** Parts 2..n of an answer longer than `chunkChars`: the answer's later chunks and the card's status. */
+function renderContinuations(view: CardView, chunkChars: number | undefined): MemoryPayload[] {
+  return chunks(view.answer, chunkChars).slice(1).map((answer, index) => ({
+    format: 'rich',
+    status: view.status,
+    title: '',
+    round: view.round,
+    tools: [],
+    thinking: '',
+    answer,
+    footer: '',
+    part: index + 2,
+  }));
 }
 
 /** Creates an in-memory channel for tests, examples and as a model for new plugins. */
@@ -99,7 +135,12 @@ export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel
   const inFlight = { now: 0, max: 0 };
   const byKey = new Map<string, string>();
 
-  async function call<T>(op: 'send' | 'update', messageId: string, payload: MemoryPayload, apply: () => T): Promise<T> {
+  if (options.answerChunkChars !== undefined && !(Number.isSafeInteger(options.answerChunkChars) && options.answerChunkChars > 0)) {
+    throw new Error(`memoryChannel answerChunkChars must be a positive integer, got ${JSON.stringify(options.answerChunkChars)}`);
+  }
+  const chunkChars = options.answerChunkChars;
+
+  async function call<T>(op: 'send' | 'update', messageId: string, payload: MemoryPayload, apply: () => T, replyTo?: string): Promise<T> {
     inFlight.now += 1;
     inFlight.max = Math.max(inFlight.max, inFlight.now);
     try {
@@ -115,7 +156,7 @@ export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel
       } else if (op === 'update' && message?.gone) {
         failure = { kind: 'gone', detail: 'message recalled' };
       }
-      calls.push({ op, messageId, payload, at: Date.now(), failure: failure?.kind });
+      calls.push({ op, messageId, payload, at: Date.now(), failure: failure?.kind, ...(replyTo === undefined ? {} : { replyTo }) });
       if (failure) throw new MemoryFailure(failure);
       return apply();
     } finally {
@@ -136,19 +177,23 @@ export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel
       const message = messages.get(messageId);
       if (message) message.gone = true;
     },
-    renderer: { render: (view) => render(view, 'rich'), renderFallback: (view) => render(view, 'text') },
+    renderer: {
+      render: (view) => render(view, 'rich', chunkChars),
+      renderFallback: (view) => render(view, 'text', chunkChars),
+      renderContinuations: (view) => renderContinuations(view, chunkChars),
+    },
     transport: {
-      async send({ target, payload, idempotencyKey }): Promise<MessageRef> {
+      async send({ target, payload, idempotencyKey, replyTo }): Promise<MessageRef> {
         const existing = byKey.get(idempotencyKey);
         const id = existing ?? `m${messages.size + 1}`;
         return call('send', id, payload, () => {
           if (!existing) {
             byKey.set(idempotencyKey, id);
-            messages.set(id, { id, target, history: [], gone: false });
+            messages.set(id, { id, target, history: [], gone: false, ...(replyTo ? { replyTo: replyTo.id } : {}) });
           }
           messages.get(id)!.history.push(payload);
           return { id };
-        });
+        }, replyTo?.id);
       },
       async update({ message, payload }) {
         await call('update', message.id, payload, () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, silentLogger, type ChannelPlugin, type MemoryPayload, type MessageRef, type SendRequest } from '../src/index.js';
-import { settle } from './helpers.js';
+import { createProgressCards, memoryChannel, silentLogger, type ChannelPlugin, type MemoryPayload, type MessageRef, type SendRequest } from '../../src/index.js';
+import { settle } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());
 

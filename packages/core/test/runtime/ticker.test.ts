@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, silentLogger } from '../src/index.js';
-import { settle, setup } from './helpers.js';
+import { createProgressCards, memoryChannel, silentLogger } from '../../src/index.js';
+import { settle, setup } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CardState } from '../src/index.js';
+import { CardState } from '../../src/index.js';
 
 /**
  * A tool whose arguments stream in (a file write: `{"file_path":…,"content":"<a whole file>"}`)

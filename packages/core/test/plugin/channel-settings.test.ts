@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProgressCards, memoryChannel, silentLogger, type ChannelSettings } from '../src/index.js';
+import { createProgressCards, memoryChannel, silentLogger, type ChannelSettings } from '../../src/index.js';
 
 const compose = (overrides: Partial<ChannelSettings>) =>
   createProgressCards({ channels: [memoryChannel({ id: 'webhook', overrides })], logger: silentLogger, env: {} });

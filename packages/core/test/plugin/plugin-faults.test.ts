@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, silentLogger, type CardView, type ChannelPlugin, type MemoryPayload } from '../src/index.js';
-import { settle } from './helpers.js';
+import { createProgressCards, memoryChannel, silentLogger, type CardView, type ChannelPlugin, type MemoryPayload } from '../../src/index.js';
+import { settle } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventParseError, parseEvent } from '../src/index.js';
+import { EventParseError, parseEvent } from '../../src/index.js';
 
 describe('parseEvent', () => {
   it('returns typed events', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type AgentEvent, type MemoryPayload } from '../src/index.js';
-import { play, settle, setup } from './helpers.js';
+import { type AgentEvent, type MemoryPayload } from '../../src/index.js';
+import { play, settle, setup } from '../helpers.js';
 
 /** Field fault cases (copied from the shared case list) that concern the core. */
 interface FaultCase {
@@ -12,7 +12,7 @@ interface FaultCase {
   expect: string[];
 }
 const cases = new Map<string, FaultCase>(
-  readFileSync(new URL('./fixtures/core-cases.jsonl', import.meta.url), 'utf8')
+  readFileSync(new URL('../fixtures/core-cases.jsonl', import.meta.url), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as FaultCase)
