@@ -40,10 +40,10 @@ function benchReduceRender(): void {
   let now = 1_700_000_000_000;
   while (performance.now() - start < 2000) {
     for (const run of runs) {
-      const session = new CardState({ startedAt: now });
+      const state = new CardState({ startedAt: now });
       for (const event of run) {
-        session.apply(event, now++);
-        sink = noopRender(session.view(now));
+        state.apply(event, now++);
+        sink = noopRender(state.view(now));
         events += 1;
       }
     }

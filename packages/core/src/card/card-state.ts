@@ -4,7 +4,7 @@ import { toToolLine, toolDetail, type ToolCallRecord } from './tool-lines.js';
 import type { CardStatus, CardView, Locale } from './view.js';
 
 /**
- * How much an event changed what the card shows, in the delivery scheduler's order of value:
+ * How much an event changed what the card shows, in the delivery's order of value (terminal states are flushed first):
  * `terminal` > `structural` (a tool started or finished, new answer text, a status change…) >
  * `none` (nothing visible changed, e.g. text still buffered). `elapsed` is only made by the ticker.
  */

@@ -91,7 +91,7 @@ function shortSummary(summary: string): string {
   return oneLine.length > 120 ? `${oneLine.slice(0, 119)}…` : oneLine;
 }
 
-/** Mutable per-call record kept by the session; turned into a {@link ToolLine} for each view. */
+/** Mutable per-call record kept by the card state; turned into a {@link ToolLine} for each view. */
 export interface ToolCallRecord {
   callId: string;
   name: string;

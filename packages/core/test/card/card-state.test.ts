@@ -8,19 +8,19 @@ const T = 1_000_000;
 
 describe('final answer rules (seed 004)', () => {
   it('a non-empty run.completed.answer wins over the deltas', () => {
-    const session = new CardState({ startedAt: T });
-    session.apply({ type: 'answer.delta', text: 'draft ' }, T + 1);
-    session.apply({ type: 'run.completed', answer: 'Final.' }, T + 2);
-    expect(session.view(T + 3).answer).toBe('Final.');
+    const state = new CardState({ startedAt: T });
+    state.apply({ type: 'answer.delta', text: 'draft ' }, T + 1);
+    state.apply({ type: 'run.completed', answer: 'Final.' }, T + 2);
+    expect(state.view(T + 3).answer).toBe('Final.');
   });
 
   it('an empty or blank answer falls back to the accumulated deltas', () => {
     for (const answer of [undefined, '', '  ']) {
-      const session = new CardState({ startedAt: T });
-      session.apply({ type: 'answer.delta', text: 'All tests pass. ' }, T + 1);
-      session.apply({ type: 'answer.delta', text: 'Done.' }, T + 2);
-      session.apply({ type: 'run.completed', answer }, T + 3);
-      expect(session.view(T + 4).answer).toBe('All tests pass. Done.');
+      const state = new CardState({ startedAt: T });
+      state.apply({ type: 'answer.delta', text: 'All tests pass. ' }, T + 1);
+      state.apply({ type: 'answer.delta', text: 'Done.' }, T + 2);
+      state.apply({ type: 'run.completed', answer }, T + 3);
+      expect(state.view(T + 4).answer).toBe('All tests pass. Done.');
     }
   });
 
@@ -35,10 +35,10 @@ describe('final answer rules (seed 004)', () => {
   });
 
   it('terminal cards freeze the elapsed time at the terminal event', () => {
-    const session = new CardState({ startedAt: T });
-    session.apply({ type: 'run.failed', error: 'boom', at: T + 5000 }, T + 5000);
-    expect(session.view(T + 60_000).elapsedMs).toBe(5000);
-    expect(session.view(T + 60_000).footer.durationMs).toBe(5000);
+    const state = new CardState({ startedAt: T });
+    state.apply({ type: 'run.failed', error: 'boom', at: T + 5000 }, T + 5000);
+    expect(state.view(T + 60_000).elapsedMs).toBe(5000);
+    expect(state.view(T + 60_000).footer.durationMs).toBe(5000);
   });
 
   it('ignores events after the terminal event, warning once', () => {
@@ -56,46 +56,46 @@ describe('final answer rules (seed 004)', () => {
 
 describe('statuses', () => {
   it('waiting while an interaction is requested, running again on activity', () => {
-    const session = new CardState({ startedAt: T });
-    session.apply({ type: 'interaction.requested', prompt: 'Allow rm -rf build?' }, T + 1);
-    expect(session.view(T + 2)).toMatchObject({ status: 'waiting', waitingFor: 'Allow rm -rf build?' });
-    session.apply({ type: 'tool.started', callId: 'a', name: 'shell' }, T + 3);
-    expect(session.view(T + 4)).toMatchObject({ status: 'running', waitingFor: undefined });
+    const state = new CardState({ startedAt: T });
+    state.apply({ type: 'interaction.requested', prompt: 'Allow rm -rf build?' }, T + 1);
+    expect(state.view(T + 2)).toMatchObject({ status: 'waiting', waitingFor: 'Allow rm -rf build?' });
+    state.apply({ type: 'tool.started', callId: 'a', name: 'shell' }, T + 3);
+    expect(state.view(T + 4)).toMatchObject({ status: 'running', waitingFor: undefined });
   });
 
   it('running tools stop their timers when the run fails', () => {
-    const session = new CardState({ startedAt: T });
-    session.apply({ type: 'tool.started', callId: 'a', name: 'shell', args: '{"command":"make"}' }, T);
-    session.apply({ type: 'run.cancelled', reason: 'user' }, T + 5000);
-    const view = session.view(T + 9000);
+    const state = new CardState({ startedAt: T });
+    state.apply({ type: 'tool.started', callId: 'a', name: 'shell', args: '{"command":"make"}' }, T);
+    state.apply({ type: 'run.cancelled', reason: 'user' }, T + 5000);
+    const view = state.view(T + 9000);
     expect(view.tools[0]!.state).toBe('interrupted');
     expect(view.tools[0]!.text).toBe('shell: `make`（已中断）');
     expect(view.hasRunningTools).toBe(false);
   });
 
   it('usage adds input/output tokens and keeps the latest context', () => {
-    const session = new CardState({ startedAt: T });
-    session.apply({ type: 'usage', inputTokens: 1000, outputTokens: 100, contextTokens: 50_000, contextWindow: 200_000, model: 'm1' }, T);
-    session.apply({ type: 'usage', inputTokens: 2000, outputTokens: 50, contextTokens: 68_000 }, T);
-    expect(session.view(T).footer).toMatchObject({ inputTokens: 3000, outputTokens: 150, contextPercent: 34, model: 'm1', toolCount: 0 });
+    const state = new CardState({ startedAt: T });
+    state.apply({ type: 'usage', inputTokens: 1000, outputTokens: 100, contextTokens: 50_000, contextWindow: 200_000, model: 'm1' }, T);
+    state.apply({ type: 'usage', inputTokens: 2000, outputTokens: 50, contextTokens: 68_000 }, T);
+    expect(state.view(T).footer).toMatchObject({ inputTokens: 3000, outputTokens: 150, contextPercent: 34, model: 'm1', toolCount: 0 });
   });
 });
 
 describe('verbose output buffering (seed 003)', () => {
   it('releases after 50 pending segments', () => {
-    const session = new CardState({ startedAt: T });
-    for (let i = 0; i < 49; i++) expect(session.apply({ type: 'answer.delta', text: 'x' }, T).change).toBe('none');
-    expect(session.view(T).answer).toBe('');
-    expect(session.apply({ type: 'answer.delta', text: 'x' }, T)).toMatchObject({ change: 'structural', released: true });
-    expect(session.view(T).answer).toBe('x'.repeat(50));
+    const state = new CardState({ startedAt: T });
+    for (let i = 0; i < 49; i++) expect(state.apply({ type: 'answer.delta', text: 'x' }, T).change).toBe('none');
+    expect(state.view(T).answer).toBe('');
+    expect(state.apply({ type: 'answer.delta', text: 'x' }, T)).toMatchObject({ change: 'structural', released: true });
+    expect(state.view(T).answer).toBe('x'.repeat(50));
   });
 
   it('releases at 8000 pending characters', () => {
-    const session = new CardState({ startedAt: T });
-    session.apply({ type: 'thinking.delta', text: 'a'.repeat(7999) }, T);
-    expect(session.view(T).thinking).toBe('');
-    session.apply({ type: 'thinking.delta', text: 'b' }, T);
-    expect(session.view(T).thinking).toHaveLength(8000);
+    const state = new CardState({ startedAt: T });
+    state.apply({ type: 'thinking.delta', text: 'a'.repeat(7999) }, T);
+    expect(state.view(T).thinking).toBe('');
+    state.apply({ type: 'thinking.delta', text: 'b' }, T);
+    expect(state.view(T).thinking).toHaveLength(8000);
   });
 
   it('releases when the debounce window passed since the oldest pending text', async () => {
@@ -113,9 +113,9 @@ describe('verbose output buffering (seed 003)', () => {
   });
 
   it('terminal events release everything at once', () => {
-    const session = new CardState({ startedAt: T });
-    session.apply({ type: 'answer.delta', text: 'part' }, T);
-    session.apply({ type: 'run.completed' }, T + 1);
-    expect(session.view(T + 1).answer).toBe('part');
+    const state = new CardState({ startedAt: T });
+    state.apply({ type: 'answer.delta', text: 'part' }, T);
+    state.apply({ type: 'run.completed' }, T + 1);
+    expect(state.view(T + 1).answer).toBe('part');
   });
 });
