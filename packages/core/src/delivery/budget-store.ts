@@ -17,8 +17,11 @@ export interface BudgetStore {
   acquire(key: string, windows: readonly BudgetWindow[]): Promise<void>;
   /** Pauses every call under `key` until `epochMs` (a later pause wins). */
   pauseUntil(key: string, epochMs: number): Promise<void>;
-  /** Epoch ms until which `key` is paused; 0 when it is not paused. */
-  pausedUntil(key: string): Promise<number>;
+  /**
+   * Epoch ms until which `key` is paused; 0 when it is not paused. Asked before every call, so a
+   * store that knows it locally may answer synchronously.
+   */
+  pausedUntil(key: string): Promise<number> | number;
 }
 
 /** Extra ms added to a budget window against network jitter: 2 % of it, at least 50 ms. */
@@ -56,8 +59,9 @@ class WindowedBudget {
     });
   }
 
-  /** Callers pass the gates one at a time, in arrival order. */
+  /** Callers pass the gates one at a time, in arrival order (one gate queues them by itself). */
   acquire(): Promise<void> {
+    if (this.gates.length === 1) return this.gates[0]!() as Promise<void>;
     const turn = this.queue.then(async () => {
       for (const gate of this.gates) await gate();
     });
@@ -86,7 +90,7 @@ export class InMemoryBudgetStore implements BudgetStore {
     this.pauses.set(key, Math.max(this.pauses.get(key) ?? 0, epochMs));
   }
 
-  async pausedUntil(key: string): Promise<number> {
+  pausedUntil(key: string): number {
     const until = this.pauses.get(key) ?? 0;
     return until > this.clock.now() ? until : 0;
   }

@@ -46,6 +46,8 @@ export class ChannelDispatcher {
   private readonly ladder: readonly FinalLadderRung[];
   private readonly budgetKey: string;
   private readonly counters = { sent: 0, updated: 0, failed: 0, rateLimited: 0, unchanged: 0 };
+  /** What was last written to the card store, per record. */
+  private readonly stored = new WeakMap<CardDeliveryRecord, string>();
 
   constructor(private readonly deps: ChannelDispatcherDeps) {
     this.plugin = deps.plugin;
@@ -255,8 +257,15 @@ export class ChannelDispatcher {
     record.card.onFinal({ ...report, status: view.status, error, continuations });
   }
 
-  /** Writes the card's delivery state to the card store (never awaited; a failure only logs). */
+  /**
+   * Writes the card's delivery state to the card store when it changed (never awaited; a failure
+   * only logs).
+   */
   private store(record: CardDeliveryRecord, view: CardView): void {
+    const parts = record.parts.messages();
+    const signature = `${view.status}|${record.phase}|${record.sendKey}|${record.message?.id}|${parts.map((part) => part?.id).join(',')}`;
+    if (this.stored.get(record) === signature) return;
+    this.stored.set(record, signature);
     void this.deps.cards
       .put({
         cardId: record.card.id,
@@ -265,7 +274,7 @@ export class ChannelDispatcher {
         phase: record.phase,
         message: record.message,
         idempotencyKey: record.sendKey,
-        continuations: record.parts.messages(),
+        continuations: parts,
       })
       .catch((error) => this.storeFailed(error));
   }

@@ -10,8 +10,8 @@ export interface Flushable {
 export interface FlushGate {
   /** Resolves when one request may start. */
   acquire(): Promise<void>;
-  /** Epoch ms until which no request may start; 0 when open. */
-  pausedUntil(): Promise<number>;
+  /** Epoch ms until which no request may start; 0 when open (synchronously when known). */
+  pausedUntil(): Promise<number> | number;
 }
 
 /**
@@ -94,7 +94,8 @@ export class FlushPump<T extends Flushable> {
     try {
       for (;;) {
         if (!this.pickNext(this.clock.now())) break;
-        if ((await this.gate.pausedUntil()) > this.clock.now()) break;
+        const paused = this.gate.pausedUntil();
+        if ((typeof paused === 'number' ? paused : await paused) > this.clock.now()) break;
         await this.gate.acquire();
         const item = this.pickNext(this.clock.now());
         if (item) void this.run(item);
@@ -123,7 +124,8 @@ export class FlushPump<T extends Flushable> {
   }
 
   private async scheduleWake(): Promise<void> {
-    const pausedUntil = await this.gate.pausedUntil();
+    const paused = this.gate.pausedUntil();
+    const pausedUntil = typeof paused === 'number' ? paused : await paused;
     let next = Number.POSITIVE_INFINITY;
     let urgentWaiting = false;
     for (const item of this.pending) {
