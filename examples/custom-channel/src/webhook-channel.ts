@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatFooter, isTerminalStatus, type ChannelPlugin, type CardView, type DeliveryFailure } from '@progresscard/core';
+import { formatFooter, isTerminalStatus, type ChannelPlugin, type CardView, type CallFailure } from '@progresscard/core';
 
 /** Config of the webhook channel: where to POST new cards and PUT updates. */
 export const WebhookConfigSchema = z.object({ url: z.url(), tickMs: z.number().int().positive().optional() });
@@ -39,7 +39,7 @@ export function webhook(config: z.input<typeof WebhookConfigSchema>): ChannelPlu
     transport: {
       send: async ({ payload, idempotencyKey }) => call('POST', `${url}?key=${idempotencyKey}`, payload),
       update: async ({ message, payload }) => void (await call('PUT', `${url}/${message.id}`, payload)),
-      classify(error): DeliveryFailure {
+      classify(error): CallFailure {
         if (!(error instanceof WebhookError)) return { kind: 'transient', detail: String(error) };
         if (error.status === 429) return { kind: 'rate-limited', retryAfterMs: error.retryAfterMs, scope: 'channel', detail: '429' };
         if (error.status === 404 || error.status === 410) return { kind: 'gone', detail: String(error.status) };

@@ -25,7 +25,7 @@ describe('a user-registered channel plugin (webhook example)', () => {
 
   it('classifies its own errors: a 404 sends a fresh card, a 500 is retried', async () => {
     server = await startWebhookServer();
-    const cards = createProgressCards({ channels: [webhook({ url: server.url })], logger: silentLogger, env: {}, policy: { finalRetryDelaysMs: [10, 10, 10] } });
+    const cards = createProgressCards({ channels: [webhook({ url: server.url })], logger: silentLogger, env: {}, retry: { finalRetryDelaysMs: [10, 10, 10] } });
     const card = cards.open('webhook', undefined, { title: 'T' });
     card.start({ title: 'T' });
     await cards.idle();

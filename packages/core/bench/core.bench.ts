@@ -4,7 +4,7 @@
  * Targets (issue 2): ≥ 100k events/s on one core, ≤ 20 KB per live card at 10k cards.
  */
 import { performance } from 'node:perf_hooks';
-import { CardSession, createProgressCards, silentLogger, type AgentEvent, type ChannelPlugin } from '../src/index.js';
+import { CardState, createProgressCards, silentLogger, type AgentEvent, type ChannelPlugin } from '../src/index.js';
 
 /** A run-shaped event script: tools with args, streamed text, usage; `i` varies the content. */
 function script(i: number): AgentEvent[] {
@@ -33,24 +33,24 @@ function benchReduceRender(): void {
   let sink: unknown;
   // warm-up
   for (const run of runs.slice(0, 20)) {
-    const s = new CardSession({ startedAt: 0 });
+    const s = new CardState({ startedAt: 0 });
     for (const e of run) { s.apply(e, 1); sink = noopRender(s.view(2)); }
   }
   const start = performance.now();
   let now = 1_700_000_000_000;
   while (performance.now() - start < 2000) {
     for (const run of runs) {
-      const session = new CardSession({ startedAt: now });
+      const state = new CardState({ startedAt: now });
       for (const event of run) {
-        session.apply(event, now++);
-        sink = noopRender(session.view(now));
+        state.apply(event, now++);
+        sink = noopRender(state.view(now));
         events += 1;
       }
     }
   }
   const seconds = (performance.now() - start) / 1000;
   void sink;
-  console.log(`reduce+render (CardSession.apply + view + no-op renderer): ${Math.round(events / seconds).toLocaleString('en-US')} events/s (${events.toLocaleString('en-US')} events in ${seconds.toFixed(2)} s)`);
+  console.log(`reduce+render (CardState.apply + view + no-op renderer): ${Math.round(events / seconds).toLocaleString('en-US')} events/s (${events.toLocaleString('en-US')} events in ${seconds.toFixed(2)} s)`);
 }
 
 /** A channel whose transport accepts everything instantly and whose renderer returns a constant. */

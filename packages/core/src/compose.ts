@@ -1,32 +1,54 @@
 import 'reflect-metadata';
-import { container as rootContainer, type DependencyContainer } from 'tsyringe';
-import type { FinalDelivery } from './card-delivery.js';
-import type { ChannelStats } from './channel-scheduler.js';
-import { systemClock, type Clock } from './clock.js';
-import { DeliveryScheduler } from './delivery-scheduler.js';
-import { consoleLogger, type Logger } from './logger.js';
-import type { ChannelDefaults, ChannelPlugin } from './plugin.js';
-import { LiveProgressCard, type OpenCardOptions, type ProgressCard } from './progress-card.js';
-import { TickerService } from './ticker.js';
-import { DEFAULT_DELIVERY_POLICY, TOKENS, type DeliveryPolicy } from './tokens.js';
+import { container as rootContainer, instanceCachingFactory, type DependencyContainer, type InjectionToken } from 'tsyringe';
+import type { ChannelSettings, ChannelPlugin } from './plugin/contract.js';
+import { InMemoryBudgetStore } from './delivery/budget-store.js';
+import type { FinalDelivery } from './delivery/card-delivery-record.js';
+import { InMemoryCardStore } from './delivery/card-store.js';
+import type { ChannelStats } from './delivery/channel-dispatcher.js';
+import { ChannelRegistry } from './delivery/channel-registry.js';
+import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/retry-settings.js';
+import { systemClock, type Clock } from './runtime/clock.js';
+import { consoleLogger, type Logger } from './runtime/logger.js';
+import { LiveProgressCard, type OpenCardOptions, type ProgressCard } from './runtime/progress-card.js';
+import { TickerService } from './runtime/ticker.js';
+import { TOKENS } from './runtime/tokens.js';
 
 /** Options of {@link createProgressCards}. */
 export interface ProgressCardsOptions {
-  /** The channels cards can be opened on, e.g. `[feishu(cfg), dingtalk(cfg)]`. */
+  /** The channels cards can be opened on, e.g. `[feishu(cfg), dingtalk(cfg)]` (default: those the parent registers). */
   readonly channels: readonly ChannelPlugin<any, any>[];
-  /** Time source (default the wall clock). */
+  /** Time source (default the parent's, else the wall clock). */
   readonly clock?: Clock;
-  /** Where warnings go (default stderr). */
+  /** Where warnings go (default the parent's, else stderr). */
   readonly logger?: Logger;
-  /** Read for `<CHANNEL>_CARD_TOOL_TICK_MS` (default `process.env`). */
+  /** Read for `<CHANNEL>_CARD_TOOL_TICK_MS` (default the parent's, else `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Retry rules (default 1 s / 2 s / 4 s backoff, pause after 3 consecutive failures). */
-  readonly policy?: Partial<DeliveryPolicy>;
-  /** Parent container to inherit from (default tsyringe's root container). */
+  /** Retry timing (default 1 s / 2 s / 4 s backoff, pause after 3 consecutive failures). */
+  readonly retry?: Partial<RetrySettings>;
+  /**
+   * Parent container (default tsyringe's root container). Whatever it registers under {@link TOKENS}
+   * and the options do not give is used: e.g. one `BudgetStore` shared by two compositions.
+   */
   readonly parent?: DependencyContainer;
 }
 
-/** A composition: the cards of one agent product, over its own channels, budgets and ticker. */
+/** A snapshot of a composition's moving parts, for health checks and tests. */
+export interface ProgressCardsDiagnostics {
+  /** Cards opened whose final was not reported yet. */
+  readonly openCards: number;
+  /** Cards whose running tools' elapsed times are ticking. */
+  readonly tickingCards: number;
+  /** Live tick interval timers (one per distinct tick interval in use; 0 when no tool runs). */
+  readonly tickTimers: number;
+  /** Channel wake timers set (one at most per channel, while a flush waits for its time). */
+  readonly wakeTimers: number;
+  /** Card messages with a flush pending or in flight, over all channels. */
+  readonly pendingCards: number;
+  /** Platform calls in flight now, over all channels. */
+  readonly inFlight: number;
+}
+
+/** A composition: the cards of one agent product, over its own channels and ticker. */
 export interface ProgressCards {
   /**
    * Opens a card for one run. `target` overrides the channel's configured destination
@@ -34,10 +56,12 @@ export interface ProgressCards {
    * @throws Error naming an unknown channel id.
    */
   open(channelId: string, target?: unknown, options?: OpenCardOptions): ProgressCard;
-  /** Effective settings of a channel (defaults ← config ← env). */
-  settings(channelId: string): ChannelDefaults;
-  /** Call counters of a channel. */
+  /** Effective settings of a channel (defaults ← config ← env). @throws Error naming an unknown channel id. */
+  settings(channelId: string): ChannelSettings;
+  /** Call counters of a channel since the composition was created. @throws Error naming an unknown channel id. */
   stats(channelId: string): ChannelStats;
+  /** Open cards, timers and calls in flight right now. */
+  diagnostics(): ProgressCardsDiagnostics;
   /** Resolves when no card has anything left to send. */
   idle(): Promise<void>;
   /**
@@ -46,55 +70,81 @@ export interface ProgressCards {
    * so no card is left spinning.
    */
   shutdown(reason?: string): Promise<FinalDelivery[]>;
-  /** The composition's child container (for advanced wiring). */
-  readonly container: DependencyContainer;
+}
+
+/** Registers `value` under `token`; without one, keeps the parent's registration or else registers `fallback`. */
+function provide<T>(container: DependencyContainer, token: InjectionToken<T>, value: T | undefined, fallback: (c: DependencyContainer) => T): void {
+  if (value !== undefined) container.register(token, { useValue: value });
+  else if (!container.isRegistered(token, true)) container.register(token, { useFactory: instanceCachingFactory(fallback) });
 }
 
 /**
- * The composition root: wires a tsyringe child container with the given channels, a
- * {@link TickerService} and a {@link DeliveryScheduler}. Two compositions in one process share
- * nothing: each has its own budgets, tick intervals and timers.
+ * The composition root: a tsyringe child container with the seams that vary (clock, logger, env,
+ * channel plugins, retry settings, `BudgetStore`, `CardStore`; see {@link TOKENS}) and factories for
+ * the services built on them ({@link TickerService}, {@link ChannelRegistry}). Two compositions share
+ * only what their parent container gives both: by default each has its own budgets, ticker and timers.
  *
- * @throws Error when a channel id is malformed or given twice.
+ * @throws Error when a channel id is malformed or given twice, or a channel's settings are invalid.
  */
 export function createProgressCards(options: ProgressCardsOptions): ProgressCards {
   const container = (options.parent ?? rootContainer).createChildContainer();
-  container.register(TOKENS.Clock, { useValue: options.clock ?? systemClock });
-  container.register(TOKENS.Logger, { useValue: options.logger ?? consoleLogger });
-  container.register(TOKENS.Env, { useValue: options.env ?? process.env });
-  container.register(TOKENS.DeliveryPolicy, { useValue: { ...DEFAULT_DELIVERY_POLICY, ...options.policy } });
-  container.registerSingleton(TickerService, TickerService);
-  container.registerSingleton(DeliveryScheduler, DeliveryScheduler);
+  provide(container, TOKENS.Clock, options.clock, () => systemClock);
+  provide(container, TOKENS.Logger, options.logger, () => consoleLogger);
+  provide(container, TOKENS.Env, options.env, () => process.env);
+  const inheritedRetry = container.isRegistered(TOKENS.RetrySettings, true) ? container.resolve(TOKENS.RetrySettings) : DEFAULT_RETRY_SETTINGS;
+  container.register(TOKENS.RetrySettings, { useValue: { ...inheritedRetry, ...options.retry } });
+  provide(container, TOKENS.BudgetStore, undefined, () => new InMemoryBudgetStore());
+  provide(container, TOKENS.CardStore, undefined, () => new InMemoryCardStore());
   for (const plugin of options.channels) container.register(TOKENS.ChannelPlugin, { useValue: plugin });
+  container.register(TickerService, { useFactory: instanceCachingFactory((c) => new TickerService(c.resolve(TOKENS.Logger))) });
+  container.register(ChannelRegistry, {
+    useFactory: instanceCachingFactory((c) => new ChannelRegistry({
+      logger: c.resolve(TOKENS.Logger),
+      env: c.resolve(TOKENS.Env),
+      retry: c.resolve(TOKENS.RetrySettings),
+      budgets: c.resolve(TOKENS.BudgetStore),
+      cards: c.resolve(TOKENS.CardStore),
+    })),
+  });
 
-  const scheduler = container.resolve(DeliveryScheduler);
+  const registry = container.resolve(ChannelRegistry);
   const ticker = container.resolve(TickerService);
   const clock = container.resolve(TOKENS.Clock);
   const logger = container.resolve(TOKENS.Logger);
-  const plugins = options.channels.length > 0 ? container.resolveAll(TOKENS.ChannelPlugin) : [];
-  for (const plugin of plugins) scheduler.addChannel(plugin);
+  const plugins = container.isRegistered(TOKENS.ChannelPlugin, true) ? container.resolveAll(TOKENS.ChannelPlugin) : [];
+  for (const plugin of plugins) registry.addChannel(plugin);
   const live = new Set<LiveProgressCard>();
 
   return {
-    container,
     open(channelId, target, openOptions) {
-      const channel = scheduler.channel(channelId);
+      const channel = registry.channel(channelId);
       const card = new LiveProgressCard({ channel, ticker, clock, logger }, target, openOptions);
       live.add(card);
       void card.finalDelivery.then(() => live.delete(card));
       return card;
     },
-    settings: (channelId) => scheduler.channel(channelId).settings,
-    stats: (channelId) => scheduler.channel(channelId).stats,
-    idle: () => scheduler.idle(),
+    settings: (channelId) => registry.channel(channelId).settings,
+    stats: (channelId) => registry.channel(channelId).stats,
+    diagnostics() {
+      const loads = registry.dispatchers.map((dispatcher) => dispatcher.load);
+      return {
+        openCards: live.size,
+        tickingCards: ticker.watchedCount,
+        tickTimers: ticker.timerCount,
+        wakeTimers: loads.filter((load) => load.wakeTimerPending).length,
+        pendingCards: loads.reduce((sum, load) => sum + load.pendingCards, 0),
+        inFlight: loads.reduce((sum, load) => sum + load.inFlight, 0),
+      };
+    },
+    idle: () => registry.idle(),
     async shutdown(reason = 'shutdown') {
       const cards = [...live];
       for (const card of cards) if (card.status === 'running' || card.status === 'waiting') card.cancel(reason);
       const results = await Promise.all(cards.map((card) => card.finalDelivery));
       // Earlier cards of a card-per-turn run may still be retrying their finals: let them finish too.
-      await scheduler.idle();
+      await registry.idle();
       ticker.dispose();
-      scheduler.dispose();
+      registry.dispose();
       return results;
     },
   };

@@ -1,26 +1,22 @@
 import 'reflect-metadata';
 
-export * from './events.js';
-export { describeInvalidInput, showValue, type InputProblem } from './invalid-input.js';
-export * from './view.js';
-export * from './plugin.js';
+// events/: what an agent feeds a card.
+export * from './events/contract.js';
+export { EventParseError, parseEvent } from './events/parse.js';
+export { describeInvalidInput, showValue, type InputProblem } from './events/invalid-input.js';
+
+// card/: event → card state → view (pure).
+export * from './card/view.js';
+export { CardState, type ApplyResult, type CardStateOptions, type ChangeKind } from './card/card-state.js';
+export { TextBuffer, DEFAULT_TEXT_BUFFER_LIMITS, type TextBufferLimits, type TextKind } from './card/text-buffer.js';
+export { toolDetail, toolLineText, MAX_TOOL_DETAIL_CHARS, type ToolLineParts } from './card/tool-lines.js';
+export { formatDuration } from './card/format/duration.js';
+export { formatFooter, formatTokenCount, formatClockTime, type FooterStyle, type FooterOptions } from './card/format/footer.js';
+
+// plugin/: where a channel plugs in.
+export * from './plugin/contract.js';
 export * from './plugin/kit/index.js';
-export { formatDuration } from './format/duration.js';
-export { formatFooter, formatTokenCount, formatClockTime, type FooterStyle, type FooterOptions } from './format/footer.js';
-export { toolDetail, toolLineText, MAX_TOOL_DETAIL_CHARS, type ToolLineParts } from './tool-lines.js';
-export { CardSession, type ApplyResult, type CardSessionOptions, type ChangeKind } from './session.js';
-export { TextBuffer, DEFAULT_TEXT_BUFFER_LIMITS, type TextBufferLimits, type TextKind } from './text-buffer.js';
-export { systemClock, type Clock } from './clock.js';
-export { consoleLogger, silentLogger, type Logger } from './logger.js';
-export { TOKENS, DEFAULT_DELIVERY_POLICY, type DeliveryPolicy } from './tokens.js';
-export { tickEnvName, resolveChannelSettings } from './settings.js';
-export { TickerService, type Tickable } from './ticker.js';
-export { ChannelBudget, budgetSafetyMarginMs } from './budget.js';
-export type { FinalDelivery, DeliveryPhase, MessagePhase } from './card-delivery.js';
-export type { ChannelStats } from './channel-scheduler.js';
-export { DeliveryScheduler } from './delivery-scheduler.js';
-export type { ProgressCard, PushResult, OpenCardOptions } from './progress-card.js';
-export { createProgressCards, type ProgressCards, type ProgressCardsOptions } from './compose.js';
+export { tickEnvName, resolveChannelSettings } from './plugin/channel-settings.js';
 export {
   memoryChannel,
   MEMORY_CHANNEL_DEFAULTS,
@@ -30,4 +26,29 @@ export {
   type MemoryCall,
   type MemoryMessage,
   type MemoryFault,
-} from './memory-channel.js';
+} from './plugin/memory-channel.js';
+
+// delivery/: card → platform calls.
+export { InMemoryBudgetStore, budgetSafetyMarginMs, type BudgetStore } from './delivery/budget-store.js';
+export { InMemoryCardStore, type CardStore, type StoredCard } from './delivery/card-store.js';
+export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/retry-settings.js';
+export {
+  FAILURE_ACTIONS,
+  FRESH_MESSAGE_AFTER,
+  PHASE_TRANSITIONS,
+  finalLadder,
+  type CardDeliveryPhase,
+  type FailureAction,
+  type FinalLadderRung,
+} from './delivery/delivery-policy.js';
+export type { FinalDelivery, MessagePhase } from './delivery/card-delivery-record.js';
+export type { ChannelStats } from './delivery/channel-dispatcher.js';
+
+// runtime and the composition root.
+export { systemClock, type Clock } from './runtime/clock.js';
+export { consoleLogger, silentLogger, type Logger } from './runtime/logger.js';
+export { TOKENS } from './runtime/tokens.js';
+export { ChannelRegistry, type ChannelRegistryDeps } from './delivery/channel-registry.js';
+export type { ProgressCard, PushResult, OpenCardOptions } from './runtime/progress-card.js';
+export { TickerService, type Tickable } from './runtime/ticker.js';
+export { createProgressCards, type ProgressCards, type ProgressCardsOptions, type ProgressCardsDiagnostics } from './compose.js';

@@ -1,6 +1,36 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, silentLogger, TickerService } from '../src/index.js';
+import { createProgressCards, InMemoryBudgetStore, memoryChannel, silentLogger, TOKENS, type MemoryCall } from '../src/index.js';
+// After the core (which loads the reflect-metadata polyfill tsyringe needs).
+import { container } from 'tsyringe';
 import { settle, setup } from './helpers.js';
+
+/** The most calls in any window of `windowMs`. */
+function maxInWindow(calls: readonly MemoryCall[], windowMs: number): number {
+  const times = calls.map((call) => call.at).sort((a, b) => a - b);
+  let max = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[i]! - times[j]! >= windowMs) j++;
+    max = Math.max(max, i - j + 1);
+  }
+  return max;
+}
+
+/** Two products of one app in one process, each with 10 cards making 5 changes, on a 5/s budget. */
+async function twoProducts(parent?: ReturnType<typeof container.createChildContainer>) {
+  vi.useFakeTimers({ now: 1_700_000_000_000 });
+  const overrides = { budget: [{ limit: 5, intervalMs: 1000 }], perCardIntervalMs: 0 };
+  const channels = [memoryChannel({ overrides }), memoryChannel({ overrides })];
+  const products = channels.map((channel) => createProgressCards({ channels: [channel], logger: silentLogger, env: {}, parent }));
+  const cards = products.flatMap((product) => Array.from({ length: 10 }, () => product.open('memory')));
+  for (let step = 0; step < 5; step++) {
+    for (const card of cards) card.toolStarted(`s${step}`, 'shell', `{"command":"step ${step}"}`);
+    await settle(500);
+  }
+  for (const card of cards) card.complete('done');
+  await settle(120_000);
+  const finals = await Promise.all(cards.map((card) => card.finalDelivery));
+  return { calls: channels.flatMap((channel) => channel.calls), finals };
+}
 
 afterEach(() => vi.useRealTimers());
 
@@ -11,9 +41,10 @@ describe('composition', () => {
     const b = memoryChannel({ overrides: { tickMs: 2000 } });
     const productA = createProgressCards({ channels: [a], logger: silentLogger, env: {} });
     const productB = createProgressCards({ channels: [b], logger: silentLogger, env: {} });
-    expect(productA.container.resolve(TickerService)).not.toBe(productB.container.resolve(TickerService));
     productA.open('memory').toolStarted('x', 'shell', '{"command":"a"}');
     productB.open('memory').toolStarted('x', 'shell', '{"command":"b"}');
+    expect(productA.diagnostics()).toMatchObject({ openCards: 1, tickingCards: 1, tickTimers: 1 });
+    expect(productB.diagnostics()).toMatchObject({ openCards: 1, tickingCards: 1, tickTimers: 1 });
     await settle(2000);
     expect(a.calls.map((call) => call.payload.tools[0])).toEqual(['shell: `a`（执行中）', 'shell: `a`（执行中 · 1 秒）', 'shell: `a`（执行中 · 2 秒）']);
     expect(b.calls.map((call) => call.payload.tools[0])).toEqual(['shell: `b`（执行中）', 'shell: `b`（执行中 · 2 秒）']);
@@ -39,7 +70,38 @@ describe('composition', () => {
     const [final] = await done;
     expect(final).toMatchObject({ ok: true, status: 'cancelled' });
     expect(channel.messages.get('m1')!.history.at(-1)!.status).toBe('cancelled');
-    expect(cards.container.resolve(TickerService).timerCount).toBe(0);
+    expect(cards.diagnostics()).toEqual({ openCards: 0, tickingCards: 0, tickTimers: 0, wakeTimers: 0, pendingCards: 0, inFlight: 0 });
+  });
+});
+
+describe('seams from a parent container', () => {
+  it('one BudgetStore given by a parent to two compositions: together they never exceed the budget', async () => {
+    const parent = container.createChildContainer();
+    parent.register(TOKENS.BudgetStore, { useValue: new InMemoryBudgetStore() });
+    const { calls, finals } = await twoProducts(parent);
+    expect(maxInWindow(calls, 1000)).toBeLessThanOrEqual(5);
+    expect(finals.every((final) => final.ok)).toBe(true);
+  });
+
+  it('without a shared store each composition has its own budget (so together they exceed one)', async () => {
+    const { calls } = await twoProducts();
+    expect(maxInWindow(calls, 1000)).toBeGreaterThan(5);
+  });
+});
+
+describe('diagnostics', () => {
+  it('shows open cards, calls in flight and pending flushes, then nothing once the finals are out', async () => {
+    const { cards } = setup({ latencyMs: 500 });
+    const first = cards.open('memory');
+    const second = cards.open('memory');
+    first.toolStarted('a', 'shell', '{"command":"ls"}');
+    second.toolStarted('a', 'shell', '{"command":"ls"}');
+    await settle(100);
+    expect(cards.diagnostics()).toMatchObject({ openCards: 2, tickingCards: 2, tickTimers: 1, inFlight: 2, pendingCards: 2 });
+    first.complete('ok');
+    second.complete('ok');
+    await settle(5000);
+    expect(cards.diagnostics()).toEqual({ openCards: 0, tickingCards: 0, tickTimers: 0, wakeTimers: 0, pendingCards: 0, inFlight: 0 });
   });
 });
 

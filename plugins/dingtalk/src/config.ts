@@ -1,4 +1,4 @@
-import { ChannelConfigError, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelDefaults } from '@progresscard/core';
+import { ChannelConfigError, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
 import { z } from 'zod';
 import { DingTalkTargetSchema } from './transport/target.js';
 
@@ -15,7 +15,7 @@ export const DINGTALK_API_BASE_URL = 'https://api.dingtalk.com';
  * - `perCardIntervalMs` 500: one card updates at most twice a second (clients that work use 500–1500 ms);
  * - `debounceMs` 2500: streamed text is released to the card at least this often.
  */
-export const DINGTALK_DEFAULTS: ChannelDefaults = {
+export const DINGTALK_DEFAULTS: ChannelSettings = {
   tickMs: 3000,
   budget: [{ limit: 20, intervalMs: 1000 }],
   perCardIntervalMs: 500,

@@ -1,4 +1,4 @@
-import { ChannelConfigError, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelDefaults } from '@progresscard/core';
+import { ChannelConfigError, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
 import { z } from 'zod';
 
 /** receive_id_type values of `im.v1.message.create` (https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/create). */
@@ -12,7 +12,7 @@ export type ReceiveIdType = (typeof RECEIVE_ID_TYPES)[number];
  * 250 ms between two calls for one card (5 updates/s per message, code 230020); text released to
  * the card at least every 2500 ms.
  */
-export const FEISHU_DEFAULTS: ChannelDefaults = {
+export const FEISHU_DEFAULTS: ChannelSettings = {
   tickMs: 3000,
   budget: [
     { limit: 50, intervalMs: 1000 },

@@ -1,4 +1,4 @@
-import { CardSession, parseEvent, type CardView } from '@progresscard/core';
+import { CardState, parseEvent, type CardView } from '@progresscard/core';
 
 /** Epoch ms used as the start of every scripted view (2026-01-01T00:00:00Z). */
 export const T0 = Date.UTC(2026, 0, 1);
@@ -8,7 +8,7 @@ export const T0 = Date.UTC(2026, 0, 1);
  * Buffered text is released after every event, as the card would after its debounce.
  */
 export function viewOf(events: readonly Record<string, unknown>[], nowOffset: number): CardView {
-  const session = new CardSession({ startedAt: T0 });
+  const session = new CardState({ startedAt: T0 });
   for (const raw of events) {
     const at = T0 + Number(raw.at ?? 0);
     session.apply(parseEvent({ ...raw, at }), at);

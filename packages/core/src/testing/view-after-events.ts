@@ -1,4 +1,4 @@
-import { CardSession, parseEvent, type CardView, type Locale } from '../index.js';
+import { CardState, parseEvent, type CardView, type Locale } from '../index.js';
 import type { ScriptedEvent } from './play-events.js';
 
 /** Options of {@link viewAfterEvents}. */
@@ -27,7 +27,7 @@ export const DEFAULT_SCRIPT_START = Date.UTC(2026, 0, 1, 8, 0, 0);
  */
 export function viewAfterEvents(events: readonly ScriptedEvent[], options: ViewAfterEventsOptions = {}): CardView {
   const startAt = options.startAt ?? DEFAULT_SCRIPT_START;
-  const state = new CardSession({ startedAt: startAt, locale: options.locale ?? 'zh-CN' });
+  const state = new CardState({ startedAt: startAt, locale: options.locale ?? 'zh-CN' });
   let lastAt = startAt;
   for (const event of events) {
     const at = startAt + (event.at ?? 0);

@@ -1,4 +1,4 @@
-import type { DeliveryFailure } from '@progresscard/core';
+import type { CallFailure } from '@progresscard/core';
 import { DingTalkApiError, DingTalkDeliveryError, DingTalkNetworkError, DingTalkTargetError } from './errors.js';
 
 /**
@@ -28,7 +28,7 @@ export const AUTH_CODES: ReadonlySet<string> = new Set(['InvalidAuthentication',
  * - 408, 5xx, timeouts, network errors, a card created but not delivered → `transient`;
  * - any other 4xx (`param.invalid`, `param.contentUnsafe`, permission errors…) or no usable target → `rejected`.
  */
-export function classifyDingTalkError(error: unknown): DeliveryFailure {
+export function classifyDingTalkError(error: unknown): CallFailure {
   if (error instanceof DingTalkApiError) {
     const code = error.code ?? '';
     const detail = error.message;

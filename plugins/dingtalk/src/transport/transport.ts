@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { showValue, type CardTransport, type DeliveryFailure, type MessageRef, type SendRequest, type UpdateRequest } from '@progresscard/core';
+import { showValue, type CardTransport, type CallFailure, type MessageRef, type SendRequest, type UpdateRequest } from '@progresscard/core';
 import { classifyDingTalkError } from './classify.js';
 import { DingTalkApiError, DingTalkDeliveryError, DingTalkTargetError, type FailedDelivery } from './errors.js';
 import type { DingTalkCardPayload } from '../render/renderer.js';
@@ -127,7 +127,7 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
     this.options.tokens.invalidate();
   }
 
-  classify(error: unknown): DeliveryFailure {
+  classify(error: unknown): CallFailure {
     return classifyDingTalkError(error);
   }
 

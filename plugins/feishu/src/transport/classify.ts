@@ -1,4 +1,4 @@
-import type { DeliveryFailure } from '@progresscard/core';
+import type { CallFailure } from '@progresscard/core';
 
 /** A Feishu answer with a non-zero `code` (the SDK resolves HTTP 200 answers instead of throwing). */
 export class FeishuApiError extends Error {
@@ -78,7 +78,7 @@ function header(headers: Readonly<Record<string, unknown>>, name: string): strin
  * - other codes (230001, 230025, 230099 with its sub-code…) → `rejected`.
  * Never throws; `detail` holds status, code and the platform's msg, never a token or secret.
  */
-export function classifyFeishuError(error: unknown): DeliveryFailure {
+export function classifyFeishuError(error: unknown): CallFailure {
   if (error instanceof FeishuLocalError) return { kind: error.kind, detail: error.message };
   const answer = answerOf(error);
   if (!answer) {

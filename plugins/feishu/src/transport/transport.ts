@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type * as lark from '@larksuiteoapi/node-sdk';
-import type { CardTransport, DeliveryFailure, MessageRef, SendRequest, UpdateRequest } from '@progresscard/core';
+import type { CardTransport, CallFailure, MessageRef, SendRequest, UpdateRequest } from '@progresscard/core';
 import type { FeishuConfig, ReceiveIdType } from '../config.js';
 import type { FeishuCard } from '../render/card-types.js';
 import { FEISHU_GUARD_LIMITS, inspectCard, type GuardLimits } from '../render/guards.js';
@@ -92,7 +92,7 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
     this.#tokens.clear();
   }
 
-  classify(error: unknown): DeliveryFailure {
+  classify(error: unknown): CallFailure {
     return classifyFeishuError(error);
   }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { describeInvalidInput } from '../../invalid-input.js';
-import type { ChannelDefaults } from '../../plugin.js';
+import { describeInvalidInput } from '../../events/invalid-input.js';
+import type { ChannelSettings } from '../contract.js';
 
 /**
  * Bad channel config: the message names the channel, the field and the value, e.g.
@@ -67,7 +67,7 @@ export const TIMING_OVERRIDES_SHAPE = {
 export const TimingOverridesSchema = z.object(TIMING_OVERRIDES_SHAPE);
 
 /** The timing fields of a config, as a plugin's `overrides`. */
-export type TimingOverrides = Partial<ChannelDefaults>;
+export type TimingOverrides = Partial<ChannelSettings>;
 
 /**
  * The timing overrides of a channel's config (`tickMs`, `perCardIntervalMs`, `debounceMs`,

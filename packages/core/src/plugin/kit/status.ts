@@ -1,4 +1,4 @@
-import type { CardStatus, Locale } from '../../view.js';
+import type { CardStatus, Locale } from '../../card/view.js';
 
 /**
  * The status words every channel shows (card header, status line, chat-list preview), in zh-CN and

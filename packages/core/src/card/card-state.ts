@@ -1,0 +1,303 @@
+import type { AgentEvent } from '../events/contract.js';
+import { DEFAULT_TEXT_BUFFER_LIMITS, TextBuffer, type TextBufferLimits } from './text-buffer.js';
+import { toToolLine, toolDetail, type ToolCallRecord } from './tool-lines.js';
+import type { CardStatus, CardView, Locale } from './view.js';
+
+/**
+ * How much an event changed what the card shows, in the delivery's order of value (terminal states are flushed first):
+ * `terminal` > `structural` (a tool started or finished, new answer text, a status change…) >
+ * `none` (nothing visible changed, e.g. text still buffered). `elapsed` is only made by the ticker.
+ */
+export type ChangeKind = 'none' | 'elapsed' | 'structural' | 'terminal';
+
+/**
+ * Argument text kept per call for its detail line, in characters. Streamed arguments (a file write
+ * carries the whole file) are re-read on every delta, so only their start is kept: the detail keys
+ * (`command`, `path`…) come first in practice.
+ */
+const MAX_ARG_CHARS = 16_384;
+
+/** Allowed status transitions; terminal statuses have none. */
+const STATUS_TRANSITIONS: Readonly<Record<CardStatus, readonly CardStatus[]>> = {
+  running: ['waiting', 'completed', 'failed', 'cancelled'],
+  waiting: ['running', 'completed', 'failed', 'cancelled'],
+  completed: [],
+  failed: [],
+  cancelled: [],
+};
+
+/** Result of {@link CardState.apply}. */
+export interface ApplyResult {
+  readonly change: ChangeKind;
+  /** Set when the event was dropped: it came after the terminal event. */
+  readonly ignored?: 'after-terminal';
+  /** True when the text buffer reached a threshold and released its text. */
+  readonly released?: boolean;
+}
+
+/** Options of a {@link CardState}. */
+export interface CardStateOptions {
+  /** Epoch ms the run started (a later `run.started.at` replaces it). */
+  readonly startedAt: number;
+  readonly locale?: Locale;
+  readonly title?: string;
+  readonly textBuffer?: TextBufferLimits;
+}
+
+/**
+ * Pure state of one card: agent events in, {@link CardView} out. No timers, no I/O; time comes in
+ * as arguments. Events after the terminal event are ignored.
+ */
+export class CardState {
+  private status: CardStatus = 'running';
+  private locale: Locale;
+  private title: string;
+  private round = 0;
+  private thinking = '';
+  private answer = '';
+  private finalAnswer: string | undefined;
+  private waitingFor: string | undefined;
+  private error: string | undefined;
+  private startedAt: number;
+  private endedAt: number | undefined;
+  private readonly calls = new Map<string, ToolCallRecord>();
+  private runningCount = 0;
+  private model: string | undefined;
+  private inputTokens: number | undefined;
+  private outputTokens: number | undefined;
+  private contextTokens: number | undefined;
+  private contextWindow: number | undefined;
+  private readonly buffer: TextBuffer;
+
+  constructor(options: CardStateOptions) {
+    this.startedAt = options.startedAt;
+    this.locale = options.locale ?? 'zh-CN';
+    this.title = options.title ?? '';
+    this.buffer = new TextBuffer(options.textBuffer ?? DEFAULT_TEXT_BUFFER_LIMITS);
+  }
+
+  /** Current status. */
+  get currentStatus(): CardStatus {
+    return this.status;
+  }
+
+  /** True once a terminal event was applied. */
+  get isTerminal(): boolean {
+    return STATUS_TRANSITIONS[this.status].length === 0;
+  }
+
+  /** Current round (0 before the first `round.started`). */
+  get currentRound(): number {
+    return this.round;
+  }
+
+  /** True while at least one tool call is running. */
+  get hasRunningTools(): boolean {
+    return this.runningCount > 0;
+  }
+
+  /** Epoch ms of the oldest buffered text segment; undefined when none is pending. */
+  get pendingTextSince(): number | undefined {
+    return this.buffer.pendingSince;
+  }
+
+  /** True when anything visible has been shown (a tool, text, a title). */
+  get hasContent(): boolean {
+    return this.calls.size > 0 || this.answer !== '' || this.thinking !== '' || !this.buffer.isEmpty;
+  }
+
+  /** Applies one event; `now` (epoch ms) stands in for a missing `event.at`. */
+  apply(event: AgentEvent, now: number): ApplyResult {
+    if (this.isTerminal) return { change: 'none', ignored: 'after-terminal' };
+    const at = event.at ?? now;
+    switch (event.type) {
+      case 'run.started': {
+        this.startedAt = event.at ?? this.startedAt;
+        if (event.title !== undefined) this.title = event.title;
+        if (event.locale !== undefined) this.locale = event.locale;
+        if (event.model !== undefined) this.model = event.model;
+        return { change: 'structural' };
+      }
+      case 'round.started': {
+        const changed = this.round !== event.round;
+        this.round = event.round;
+        return { change: this.resume() || changed ? 'structural' : 'none' };
+      }
+      case 'round.ended':
+        return { change: this.interruptRunning(at) ? 'structural' : 'none' };
+      case 'thinking.delta':
+      case 'answer.delta': {
+        if (!event.text) return { change: 'none' };
+        const resumed = this.resume();
+        const full = this.buffer.push(event.type === 'answer.delta' ? 'answer' : 'thinking', event.text, at);
+        if (full) this.releaseText();
+        return { change: full || resumed ? 'structural' : 'none', released: full };
+      }
+      case 'tool.started':
+        return { change: this.startTool(event.callId, event.name, event.args, at) };
+      case 'tool.args_delta': {
+        const call = this.calls.get(event.callId);
+        if (!call || call.args.length >= MAX_ARG_CHARS) return { change: 'none' };
+        call.args = (call.args + event.delta).slice(0, MAX_ARG_CHARS);
+        const detail = toolDetail(call.args);
+        const changed = detail !== call.detail;
+        call.detail = detail;
+        return { change: changed ? 'structural' : 'none' };
+      }
+      case 'tool.finished':
+        return { change: this.finishTool(event.callId, event.summary, event.isError === true, at) };
+      case 'usage': {
+        if (event.inputTokens !== undefined) this.inputTokens = (this.inputTokens ?? 0) + event.inputTokens;
+        if (event.outputTokens !== undefined) this.outputTokens = (this.outputTokens ?? 0) + event.outputTokens;
+        if (event.contextTokens !== undefined) this.contextTokens = event.contextTokens;
+        if (event.contextWindow !== undefined) this.contextWindow = event.contextWindow;
+        if (event.model !== undefined) this.model = event.model;
+        return { change: 'structural' };
+      }
+      case 'interaction.requested':
+        this.waitingFor = event.prompt;
+        this.moveTo('waiting');
+        return { change: 'structural' };
+      case 'run.completed':
+        this.releaseText();
+        if (event.answer && event.answer.trim()) this.finalAnswer = event.answer;
+        return this.end('completed', at);
+      case 'run.failed':
+        this.releaseText();
+        this.error = event.error;
+        return this.end('failed', at);
+      case 'run.cancelled':
+        this.releaseText();
+        this.error = event.reason;
+        return this.end('cancelled', at);
+    }
+  }
+
+  /** Moves buffered text onto the card; returns true when there was any. */
+  releaseText(): boolean {
+    if (this.buffer.isEmpty) return false;
+    const { answer, thinking } = this.buffer.drain();
+    this.answer += answer;
+    this.thinking += thinking;
+    return true;
+  }
+
+  /** The card as it looks at `now` (epoch ms). */
+  view(now: number): CardView {
+    const end = this.endedAt ?? now;
+    const elapsedMs = Math.max(0, end - this.startedAt);
+    const tools = [];
+    let toolCount = 0;
+    for (const call of this.calls.values()) {
+      tools.push(toToolLine(call, end, this.locale));
+      if (call.state !== 'orphan') toolCount += 1;
+    }
+    const contextPercent = this.contextTokens !== undefined && this.contextWindow
+      ? Math.round((this.contextTokens / this.contextWindow) * 100)
+      : undefined;
+    return {
+      status: this.status,
+      locale: this.locale,
+      title: this.title,
+      round: this.round,
+      thinking: this.thinking,
+      answer: this.finalAnswer ?? this.answer,
+      tools,
+      waitingFor: this.status === 'waiting' ? this.waitingFor : undefined,
+      error: this.error,
+      footer: {
+        durationMs: elapsedMs,
+        model: this.model,
+        inputTokens: this.inputTokens,
+        outputTokens: this.outputTokens,
+        contextTokens: this.contextTokens,
+        contextWindow: this.contextWindow,
+        contextPercent,
+        toolCount,
+        sentAt: now,
+      },
+      startedAt: this.startedAt,
+      elapsedMs,
+      hasRunningTools: this.runningCount > 0,
+    };
+  }
+
+  private startTool(callId: string, name: string, args: string | Record<string, unknown> | undefined, at: number): ChangeKind {
+    const resumed = this.resume();
+    const existing = this.calls.get(callId);
+    const argText = (args === undefined ? '' : typeof args === 'string' ? args : JSON.stringify(args)).slice(0, MAX_ARG_CHARS);
+    if (existing) {
+      // A repeated start (e.g. re-sent with full args) keeps the first start time.
+      if (existing.state === 'orphan') return resumed ? 'structural' : 'none';
+      existing.name = name;
+      if (argText) {
+        existing.args = argText;
+        existing.detail = toolDetail(args);
+      }
+      return 'structural';
+    }
+    this.calls.set(callId, { callId, name, args: argText, detail: toolDetail(args), state: 'running', startedAt: at });
+    this.runningCount += 1;
+    return 'structural';
+  }
+
+  private finishTool(callId: string, summary: string | undefined, isError: boolean, at: number): ChangeKind {
+    const call = this.calls.get(callId);
+    if (!call) {
+      // A result before its start: a line with no timer.
+      this.calls.set(callId, { callId, name: callId, args: '', detail: '', state: 'orphan', summary, finishedAt: at });
+      return 'structural';
+    }
+    if (call.state === 'running') this.runningCount -= 1;
+    else if (call.state !== 'interrupted') return 'none';
+    call.state = isError ? 'failed' : 'finished';
+    call.summary = summary;
+    call.finishedAt = at;
+    return 'structural';
+  }
+
+  private interruptRunning(at: number): boolean {
+    if (this.runningCount === 0) return false;
+    for (const call of this.calls.values()) {
+      if (call.state === 'running') {
+        call.state = 'interrupted';
+        call.finishedAt = at;
+      }
+    }
+    this.runningCount = 0;
+    return true;
+  }
+
+  private end(status: CardStatus, at: number): ApplyResult {
+    if (status === 'completed') {
+      for (const call of this.calls.values()) {
+        if (call.state === 'running') {
+          call.state = 'finished';
+          call.finishedAt = at;
+        }
+      }
+      this.runningCount = 0;
+    } else {
+      this.interruptRunning(at);
+    }
+    this.moveTo(status);
+    this.endedAt = Math.max(at, this.startedAt);
+    return { change: 'terminal' };
+  }
+
+  /** Activity after a prompt means the user answered: back to running. */
+  private resume(): boolean {
+    if (this.status !== 'waiting') return false;
+    this.waitingFor = undefined;
+    this.moveTo('running');
+    return true;
+  }
+
+  private moveTo(next: CardStatus): void {
+    if (next === this.status) return;
+    if (!STATUS_TRANSITIONS[this.status].includes(next)) {
+      throw new Error(`card status cannot move from ${this.status} to ${next}`);
+    }
+    this.status = next;
+  }
+}

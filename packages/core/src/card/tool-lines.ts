@@ -1,0 +1,132 @@
+import { formatDuration } from './format/duration.js';
+import { cut } from '../plugin/kit/text.js';
+import type { Locale, ToolLine, ToolLineState } from './view.js';
+
+/** Longest tool detail shown on a line, in characters; longer ones end with `…`. */
+export const MAX_TOOL_DETAIL_CHARS = 80;
+
+/** Argument keys that say what a call works on, most telling first. */
+const DETAIL_KEYS = ['command', 'cmd', 'file_path', 'path', 'pattern', 'query', 'q', 'url', 'description', 'prompt'];
+
+function shorten(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').replace(/`/g, "'").trim();
+  return cut(oneLine, MAX_TOOL_DETAIL_CHARS);
+}
+
+function fromObject(args: Record<string, unknown>): string {
+  for (const key of DETAIL_KEYS) {
+    const value = args[key];
+    if (typeof value === 'string' && value.trim()) return shorten(value);
+    if (Array.isArray(value) && value.every((part) => typeof part === 'string') && value.length > 0) {
+      // codex: {"command": ["bash", "-lc", "npm test"]} → the script, not the shell
+      const parts = value as string[];
+      const script = parts.length >= 3 && /^-\w*c$/.test(parts[parts.length - 2]!) ? parts[parts.length - 1]! : parts.join(' ');
+      return shorten(script);
+    }
+  }
+  return '';
+}
+
+/**
+ * What a tool call works on, for its card line: the command of a shell call, the path of a file
+ * call, the pattern of a search… Works on complete JSON, on an object, and on partial JSON
+ * still streaming in (`{"command":"npm te`). Returns `''` when nothing fits.
+ */
+export function toolDetail(args: string | Record<string, unknown> | undefined): string {
+  if (args === undefined) return '';
+  if (typeof args !== 'string') return fromObject(args);
+  const trimmed = args.trim();
+  if (!trimmed) return '';
+  if (trimmed.startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return fromObject(parsed as Record<string, unknown>);
+    } catch {
+      for (const key of DETAIL_KEYS) {
+        const match = new RegExp(`"${key}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)`).exec(trimmed);
+        if (match) return shorten(match[1]!.replace(/\\(.)/g, '$1'));
+      }
+    }
+    return '';
+  }
+  return shorten(trimmed);
+}
+
+const words = {
+  'zh-CN': { running: '执行中', finished: '完成', failed: '失败', result: '结果', interrupted: '已中断', open: '（', close: '）', colon: '：', dot: ' · ' },
+  en: { running: 'running', finished: 'done', failed: 'failed', result: 'result', interrupted: 'interrupted', open: ' (', close: ')', colon: ': ', dot: ' · ' },
+} as const;
+
+/** The parts of a line that {@link toolLineText} needs. */
+export interface ToolLineParts {
+  readonly name: string;
+  readonly detail: string;
+  readonly state: ToolLineState;
+  readonly summary?: string;
+  /** Running time in ms; under 1000 no duration is shown. */
+  readonly elapsedMs: number;
+}
+
+/**
+ * A tool line's text. With a detail: `shell: \`npm test\`（执行中 · 3 秒）`, `shell: \`npm test\`（完成 · 212 passed）`;
+ * without: `read_file：执行中…（1 分 30 秒）`, `read_file：完成（120 lines）`. English uses `running`, `done`,
+ * `failed` and ASCII brackets. Running lines show the duration from 1 s on; finished lines show the summary.
+ */
+export function toolLineText(line: ToolLineParts, locale: Locale): string {
+  const w = words[locale];
+  const summary = line.summary ? shortSummary(line.summary) : '';
+  const duration = line.state === 'running' && line.elapsedMs >= 1000 ? formatDuration(line.elapsedMs, locale) : '';
+  const state = w[line.state === 'orphan' ? 'result' : line.state];
+  const extra = line.state === 'running' ? duration : summary;
+  if (line.detail) {
+    const inside = extra ? `${state}${w.dot}${extra}` : state;
+    return `${line.name}: \`${line.detail}\`${w.open}${inside}${w.close}`;
+  }
+  const head = line.state === 'running' ? `${state}…` : state;
+  return `${line.name}${w.colon}${head}${extra ? `${w.open}${extra}${w.close}` : ''}`;
+}
+
+function shortSummary(summary: string): string {
+  const first = summary.split('\n').find((part) => part.trim()) ?? '';
+  const oneLine = first.trim();
+  return cut(oneLine, 120);
+}
+
+/** Mutable per-call record kept by the card state; turned into a {@link ToolLine} for each view. */
+export interface ToolCallRecord {
+  callId: string;
+  name: string;
+  args: string;
+  detail: string;
+  state: ToolLineState;
+  summary?: string;
+  startedAt?: number;
+  finishedAt?: number;
+  /** Memo of the last text: a line only changes when its state, detail, summary, locale or shown second does. */
+  memo?: { state: ToolLineState; second: number; locale: Locale; name: string; detail: string; summary?: string; text: string };
+}
+
+/** The view line of a call record at time `now`. */
+export function toToolLine(record: ToolCallRecord, now: number, locale: Locale): ToolLine {
+  const elapsedMs = record.state === 'running' && record.startedAt !== undefined ? Math.max(0, now - record.startedAt) : 0;
+  const second = Math.floor(elapsedMs / 1000);
+  const memo = record.memo;
+  if (
+    !memo || memo.state !== record.state || memo.second !== second || memo.locale !== locale ||
+    memo.name !== record.name || memo.detail !== record.detail || memo.summary !== record.summary
+  ) {
+    const { state, name, detail, summary } = record;
+    record.memo = { state, second, locale, name, detail, summary, text: toolLineText({ ...record, elapsedMs }, locale) };
+  }
+  return {
+    callId: record.callId,
+    name: record.name,
+    detail: record.detail,
+    state: record.state,
+    summary: record.summary,
+    startedAt: record.startedAt,
+    finishedAt: record.finishedAt,
+    elapsedMs,
+    text: record.memo!.text,
+  };
+}

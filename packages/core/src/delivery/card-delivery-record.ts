@@ -1,0 +1,250 @@
+import type { ChangeKind } from '../card/card-state.js';
+import type { CardStatus, CardView } from '../card/view.js';
+import type { MessageRef } from '../plugin/contract.js';
+import { ContinuationParts } from './continuation-parts.js';
+import { PHASE_TRANSITIONS, isFinalRung, type CardDeliveryPhase } from './delivery-policy.js';
+import { FlushQueue } from './flush-queue.js';
+
+/** Where the card's message stands on the platform. */
+export type MessagePhase = 'unsent' | 'live' | 'gone';
+
+/** Allowed moves of {@link MessagePhase}. */
+export const MESSAGE_TRANSITIONS: Readonly<Record<MessagePhase, readonly MessagePhase[]>> = {
+  unsent: ['live'],
+  live: ['gone'],
+  gone: ['live'],
+};
+
+/** A change worth sending (a {@link ChangeKind} other than `none`). */
+export type CardChange = Exclude<ChangeKind, 'none'>;
+
+/** Order of value under overload: lower goes first (the flush queue's rank). */
+export const CHANGE_RANK: Readonly<Record<CardChange, number>> = { terminal: 0, structural: 1, elapsed: 2 };
+
+/** The change of a flush queue rank. */
+export const CHANGE_OF_RANK: readonly CardChange[] = ['terminal', 'structural', 'elapsed'];
+
+/** How the run's final state reached the chat, reported once per card. */
+export interface FinalDelivery {
+  /** True when the platform accepted the terminal state of the main card. */
+  readonly ok: boolean;
+  /** The terminal status that was delivered (or that failed to be). */
+  readonly status: CardStatus;
+  /** The message holding the final state. */
+  readonly message?: MessageRef;
+  /** True when the final went out as a fresh message (the first was gone or kept failing). */
+  readonly freshMessage: boolean;
+  /** Platform calls spent on the final state of the main card, retries included. */
+  readonly attempts: number;
+  /** Why the final failed (when `ok` is false). */
+  readonly error?: string;
+  /**
+   * Continuation parts of the final (see `CardRenderer.renderContinuations`): how many there are
+   * and how many the platform accepted as they are. `{ delivered: 0, total: 0 }` when all fit.
+   */
+  readonly continuations: { readonly delivered: number; readonly total: number };
+}
+
+/** The card as its delivery sees it. */
+export interface DeliverableCard {
+  /** Stable id, used for idempotency keys and logs. */
+  readonly id: string;
+  /** The card as it looks now; rendered at dispatch time so the latest state always wins. */
+  view(): CardView;
+  /** Target passed to the transport's `send` (undefined = the plugin's configured target). */
+  readonly target: unknown;
+  /** Called when the message turned out gone (recalled, deleted, too old). */
+  onMessageGone(): void;
+  /** Called once with the outcome of the final delivery. */
+  onFinal(result: FinalDelivery): void;
+}
+
+/**
+ * Delivery state of one card message. Fields are private; the channel dispatcher changes them
+ * through the methods below, each named for what happened.
+ */
+export class CardDeliveryRecord {
+  /** The card's flush state (one request in flight, coalescing, minimum interval). */
+  readonly flushQueue: FlushQueue;
+  /** Follow-up messages of the current main message. */
+  readonly parts: ContinuationParts;
+  private messageRef: MessageRef | undefined;
+  private messageState: MessagePhase = 'unsent';
+  private deliveryPhase: CardDeliveryPhase = 'progressive';
+  private lastAcceptedKey: string | undefined;
+  private render: 'rich' | 'fallback' = 'rich';
+  private consecutiveFailures = 0;
+  private rungAttempts = 0;
+  private finalAttemptsTotal = 0;
+  private movedFromRef: MessageRef | undefined;
+  private replaced = false;
+  private generation = 0;
+  private sendUncertain = false;
+  private authRefreshed = false;
+
+  constructor(readonly card: DeliverableCard, minIntervalMs: number) {
+    this.flushQueue = new FlushQueue(minIntervalMs);
+    this.parts = new ContinuationParts(() => this.sendKey);
+  }
+
+  get message(): MessageRef | undefined { return this.messageRef; }
+  get messagePhase(): MessagePhase { return this.messageState; }
+  get phase(): CardDeliveryPhase { return this.deliveryPhase; }
+  /** `fallback` after the platform rejected the rich render (or it threw). */
+  get renderMode(): 'rich' | 'fallback' { return this.render; }
+  /** Final tries on the current rung. */
+  get finalAttempts(): number { return this.rungAttempts; }
+  /** The message the final was moved away from (it kept refusing the final), if any. */
+  get movedFrom(): MessageRef | undefined { return this.movedFromRef; }
+  /** True when an accepted state is on the live message. */
+  get hasAcceptedState(): boolean { return this.messageState === 'live' && this.lastAcceptedKey !== undefined; }
+  /** Idempotency key of the message being created (stable across retries of one send). */
+  get sendKey(): string { return `${this.card.id}-${this.generation}`; }
+
+  /** True when the live message already shows the render `key`. */
+  shows(key: string): boolean {
+    return this.messageState === 'live' && key === this.lastAcceptedKey;
+  }
+
+  /**
+   * Whether `change` is worth a flush: false once the final settled, for non-final changes after
+   * the final began or while paused, and for elapsed times of a gone message (it is not brought
+   * back just to move a timer). The first terminal change starts the final's ladder.
+   */
+  accepts(change: CardChange): boolean {
+    if (this.deliveryPhase === 'delivered' || this.deliveryPhase === 'undeliverable') return false;
+    if (change !== 'terminal' && this.deliveryPhase !== 'progressive') return false;
+    if (change === 'elapsed' && this.messageState === 'gone') return false;
+    if (change === 'terminal' && !isFinalRung(this.deliveryPhase)) {
+      this.moveTo('final-in-place');
+      // The final deserves the rich card: try it again even after a refused progressive update.
+      this.render = 'rich';
+      this.parts.resetFailures();
+    }
+    return true;
+  }
+
+  /** A try of the final state starts. */
+  finalAttemptStarted(): void {
+    this.rungAttempts += 1;
+    this.finalAttemptsTotal += 1;
+  }
+
+  /** The main message was created. */
+  sent(message: MessageRef): void {
+    this.messageRef = message;
+    this.moveMessageTo('live');
+  }
+
+  /**
+   * A call succeeded: the failure streak ends. Returns true when an earlier send of this message
+   * failed without a clear answer, so the platform may hold that try's older content: the caller
+   * must update the message once more before trusting it.
+   */
+  callSucceeded(): boolean {
+    this.consecutiveFailures = 0;
+    this.authRefreshed = false;
+    const uncertain = this.sendUncertain;
+    this.sendUncertain = false;
+    return uncertain;
+  }
+
+  /** The platform accepted render `key` on the main message. */
+  accepted(key: string): void {
+    this.lastAcceptedKey = key;
+  }
+
+  /** A send failed without a clear answer: the platform may have created the message. */
+  sendMayHaveSucceeded(): void {
+    this.sendUncertain = true;
+  }
+
+  /** Counts a failed call; returns the consecutive failures. */
+  callFailed(): number {
+    return (this.consecutiveFailures += 1);
+  }
+
+  /** Whether a credential refresh may still be tried in this failure streak; marks it tried. */
+  tryCredentialRefresh(): boolean {
+    if (this.authRefreshed) return false;
+    this.authRefreshed = true;
+    return true;
+  }
+
+  /** Consecutive failed calls so far (0 after a success). */
+  get failureStreak(): number { return this.consecutiveFailures; }
+
+  /** True once credentials were refreshed in this failure streak. */
+  get credentialsRefreshed(): boolean { return this.authRefreshed; }
+
+  /** A credential refresh is not a try of the final. */
+  finalAttemptRefunded(): void {
+    this.rungAttempts -= 1;
+  }
+
+  /** Switches to the plain-text render. */
+  useFallbackRender(): void {
+    this.render = 'fallback';
+  }
+
+  /** The message is gone (recalled, deleted, too old): the next send creates a fresh one. */
+  messageGone(): void {
+    if (this.messageState === 'live') this.moveMessageTo('gone');
+    this.renewMessage();
+    this.rungAttempts = 0;
+    this.replaced = true;
+  }
+
+  /** Too many failures: progressive updates stop until the final. */
+  pause(): void {
+    if (this.deliveryPhase === 'progressive') this.moveTo('paused');
+  }
+
+  /**
+   * The final climbs to `rung`. With `freshMessage` it leaves the current message for a new one
+   * (when no message exists yet, the send is simply tried again under a new key).
+   */
+  climbTo(rung: 'final-in-place' | 'final-fresh', freshMessage: boolean): void {
+    this.moveTo(rung);
+    this.rungAttempts = 0;
+    if (!freshMessage) return;
+    if (this.messageState === 'live') {
+      this.movedFromRef = this.messageRef;
+      this.moveMessageTo('gone');
+    }
+    this.renewMessage();
+  }
+
+  /** The final settled; returns the report (without the card's status and continuations). */
+  settle(ok: boolean): Pick<FinalDelivery, 'ok' | 'message' | 'freshMessage' | 'attempts'> {
+    this.moveTo(ok ? 'delivered' : 'undeliverable');
+    this.flushQueue.clear();
+    return { ok, message: this.messageRef, freshMessage: this.replaced || this.movedFromRef !== undefined, attempts: this.finalAttemptsTotal };
+  }
+
+  /** Every call spent on the final so far. */
+  get totalFinalAttempts(): number { return this.finalAttemptsTotal; }
+
+  private renewMessage(): void {
+    this.generation += 1;
+    this.lastAcceptedKey = undefined;
+    this.sendUncertain = false;
+    this.parts.reset();
+  }
+
+  private moveTo(next: CardDeliveryPhase): void {
+    if (next === this.deliveryPhase) return;
+    if (!PHASE_TRANSITIONS[this.deliveryPhase].includes(next)) {
+      throw new Error(`card ${this.card.id}: delivery cannot move from ${this.deliveryPhase} to ${next}`);
+    }
+    this.deliveryPhase = next;
+  }
+
+  private moveMessageTo(next: MessagePhase): void {
+    if (next === this.messageState) return;
+    if (!MESSAGE_TRANSITIONS[this.messageState].includes(next)) {
+      throw new Error(`card ${this.card.id}: message cannot move from ${this.messageState} to ${next}`);
+    }
+    this.messageState = next;
+  }
+}

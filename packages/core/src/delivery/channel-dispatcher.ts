@@ -1,0 +1,383 @@
+import { isTerminalStatus, type CardView } from '../card/view.js';
+import type { CallFailure, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
+import type { BudgetStore } from './budget-store.js';
+import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
+import type { CardStore } from './card-store.js';
+import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, type FailureAction, type FinalLadderRung } from './delivery-policy.js';
+import { FlushPump } from './flush-pump.js';
+import { closeMovedMessage } from './moved-notice.js';
+import type { RetrySettings } from './retry-settings.js';
+
+/** Counters of one channel, for dashboards and the CLI. Continuation parts count like any call. */
+export interface ChannelStats {
+  readonly sent: number;
+  readonly updated: number;
+  readonly failed: number;
+  readonly rateLimited: number;
+  /** Dispatches skipped because the render equalled the last accepted one. */
+  readonly unchanged: number;
+}
+
+/** What a channel dispatcher is built from. */
+export interface ChannelDispatcherDeps {
+  readonly plugin: ChannelPlugin;
+  readonly settings: ChannelSettings;
+  /** Wall time: platform limits, intervals and backoff are in wall time. */
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly retry: RetrySettings;
+  readonly budgets: BudgetStore;
+  readonly cards: CardStore;
+}
+
+/**
+ * Turns the cards of one channel into platform calls. Each card has a {@link CardDeliveryRecord};
+ * a {@link FlushPump} runs their flushes through the channel's budget (terminal states first, then
+ * structural changes, then elapsed-only refreshes). A flush renders the latest view, skips what
+ * the platform already shows, sends or updates the main message, then its continuation parts; a
+ * failed call is handled by the delivery policy's failure table and, for the final, its ladder.
+ */
+export class ChannelDispatcher {
+  readonly plugin: ChannelPlugin;
+  readonly settings: ChannelSettings;
+  private readonly pump: FlushPump<CardDeliveryRecord>;
+  private readonly ladder: readonly FinalLadderRung[];
+  private readonly budgetKey: string;
+  private readonly counters = { sent: 0, updated: 0, failed: 0, rateLimited: 0, unchanged: 0 };
+  /** What was last written to the card store, per record. */
+  private readonly stored = new WeakMap<CardDeliveryRecord, string>();
+
+  constructor(private readonly deps: ChannelDispatcherDeps) {
+    this.plugin = deps.plugin;
+    this.settings = deps.settings;
+    this.ladder = finalLadder(deps.retry);
+    this.budgetKey = deps.plugin.budgetKey ?? deps.plugin.id;
+    const gate = {
+      acquire: () => deps.budgets.acquire(this.budgetKey, deps.settings.budget),
+      pausedUntil: () => deps.budgets.pausedUntil(this.budgetKey),
+    };
+    this.pump = new FlushPump(gate, deps.clock, (record, rank) => this.dispatch(record, CHANGE_OF_RANK[rank]!));
+  }
+
+  /** A delivery record for a new card message. */
+  register(card: DeliverableCard): CardDeliveryRecord {
+    return new CardDeliveryRecord(card, this.settings.perCardIntervalMs);
+  }
+
+  /** Records a change of a card and starts delivery when the budget allows. */
+  markDirty(record: CardDeliveryRecord, change: CardChange): void {
+    if (record.accepts(change)) this.pump.request(record, CHANGE_RANK[change], change === 'terminal');
+  }
+
+  /** Counters since the channel was created. */
+  get stats(): ChannelStats {
+    return { ...this.counters };
+  }
+
+  /** Cards with a flush pending or in flight, flushes in flight, and whether a wake timer is set. */
+  get load(): { readonly pendingCards: number; readonly inFlight: number; readonly wakeTimerPending: boolean } {
+    return { pendingCards: this.pump.pendingCount, inFlight: this.pump.inFlight, wakeTimerPending: this.pump.wakeTimerPending };
+  }
+
+  /** Resolves when no card of the channel has a flush pending or in flight. */
+  idle(): Promise<void> {
+    return this.pump.idle();
+  }
+
+  /** Stops the wake timer (calls in flight finish on their own). */
+  dispose(): void {
+    this.pump.dispose();
+  }
+
+  /** One flush of one card. Never rejects: one card cannot stop the channel or the process. */
+  private async dispatch(record: CardDeliveryRecord, change: CardChange): Promise<void> {
+    const view = record.card.view();
+    const final = isTerminalStatus(view.status);
+    let payload: unknown;
+    let key: string;
+    try {
+      payload = record.renderMode === 'fallback' ? this.plugin.renderer.renderFallback(view) : this.plugin.renderer.render(view);
+      key = JSON.stringify(payload);
+    } catch (error) {
+      this.renderFailed(record, change, final, error);
+      return;
+    }
+    if (record.shows(key)) {
+      const part = this.nextPart(record, view);
+      if (part) return this.deliverPart(record, change, final, part);
+      this.counters.unchanged += 1;
+      if (final) this.finish(record, true);
+      return;
+    }
+    const { transport } = this.plugin;
+    try {
+      if (final) record.finalAttemptStarted();
+      if (record.messagePhase === 'live') {
+        await transport.update({ message: record.message!, payload, final });
+        this.counters.updated += 1;
+      } else {
+        const replacing = record.messagePhase === 'gone';
+        record.sent(await transport.send({ target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing }));
+        this.counters.sent += 1;
+      }
+      // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
+      if (record.callSucceeded()) return this.requeue(record, change);
+      record.accepted(key);
+      this.store(record, view);
+      if (this.nextPart(record, view)) this.requeue(record, change);
+      else if (final) this.finish(record, true);
+    } catch (error) {
+      const failure = this.classify(error);
+      if (record.messagePhase !== 'live' && failure.kind === 'transient') record.sendMayHaveSucceeded();
+      await this.handleFailure(record, change, final, failure);
+    }
+  }
+
+  /** `classify` must not throw; if it does anyway, the call counts as a transient failure. */
+  private classify(error: unknown): CallFailure {
+    try {
+      return this.plugin.transport.classify(error);
+    } catch (bug) {
+      return { kind: 'transient', detail: `classify threw ${String(bug)} for ${String(error)}` };
+    }
+  }
+
+  /**
+   * The renderer threw (a plugin bug): the card switches to the plain-text render; when that throws
+   * too, progressive updates pause and the final is reported undeliverable (a pure renderer would
+   * throw again, so it is not retried).
+   */
+  private renderFailed(record: CardDeliveryRecord, change: CardChange, final: boolean, error: unknown): void {
+    this.deps.logger.error(`${record.renderMode} render failed`, { card: record.card.id, channel: this.plugin.id, error: String(error) });
+    this.counters.failed += 1;
+    if (record.renderMode === 'rich') {
+      record.useFallbackRender();
+      this.requeue(record, change);
+    } else if (final) this.finish(record, false, `render failed: ${String(error)}`);
+    else record.pause();
+  }
+
+  /** Applies the delivery policy's failure table to a failed call of the main message. */
+  private async handleFailure(record: CardDeliveryRecord, change: CardChange, final: boolean, failure: CallFailure): Promise<void> {
+    const now = this.deps.clock.now();
+    const fields = { card: record.card.id, channel: this.plugin.id, kind: failure.kind, detail: failure.detail };
+    this.deps.logger.warn(`${final ? `final attempt ${record.finalAttempts}` : 'update'} failed`, fields);
+    this.counters.failed += 1;
+    const action = failureAction(failure.kind, (candidate) => this.applies(candidate, record.credentialsRefreshed, record.renderMode === 'rich'));
+    switch (action) {
+      case 'refresh-credentials':
+        record.tryCredentialRefresh();
+        if (final) record.finalAttemptRefunded();
+        await this.refreshCredentials(fields);
+        return this.requeue(record, change);
+      case 'replace-message':
+        record.messageGone();
+        record.card.onMessageGone();
+        // Non-final: the next structural change (or the final) sends a fresh card.
+        if (final) this.requeue(record, change);
+        return;
+      case 'plain-text-render':
+        record.useFallbackRender();
+        record.callFailed();
+        return this.requeue(record, change);
+      case 'wait-rate-limit':
+      case 'back-off': {
+        const wait = this.waitAfter(failure, () => backoffMs(this.deps.retry.updateRetryDelaysMs, record.callFailed()));
+        if (final) return this.retryFinal(record, change, now, wait, failure);
+        if (record.failureStreak >= this.deps.retry.maxConsecutiveFailures && record.phase === 'progressive') {
+          this.deps.logger.warn('pausing progressive updates until the final', fields);
+          return record.pause();
+        }
+        return this.requeue(record, change, now + wait);
+      }
+    }
+  }
+
+  /** Whether `action` applies now (the preconditions of the failure table). */
+  private applies(action: FailureAction, credentialsRefreshed: boolean, richRender: boolean): boolean {
+    if (action === 'refresh-credentials') return !credentialsRefreshed && this.plugin.transport.refreshAuth !== undefined;
+    if (action === 'plain-text-render') return richRender;
+    return true;
+  }
+
+  /** The wait before the next try: a rate limit's retry-after (pausing the channel when it says so), else `backOff()`. */
+  private waitAfter(failure: CallFailure, backOff: () => number): number {
+    if (failure.kind !== 'rate-limited') return backOff();
+    this.counters.rateLimited += 1;
+    const wait = failure.retryAfterMs ?? this.deps.retry.defaultRateLimitWaitMs;
+    if (failure.scope === 'channel') void this.deps.budgets.pauseUntil(this.budgetKey, this.deps.clock.now() + wait).catch(() => undefined);
+    return wait;
+  }
+
+  private async refreshCredentials(fields: Record<string, unknown>): Promise<void> {
+    try {
+      await this.plugin.transport.refreshAuth!();
+    } catch (error) {
+      this.deps.logger.error('credential refresh failed', { ...fields, error: String(error) });
+    }
+  }
+
+  /** The final's ladder: retry on this rung after its delays, then climb; the last rung gives up. */
+  private retryFinal(record: CardDeliveryRecord, change: CardChange, now: number, wait: number, failure: CallFailure): void {
+    const index = Math.max(0, this.ladder.findIndex((step) => step.rung === record.phase));
+    const rung = this.ladder[index]!;
+    const delays = rung.rung === 'undeliverable' ? [] : rung.delaysMs;
+    if (record.finalAttempts <= delays.length) return this.requeue(record, change, now + Math.max(wait, delays[record.finalAttempts - 1]!));
+    const next = this.ladder[index + 1];
+    if (!next || next.rung === 'undeliverable') return this.finish(record, false, failure.detail);
+    record.climbTo(next.rung, FRESH_MESSAGE_AFTER[failure.kind]);
+    this.requeue(record, change, now + wait);
+  }
+
+  /** Asks for another flush of `record`, not before `notBefore` (epoch ms). */
+  private requeue(record: CardDeliveryRecord, change: CardChange, notBefore = this.deps.clock.now()): void {
+    record.flushQueue.notBeforeTime(notBefore);
+    this.markDirty(record, change);
+  }
+
+  /** The final settled: report it once, close a message given up for a fresh one, forget the card. */
+  private finish(record: CardDeliveryRecord, ok: boolean, error?: string): void {
+    const view = record.card.view();
+    const keys = this.partKeys(record, view);
+    const continuations = { delivered: ok ? record.parts.deliveredCount(keys) : 0, total: keys.length };
+    const report = record.settle(ok);
+    const fields = { card: record.card.id, channel: this.plugin.id };
+    if (!ok) this.deps.logger.error('final undeliverable: every retry failed', { ...fields, attempts: report.attempts, error });
+    else if (continuations.delivered < continuations.total) {
+      this.deps.logger.error('final continuation parts undeliverable: every retry failed', { ...fields, missing: continuations.total - continuations.delivered, total: continuations.total });
+    }
+    if (ok && record.movedFrom) {
+      const { renderer, transport } = this.plugin;
+      const acquire = () => this.deps.budgets.acquire(this.budgetKey, this.settings.budget);
+      void closeMovedMessage({ message: record.movedFrom, finalView: view, renderer, transport, acquire, logger: this.deps.logger });
+    }
+    void this.deps.cards.delete(record.card.id).catch((storeError) => this.storeFailed(storeError));
+    record.card.onFinal({ ...report, status: view.status, error, continuations });
+  }
+
+  /**
+   * Writes the card's delivery state to the card store when it changed (never awaited; a failure
+   * only logs).
+   */
+  private store(record: CardDeliveryRecord, view: CardView): void {
+    const parts = record.parts.messages();
+    const signature = `${view.status}|${record.phase}|${record.sendKey}|${record.message?.id}|${parts.map((part) => part?.id).join(',')}`;
+    if (this.stored.get(record) === signature) return;
+    this.stored.set(record, signature);
+    void this.deps.cards
+      .put({
+        cardId: record.card.id,
+        channelId: this.plugin.id,
+        status: view.status,
+        phase: record.phase,
+        message: record.message,
+        idempotencyKey: record.sendKey,
+        continuations: parts,
+      })
+      .catch((error) => this.storeFailed(error));
+  }
+
+  private storeFailed(error: unknown): void {
+    this.deps.logger.warn('card store failed', { channel: this.plugin.id, error: String(error) });
+  }
+
+  /** Render keys of the continuation parts of `view` (none when the renderer has none or throws). */
+  private partKeys(record: CardDeliveryRecord, view: CardView): string[] {
+    return this.renderParts(record, view).map((payload) => JSON.stringify(payload));
+  }
+
+  private renderParts(record: CardDeliveryRecord, view: CardView): readonly unknown[] {
+    const render = this.plugin.renderer.renderContinuations;
+    if (!render) return [];
+    try {
+      return render.call(this.plugin.renderer, view);
+    } catch (error) {
+      this.deps.logger.error('continuation render failed', { card: record.card.id, channel: this.plugin.id, error: String(error) });
+      return [];
+    }
+  }
+
+  /** The first continuation part the platform does not show as rendered now; only once the main message holds an accepted state. */
+  private nextPart(record: CardDeliveryRecord, view: CardView): PendingPart | undefined {
+    if (!record.hasAcceptedState || !this.plugin.renderer.renderContinuations) return undefined;
+    const payloads = this.renderParts(record, view);
+    const keys = payloads.map((payload) => JSON.stringify(payload));
+    const index = record.parts.nextPending(keys);
+    return index === undefined ? undefined : { index, payload: payloads[index], key: keys[index]!, view };
+  }
+
+  /** Sends or updates one continuation part, as a reply to the main message. */
+  private async deliverPart(record: CardDeliveryRecord, change: CardChange, final: boolean, part: PendingPart): Promise<void> {
+    const { transport } = this.plugin;
+    const existing = record.parts.message(part.index);
+    try {
+      if (existing) {
+        await transport.update({ message: existing, payload: part.payload, final });
+        this.counters.updated += 1;
+      } else {
+        const message = await transport.send({
+          target: record.card.target as never,
+          payload: part.payload,
+          idempotencyKey: record.parts.idempotencyKey(part.index),
+          replacing: false,
+          replyTo: record.message,
+        });
+        this.counters.sent += 1;
+        // Maybe an earlier try's part, unchanged: update it before trusting it.
+        if (!record.parts.sent(part.index, message)) return this.requeue(record, change);
+      }
+      record.callSucceeded();
+      record.parts.accepted(part.index, part.key);
+      this.store(record, part.view);
+      if (this.nextPart(record, part.view)) this.requeue(record, change);
+      else if (final) this.finish(record, true);
+    } catch (error) {
+      const failure = this.classify(error);
+      if (!existing && failure.kind === 'transient') record.parts.sendMayHaveSucceeded(part.index);
+      await this.handlePartFailure(record, change, final, part.index, failure);
+    }
+  }
+
+  /**
+   * The failure table for a continuation part: like the main message, except that a part has no
+   * plain-text render (a refused part backs off) and a gone part is sent again under a new key. A
+   * final's part gets one try plus one per final retry delay, then is given up (and reported).
+   */
+  private async handlePartFailure(record: CardDeliveryRecord, change: CardChange, final: boolean, index: number, failure: CallFailure): Promise<void> {
+    const now = this.deps.clock.now();
+    const fields = { card: record.card.id, channel: this.plugin.id, part: index + 2, kind: failure.kind, detail: failure.detail };
+    this.deps.logger.warn('continuation part failed', fields);
+    this.counters.failed += 1;
+    const action = failureAction(failure.kind, (candidate) => this.applies(candidate, record.credentialsRefreshed, false));
+    if (action === 'refresh-credentials') {
+      record.tryCredentialRefresh();
+      await this.refreshCredentials(fields);
+      return this.requeue(record, change);
+    }
+    if (action === 'replace-message') {
+      record.parts.replace(index);
+      return this.requeue(record, change);
+    }
+    let failures = 0;
+    const wait = this.waitAfter(failure, () => backoffMs(this.deps.retry.updateRetryDelaysMs, (failures = record.parts.failed(index))));
+    if (failures === 0) failures = record.parts.failed(index);
+    if (final) {
+      const delays = this.deps.retry.finalRetryDelaysMs;
+      if (failures <= delays.length) return this.requeue(record, change, now + Math.max(wait, delays[failures - 1]!));
+      record.parts.giveUp(index);
+      return this.requeue(record, change);
+    }
+    // Progressive: after too many failures the part waits for the card's next change.
+    if (failures < this.deps.retry.maxConsecutiveFailures) this.requeue(record, change, now + wait);
+  }
+}
+
+/** A continuation part to deliver: its index (0 = part 2), payload, render key and the view it came from. */
+interface PendingPart {
+  readonly index: number;
+  readonly payload: unknown;
+  readonly key: string;
+  readonly view: CardView;
+}

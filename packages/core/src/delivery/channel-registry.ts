@@ -1,0 +1,77 @@
+import type { ChannelPlugin } from '../plugin/contract.js';
+import { resolveChannelSettings } from '../plugin/channel-settings.js';
+import { systemClock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
+import type { BudgetStore } from './budget-store.js';
+import type { CardStore } from './card-store.js';
+import { ChannelDispatcher } from './channel-dispatcher.js';
+import type { RetrySettings } from './retry-settings.js';
+
+/** What a {@link ChannelRegistry} is built from (the composition root resolves these). */
+export interface ChannelRegistryDeps {
+  readonly logger: Logger;
+  /** Read for `<CHANNEL>_CARD_TOOL_TICK_MS`. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly retry: RetrySettings;
+  readonly budgets: BudgetStore;
+  readonly cards: CardStore;
+}
+
+/**
+ * The channels of one composition: one {@link ChannelDispatcher} (settings, per-card flushes,
+ * retries) per registered channel plugin. Budgets live in the {@link BudgetStore}, so two
+ * compositions share a budget only when they are given the same store.
+ */
+export class ChannelRegistry {
+  private readonly channels = new Map<string, ChannelDispatcher>();
+
+  constructor(private readonly deps: ChannelRegistryDeps) {}
+
+  /**
+   * Registers a channel.
+   * @throws Error when the id is malformed or already registered, or its settings are invalid.
+   */
+  addChannel(plugin: ChannelPlugin): ChannelDispatcher {
+    if (!/^[a-z][a-z0-9-]*$/.test(plugin.id)) {
+      throw new Error(`channel id must be lowercase letters, digits and dashes, got ${JSON.stringify(plugin.id)}`);
+    }
+    if (this.channels.has(plugin.id)) throw new Error(`channel ${JSON.stringify(plugin.id)} is registered twice`);
+    const settings = resolveChannelSettings(plugin, this.deps.env, this.deps.logger);
+    // Platform limits are in wall time, so delivery timing uses the wall clock (vitest's fake timers
+    // control it too); the injected Clock is card time (event stamps, elapsed, footer), which a
+    // replay may run faster than real time.
+    const { logger, retry, budgets, cards } = this.deps;
+    const dispatcher = new ChannelDispatcher({ plugin, settings, clock: systemClock, logger, retry, budgets, cards });
+    this.channels.set(plugin.id, dispatcher);
+    return dispatcher;
+  }
+
+  /** @throws Error naming the unknown id and the registered ones. */
+  channel(id: string): ChannelDispatcher {
+    const dispatcher = this.channels.get(id);
+    if (!dispatcher) {
+      throw new Error(`unknown channel ${JSON.stringify(id)}; registered: ${[...this.channels.keys()].join(', ') || '(none)'}`);
+    }
+    return dispatcher;
+  }
+
+  /** Registered channel ids. */
+  get channelIds(): string[] {
+    return [...this.channels.keys()];
+  }
+
+  /** Every registered channel's dispatcher. */
+  get dispatchers(): ChannelDispatcher[] {
+    return [...this.channels.values()];
+  }
+
+  /** Resolves when no card of any channel has a flush pending or in flight. */
+  async idle(): Promise<void> {
+    await Promise.all([...this.channels.values()].map((channel) => channel.idle()));
+  }
+
+  /** Stops every channel's wake timer. */
+  dispose(): void {
+    for (const channel of this.channels.values()) channel.dispose();
+  }
+}

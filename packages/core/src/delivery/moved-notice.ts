@@ -1,0 +1,39 @@
+import type { CardView } from '../card/view.js';
+import type { CardRenderer, CardTransport, MessageRef } from '../plugin/contract.js';
+import type { Logger } from '../runtime/logger.js';
+
+const NOTICE = {
+  'zh-CN': '（这张卡片无法再更新，结果已发送为下方的新卡片。）',
+  en: '(This card could not be updated any more; the result was sent as a new card below.)',
+} as const;
+
+/**
+ * The view shown on a message that was given up for a fresh one: the final status and a note
+ * pointing to the new card, without the answer (so the chat does not hold the answer twice).
+ */
+export function movedNoticeView(finalView: CardView): CardView {
+  return { ...finalView, answer: NOTICE[finalView.locale], thinking: '', tools: [], hasRunningTools: false };
+}
+
+/**
+ * Best effort, once: after the final went out as a fresh message, the message that kept refusing
+ * it is updated to {@link movedNoticeView}, so it does not stay on "running". Failures are logged
+ * at debug level and never retried; the run's final delivery is not affected.
+ */
+export async function closeMovedMessage(options: {
+  readonly message: MessageRef;
+  readonly finalView: CardView;
+  readonly renderer: CardRenderer<unknown>;
+  readonly transport: CardTransport<unknown>;
+  /** Takes one call from the channel's budget. */
+  readonly acquire: () => Promise<void>;
+  readonly logger: Logger;
+}): Promise<void> {
+  try {
+    const payload = options.renderer.render(movedNoticeView(options.finalView));
+    await options.acquire();
+    await options.transport.update({ message: options.message, payload, final: true });
+  } catch (error) {
+    options.logger.debug('could not mark the given-up message as moved', { message: options.message.id, error: String(error) });
+  }
+}

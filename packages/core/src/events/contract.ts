@@ -1,0 +1,104 @@
+import { z } from 'zod';
+
+/**
+ * The agent event contract: what an agent product (or a trace source) feeds a {@link ProgressCard}.
+ *
+ * A discriminated union on `type`. Every event may carry `at`, the time it happened in epoch
+ * milliseconds (rounded to whole ms); when absent, the card's clock stamps it on arrival.
+ */
+
+// Fractional epoch ms (`performance.timeOrigin + performance.now()`) are common: rounded, not refused.
+const at = { at: z.number().nonnegative().transform(Math.round).optional() };
+const nonEmpty = z.string().min(1);
+
+/** The run began. `locale` selects the card language (`zh-CN` default, `en`). */
+export const RunStartedSchema = z.object({
+  type: z.literal('run.started'),
+  ...at,
+  title: z.string().optional(),
+  model: z.string().optional(),
+  locale: z.enum(['zh-CN', 'en']).optional(),
+});
+/** A model round (one model call and the tool calls it asked for) began; `round` counts from 1. */
+export const RoundStartedSchema = z.object({ type: z.literal('round.started'), ...at, round: z.number().int().positive() });
+/** A model round ended. */
+export const RoundEndedSchema = z.object({ type: z.literal('round.ended'), ...at, round: z.number().int().positive() });
+/** Streamed reasoning text; appended to the thinking text. */
+export const ThinkingDeltaSchema = z.object({ type: z.literal('thinking.delta'), ...at, text: z.string() });
+/** Streamed answer text; appended to the answer. */
+export const AnswerDeltaSchema = z.object({ type: z.literal('answer.delta'), ...at, text: z.string() });
+/**
+ * A tool call began. `args` is the raw argument text (usually JSON, e.g. `{"command":"npm test"}`)
+ * or an already parsed object.
+ */
+export const ToolStartedSchema = z.object({
+  type: z.literal('tool.started'),
+  ...at,
+  callId: nonEmpty,
+  name: nonEmpty,
+  args: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+});
+/** More argument text of a running tool call (streamed arguments); appended to `args`. */
+export const ToolArgsDeltaSchema = z.object({ type: z.literal('tool.args_delta'), ...at, callId: nonEmpty, delta: z.string() });
+/** A tool call ended; `summary` is a one-line result, `isError` marks a failed call. */
+export const ToolFinishedSchema = z.object({
+  type: z.literal('tool.finished'),
+  ...at,
+  callId: nonEmpty,
+  summary: z.string().optional(),
+  isError: z.boolean().optional(),
+});
+/**
+ * Token usage of one model call. `inputTokens` and `outputTokens` add up over the run;
+ * `contextTokens` / `contextWindow` (tokens in the context now / its size) replace earlier values.
+ */
+export const UsageSchema = z.object({
+  type: z.literal('usage'),
+  ...at,
+  inputTokens: z.number().int().nonnegative().optional(),
+  outputTokens: z.number().int().nonnegative().optional(),
+  contextTokens: z.number().int().nonnegative().optional(),
+  contextWindow: z.number().int().positive().optional(),
+  model: z.string().optional(),
+});
+/** The agent waits for the user (a permission prompt, a question); the card shows "waiting". */
+export const InteractionRequestedSchema = z.object({ type: z.literal('interaction.requested'), ...at, prompt: z.string() });
+/** The run ended well. A non-empty `answer` replaces the streamed answer text. */
+export const RunCompletedSchema = z.object({ type: z.literal('run.completed'), ...at, answer: z.string().optional() });
+/** The run ended with an error. */
+export const RunFailedSchema = z.object({ type: z.literal('run.failed'), ...at, error: z.string() });
+/** The run was stopped (by the user or the product). */
+export const RunCancelledSchema = z.object({ type: z.literal('run.cancelled'), ...at, reason: z.string().optional() });
+
+/** Zod schema of every agent event. */
+export const AgentEventSchema = z.discriminatedUnion('type', [
+  RunStartedSchema,
+  RoundStartedSchema,
+  RoundEndedSchema,
+  ThinkingDeltaSchema,
+  AnswerDeltaSchema,
+  ToolStartedSchema,
+  ToolArgsDeltaSchema,
+  ToolFinishedSchema,
+  UsageSchema,
+  InteractionRequestedSchema,
+  RunCompletedSchema,
+  RunFailedSchema,
+  RunCancelledSchema,
+]);
+
+/** One agent event (see {@link AgentEventSchema}). */
+export type AgentEvent = z.infer<typeof AgentEventSchema>;
+/** The `type` names of agent events. */
+export type AgentEventType = AgentEvent['type'];
+/** The event of one given type. */
+export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+
+/** Event types that end a run. */
+export const TERMINAL_EVENT_TYPES = ['run.completed', 'run.failed', 'run.cancelled'] as const;
+
+/** True for `run.completed`, `run.failed` and `run.cancelled`. */
+export function isTerminalEvent(event: AgentEvent): event is EventOf<'run.completed' | 'run.failed' | 'run.cancelled'> {
+  return (TERMINAL_EVENT_TYPES as readonly string[]).includes(event.type);
+}
+

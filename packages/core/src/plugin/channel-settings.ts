@@ -1,0 +1,64 @@
+import { showValue } from '../events/invalid-input.js';
+import type { Logger } from '../runtime/logger.js';
+import type { ChannelSettings, ChannelPlugin } from './contract.js';
+
+/** `feishu` → `FEISHU_CARD_TOOL_TICK_MS`; dashes become underscores. */
+export function tickEnvName(channelId: string): string {
+  return `${channelId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_CARD_TOOL_TICK_MS`;
+}
+
+/**
+ * A channel's effective settings: the plugin's defaults, then its config overrides, then the env
+ * variable `<CHANNEL>_CARD_TOOL_TICK_MS` for the tick. A tick that is not a positive integer (from
+ * config or env) falls back to the value below it with one warning naming the source and value.
+ *
+ * @throws Error naming the channel, field and value when `perCardIntervalMs` or `debounceMs` is not
+ *   a non-negative integer, or `budget` is not a non-empty list of positive-integer windows.
+ */
+export function resolveChannelSettings(
+  plugin: ChannelPlugin,
+  env: Readonly<Record<string, string | undefined>>,
+  logger: Logger,
+): ChannelSettings {
+  const merged: ChannelSettings = { ...plugin.defaults, ...definedOnly(plugin.overrides ?? {}) };
+  checkTiming(plugin.id, merged);
+  let tickMs = plugin.defaults.tickMs;
+  if (merged.tickMs !== tickMs) {
+    if (isPositiveInteger(merged.tickMs)) tickMs = merged.tickMs;
+    else logger.warn(`ignoring ${plugin.id} config tickMs=${String(merged.tickMs)}: not a positive integer; using ${tickMs} ms`);
+  }
+  const name = tickEnvName(plugin.id);
+  const raw = env[name];
+  if (raw !== undefined && raw !== '') {
+    const value = Number(raw.trim());
+    if (/^\d+$/.test(raw.trim()) && isPositiveInteger(value)) tickMs = value;
+    else logger.warn(`ignoring ${name}=${JSON.stringify(raw)}: not a positive integer; using ${tickMs} ms`);
+  }
+  return { ...merged, tickMs };
+}
+
+function checkTiming(channelId: string, settings: ChannelSettings): void {
+  const fail = (field: string, value: unknown, rule: string) => {
+    throw new Error(`${channelId} ${field} = ${showValue(value)}: ${rule}`);
+  };
+  for (const field of ['perCardIntervalMs', 'debounceMs'] as const) {
+    const value: unknown = settings[field];
+    if (!(typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)) fail(field, value, 'must be a non-negative integer (ms)');
+  }
+  const budget: unknown = settings.budget;
+  if (!Array.isArray(budget) || budget.length === 0) fail('budget', budget, 'must list at least one { limit, intervalMs } window');
+  for (const [i, window] of (budget as unknown[]).entries()) {
+    for (const key of ['limit', 'intervalMs'] as const) {
+      const value = (window as Record<string, unknown> | null)?.[key];
+      if (!isPositiveInteger(value)) fail(`budget[${i}].${key}`, value, 'must be a positive integer');
+    }
+  }
+}
+
+function isPositiveInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,137 @@
+import type { z } from 'zod';
+import type { CardView } from '../card/view.js';
+
+/**
+ * The channel plugin contract. A plugin is data plus two small objects: a renderer (view → payload)
+ * and a transport (send / update over the platform API). Retries, budgets, coalescing and the
+ * final-delivery rules live once, in the core; the transport only says how a call failed.
+ */
+
+/** One rate-limit window of a channel's API budget: at most `limit` calls per `intervalMs`. */
+export interface BudgetWindow {
+  readonly limit: number;
+  /** Window length in ms. */
+  readonly intervalMs: number;
+}
+
+/**
+ * Timing and budget of a channel. All durations in ms. The same shape serves as a plugin's
+ * defaults, as the resolved settings of a composition, and (as `Partial<ChannelSettings>`) as
+ * config overrides.
+ */
+export interface ChannelSettings {
+  /** How often cards with running tools re-render their elapsed times (e.g. Feishu 3000). */
+  readonly tickMs: number;
+  /** API budget shared by every card of the channel; all windows apply at once (e.g. 50/s and 1000/min). */
+  readonly budget: readonly BudgetWindow[];
+  /** Minimum time between two requests for one card (Feishu: 5 updates/s per message → 250). */
+  readonly perCardIntervalMs: number;
+  /** Verbose output buffer: text deltas are released to the card at least this often. */
+  readonly debounceMs: number;
+}
+
+/** A sent message as the transport identifies it (Feishu `message_id`, DingTalk `outTrackId`). */
+export interface MessageRef {
+  readonly id: string;
+  /** Anything else the transport needs to update it later. */
+  readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+/** Turns a view into a platform payload. Must be pure and deterministic: equal views → equal payloads. */
+export interface CardRenderer<Payload> {
+  /** The rich card. */
+  render(view: CardView): Payload;
+  /** A plain-text card used after the platform rejected the rich one. */
+  renderFallback(view: CardView): Payload;
+  /**
+   * Follow-up messages for content that did not fit the main card: parts 2..n, in order, each sent
+   * as its own message replying to the main one ({@link SendRequest.replyTo}). Returns an empty
+   * list when everything fits (and may be left out when a channel never needs it). Pure and
+   * deterministic like {@link render}: an unchanged part is not sent again.
+   */
+  renderContinuations?(view: CardView): readonly Payload[];
+}
+
+/** Arguments of {@link CardTransport.send}. */
+export interface SendRequest<Payload, Target> {
+  /** Where to send; `undefined` means the plugin's configured target. */
+  readonly target: Target | undefined;
+  readonly payload: Payload;
+  /**
+   * Stable per logical message: a retried send with the same key must never create a second
+   * message (Feishu `uuid`, DingTalk `outTrackId`).
+   */
+  readonly idempotencyKey: string;
+  /** True when this message replaces one that is gone (recalled, deleted, too old). */
+  readonly replacing: boolean;
+  /**
+   * Set for a continuation part (see {@link CardRenderer.renderContinuations}): the card's main
+   * message, which this part is sent as a reply to.
+   */
+  readonly replyTo?: MessageRef;
+}
+
+/** Arguments of {@link CardTransport.update}. */
+export interface UpdateRequest<Payload> {
+  readonly message: MessageRef;
+  readonly payload: Payload;
+  /** True for the run's terminal state (a transport may finalize a stream with it). */
+  readonly final: boolean;
+}
+
+/**
+ * Sends and updates cards on one platform. Methods throw on failure; {@link classify} says how.
+ * Every call must settle: give HTTP requests a timeout (the Feishu and DingTalk plugins use 10 s).
+ * The core keeps one request in flight per card, so a call that never returns holds its card
+ * (and `shutdown()`) until it does.
+ */
+export interface CardTransport<Payload, Target = unknown> {
+  send(request: SendRequest<Payload, Target>): Promise<MessageRef>;
+  update(request: UpdateRequest<Payload>): Promise<void>;
+  /** Drops cached credentials so the next call fetches new ones (called once on an `auth` failure). */
+  refreshAuth?(): Promise<void>;
+  /** Maps anything `send`/`update` threw to a failure kind. Must not throw. */
+  classify(error: unknown): CallFailure;
+}
+
+/**
+ * How a platform call failed:
+ * - `rate-limited`: try again after `retryAfterMs`; `scope: 'channel'` pauses every card of the channel.
+ * - `gone`: the message can no longer be edited (recalled, deleted, too old); send a fresh card next time.
+ * - `rejected`: the payload was refused; degrade to the plain-text render.
+ * - `auth`: credentials invalid or expired; refresh once and retry.
+ * - `transient`: 5xx, timeouts, network errors; retry with backoff.
+ */
+export type CallFailure =
+  | { readonly kind: 'rate-limited'; readonly retryAfterMs?: number; readonly scope?: 'card' | 'channel'; readonly detail: string }
+  | { readonly kind: 'gone'; readonly detail: string }
+  | { readonly kind: 'rejected'; readonly detail: string }
+  | { readonly kind: 'auth'; readonly detail: string }
+  | { readonly kind: 'transient'; readonly detail: string };
+
+/** The failure kinds, for tables and metrics. */
+export type CallFailureKind = CallFailure['kind'];
+
+/**
+ * A channel plugin: what `createProgressCards({ channels: [...] })` takes.
+ * Build one with a factory such as `feishu(config)`; the factory validates config with
+ * `configSchema` and folds config overrides (tick ms, budget…) into `settings`.
+ */
+export interface ChannelPlugin<Payload = unknown, Target = unknown> {
+  /** Channel id, lowercase letters/digits/dashes (`feishu`, `dingtalk`); also names the env prefix. */
+  readonly id: string;
+  /** Schema of the plugin's config (for docs and tooling). */
+  readonly configSchema: z.ZodType;
+  /** The plugin's own defaults. */
+  readonly defaults: ChannelSettings;
+  /**
+   * Key of the channel's API budget in the `BudgetStore` (default the channel id). Use the
+   * identity the platform counts calls by (e.g. `feishu:<app_id>`), so that compositions of one
+   * app share its budget and different apps do not.
+   */
+  readonly budgetKey?: string;
+  /** Overrides from the user's config; env (`<ID>_CARD_TOOL_TICK_MS`) overrides these in turn. */
+  readonly overrides?: Partial<ChannelSettings>;
+  readonly renderer: CardRenderer<Payload>;
+  readonly transport: CardTransport<Payload, Target>;
+}

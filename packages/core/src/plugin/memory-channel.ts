@@ -1,0 +1,215 @@
+import { z } from 'zod';
+import { formatFooter } from '../card/format/footer.js';
+import { parseTimingOverrides } from './kit/config.js';
+import type { ChannelSettings, ChannelPlugin, CallFailure, MessageRef } from './contract.js';
+import { isTerminalStatus, type CardStatus, type CardView } from '../card/view.js';
+
+/** What the in-memory channel renders: plain data, easy to assert on. */
+export interface MemoryPayload {
+  readonly format: 'rich' | 'text';
+  readonly status: CardStatus;
+  readonly title: string;
+  readonly round: number;
+  readonly tools: readonly string[];
+  readonly thinking: string;
+  readonly answer: string;
+  readonly footer: string;
+  /** Set on continuation parts: the part number (2..n); absent on the main card. */
+  readonly part?: number;
+}
+
+/** One call the in-memory channel received. `at` is epoch ms on the wall/fake clock. */
+export interface MemoryCall {
+  readonly op: 'send' | 'update';
+  readonly messageId: string;
+  readonly payload: MemoryPayload;
+  readonly at: number;
+  /** The failure it answered with, or undefined when accepted. */
+  readonly failure?: CallFailure['kind'];
+  /** For a sent continuation part: the id of the main message it replies to. */
+  readonly replyTo?: string;
+}
+
+/** A message in the in-memory chat. */
+export interface MemoryMessage {
+  readonly id: string;
+  readonly target: unknown;
+  /** Accepted payloads, oldest first. */
+  readonly history: MemoryPayload[];
+  gone: boolean;
+  /** For a continuation part: the id of the main message it replies to. */
+  readonly replyTo?: string;
+}
+
+/** A scripted answer: `op` calls (or every call) fail with `failure` while `when` holds. */
+export interface MemoryFault {
+  readonly op?: 'send' | 'update';
+  readonly failure: CallFailure;
+  /** How many calls this fault answers (default 1). */
+  times?: number;
+}
+
+class MemoryFailure extends Error {
+  constructor(readonly failure: CallFailure) {
+    super(`${failure.kind}: ${failure.detail}`);
+  }
+}
+
+/** Options of {@link memoryChannel}. */
+export interface MemoryChannelOptions {
+  /** Channel id (default `memory`). */
+  readonly id?: string;
+  /** Timing overrides, checked like every plugin's (see `parseTimingOverrides`). */
+  readonly overrides?: Partial<ChannelSettings>;
+  /** Time each call takes, in ms (default 0). */
+  readonly latencyMs?: number;
+  /**
+   * Longest answer one message shows, in code points (default unlimited). A longer answer is
+   * shown in chunks of this size: the first on the card, the others as continuation parts.
+   */
+  readonly answerChunkChars?: number;
+}
+
+/** The in-memory reference channel: a {@link ChannelPlugin} that records every call and can be told to fail. */
+export interface MemoryChannel extends ChannelPlugin<MemoryPayload, string> {
+  readonly messages: Map<string, MemoryMessage>;
+  readonly calls: MemoryCall[];
+  /** Answers the next matching calls with a failure. */
+  failNext(fault: MemoryFault): void;
+  /** Marks a message recalled: later updates answer `gone`. */
+  recall(messageId: string): void;
+  /** Requests in flight right now, and the most ever seen at once. */
+  readonly inFlight: { now: number; max: number };
+}
+
+/** Default timing of the in-memory channel (tick 3000 ms, 5 calls/s, 250 ms per card, 2500 ms debounce). */
+export const MEMORY_CHANNEL_DEFAULTS: ChannelSettings = {
+  tickMs: 3000,
+  budget: [{ limit: 5, intervalMs: 1000 }],
+  perCardIntervalMs: 250,
+  debounceMs: 2500,
+};
+
+/** `text` in pieces of at most `size` code points (one piece when `size` is undefined). */
+function chunks(text: string, size: number | undefined): string[] {
+  if (size === undefined) return [text];
+  const points = Array.from(text);
+  if (points.length <= size) return [text];
+  const out: string[] = [];
+  for (let start = 0; start < points.length; start += size) out.push(points.slice(start, start + size).join(''));
+  return out;
+}
+
+function render(view: CardView, format: 'rich' | 'text', chunkChars: number | undefined): MemoryPayload {
+  return {
+    format,
+    status: view.status,
+    title: view.title,
+    round: view.round,
+    tools: view.tools.map((tool) => tool.text),
+    thinking: view.thinking,
+    answer: chunks(view.answer, chunkChars)[0]!,
+    // The footer (duration, tokens, sent-at) shows once the run ended, so renders of a running card stay comparable.
+    footer: isTerminalStatus(view.status) ? formatFooter(view.footer, { style: 'compact', locale: view.locale, timeZone: 'UTC' }) : '',
+  };
+}
+
+/** Parts 2..n of an answer longer than `chunkChars`: the answer's later chunks and the card's status. */
+function renderContinuations(view: CardView, chunkChars: number | undefined): MemoryPayload[] {
+  return chunks(view.answer, chunkChars).slice(1).map((answer, index) => ({
+    format: 'rich',
+    status: view.status,
+    title: '',
+    round: view.round,
+    tools: [],
+    thinking: '',
+    answer,
+    footer: '',
+    part: index + 2,
+  }));
+}
+
+/**
+ * Creates an in-memory channel for tests, examples and as a model for new plugins.
+ * @throws ChannelConfigError naming the channel, field and value of a bad timing override
+ *   (e.g. `memory tickMs = 0 (…)`), as `feishu(…)` and `dingtalk(…)` do.
+ */
+export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel {
+  const id = options.id ?? 'memory';
+  const overrides = parseTimingOverrides(id, options.overrides);
+  const messages = new Map<string, MemoryMessage>();
+  const calls: MemoryCall[] = [];
+  const faults: MemoryFault[] = [];
+  const inFlight = { now: 0, max: 0 };
+  const byKey = new Map<string, string>();
+
+  if (options.answerChunkChars !== undefined && !(Number.isSafeInteger(options.answerChunkChars) && options.answerChunkChars > 0)) {
+    throw new Error(`memoryChannel answerChunkChars must be a positive integer, got ${JSON.stringify(options.answerChunkChars)}`);
+  }
+  const chunkChars = options.answerChunkChars;
+
+  async function call<T>(op: 'send' | 'update', messageId: string, payload: MemoryPayload, apply: () => T, replyTo?: string): Promise<T> {
+    inFlight.now += 1;
+    inFlight.max = Math.max(inFlight.max, inFlight.now);
+    try {
+      if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
+      const message = messages.get(messageId);
+      const index = faults.findIndex((fault) => !fault.op || fault.op === op);
+      let failure: CallFailure | undefined;
+      if (index >= 0) {
+        const fault = faults[index]!;
+        failure = fault.failure;
+        fault.times = (fault.times ?? 1) - 1;
+        if (fault.times <= 0) faults.splice(index, 1);
+      } else if (op === 'update' && message?.gone) {
+        failure = { kind: 'gone', detail: 'message recalled' };
+      }
+      calls.push({ op, messageId, payload, at: Date.now(), failure: failure?.kind, ...(replyTo === undefined ? {} : { replyTo }) });
+      if (failure) throw new MemoryFailure(failure);
+      return apply();
+    } finally {
+      inFlight.now -= 1;
+    }
+  }
+
+  return {
+    id,
+    configSchema: z.object({}),
+    defaults: MEMORY_CHANNEL_DEFAULTS,
+    overrides,
+    messages,
+    calls,
+    inFlight,
+    failNext: (fault) => faults.push({ ...fault }),
+    recall(messageId) {
+      const message = messages.get(messageId);
+      if (message) message.gone = true;
+    },
+    renderer: {
+      render: (view) => render(view, 'rich', chunkChars),
+      renderFallback: (view) => render(view, 'text', chunkChars),
+      renderContinuations: (view) => renderContinuations(view, chunkChars),
+    },
+    transport: {
+      async send({ target, payload, idempotencyKey, replyTo }): Promise<MessageRef> {
+        const existing = byKey.get(idempotencyKey);
+        const id = existing ?? `m${messages.size + 1}`;
+        return call('send', id, payload, () => {
+          if (!existing) {
+            byKey.set(idempotencyKey, id);
+            messages.set(id, { id, target, history: [], gone: false, ...(replyTo ? { replyTo: replyTo.id } : {}) });
+          }
+          messages.get(id)!.history.push(payload);
+          return { id };
+        }, replyTo?.id);
+      },
+      async update({ message, payload }) {
+        await call('update', message.id, payload, () => {
+          messages.get(message.id)!.history.push(payload);
+        });
+      },
+      classify: (error) =>
+        error instanceof MemoryFailure ? error.failure : { kind: 'transient', detail: String(error) },
+    },
+  };
+}

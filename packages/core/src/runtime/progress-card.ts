@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import { CardState } from '../card/card-state.js';
+import type { TextBufferLimits } from '../card/text-buffer.js';
+import type { CardStatus, CardView, Locale } from '../card/view.js';
+import type { CardDeliveryRecord, FinalDelivery } from '../delivery/card-delivery-record.js';
+import type { ChannelDispatcher } from '../delivery/channel-dispatcher.js';
+import type { AgentEvent, EventOf } from '../events/contract.js';
+import { EventParseError, parseEvent } from '../events/parse.js';
+import type { Clock } from './clock.js';
+import type { Logger } from './logger.js';
+import type { Tickable, TickerService } from './ticker.js';
+
+/** Options of `ProgressCards.open`. */
+export interface OpenCardOptions {
+  /** Card title until `run.started` gives one. */
+  readonly title?: string;
+  /** Card language until `run.started` gives one (default zh-CN). */
+  readonly locale?: Locale;
+  /**
+   * `run` (default): one card for the whole run, rounds update it. `turn`: a new card starts when
+   * the round advances; the previous card gets its final state and is never edited again.
+   */
+  readonly cardPer?: 'run' | 'turn';
+  /** Verbose output buffer thresholds (default 50 segments / 8000 characters). */
+  readonly textBuffer?: TextBufferLimits;
+}
+
+/** Outcome of feeding one event. Bad input never throws out of a card. */
+export type PushResult =
+  | { readonly accepted: true }
+  | { readonly accepted: false; readonly reason: 'invalid'; readonly error: EventParseError }
+  | { readonly accepted: false; readonly reason: 'after-terminal' };
+
+/** Event fields without `type` (and with optional `at`). */
+type Fields<T extends AgentEvent['type']> = Omit<EventOf<T>, 'type'>;
+
+/**
+ * The channel-agnostic handle of one agent run in one chat. Feed it events; it keeps one card up
+ * to date within the channel's limits and reports how the final state was delivered.
+ */
+export interface ProgressCard {
+  /** Unique id (also the base of the platform idempotency key). */
+  readonly id: string;
+  readonly channelId: string;
+  /** Validates and applies one event. Invalid input is logged and reported, never thrown. */
+  push(event: unknown): PushResult;
+  start(fields?: Fields<'run.started'>): PushResult;
+  roundStarted(round: number): PushResult;
+  roundEnded(round: number): PushResult;
+  thinking(text: string): PushResult;
+  answer(text: string): PushResult;
+  toolStarted(callId: string, name: string, args?: string | Record<string, unknown>): PushResult;
+  toolArgsDelta(callId: string, delta: string): PushResult;
+  toolFinished(callId: string, summary?: string, isError?: boolean): PushResult;
+  usage(fields: Fields<'usage'>): PushResult;
+  waitingFor(prompt: string): PushResult;
+  complete(answer?: string): PushResult;
+  fail(error: string): PushResult;
+  cancel(reason?: string): PushResult;
+  /** The current card (of the current turn in card-per-turn mode). */
+  view(): CardView;
+  readonly status: CardStatus;
+  /** Resolves once with how the run's final state reached the chat. Never rejects. */
+  readonly finalDelivery: Promise<FinalDelivery>;
+}
+
+/** One card message: its state and its delivery record. Card-per-turn mode has several. */
+interface Slot {
+  readonly state: CardState;
+  readonly delivery: CardDeliveryRecord;
+  readonly id: string;
+  debounce: NodeJS.Timeout | undefined;
+}
+
+/** Wiring a card needs; built by the composition root. */
+export interface CardRuntime {
+  readonly channel: ChannelDispatcher;
+  readonly ticker: TickerService;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+/** @internal The {@link ProgressCard} implementation. Create cards with `ProgressCards.open`. */
+export class LiveProgressCard implements ProgressCard, Tickable {
+  readonly id = randomUUID();
+  readonly finalDelivery: Promise<FinalDelivery>;
+  private resolveFinal!: (result: FinalDelivery) => void;
+  private slot: Slot;
+  private turn = 0;
+  private warnedAfterTerminal = false;
+  private readonly tickMs: number;
+
+  constructor(
+    private readonly runtime: CardRuntime,
+    readonly target: unknown,
+    private readonly options: OpenCardOptions = {},
+  ) {
+    this.finalDelivery = new Promise((resolve) => (this.resolveFinal = resolve));
+    this.tickMs = runtime.channel.settings.tickMs;
+    this.slot = this.newSlot(runtime.clock.now(), options.title, options.locale);
+  }
+
+  get channelId(): string {
+    return this.runtime.channel.plugin.id;
+  }
+
+  get status(): CardStatus {
+    return this.slot.state.currentStatus;
+  }
+
+  view(): CardView {
+    return this.slot.state.view(this.runtime.clock.now());
+  }
+
+  push(input: unknown): PushResult {
+    let event: AgentEvent;
+    try {
+      event = parseEvent(input);
+    } catch (error) {
+      const parseError = error instanceof EventParseError ? error : new EventParseError(String(error), [], input, input);
+      this.runtime.logger.warn(`card ${this.id}: dropped ${parseError.message}`);
+      return { accepted: false, reason: 'invalid', error: parseError };
+    }
+    return this.apply(event);
+  }
+
+  start(fields: Fields<'run.started'> = {}): PushResult { return this.push({ ...fields, type: 'run.started' }); }
+  roundStarted(round: number): PushResult { return this.push({ type: 'round.started', round }); }
+  roundEnded(round: number): PushResult { return this.push({ type: 'round.ended', round }); }
+  thinking(text: string): PushResult { return this.push({ type: 'thinking.delta', text }); }
+  answer(text: string): PushResult { return this.push({ type: 'answer.delta', text }); }
+  toolStarted(callId: string, name: string, args?: string | Record<string, unknown>): PushResult {
+    return this.push({ type: 'tool.started', callId, name, args });
+  }
+  toolArgsDelta(callId: string, delta: string): PushResult { return this.push({ type: 'tool.args_delta', callId, delta }); }
+  toolFinished(callId: string, summary?: string, isError?: boolean): PushResult {
+    return this.push({ type: 'tool.finished', callId, summary, isError });
+  }
+  usage(fields: Fields<'usage'>): PushResult { return this.push({ ...fields, type: 'usage' }); }
+  waitingFor(prompt: string): PushResult { return this.push({ type: 'interaction.requested', prompt }); }
+  complete(answer?: string): PushResult { return this.push({ type: 'run.completed', answer }); }
+  fail(error: string): PushResult { return this.push({ type: 'run.failed', error }); }
+  cancel(reason?: string): PushResult { return this.push({ type: 'run.cancelled', reason }); }
+
+  /** Ticker callback: re-render elapsed times of running tools. */
+  onTick(): void {
+    const { state, delivery } = this.slot;
+    if (!state.hasRunningTools || state.isTerminal || delivery.messagePhase === 'gone') {
+      this.runtime.ticker.unwatch(this, this.tickMs);
+      return;
+    }
+    this.runtime.channel.markDirty(delivery, 'elapsed');
+  }
+
+  private apply(event: AgentEvent): PushResult {
+    const now = this.runtime.clock.now();
+    if (this.options.cardPer === 'turn' && event.type === 'round.started') this.maybeStartTurn(event.round, now);
+    const slot = this.slot;
+    const result = slot.state.apply(event, now);
+    if (result.ignored === 'after-terminal') {
+      if (!this.warnedAfterTerminal) {
+        this.warnedAfterTerminal = true;
+        this.runtime.logger.warn(`card ${this.id}: ignoring ${event.type} and any later events after the run ended`);
+      }
+      return { accepted: false, reason: 'after-terminal' };
+    }
+    this.updateTicker(slot);
+    if (result.change === 'terminal') {
+      this.clearDebounce(slot);
+      this.runtime.channel.markDirty(slot.delivery, 'terminal');
+      return { accepted: true };
+    }
+    this.scheduleDebounce(slot, now);
+    if (result.change !== 'none') this.runtime.channel.markDirty(slot.delivery, result.change);
+    return { accepted: true };
+  }
+
+  private updateTicker(slot: Slot): void {
+    if (slot.state.hasRunningTools && !slot.state.isTerminal) this.runtime.ticker.watch(this, this.tickMs);
+    else this.runtime.ticker.unwatch(this, this.tickMs);
+  }
+
+  private scheduleDebounce(slot: Slot, now: number): void {
+    const since = slot.state.pendingTextSince;
+    if (since === undefined || slot.debounce) return;
+    const wait = Math.max(0, since + this.runtime.channel.settings.debounceMs - now);
+    slot.debounce = setTimeout(() => {
+      slot.debounce = undefined;
+      if (slot.state.releaseText()) this.runtime.channel.markDirty(slot.delivery, 'structural');
+    }, wait);
+    slot.debounce.unref();
+  }
+
+  private clearDebounce(slot: Slot): void {
+    if (slot.debounce) clearTimeout(slot.debounce);
+    slot.debounce = undefined;
+  }
+
+  /** Card-per-turn: a later round closes the current card and opens the next. */
+  private maybeStartTurn(round: number, now: number): void {
+    const previous = this.slot;
+    // After the run ended a late round is ignored like any other event, never a new card.
+    if (previous.state.isTerminal || round <= previous.state.currentRound || !previous.state.hasContent) return;
+    const view = previous.state.view(now);
+    previous.state.apply({ type: 'run.completed' }, now);
+    this.clearDebounce(previous);
+    this.runtime.channel.markDirty(previous.delivery, 'terminal');
+    this.slot = this.newSlot(now, view.title, view.locale);
+    this.slot.state.apply({ type: 'run.started', at: view.startedAt, model: view.footer.model }, now);
+  }
+
+  private newSlot(now: number, title: string | undefined, locale: Locale | undefined): Slot {
+    const state = new CardState({ startedAt: now, title, locale, textBuffer: this.options.textBuffer });
+    const id = `${this.id.slice(0, 28)}-t${this.turn++}`;
+    const slot: Slot = { state, id, debounce: undefined, delivery: undefined as unknown as CardDeliveryRecord };
+    (slot as { delivery: CardDeliveryRecord }).delivery = this.runtime.channel.register({
+      id,
+      target: this.target,
+      view: () => state.view(this.runtime.clock.now()),
+      onMessageGone: () => {
+        if (this.slot === slot) this.runtime.ticker.unwatch(this, this.tickMs);
+      },
+      onFinal: (result) => {
+        if (this.slot === slot) this.resolveFinal(result);
+      },
+    });
+    return slot;
+  }
+}
