@@ -7,23 +7,8 @@ const conditions = ['source', 'module', 'node', 'import', 'default'];
 /** Every test file of the monorepo. */
 const ALL_TESTS = ['packages/*/test/**/*.test.ts', 'plugins/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'];
 
-/**
- * Tests that need real time, loopback HTTP, a child process or a browser. New ones are named
- * `*.e2e.test.ts`. The files listed after the pattern predate that convention (packages/core and
- * plugins/ are being moved by the renovation); rename them to `*.e2e.test.ts` and drop them here.
- */
-const E2E_TESTS = [
-  '**/*.e2e.test.ts',
-  'packages/core/test/process-lifetime.test.ts',
-  'plugins/feishu/test/e2e.test.ts',
-  'plugins/feishu/test/cases.test.ts',
-  'plugins/feishu/test/classify.test.ts',
-  'plugins/feishu/test/follow-ups.test.ts',
-  'plugins/feishu/test/lost-send-answer.test.ts',
-  'plugins/dingtalk/test/e2e.test.ts',
-  'plugins/dingtalk/test/cases.test.ts',
-  'plugins/dingtalk/test/transport.test.ts',
-];
+/** Tests that need real time, loopback HTTP, a child process or a browser: named `*.e2e.test.ts`. */
+const E2E_TESTS = ['**/*.e2e.test.ts'];
 
 export default defineConfig({
   resolve: { conditions },
