@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import { fakeTime, playEvents, type ScriptedEvent } from '../src/testing/index.js';
 import { createProgressCards, memoryChannel, silentLogger, type AgentEvent, type Logger, type MemoryChannel, type MemoryChannelOptions, type ProgressCards } from '../src/index.js';
 
 /** A composition over one in-memory channel, on fake timers starting at `startMs`. */
@@ -9,14 +10,9 @@ export function setup(options: MemoryChannelOptions = {}, env: Record<string, st
   return { channel, cards, t0: Date.now() };
 }
 
-/** Feeds scripted events at their `at` offsets (ms from t0), advancing fake time between them. */
-export async function play(card: { push(e: unknown): unknown }, events: readonly (AgentEvent & { at?: number })[], t0: number): Promise<void> {
-  for (const event of events) {
-    const at = t0 + (event.at ?? 0);
-    const wait = at - Date.now();
-    if (wait > 0) await vi.advanceTimersByTimeAsync(wait);
-    card.push({ ...event, at });
-  }
+/** Feeds scripted events at their `at` offsets (ms from t0), advancing fake time between them (the testing kit's `playEvents`). */
+export async function play(card: { push(e: unknown): unknown }, events: readonly (AgentEvent | ScriptedEvent)[], t0: number): Promise<void> {
+  await playEvents(card, events as readonly ScriptedEvent[], fakeTime(vi), { startAt: t0 });
 }
 
 /** Lets queued timers and promises run for `ms` of fake time. */

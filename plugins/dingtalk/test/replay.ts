@@ -1,22 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { faultCase, loadFaultCases, type FaultCase } from '@progresscard/core/testing';
 import { DINGTALK_ROUTES, type DingTalkEmulator, type DingTalkRoute } from '@progresscard/emulator';
 
-/** One field case as stored in fixtures/faults.jsonl. */
-export interface FaultCase {
-  readonly id: string;
-  readonly kind: string;
-  readonly channel: string;
-  readonly events: ReadonlyArray<Record<string, unknown> & { at: number; type: string }>;
-  readonly platform: readonly string[];
-  readonly expect: readonly string[];
-}
+export type { FaultCase };
 
 /** The DingTalk cases of the project's field fault list (copied from the shared cases). */
 export function loadCase(id: string): FaultCase {
-  const lines = readFileSync(new URL('./fixtures/faults.jsonl', import.meta.url), 'utf8').split('\n').filter((l) => l.trim());
-  const found = lines.map((l) => JSON.parse(l) as FaultCase).find((c) => c.id === id);
-  if (!found) throw new Error(`no case ${id} in fixtures/faults.jsonl`);
-  return found;
+  return faultCase(loadFaultCases(new URL('./fixtures/faults.jsonl', import.meta.url)), id);
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,17 +1,12 @@
-import { CardState, type AgentEvent, type CardView, type Locale } from '@progresscard/core';
+import type { CardView, Locale } from '@progresscard/core';
+import { viewAfterEvents, type ScriptedEvent } from '@progresscard/core/testing';
 
 /** 2026-01-01T08:00:00Z: fixed so footers (sent-at time) are deterministic. */
 export const T0 = Date.UTC(2026, 0, 1, 8, 0, 0);
 
 /** A view after `events` (each `at` is ms from T0), looked at `nowOffsetMs` after T0. */
 export function viewAfter(events: ReadonlyArray<Record<string, unknown>>, nowOffsetMs: number, locale: Locale = 'zh-CN'): CardView {
-  const session = new CardState({ startedAt: T0, locale });
-  for (const event of events) {
-    const at = typeof event.at === 'number' ? T0 + event.at : T0;
-    session.apply({ ...event, at } as AgentEvent, at);
-  }
-  session.releaseText();
-  return session.view(T0 + nowOffsetMs);
+  return viewAfterEvents(events as readonly ScriptedEvent[], { startAt: T0, lookAtMs: nowOffsetMs, locale });
 }
 
 const start = { type: 'run.started', at: 0, title: 'Refactor parser', model: 'model-x' };

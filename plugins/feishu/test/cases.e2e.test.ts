@@ -1,22 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { loadFaultCases } from '@progresscard/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acceptedCards, harness, notOlder, progressOf, textOf, type Harness } from './harness.js';
 import { f05Answer } from './views.js';
 
 /** Field fault cases for Feishu, copied from the shared case list (F05's answer is generated, see views.ts). */
-interface FaultCase {
-  id: string;
-  events: Record<string, unknown>[];
-  platform: string[];
-  expect: string[];
-}
-const cases = new Map<string, FaultCase>(
-  readFileSync(new URL('./fixtures/faults.jsonl', import.meta.url), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as FaultCase)
-    .map((c) => [c.id, c]),
-);
+const cases = loadFaultCases(new URL('./fixtures/faults.jsonl', import.meta.url));
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -1,4 +1,5 @@
-import { CardState, parseEvent, type CardView } from '@progresscard/core';
+import type { CardView } from '@progresscard/core';
+import { viewAfterEvents, type ScriptedEvent } from '@progresscard/core/testing';
 
 /** Epoch ms used as the start of every scripted view (2026-01-01T00:00:00Z). */
 export const T0 = Date.UTC(2026, 0, 1);
@@ -8,13 +9,7 @@ export const T0 = Date.UTC(2026, 0, 1);
  * Buffered text is released after every event, as the card would after its debounce.
  */
 export function viewOf(events: readonly Record<string, unknown>[], nowOffset: number): CardView {
-  const session = new CardState({ startedAt: T0 });
-  for (const raw of events) {
-    const at = T0 + Number(raw.at ?? 0);
-    session.apply(parseEvent({ ...raw, at }), at);
-    session.releaseText();
-  }
-  return session.view(T0 + nowOffset);
+  return viewAfterEvents(events as readonly ScriptedEvent[], { startAt: T0, lookAtMs: nowOffset, releaseTextAfterEach: true });
 }
 
 /** Five GFM tables of 6 rows, then 40000 characters of prose with a code fence still open at character 25000 (case F05). */

@@ -1,23 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { loadFaultCases } from '../../src/testing/index.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type AgentEvent, type MemoryPayload } from '../../src/index.js';
 import { play, settle, setup } from '../helpers.js';
 
 /** Field fault cases (copied from the shared case list) that concern the core. */
-interface FaultCase {
-  id: string;
-  kind: string;
-  events: (AgentEvent & { at: number })[];
-  platform: string[];
-  expect: string[];
-}
-const cases = new Map<string, FaultCase>(
-  readFileSync(new URL('../fixtures/core-cases.jsonl', import.meta.url), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as FaultCase)
-    .map((c) => [c.id, c]),
-);
+const cases = loadFaultCases(new URL('../fixtures/core-cases.jsonl', import.meta.url));
 
 afterEach(() => vi.useRealTimers());
 
