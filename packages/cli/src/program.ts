@@ -9,6 +9,7 @@ import { realEnvHelp } from './channels/real.js';
 import { parseChannel, parseLang, parseMaxGap, parsePort, parseSpeed } from './options.js';
 import { DEFAULT_PREVIEW_PORT } from './preview/server.js';
 import { FORMAT_CHOICES, type FormatChoice } from './replay/trace.js';
+import { CLI_VERSION } from './version.js';
 
 /** The trace `demo` replays: two Task subagents running in parallel, then a completed answer. */
 export const DEMO_TRACE = 'claude-session-parallel-tasks.jsonl';
@@ -48,11 +49,21 @@ A missing variable is named before anything is sent (exit code 2).
 Exit codes: 0 every card ended in the trace's terminal state; 1 one did not; 2 bad arguments or
 configuration; 130 interrupted (Ctrl-C; running cards are ended as cancelled).`;
 
+const ROOT_HELP_EXAMPLES = `
+Examples:
+  npx progresscard demo                                   replay a bundled trace to both emulators, with a live preview
+  npx progresscard replay codex-rollout-parallel.jsonl    replay a bundled trace (or any trace file) by name
+  npx progresscard replay session.jsonl --json --speed 50 only a JSON summary on stdout
+  npx progresscard emulator                               the emulators standalone, for your own agent
+  npx progresscard replay --help                          bundled traces, --real and exit codes`;
+
 /** Builds the `progresscard` command line. Commands resolve with their exit code via `setExitCode`. */
 export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
   const platforms = CHANNELS.map((c) => c.label).join(' and ');
   const program = new Command('progresscard')
     .description(`Replay real AI-agent sessions into live progress cards on ${platforms} (emulated or real).`)
+    .version(CLI_VERSION, '-V, --version', 'print the version of progresscard')
+    .addHelpText('after', ROOT_HELP_EXAMPLES)
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .showHelpAfterError('(add --help for usage)')
     .exitOverride();

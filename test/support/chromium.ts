@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+/** Debian's chromium (`apt-get install chromium`), what `.ci/run` installs. */
+export const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+
+/** Flags for every headless browser of the tests (root in CI needs `--no-sandbox`; no network but loopback). */
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Which Chromium the tests drive, and why that one. */
+export interface ChromiumChoice {
+  readonly executablePath: string;
+  readonly source: 'CHROMIUM_PATH' | 'system' | '@sparticuz/chromium';
+}
+
+/** What {@link findChromium} looks at (the real environment and file system by default). */
+export interface ChromiumLookup {
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly exists?: (path: string) => boolean;
+  /** The bundled Chromium; default: `@sparticuz/chromium`, unpacked into the temp folder on first use. */
+  readonly bundled?: () => Promise<string>;
+}
+
+async function sparticuzChromium(): Promise<string> {
+  const { default: bundled } = await import('@sparticuz/chromium');
+  return bundled.executablePath();
+}
+
+/**
+ * Picks the browser, in order: `CHROMIUM_PATH` (must exist), Debian's `/usr/bin/chromium`, then the
+ * Chromium shipped compressed inside the `@sparticuz/chromium` npm package, so `npm ci && npm test`
+ * passes on a machine without apt. Throws naming `CHROMIUM_PATH` and its value when it points nowhere.
+ */
+export async function findChromium(lookup: ChromiumLookup = {}): Promise<ChromiumChoice> {
+  const env = lookup.env ?? process.env;
+  const exists = lookup.exists ?? existsSync;
+  const configured = env.CHROMIUM_PATH;
+  if (configured) {
+    if (!exists(configured)) throw new Error(`CHROMIUM_PATH=${configured} does not exist; unset it to use ${SYSTEM_CHROMIUM} or the bundled @sparticuz/chromium`);
+    return { executablePath: configured, source: 'CHROMIUM_PATH' };
+  }
+  if (exists(SYSTEM_CHROMIUM)) return { executablePath: SYSTEM_CHROMIUM, source: 'system' };
+  return { executablePath: await (lookup.bundled ?? sparticuzChromium)(), source: '@sparticuz/chromium' };
+}
+
+/** Launches the headless browser {@link findChromium} picks, with {@link CHROMIUM_ARGS}. */
+export async function launchChromium(): Promise<Browser> {
+  const { executablePath } = await findChromium();
+  return chromium.launch({ executablePath, args: [...CHROMIUM_ARGS] });
+}
