@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
  * TypeDoc (`npm run docs`) documents them.
  */
 
-export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const API_DIR = `${REPO_ROOT}api/`;
 export const UPDATE_COMMAND = 'npm run api:update';
 
@@ -55,7 +55,7 @@ export function publishedEntryPoints(): EntryPoint[] {
 }
 
 /** `class`, `function`, `object`, `string`, `number`, … of one exported value. */
-export function exportKind(value: unknown): string {
+function exportKind(value: unknown): string {
   if (typeof value === 'function') return /^class[\s{]/.test(Function.prototype.toString.call(value)) ? 'class' : 'function';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
@@ -63,7 +63,7 @@ export function exportKind(value: unknown): string {
 }
 
 /** The report text of one module namespace: a header, then `name: kind` lines sorted by name. */
-export function apiReport(entry: EntryPoint, namespace: Record<string, unknown>): string {
+function apiReport(entry: EntryPoint, namespace: Record<string, unknown>): string {
   const lines = Object.keys(namespace)
     .filter((name) => name !== 'default' || namespace.default !== undefined)
     .sort()

@@ -5,7 +5,7 @@ import { chromium, type Browser } from 'playwright-core';
 export const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 
 /** Flags for every headless browser of the tests (root in CI needs `--no-sandbox`; no network but loopback). */
-export const CHROMIUM_ARGS: readonly string[] = [
+const CHROMIUM_ARGS: readonly string[] = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
