@@ -1,6 +1,7 @@
 import { parseTimingOverrides, type ChannelPlugin } from '@progresscard/core';
 import { DINGTALK_DEFAULTS, DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig } from './config.js';
 import { DingTalkRenderer, type DingTalkCardPayload } from './render/renderer.js';
+import { dingtalkBudgetKeys } from './budget-keys.js';
 import { DingTalkHttp } from './transport/http.js';
 import type { DingTalkTarget } from './transport/target.js';
 import { AccessTokenCache } from './transport/token.js';
@@ -63,6 +64,7 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     configSchema: DingTalkConfigSchema,
     defaults: DINGTALK_DEFAULTS,
     overrides: parseTimingOverrides('dingtalk', c),
+    budgetKeys: dingtalkBudgetKeys(c.appKey),
     renderer,
     transport,
     config: { ...c, appSecret: '<hidden>' },

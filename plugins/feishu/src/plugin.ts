@@ -1,4 +1,5 @@
 import { parseTimingOverrides, type ChannelPlugin } from '@progresscard/core';
+import { feishuBudgetKeys } from './budget-keys.js';
 import { FEISHU_DEFAULTS, FeishuConfigSchema, parseFeishuConfig, type FeishuConfig, type FeishuConfigInput } from './config.js';
 import type { FeishuCard } from './render/card-types.js';
 import { createFeishuRenderer } from './render/renderer.js';
@@ -36,6 +37,7 @@ export function feishu(config: FeishuConfigInput, options: FeishuPluginOptions =
     configSchema: FeishuConfigSchema,
     defaults: FEISHU_DEFAULTS,
     overrides: parseTimingOverrides('feishu', parsed),
+    budgetKeys: feishuBudgetKeys(parsed),
     config: Object.freeze(visible),
     renderer: createFeishuRenderer({
       locale: parsed.locale,

@@ -1,12 +1,12 @@
 import { isTerminalStatus, type CardView } from '../card/view.js';
-import type { CallFailure, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
+import type { BudgetKey, BudgetedCall, CallFailure, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
-import type { BudgetStore } from './budget-store.js';
+import { pacingIntervalMs, type BudgetStore } from './budget-store.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
 import type { CardStore } from './card-store.js';
 import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, type FailureAction, type FinalLadderRung } from './delivery-policy.js';
-import { FlushPump } from './flush-pump.js';
+import { FlushPump, type PreparedCall } from './flush-pump.js';
 import { closeMovedMessage } from './moved-notice.js';
 import type { RetrySettings } from './retry-settings.js';
 
@@ -16,7 +16,7 @@ export interface ChannelStats {
   readonly updated: number;
   readonly failed: number;
   readonly rateLimited: number;
-  /** Dispatches skipped because the render equalled the last accepted one. */
+  /** Flushes that sent nothing (and took no budget slot) because the render equalled the last accepted one. */
   readonly unchanged: number;
 }
 
@@ -34,10 +34,11 @@ export interface ChannelDispatcherDeps {
 
 /**
  * Turns the cards of one channel into platform calls. Each card has a {@link CardDeliveryRecord};
- * a {@link FlushPump} runs their flushes through the channel's budget (terminal states first, then
- * structural changes, then elapsed-only refreshes). A flush renders the latest view, skips what
- * the platform already shows, sends or updates the main message, then its continuation parts; a
- * failed call is handled by the delivery policy's failure table and, for the final, its ladder.
+ * a {@link FlushPump} runs their flushes through the channel's budgets (terminal states first, then
+ * structural changes, then elapsed-only refreshes). A flush renders the latest view and skips what
+ * the platform already shows before it reserves a budget slot (under the plugin's
+ * `budgetKeys`), then sends or updates the main message, then its continuation parts; a failed call
+ * is handled by the delivery policy's failure table and, for the final, its ladder.
  */
 export class ChannelDispatcher {
   readonly plugin: ChannelPlugin;
@@ -45,6 +46,10 @@ export class ChannelDispatcher {
   private readonly pump: FlushPump<CardDeliveryRecord>;
   private readonly ladder: readonly FinalLadderRung[];
   private readonly budgetKey: string;
+  /** Cards that may wait for a slot before the channel counts as under pressure. */
+  private readonly roomyBacklog: number;
+  /** Expected ms from a call leaving to the platform counting it: half the smoothed round trip. */
+  private arrivalDelayMs = 0;
   private readonly counters = { sent: 0, updated: 0, failed: 0, rateLimited: 0, unchanged: 0 };
   /** What was last written to the card store, per record. */
   private readonly stored = new WeakMap<CardDeliveryRecord, string>();
@@ -54,11 +59,45 @@ export class ChannelDispatcher {
     this.settings = deps.settings;
     this.ladder = finalLadder(deps.retry);
     this.budgetKey = deps.plugin.budgetKey ?? deps.plugin.id;
-    const gate = {
-      acquire: () => deps.budgets.acquire(this.budgetKey, deps.settings.budget),
-      pausedUntil: () => deps.budgets.pausedUntil(this.budgetKey),
-    };
-    this.pump = new FlushPump(gate, deps.clock, (record, rank) => this.dispatch(record, CHANGE_OF_RANK[rank]!));
+    this.roomyBacklog = Math.max(1, Math.floor(deps.settings.perCardIntervalMs / pacingIntervalMs(deps.settings.budget)));
+    const gate = { reserve: (keys: readonly BudgetKey[]) => this.reserve(keys) };
+    this.pump = new FlushPump(gate, deps.clock, (record, rank) => this.prepare(record, CHANGE_OF_RANK[rank]!));
+  }
+
+  /**
+   * True when the channel has room: the cards waiting for a slot can all go out within one per-card
+   * interval. Cards then release streamed text at once; under pressure they buffer it.
+   */
+  get hasRoom(): boolean {
+    return this.pump.backlog <= this.roomyBacklog;
+  }
+
+  /** The budgets of one call: the plugin's keys, or one key with the channel's budget. */
+  budgetKeysOf(call: BudgetedCall): readonly BudgetKey[] {
+    if (this.plugin.budgetKeys) return this.plugin.budgetKeys(call as BudgetedCall<never>, this.settings);
+    return [{ key: this.budgetKey, windows: this.settings.budget }];
+  }
+
+  private reserve(keys: readonly BudgetKey[]): Promise<number> | number {
+    return this.deps.budgets.reserve({ keys, notBefore: this.deps.clock.now(), arrivalDelayMs: this.arrivalDelayMs });
+  }
+
+  /** Waits for a slot under `keys` (for calls outside the pump). */
+  private async acquire(keys: readonly BudgetKey[]): Promise<void> {
+    const departure = await this.reserve(keys);
+    const wait = departure - this.deps.clock.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+
+  /** Times one platform call and feeds the arrival delay estimate. */
+  private async timed<R>(call: () => Promise<R>): Promise<R> {
+    const started = this.deps.clock.now();
+    try {
+      return await call();
+    } finally {
+      const roundTrip = this.deps.clock.now() - started;
+      this.arrivalDelayMs = Math.round(0.8 * this.arrivalDelayMs + 0.2 * (roundTrip / 2));
+    }
   }
 
   /** A delivery record for a new card message. */
@@ -91,8 +130,11 @@ export class ChannelDispatcher {
     this.pump.dispose();
   }
 
-  /** One flush of one card. Never rejects: one card cannot stop the channel or the process. */
-  private async dispatch(record: CardDeliveryRecord, change: CardChange): Promise<void> {
+  /**
+   * Decides one flush of one card: renders the latest view and returns the call to make, or
+   * undefined when the platform already shows it (no budget slot is taken). Never throws.
+   */
+  private prepare(record: CardDeliveryRecord, change: CardChange): PreparedCall | undefined {
     const view = record.card.view();
     const final = isTerminalStatus(view.status);
     let payload: unknown;
@@ -102,24 +144,38 @@ export class ChannelDispatcher {
       key = JSON.stringify(payload);
     } catch (error) {
       this.renderFailed(record, change, final, error);
-      return;
+      return undefined;
     }
     if (record.shows(key)) {
       const part = this.nextPart(record, view);
-      if (part) return this.deliverPart(record, change, final, part);
+      if (part) {
+        const existing = record.parts.message(part.index);
+        const call: BudgetedCall = existing
+          ? { kind: 'update', target: record.card.target, message: existing }
+          : { kind: 'send', target: record.card.target, replyTo: record.message };
+        return { keys: this.budgetKeysOf(call), send: () => this.deliverPart(record, change, final, part) };
+      }
       this.counters.unchanged += 1;
       if (final) this.finish(record, true);
-      return;
+      return undefined;
     }
+    const call: BudgetedCall =
+      record.messagePhase === 'live' ? { kind: 'update', target: record.card.target, message: record.message } : { kind: 'send', target: record.card.target };
+    return { keys: this.budgetKeysOf(call), send: () => this.deliverMain(record, change, final, { payload, key, view }) };
+  }
+
+  /** Sends or updates the main message with a prepared render. Never rejects. */
+  private async deliverMain(record: CardDeliveryRecord, change: CardChange, final: boolean, render: { payload: unknown; key: string; view: CardView }): Promise<void> {
+    const { payload, key, view } = render;
     const { transport } = this.plugin;
     try {
       if (final) record.finalAttemptStarted();
       if (record.messagePhase === 'live') {
-        await transport.update({ message: record.message!, payload, final });
+        await this.timed(() => transport.update({ message: record.message!, payload, final }));
         this.counters.updated += 1;
       } else {
         const replacing = record.messagePhase === 'gone';
-        record.sent(await transport.send({ target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing }));
+        record.sent(await this.timed(() => transport.send({ target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing })));
         this.counters.sent += 1;
       }
       // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
@@ -207,8 +263,17 @@ export class ChannelDispatcher {
     if (failure.kind !== 'rate-limited') return backOff();
     this.counters.rateLimited += 1;
     const wait = failure.retryAfterMs ?? this.deps.retry.defaultRateLimitWaitMs;
-    if (failure.scope === 'channel') void this.deps.budgets.pauseUntil(this.budgetKey, this.deps.clock.now() + wait).catch(() => undefined);
+    if (failure.scope === 'channel') {
+      for (const key of this.channelWideKeys()) void this.deps.budgets.pauseUntil(key, this.deps.clock.now() + wait).catch(() => undefined);
+    }
     return wait;
+  }
+
+  /** The channel-wide key of each kind of call (the first of its budget keys), paused by a channel-scope rate limit. */
+  private channelWideKeys(): string[] {
+    const probe = { id: '' };
+    const keys = [this.budgetKeysOf({ kind: 'send', target: undefined })[0]?.key, this.budgetKeysOf({ kind: 'update', target: undefined, message: probe })[0]?.key];
+    return [...new Set(keys.filter((key): key is string => key !== undefined))];
   }
 
   private async refreshCredentials(fields: Record<string, unknown>): Promise<void> {
@@ -250,7 +315,7 @@ export class ChannelDispatcher {
     }
     if (ok && record.movedFrom) {
       const { renderer, transport } = this.plugin;
-      const acquire = () => this.deps.budgets.acquire(this.budgetKey, this.settings.budget);
+      const acquire = () => this.acquire(this.budgetKeysOf({ kind: 'update', target: record.card.target, message: record.movedFrom }));
       void closeMovedMessage({ message: record.movedFrom, finalView: view, renderer, transport, acquire, logger: this.deps.logger });
     }
     void this.deps.cards.delete(record.card.id).catch((storeError) => this.storeFailed(storeError));
@@ -314,16 +379,16 @@ export class ChannelDispatcher {
     const existing = record.parts.message(part.index);
     try {
       if (existing) {
-        await transport.update({ message: existing, payload: part.payload, final });
+        await this.timed(() => transport.update({ message: existing, payload: part.payload, final }));
         this.counters.updated += 1;
       } else {
-        const message = await transport.send({
+        const message = await this.timed(() => transport.send({
           target: record.card.target as never,
           payload: part.payload,
           idempotencyKey: record.parts.idempotencyKey(part.index),
           replacing: false,
           replyTo: record.message,
-        });
+        }));
         this.counters.sent += 1;
         // Maybe an earlier try's part, unchanged: update it before trusting it.
         if (!record.parts.sent(part.index, message)) return this.requeue(record, change);

@@ -1,44 +1,82 @@
+import type { BudgetKey } from '../plugin/contract.js';
 import type { Clock } from '../runtime/clock.js';
 import type { FlushQueue } from './flush-queue.js';
+import { PriorityQueue } from './priority-queue.js';
 
 /** What the pump flushes: anything that owns a {@link FlushQueue}. */
 export interface Flushable {
   readonly flushQueue: FlushQueue;
 }
 
-/** The shared gate every flush passes: one budget, which may be paused. */
-export interface FlushGate {
-  /** Resolves when one request may start. */
-  acquire(): Promise<void>;
-  /** Epoch ms until which no request may start; 0 when open (synchronously when known). */
-  pausedUntil(): Promise<number> | number;
+/** One platform call a flush decided to make: the budgets it draws from, and the call itself. */
+export interface PreparedCall {
+  readonly keys: readonly BudgetKey[];
+  /** Makes the call and handles its outcome; must not reject. */
+  send(): Promise<void>;
 }
 
+/** The budgets every call passes. */
+export interface FlushGate {
+  /** Reserves a slot under `keys`; resolves with the epoch ms the call may leave at. */
+  reserve(keys: readonly BudgetKey[]): Promise<number> | number;
+}
+
+/** A card in one of the pump's heaps; stale once the card's `version` moved on. */
+interface Entry<T> {
+  readonly item: T;
+  readonly version: number;
+  readonly rank: number;
+  readonly since: number;
+  readonly readyAt: number;
+  readonly seq: number;
+}
+
+/** Ms a card waits before trying again when the budget store failed. */
+const STORE_RETRY_MS = 1000;
+
 /**
- * Runs the flushes of many cards through one gate (a channel's budget). When more cards are ready
- * than the gate lets through, the lowest rank goes first, then the oldest request within a rank.
- * A wake timer restarts the pump when the next card becomes ready; it keeps the process alive only
- * while an urgent request waits. Business-free: `flush` decides what a flush sends.
+ * Runs the flushes of many cards through the channel's budgets. Ready cards wait in a heap by rank
+ * (lower first) then request age; cards not ready yet (minimum interval, backoff) wait in a heap by
+ * ready time; both O(log n) per change. A flush first `prepare`s (renders; nothing to send takes no
+ * slot), then reserves a slot and leaves at its time. At most `lanes` calls wait for their slot at
+ * once, so a new urgent request overtakes everything but those. A wake timer restarts the pump when
+ * the next card becomes ready; timers keep the process alive only while an urgent request waits.
+ * Business-free: `prepare` decides what a flush sends.
  */
 export class FlushPump<T extends Flushable> {
   private readonly pending = new Set<T>();
+  private readonly urgent = new Set<T>();
+  private readonly versions = new WeakMap<T, number>();
+  private readonly ready = new PriorityQueue<Entry<T>>((a, b) => a.rank < b.rank || (a.rank === b.rank && (a.since < b.since || (a.since === b.since && a.seq < b.seq))));
+  private readonly waiting = new PriorityQueue<Entry<T>>((a, b) => a.readyAt < b.readyAt || (a.readyAt === b.readyAt && a.seq < b.seq));
+  private seq = 0;
   private pumping = false;
+  private reserving = 0;
   private wakeTimer: NodeJS.Timeout | undefined;
   private wakeAt = Number.POSITIVE_INFINITY;
   private readonly idleWaiters = new Set<() => void>();
   private inFlightCount = 0;
 
-  /** `flush(item, rank)` must not reject; `clock` is wall time (timers run on it). */
+  /**
+   * `prepare(item, rank)` returns the call to make, or undefined when there is nothing to send (it
+   * must not throw); `clock` is wall time (timers run on it); `lanes` calls may wait for a slot at once.
+   */
   constructor(
     private readonly gate: FlushGate,
     private readonly clock: Clock,
-    private readonly flush: (item: T, rank: number) => Promise<void>,
+    private readonly prepare: (item: T, rank: number) => PreparedCall | undefined,
+    private readonly lanes = 2,
   ) {}
 
-  /** Queues a flush of `item` (see {@link FlushQueue.request}) and starts what the gate allows. */
+  /** Queues a flush of `item` (see {@link FlushQueue.request}) and starts what the budgets allow. */
   request(item: T, rank: number, urgent = false): void {
-    item.flushQueue.request(rank, this.clock.now(), urgent);
+    const queue = item.flushQueue;
+    const before = queue.pendingRank;
+    const wasUrgent = queue.isUrgent;
+    queue.request(rank, this.clock.now(), urgent);
     this.pending.add(item);
+    if (queue.isUrgent) this.urgent.add(item);
+    if (!queue.inFlight && (before !== queue.pendingRank || wasUrgent !== queue.isUrgent)) this.index(item);
     void this.pump();
   }
 
@@ -47,7 +85,12 @@ export class FlushPump<T extends Flushable> {
     return this.pending.size;
   }
 
-  /** Flushes in flight now. */
+  /** Cards with a pending flush that is not in flight (waiting for their time or a slot). */
+  get backlog(): number {
+    return this.pending.size - this.inFlightCount;
+  }
+
+  /** Flushes in flight now (from preparing through the call's answer). */
   get inFlight(): number {
     return this.inFlightCount;
   }
@@ -70,72 +113,133 @@ export class FlushPump<T extends Flushable> {
     this.wakeAt = Number.POSITIVE_INFINITY;
   }
 
-  /** The ready card to flush next: lowest rank, then oldest request. A scan over the pending cards. */
+  /**
+   * Removes and returns the ready card to flush next: lowest rank, then oldest request. O(log n)
+   * per card that became ready or was re-requested since the last call.
+   */
   pickNext(now: number): T | undefined {
-    let best: T | undefined;
-    let bestRank = Number.POSITIVE_INFINITY;
-    let bestSince = Number.POSITIVE_INFINITY;
-    for (const item of this.pending) {
-      const queue = item.flushQueue;
-      if (queue.readyAt() > now) continue;
-      const rank = queue.pendingRank!;
-      if (rank < bestRank || (rank === bestRank && queue.pendingSince < bestSince)) {
-        best = item;
-        bestRank = rank;
-        bestSince = queue.pendingSince;
-      }
+    for (let entry = this.waiting.peek(); entry && (this.isStale(entry) || entry.readyAt <= now); entry = this.waiting.peek()) {
+      this.waiting.pop();
+      if (!this.isStale(entry)) this.ready.push(entry);
     }
-    return best;
+    for (let entry = this.ready.pop(); entry; entry = this.ready.pop()) {
+      if (this.isStale(entry)) continue;
+      if (entry.item.flushQueue.readyAt() > now) {
+        this.index(entry.item);
+        continue;
+      }
+      return entry.item;
+    }
+    return undefined;
+  }
+
+  /** Files `item` (pending, not in flight) under a new version in the ready or the waiting heap. */
+  private index(item: T): void {
+    const queue = item.flushQueue;
+    const rank = queue.pendingRank;
+    if (rank === undefined || queue.inFlight) return;
+    const version = (this.versions.get(item) ?? 0) + 1;
+    this.versions.set(item, version);
+    const entry: Entry<T> = { item, version, rank, since: queue.pendingSince, readyAt: queue.readyAt(), seq: this.seq++ };
+    if (entry.readyAt <= this.clock.now()) this.ready.push(entry);
+    else this.waiting.push(entry);
+  }
+
+  private isStale(entry: Entry<T>): boolean {
+    const queue = entry.item.flushQueue;
+    return entry.version !== this.versions.get(entry.item) || queue.inFlight || queue.pendingRank === undefined;
   }
 
   private async pump(): Promise<void> {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      for (;;) {
-        if (!this.pickNext(this.clock.now())) break;
-        const paused = this.gate.pausedUntil();
-        if ((typeof paused === 'number' ? paused : await paused) > this.clock.now()) break;
-        await this.gate.acquire();
+      while (this.reserving < this.lanes) {
         const item = this.pickNext(this.clock.now());
-        if (item) void this.run(item);
+        if (!item) break;
+        const queue = item.flushQueue;
+        const rank = queue.start(this.clock.now());
+        this.urgent.delete(item);
+        this.inFlightCount += 1;
+        let call: PreparedCall | undefined;
+        try {
+          call = this.prepare(item, rank);
+        } catch {
+          // `prepare` must not throw; if it does anyway, the card is settled like any other.
+        }
+        if (!call) {
+          this.settled(item);
+          continue;
+        }
+        this.reserving += 1;
+        let departure: number;
+        try {
+          const reserved = this.gate.reserve(call.keys);
+          departure = typeof reserved === 'number' ? reserved : await reserved;
+        } catch {
+          // The budget store failed: never call without a slot; try this card again later.
+          this.reserving -= 1;
+          queue.notBeforeTime(this.clock.now() + STORE_RETRY_MS);
+          this.settled(item);
+          this.request(item, rank);
+          continue;
+        }
+        this.leaveAt(item, call, departure, rank === 0);
       }
     } finally {
       this.pumping = false;
     }
-    await this.scheduleWake();
+    this.scheduleWake();
   }
 
-  private async run(item: T): Promise<void> {
-    const queue = item.flushQueue;
-    const rank = queue.start(this.clock.now());
-    this.inFlightCount += 1;
+  /** The call leaves at `departure` (now when it is due); its lane is free once it left. */
+  private leaveAt(item: T, call: PreparedCall, departure: number, keepAlive: boolean): void {
+    const wait = departure - this.clock.now();
+    if (wait <= 0) {
+      this.reserving -= 1;
+      void this.run(item, call);
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.reserving -= 1;
+      void this.run(item, call);
+      void this.pump();
+    }, wait);
+    if (!keepAlive) timer.unref();
+  }
+
+  private async run(item: T, call: PreparedCall): Promise<void> {
     try {
-      await this.flush(item, rank);
+      await call.send();
     } catch {
-      // `flush` must not reject; if it does anyway, the card is settled like any other.
+      // `send` must not reject; if it does anyway, the card is settled like any other.
     } finally {
-      this.inFlightCount -= 1;
-      queue.settle();
-      if (queue.pendingRank === undefined) this.pending.delete(item);
-      if (this.pending.size === 0) this.resolveIdle();
+      this.settled(item);
       void this.pump();
     }
   }
 
-  private async scheduleWake(): Promise<void> {
-    const paused = this.gate.pausedUntil();
-    const pausedUntil = typeof paused === 'number' ? paused : await paused;
-    let next = Number.POSITIVE_INFINITY;
-    let urgentWaiting = false;
-    for (const item of this.pending) {
-      const queue = item.flushQueue;
-      if (queue.inFlight) continue;
-      next = Math.min(next, queue.readyAt());
-      urgentWaiting ||= queue.isUrgent;
+  /** The card's flush is over: file it again when more is pending, else forget it. */
+  private settled(item: T): void {
+    this.inFlightCount -= 1;
+    const queue = item.flushQueue;
+    queue.settle();
+    if (queue.pendingRank === undefined) {
+      this.pending.delete(item);
+      this.urgent.delete(item);
+    } else this.index(item);
+    if (this.pending.size === 0) this.resolveIdle();
+  }
+
+  private scheduleWake(): void {
+    let top = this.waiting.peek();
+    while (top && this.isStale(top)) {
+      this.waiting.pop();
+      top = this.waiting.peek();
     }
-    if (next === Number.POSITIVE_INFINITY) return;
-    next = Math.max(next, pausedUntil);
+    if (!top || this.reserving >= this.lanes) return;
+    const next = top.readyAt;
+    const urgentWaiting = this.urgent.size > 0;
     if (this.wakeTimer && this.wakeAt <= next) {
       // An earlier wake-up set for progressive refreshes must now keep the process alive too.
       if (urgentWaiting) this.wakeTimer.ref();
