@@ -96,7 +96,7 @@ describe('diagnostics', () => {
     const second = cards.open('memory');
     first.toolStarted('a', 'shell', '{"command":"ls"}');
     second.toolStarted('a', 'shell', '{"command":"ls"}');
-    await settle(100);
+    await settle(300); // the second send is paced one slot (210 ms at 5/s) after the first
     expect(cards.diagnostics()).toMatchObject({ openCards: 2, tickingCards: 2, tickTimers: 1, inFlight: 2, pendingCards: 2 });
     first.complete('ok');
     second.complete('ok');

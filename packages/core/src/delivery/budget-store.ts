@@ -38,6 +38,11 @@ export interface BudgetStore {
    * @throws Error (as a rejection) when a window's `limit` or `intervalMs` is not a positive integer.
    */
   reserve(request: SlotRequest): Promise<number> | number;
+  /**
+   * The departure {@link reserve} would give now, without reserving it (a hint: the core waits for
+   * it before it picks the most urgent card, then reserves).
+   */
+  nextDeparture(request: SlotRequest): Promise<number> | number;
   /** No call under `key` departs before `epochMs` (a later pause wins). */
   pauseUntil(key: string, epochMs: number): Promise<void>;
 }
@@ -125,7 +130,20 @@ export class InMemoryBudgetStore implements BudgetStore {
   reserve(request: SlotRequest): number {
     const pacers = request.keys.map(({ key, windows }) => this.pacer(key, windows));
     const delay = Math.max(0, request.arrivalDelayMs);
-    let departure = request.notBefore;
+    const departure = this.departure(pacers, request.notBefore, delay);
+    for (const pacer of pacers) pacer.record(departure + delay);
+    if ((this.reservations += 1) % 4096 === 0) this.forgetIdle();
+    return departure;
+  }
+
+  /** @throws Error when a window's `limit` or `intervalMs` is not a positive integer. */
+  nextDeparture(request: SlotRequest): number {
+    const pacers = request.keys.map(({ key, windows }) => this.pacer(key, windows));
+    return this.departure(pacers, request.notBefore, Math.max(0, request.arrivalDelayMs));
+  }
+
+  private departure(pacers: readonly KeyPacer[], notBefore: number, delay: number): number {
+    let departure = notBefore;
     for (const pacer of pacers) departure = Math.max(departure, pacer.pausedUntil);
     // Each key's earliest arrival only grows with the candidate, so this settles in a few rounds.
     for (let round = 0; round < 16; round += 1) {
@@ -134,8 +152,6 @@ export class InMemoryBudgetStore implements BudgetStore {
       if (next === departure) break;
       departure = next;
     }
-    for (const pacer of pacers) pacer.record(departure + delay);
-    if ((this.reservations += 1) % 4096 === 0) this.forgetIdle();
     return departure;
   }
 

@@ -60,7 +60,11 @@ export class ChannelDispatcher {
     this.ladder = finalLadder(deps.retry);
     this.budgetKey = deps.plugin.budgetKey ?? deps.plugin.id;
     this.roomyBacklog = Math.max(1, Math.floor(deps.settings.perCardIntervalMs / pacingIntervalMs(deps.settings.budget)));
-    const gate = { reserve: (keys: readonly BudgetKey[]) => this.reserve(keys) };
+    const gate = {
+      reserve: (keys: readonly BudgetKey[]) => this.reserve(keys),
+      nextDeparture: (keys: readonly BudgetKey[]) =>
+        deps.budgets.nextDeparture({ keys, notBefore: deps.clock.now(), arrivalDelayMs: this.arrivalDelayMs }),
+    };
     this.pump = new FlushPump(gate, deps.clock, (record, rank) => this.prepare(record, CHANGE_OF_RANK[rank]!));
   }
 

@@ -17,9 +17,14 @@ export interface PreparedCall {
 
 /** The budgets every call passes. */
 export interface FlushGate {
+  /** Epoch ms a call under `keys` could leave at, without reserving it. */
+  nextDeparture(keys: readonly BudgetKey[]): Promise<number> | number;
   /** Reserves a slot under `keys`; resolves with the epoch ms the call may leave at. */
   reserve(keys: readonly BudgetKey[]): Promise<number> | number;
 }
+
+/** Cards tried per pump round when the most urgent one's budget has no slot yet. */
+const CANDIDATES_PER_ROUND = 3;
 
 /** A card in one of the pump's heaps; stale once the card's `version` moved on. */
 interface Entry<T> {
@@ -38,10 +43,12 @@ const STORE_RETRY_MS = 1000;
  * Runs the flushes of many cards through the channel's budgets. Ready cards wait in a heap by rank
  * (lower first) then request age; cards not ready yet (minimum interval, backoff) wait in a heap by
  * ready time; both O(log n) per change. A flush first `prepare`s (renders; nothing to send takes no
- * slot), then reserves a slot and leaves at its time. At most `lanes` calls wait for their slot at
- * once, so a new urgent request overtakes everything but those. A wake timer restarts the pump when
- * the next card becomes ready; timers keep the process alive only while an urgent request waits.
- * Business-free: `prepare` decides what a flush sends.
+ * slot). When the call's budgets have a slot now, it is reserved and the call leaves; otherwise the
+ * card goes back (up to {@link CANDIDATES_PER_ROUND} cards are tried, so a card waiting on its own
+ * chat's limit does not hold the others) and the pump sleeps until the earliest slot, then picks
+ * again: the most urgent card at slot time gets the slot. A wake timer restarts the pump; timers keep
+ * the process alive only while an urgent request waits. Business-free: `prepare` decides what a
+ * flush sends.
  */
 export class FlushPump<T extends Flushable> {
   private readonly pending = new Set<T>();
@@ -51,21 +58,23 @@ export class FlushPump<T extends Flushable> {
   private readonly waiting = new PriorityQueue<Entry<T>>((a, b) => a.readyAt < b.readyAt || (a.readyAt === b.readyAt && a.seq < b.seq));
   private seq = 0;
   private pumping = false;
+  private pumpAgain = false;
   private reserving = 0;
   private wakeTimer: NodeJS.Timeout | undefined;
   private wakeAt = Number.POSITIVE_INFINITY;
   private readonly idleWaiters = new Set<() => void>();
   private inFlightCount = 0;
+  /** Calls that left and wait for their answer. */
+  private sending = 0;
 
   /**
    * `prepare(item, rank)` returns the call to make, or undefined when there is nothing to send (it
-   * must not throw); `clock` is wall time (timers run on it); `lanes` calls may wait for a slot at once.
+   * must not throw, and has no effect when it returns a call); `clock` is wall time (timers run on it).
    */
   constructor(
     private readonly gate: FlushGate,
     private readonly clock: Clock,
     private readonly prepare: (item: T, rank: number) => PreparedCall | undefined,
-    private readonly lanes = 2,
   ) {}
 
   /** Queues a flush of `item` (see {@link FlushQueue.request}) and starts what the budgets allow. */
@@ -85,9 +94,9 @@ export class FlushPump<T extends Flushable> {
     return this.pending.size;
   }
 
-  /** Cards with a pending flush that is not in flight (waiting for their time or a slot). */
+  /** Cards with a flush pending whose call has not left yet (waiting for their time or a slot). */
   get backlog(): number {
-    return this.pending.size - this.inFlightCount;
+    return this.pending.size - this.sending;
   }
 
   /** Flushes in flight now (from preparing through the call's answer). */
@@ -151,15 +160,66 @@ export class FlushPump<T extends Flushable> {
   }
 
   private async pump(): Promise<void> {
-    if (this.pumping) return;
+    if (this.pumping) {
+      // The running round may have decided already: it goes round once more.
+      this.pumpAgain = true;
+      return;
+    }
     this.pumping = true;
+    let slotAt = Number.POSITIVE_INFINITY;
     try {
-      while (this.reserving < this.lanes) {
-        const item = this.pickNext(this.clock.now());
+      for (this.pumpAgain = true; this.pumpAgain && this.reserving === 0; ) {
+        this.pumpAgain = false;
+        slotAt = Number.POSITIVE_INFINITY;
+        await this.round((at) => (slotAt = at));
+      }
+    } finally {
+      this.pumping = false;
+    }
+    this.scheduleWake(slotAt);
+  }
+
+  /** Sends what the budgets allow now; reports the earliest slot when the cards must wait for one. */
+  private async round(waitFor: (slotAt: number) => void): Promise<void> {
+    while (this.reserving === 0) {
+      const chosen = await this.choose();
+      if (!chosen) break;
+      if ('slotAt' in chosen) {
+        waitFor(chosen.slotAt);
+        break;
+      }
+      const { item, call, rank } = chosen;
+      this.reserving += 1;
+      let departure: number;
+      try {
+        const reserved = this.gate.reserve(call.keys);
+        departure = typeof reserved === 'number' ? reserved : await reserved;
+      } catch {
+        // The budget store failed: never call without a slot; try this card again later.
+        this.reserving -= 1;
+        item.flushQueue.notBeforeTime(this.clock.now() + STORE_RETRY_MS);
+        this.settled(item);
+        this.request(item, rank);
+        continue;
+      }
+      this.leaveAt(item, call, departure, rank === 0);
+    }
+  }
+
+  /**
+   * The ready card whose call may leave now (started and prepared), or the earliest slot when the
+   * cards tried must wait for one (they go back), or undefined when no card is ready.
+   */
+  private async choose(): Promise<{ item: T; call: PreparedCall; rank: number } | { slotAt: number } | undefined> {
+    const putBack: T[] = [];
+    let slotAt = Number.POSITIVE_INFINITY;
+    try {
+      while (putBack.length < CANDIDATES_PER_ROUND) {
+        const now = this.clock.now();
+        const item = this.pickNext(now);
         if (!item) break;
         const queue = item.flushQueue;
-        const rank = queue.start(this.clock.now());
-        this.urgent.delete(item);
+        const rank = queue.start(now);
         this.inFlightCount += 1;
         let call: PreparedCall | undefined;
         try {
@@ -171,25 +231,26 @@ export class FlushPump<T extends Flushable> {
           this.settled(item);
           continue;
         }
-        this.reserving += 1;
         let departure: number;
         try {
-          const reserved = this.gate.reserve(call.keys);
-          departure = typeof reserved === 'number' ? reserved : await reserved;
+          const next = this.gate.nextDeparture(call.keys);
+          departure = typeof next === 'number' ? next : await next;
         } catch {
-          // The budget store failed: never call without a slot; try this card again later.
-          this.reserving -= 1;
-          queue.notBeforeTime(this.clock.now() + STORE_RETRY_MS);
-          this.settled(item);
-          this.request(item, rank);
-          continue;
+          departure = this.clock.now();
         }
-        this.leaveAt(item, call, departure, rank === 0);
+        if (departure <= this.clock.now()) {
+          this.urgent.delete(item);
+          return { item, call, rank };
+        }
+        slotAt = Math.min(slotAt, departure);
+        queue.unstart();
+        this.inFlightCount -= 1;
+        putBack.push(item);
       }
     } finally {
-      this.pumping = false;
+      for (const item of putBack) this.index(item);
     }
-    this.scheduleWake();
+    return slotAt < Number.POSITIVE_INFINITY ? { slotAt } : undefined;
   }
 
   /** The call leaves at `departure` (now when it is due); its lane is free once it left. */
@@ -209,11 +270,13 @@ export class FlushPump<T extends Flushable> {
   }
 
   private async run(item: T, call: PreparedCall): Promise<void> {
+    this.sending += 1;
     try {
       await call.send();
     } catch {
       // `send` must not reject; if it does anyway, the card is settled like any other.
     } finally {
+      this.sending -= 1;
       this.settled(item);
       void this.pump();
     }
@@ -231,14 +294,16 @@ export class FlushPump<T extends Flushable> {
     if (this.pending.size === 0) this.resolveIdle();
   }
 
-  private scheduleWake(): void {
+  /** Sets the wake timer for the earliest of `slotAt` (a budget slot) and the next card's ready time. */
+  private scheduleWake(slotAt: number): void {
     let top = this.waiting.peek();
     while (top && this.isStale(top)) {
       this.waiting.pop();
       top = this.waiting.peek();
     }
-    if (!top || this.reserving >= this.lanes) return;
-    const next = top.readyAt;
+    if (this.reserving > 0) return;
+    const next = Math.min(slotAt, top?.readyAt ?? Number.POSITIVE_INFINITY);
+    if (next === Number.POSITIVE_INFINITY) return;
     const urgentWaiting = this.urgent.size > 0;
     if (this.wakeTimer && this.wakeAt <= next) {
       // An earlier wake-up set for progressive refreshes must now keep the process alive too.
