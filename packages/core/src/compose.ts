@@ -46,6 +46,8 @@ export interface ProgressCardsDiagnostics {
   readonly pendingCards: number;
   /** Platform calls in flight now, over all channels. */
   readonly inFlight: number;
+  /** Channels where a ready card waits for a budget slot now (the platform's limit is the bottleneck). */
+  readonly channelsAtBudget: number;
 }
 
 /** A composition: the cards of one agent product, over its own channels and ticker. */
@@ -134,6 +136,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
         wakeTimers: loads.filter((load) => load.wakeTimerPending).length,
         pendingCards: loads.reduce((sum, load) => sum + load.pendingCards, 0),
         inFlight: loads.reduce((sum, load) => sum + load.inFlight, 0),
+        channelsAtBudget: loads.filter((load) => load.waitingForSlot).length,
       };
     },
     idle: () => registry.idle(),

@@ -70,7 +70,7 @@ describe('composition', () => {
     const [final] = await done;
     expect(final).toMatchObject({ ok: true, status: 'cancelled' });
     expect(channel.messages.get('m1')!.history.at(-1)!.status).toBe('cancelled');
-    expect(cards.diagnostics()).toEqual({ openCards: 0, tickingCards: 0, tickTimers: 0, wakeTimers: 0, pendingCards: 0, inFlight: 0 });
+    expect(cards.diagnostics()).toEqual({ openCards: 0, tickingCards: 0, tickTimers: 0, wakeTimers: 0, pendingCards: 0, inFlight: 0, channelsAtBudget: 0 });
   });
 });
 
@@ -101,7 +101,7 @@ describe('diagnostics', () => {
     first.complete('ok');
     second.complete('ok');
     await settle(5000);
-    expect(cards.diagnostics()).toEqual({ openCards: 0, tickingCards: 0, tickTimers: 0, wakeTimers: 0, pendingCards: 0, inFlight: 0 });
+    expect(cards.diagnostics()).toEqual({ openCards: 0, tickingCards: 0, tickTimers: 0, wakeTimers: 0, pendingCards: 0, inFlight: 0, channelsAtBudget: 0 });
   });
 });
 

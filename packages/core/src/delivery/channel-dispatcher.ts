@@ -119,9 +119,12 @@ export class ChannelDispatcher {
     return { ...this.counters };
   }
 
-  /** Cards with a flush pending or in flight, flushes in flight, and whether a wake timer is set. */
-  get load(): { readonly pendingCards: number; readonly inFlight: number; readonly wakeTimerPending: boolean } {
-    return { pendingCards: this.pump.pendingCount, inFlight: this.pump.inFlight, wakeTimerPending: this.pump.wakeTimerPending };
+  /**
+   * Cards with a flush pending or in flight, flushes in flight, whether a wake timer is set, and
+   * whether a ready card waits for a budget slot.
+   */
+  get load(): { readonly pendingCards: number; readonly inFlight: number; readonly wakeTimerPending: boolean; readonly waitingForSlot: boolean } {
+    return { pendingCards: this.pump.pendingCount, inFlight: this.pump.inFlight, wakeTimerPending: this.pump.wakeTimerPending, waitingForSlot: this.pump.waitingForSlot };
   }
 
   /** Resolves when no card of the channel has a flush pending or in flight. */

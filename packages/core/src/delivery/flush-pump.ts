@@ -59,6 +59,7 @@ export class FlushPump<T extends Flushable> {
   private seq = 0;
   private pumping = false;
   private pumpAgain = false;
+  private slotBlocked = false;
   private reserving = 0;
   private wakeTimer: NodeJS.Timeout | undefined;
   private wakeAt = Number.POSITIVE_INFINITY;
@@ -102,6 +103,11 @@ export class FlushPump<T extends Flushable> {
   /** Flushes in flight now (from preparing through the call's answer). */
   get inFlight(): number {
     return this.inFlightCount;
+  }
+
+  /** True while a ready card waits because its budget has no slot yet (the budget is the bottleneck). */
+  get waitingForSlot(): boolean {
+    return this.slotBlocked;
   }
 
   /** True while a wake timer is set. */
@@ -176,6 +182,7 @@ export class FlushPump<T extends Flushable> {
     } finally {
       this.pumping = false;
     }
+    this.slotBlocked = slotAt < Number.POSITIVE_INFINITY || this.reserving > 0;
     this.scheduleWake(slotAt);
   }
 
