@@ -18,6 +18,7 @@ export class NaiveCard {
   private tick: ReturnType<typeof setInterval> | undefined;
   private finalTries = 0;
   private done = false;
+  private gaveUp = false;
 
   constructor(
     private readonly renderer: CardRenderer<unknown>,
@@ -25,6 +26,11 @@ export class NaiveCard {
     private readonly target: unknown,
   ) {
     this.state = new CardState({ startedAt: Date.now() });
+  }
+
+  /** True once the final was shown or given up. */
+  get finished(): boolean {
+    return this.done || this.gaveUp;
   }
 
   /** True while a push waits or is in flight. */
@@ -76,7 +82,11 @@ export class NaiveCard {
       else this.message = await this.transport.send({ target: this.target, payload, idempotencyKey: `naive-${this.lastStart}`, replacing: false });
       if (final) this.done = true;
     } catch (error) {
-      if (!final || ++this.finalTries >= NAIVE.maxFinalTries) return;
+      if (!final) return;
+      if (++this.finalTries >= NAIVE.maxFinalTries) {
+        this.gaveUp = true;
+        return;
+      }
       const failure = this.transport.classify(error);
       const wait = failure.kind === 'rate-limited' ? (failure.retryAfterMs ?? NAIVE.finalRetryMs) : NAIVE.finalRetryMs;
       setTimeout(() => this.request(), wait);

@@ -1,8 +1,9 @@
 import type { PointResult } from './run-point.js';
 
-const s = (ms: number) => (Number.isFinite(ms) ? (ms >= 10_000 ? `${(ms / 1000).toFixed(0)} s` : `${(ms / 1000).toFixed(2)} s`) : '–');
+const s = (ms: number) =>
+  ms === Number.POSITIVE_INFINITY ? 'never' : Number.isFinite(ms) ? (ms >= 10_000 ? `${(ms / 1000).toFixed(0)} s` : `${(ms / 1000).toFixed(2)} s`) : '–';
 const pct = (x: number) => (Number.isFinite(x) ? `${Math.round(x * 100)} %` : '–');
-const ratio = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
+const ratio = (x: number) => (x === Number.POSITIVE_INFINITY ? '∞' : Number.isFinite(x) ? x.toFixed(2) : '–');
 
 /** The rejections of a point, e.g. `230020×3 99991400×1`, or `0`. */
 function rejections(result: PointResult): string {
@@ -45,14 +46,16 @@ export function stalenessPlot(results: readonly PointResult[], workload: string)
   const width = 640;
   const height = 400;
   const margin = { left: 70, right: 170, top: 30, bottom: 50 };
-  const plotted = results.filter((r) => r.workload === workload && Number.isFinite(r.staleness.tool.p99));
+  const plotted = results.filter((r) => r.workload === workload && !Number.isNaN(r.staleness.tool.p99));
   const ns = [...new Set(plotted.map((r) => r.n))].sort((a, b) => a - b);
-  const ys = plotted.map((r) => Math.max(10, r.staleness.tool.p99));
+  const ys = plotted.map((r) => Math.max(10, r.staleness.tool.p99)).filter(Number.isFinite);
   const logMin = Math.floor(Math.log10(Math.min(...ys, 100)));
-  const logMax = Math.ceil(Math.log10(Math.max(...ys, 1000)));
+  // One decade above the data: "never" (some changes were never shown) is drawn on the top line.
+  const logMax = Math.ceil(Math.log10(Math.max(...ys, 1000))) + 1;
   const nMax = Math.max(...ns, 10);
   const x = (n: number) => margin.left + (Math.log10(n) / Math.log10(nMax)) * (width - margin.left - margin.right);
-  const y = (ms: number) => height - margin.bottom - ((Math.log10(Math.max(10, ms)) - logMin) / (logMax - logMin)) * (height - margin.top - margin.bottom);
+  const y = (ms: number) =>
+    height - margin.bottom - ((Math.min(logMax, Math.log10(Math.max(10, ms))) - logMin) / (logMax - logMin)) * (height - margin.top - margin.bottom);
   const colors: Record<string, string> = { 'progresscard feishu': '#1f77b4', 'progresscard dingtalk': '#2ca02c', 'naive feishu': '#d62728', 'naive dingtalk': '#ff7f0e' };
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
@@ -62,7 +65,8 @@ export function stalenessPlot(results: readonly PointResult[], workload: string)
   for (let e = logMin; e <= logMax; e++) {
     const yy = y(10 ** e);
     parts.push(`<line x1="${margin.left}" x2="${width - margin.right}" y1="${yy}" y2="${yy}" stroke="#ddd"/>`);
-    parts.push(`<text x="${margin.left - 8}" y="${yy + 4}" text-anchor="end">${10 ** e >= 1000 ? `${10 ** e / 1000} s` : `${10 ** e} ms`}</text>`);
+    const label = e === logMax ? 'never' : 10 ** e >= 1000 ? `${10 ** e / 1000} s` : `${10 ** e} ms`;
+    parts.push(`<text x="${margin.left - 8}" y="${yy + 4}" text-anchor="end">${label}</text>`);
   }
   for (const n of ns) {
     parts.push(`<line x1="${x(n)}" x2="${x(n)}" y1="${margin.top}" y2="${height - margin.bottom}" stroke="#eee"/>`);

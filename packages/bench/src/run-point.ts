@@ -23,13 +23,16 @@ export interface PointResult {
     readonly firstCard: Percentiles;
     readonly answer: Percentiles;
   };
-  /** max(per-card interval, dirty cards ÷ sustained budget): the best any design can do. */
+  /**
+   * max(per-card interval, dirty cards ÷ sustained budget), dirty cards = p99 of the cards with a
+   * change pending while a card waited for the budget: about the best any design can do.
+   */
   readonly boundMs: number;
   /** Tool and first-card staleness p99 over the bound. */
   readonly ratioToBound: { readonly tool: number; readonly firstCard: number };
   /**
-   * Accepted update calls while a card waited for a budget slot (naive: while any card waited), over
-   * the sustained update budget of that time.
+   * Accepted calls of the busier API route (send or update) while a card waited for a budget slot
+   * (naive: while any card waited), over that route's sustained budget for that time.
    */
   readonly budgetUsedWhileWaiting: number;
   readonly final: Percentiles;
@@ -84,6 +87,7 @@ export async function runPoint(
   if (design === 'progresscard') cards = createProgressCards({ channels: [{ ...base, renderer, transport }], logger: silentLogger, env: {} });
 
   const t0 = Date.now();
+  let scriptsEnded = 0;
   const cpu0 = process.cpuUsage();
   for (const [index, run] of runs.entries()) {
     const target = { receiveId: run.chat, run: index };
@@ -91,11 +95,13 @@ export async function runPoint(
       const card = cards ? cards.open(channel, target) : new NaiveCard(renderer, transport, target);
       if (card instanceof NaiveCard) naive.push(card);
       let step = 0;
+      if (run.events.length === 0) scriptsEnded++;
       const next = () => {
         const scripted = run.events[step++]!;
         tracker.pushed(index, scripted.event, Date.now());
         card.push(scripted.event);
         if (step < run.events.length) setTimeout(next, run.events[step]!.offsetMs - scripted.offsetMs);
+        else scriptsEnded++;
       };
       setTimeout(next, run.events[0]?.offsetMs ?? 0);
     }, run.startMs);
@@ -105,30 +111,36 @@ export async function runPoint(
   // are dirty, how many updates were accepted.
   const sampleMs = 250;
   let busySamples = 0;
-  let busyUpdates = 0;
-  let dirtySum = 0;
+  const busyCalls = { send: 0, update: 0 };
+  const dirtySamples: number[] = [];
   let seen = 0;
   const sampler = setInterval(() => {
     const calls = model.calls;
-    let updates = 0;
-    for (; seen < calls.length; seen++) if (calls[seen]!.route === 'update' && calls[seen]!.code === undefined) updates++;
+    const accepted = { send: 0, update: 0 };
+    for (; seen < calls.length; seen++) if (calls[seen]!.code === undefined) accepted[calls[seen]!.route]++;
     const diagnostics = cards?.diagnostics();
     const dirty = diagnostics ? diagnostics.pendingCards : naive.filter((card) => card.waiting).length;
     const waiting = diagnostics ? diagnostics.channelsAtBudget > 0 : dirty > 0;
     if (waiting) {
       busySamples++;
-      busyUpdates += updates;
-      dirtySum += dirty;
+      busyCalls.send += accepted.send;
+      busyCalls.update += accepted.update;
+      dirtySamples.push(dirty);
     }
   }, sampleMs);
 
-  const done = () => tracker.openRuns === 0;
+  // Done when every final showed, or every run ended and the design has nothing left to try.
+  const done = () =>
+    tracker.openRuns === 0 ||
+    (scriptsEnded === runs.length && (cards ? cards.diagnostics().openCards === 0 : naive.length === runs.length && naive.every((card) => card.finished)));
   if (time.virtual) await time.virtual.run(done, t0 + time.limitMs, time.realImmediate);
   else {
     const deadline = t0 + time.limitMs;
     while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   clearInterval(sampler);
+  const finalsMissing = tracker.openRuns;
+  tracker.close();
   const durationMs = Date.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   if (cards) {
@@ -140,7 +152,8 @@ export async function runPoint(
   for (const call of model.calls) if (call.code) rejections[call.code] = (rejections[call.code] ?? 0) + 1;
   const pct = (values: readonly number[]): Percentiles => ({ p50: percentile(values, 50), p99: percentile(values, 99) });
   const rate = sustainedRate(channel);
-  const dirtyCards = busySamples > 0 ? dirtySum / busySamples : 0;
+  // p99 of the dirty cards while waiting: the p99 card waits behind about that many.
+  const dirtyCards = dirtySamples.length > 0 ? percentile(dirtySamples, 99) : 0;
   const boundMs = givenBoundMs ?? Math.max(PER_CARD_INTERVAL_MS[channel], (dirtyCards / rate) * 1000);
   const staleness = { tool: pct(tracker.tool), firstCard: pct(tracker.firstCard), answer: pct(tracker.answer) };
   return {
@@ -154,9 +167,9 @@ export async function runPoint(
     staleness,
     boundMs,
     ratioToBound: { tool: staleness.tool.p99 / boundMs, firstCard: staleness.firstCard.p99 / boundMs },
-    budgetUsedWhileWaiting: busySamples > 0 ? busyUpdates / ((busySamples * sampleMs * rate) / 1000) : Number.NaN,
+    budgetUsedWhileWaiting: busySamples > 0 ? Math.max(busyCalls.send, busyCalls.update) / ((busySamples * sampleMs * rate) / 1000) : Number.NaN,
     final: pct(tracker.final),
-    finalsMissing: tracker.openRuns,
+    finalsMissing,
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
     rssMb: Math.round(process.memoryUsage().rss / 1e6),
     durationMs,

@@ -83,6 +83,22 @@ export class StalenessTracker {
     if (shown.terminal && !watch.finalShown && watch.endedAt !== undefined) {
       watch.finalShown = true;
       this.final.push(at - watch.endedAt);
+      // The final card shows the run as it ended (a final answer may replace the streamed one).
+      for (const event of watch.tools.splice(0)) this.tool.push(at - event.at);
+      for (const event of watch.answer.splice(0)) this.answer.push(at - event.at);
+    }
+  }
+
+  /**
+   * The point ended: every event never shown counts as infinitely stale (so a design that drops
+   * updates is not measured only on what it delivered; a p99 over them reads "never").
+   */
+  close(): void {
+    for (const watch of this.runs) {
+      for (const _ of watch.tools.splice(0)) this.tool.push(Number.POSITIVE_INFINITY);
+      for (const _ of watch.answer.splice(0)) this.answer.push(Number.POSITIVE_INFINITY);
+      if (!watch.firstShown && watch.startedAt !== undefined) this.firstCard.push(Number.POSITIVE_INFINITY);
+      if (!watch.finalShown && watch.endedAt !== undefined) this.final.push(Number.POSITIVE_INFINITY);
     }
   }
 

@@ -9,7 +9,8 @@ export interface SlotRequest {
   readonly notBefore: number;
   /**
    * Expected ms from the call leaving to the platform counting it (about half a round trip, more
-   * while requests queue in the HTTP agent). The platform counts calls when they arrive.
+   * while requests queue in the HTTP agent). The platform counts calls when they arrive; since a
+   * call may arrive anywhere from at once to twice as late, windows are widened by it as well.
    */
   readonly arrivalDelayMs: number;
 }
@@ -26,8 +27,9 @@ export interface SlotRequest {
  *   returns `t`; two concurrent reservations never get the same slot of a key.
  * - A call is counted at its expected arrival `t + arrivalDelayMs`, not at `t`.
  * - Keys are paced, not burst: arrivals of one key are at least `max(window.intervalMs / limit)`
- *   apart (each window widened by {@link budgetSafetyMarginMs}), and no window, widened, ever holds
- *   more than its `limit` arrivals. No start-up burst: an idle key's first call goes at once, the
+ *   apart, and no window ever holds more than its `limit` arrivals, each window widened by
+ *   {@link budgetSafetyMarginMs} plus the request's `arrivalDelayMs` (the latency margin: arrival
+ *   jitter up to that much cannot push an extra call into a window). No start-up burst: an idle key's first call goes at once, the
  *   next one a spacing later.
  * - A key paused with {@link pauseUntil} gives no departure before the pause ends.
  * - State of a key whose last arrival is older than its longest window may be forgotten.
@@ -97,12 +99,13 @@ class KeyPacer {
     return this.arrivals.at(-1) ?? Number.NEGATIVE_INFINITY;
   }
 
-  /** Earliest arrival ≥ `arrival` this key allows. */
-  earliestArrival(arrival: number): number {
+  /** Earliest arrival ≥ `arrival` this key allows, every window widened by `latencyMarginMs` more. */
+  earliestArrival(arrival: number, latencyMarginMs: number): number {
     const arrivals = this.arrivals;
     let at = Math.max(arrival, this.lastArrival + this.spacingMs);
     for (const window of this.windows) {
-      if (arrivals.length >= window.limit) at = Math.max(at, arrivals[arrivals.length - window.limit]! + window.spanMs);
+      at = Math.max(at, this.lastArrival + (window.spanMs + latencyMarginMs) / window.limit);
+      if (arrivals.length >= window.limit) at = Math.max(at, arrivals[arrivals.length - window.limit]! + window.spanMs + latencyMarginMs);
     }
     return at;
   }
@@ -148,7 +151,7 @@ export class InMemoryBudgetStore implements BudgetStore {
     // Each key's earliest arrival only grows with the candidate, so this settles in a few rounds.
     for (let round = 0; round < 16; round += 1) {
       let next = departure;
-      for (const pacer of pacers) next = Math.max(next, pacer.earliestArrival(departure + delay) - delay);
+      for (const pacer of pacers) next = Math.max(next, pacer.earliestArrival(departure + delay, delay) - delay);
       if (next === departure) break;
       departure = next;
     }
