@@ -1,18 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createProgressCards, memoryChannel, silentLogger, type MemoryCall } from '../../src/index.js';
 import { settle, setup } from '../helpers.js';
+import { maxCallsInWindow } from '../../src/testing/index.js';
 
 afterEach(() => vi.useRealTimers());
 
 /** The most calls in any window of `windowMs`. */
 function maxInWindow(calls: readonly MemoryCall[], windowMs: number): number {
-  const times = calls.map((call) => call.at).sort((a, b) => a - b);
-  let max = 0;
-  for (let i = 0, j = 0; i < times.length; i++) {
-    while (times[i]! - times[j]! >= windowMs) j++;
-    max = Math.max(max, i - j + 1);
-  }
-  return max;
+  return maxCallsInWindow(calls.map((call) => call.at), windowMs);
 }
 
 describe('coalescing', () => {
