@@ -244,9 +244,9 @@ export class RunBuilder {
     this.emit({ type: 'usage', ...clean });
   }
 
-  /** The agent waits for the user (a question, a plan to approve). */
-  interaction(prompt: string): void {
-    if (this.active && prompt.trim()) this.emit({ type: 'interaction.requested', prompt });
+  /** The agent waits for the user (a question, a plan to approve); `callId` is the call that asks. */
+  interaction(prompt: string, callId?: string): void {
+    if (this.active && prompt.trim()) this.emit({ type: 'interaction.requested', prompt, ...(callId ? { callId } : {}) });
   }
 
   /** The run ended well; `answer` defaults to the last assistant text. */

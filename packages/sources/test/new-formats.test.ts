@@ -72,7 +72,7 @@ describe('formats added in round 2, on their recorded traces', () => {
     const finished = ofType(events, 'tool.finished');
     // Only a script that calls no tool keeps the name `exec`; none shows JavaScript calling tools.
     expect(started.filter((event) => String(event.args).includes('await tools.'))).toEqual([]);
-    expect(started.filter((event) => event.name === 'exec_command').length).toBeGreaterThan(300);
+    expect(started.filter((event) => event.name === 'exec_command').length).toBeGreaterThan(150);
     expect(started.filter((event) => event.name === 'wait')).toHaveLength(75);
     expect(finished.filter((event) => event.isError)).toHaveLength(15);
     expect(finished.filter((event) => event.summary?.includes('chunk_id'))).toEqual([]);

@@ -150,7 +150,7 @@ export class ClaudeBlocks {
     }
     this.b.toolStarted(callId, shown, argsText(block.input ?? {}));
     const ask = origin.kind === 'main' ? interactionPrompt(name, block.input) : undefined;
-    if (ask) this.b.interaction(ask);
+    if (ask) this.b.interaction(ask, callId);
   }
 
   private hold(id: string | undefined, usage: unknown, main: boolean, model: string | undefined): void {

@@ -29,13 +29,13 @@ function stringLiteral(text: string): string | undefined {
 }
 
 /** Argument keys whose string value is what a code-mode call does, in order of preference. */
-const DETAIL_KEYS = ['cmd', 'command', 'query', 'path', 'url', 'chars'] as const;
+const DETAIL_KEYS = ['cmd', 'command', 'query', 'q', 'path', 'url', 'chars'] as const;
 
 /**
  * The call inside a Codex "code mode" script (`custom_tool_call` `exec` whose input is
  * JavaScript, e.g. `const r = await tools.exec_command({cmd:"git status",workdir:"/x"}); text(r.output);`;
  * seen in Codex 0.144): the first `tools.<name>(` call names it, and its `cmd` (or `command`,
- * `query`, `path`, `url`) string is the command shown. A script that calls no tool keeps the name
+ * `query`, `q`, `path`, `url`) string, else its first string argument, is what the line shows. A script that calls no tool keeps the name
  * `exec` and shows its first line.
  */
 export function codeModeCall(script: string): CodeModeCall {
@@ -47,7 +47,9 @@ export function codeModeCall(script: string): CodeModeCall {
     const value = field ? stringLiteral(after.slice(field.index + field[0].length)) : undefined;
     if (value !== undefined) return { name: call[1]!, args: { [key === 'cmd' ? 'command' : key]: value } };
   }
-  const direct = stringLiteral(after.trimStart());
+  // Otherwise the call's first string argument, wherever it sits (`web__run({search_query:[{q:"…"}]})`).
+  const quote = /["'`]/.exec(after.split(/\)\s*;/)[0] ?? '');
+  const direct = quote ? stringLiteral(after.slice(quote.index)) : undefined;
   if (direct !== undefined) return { name: call[1]!, args: { input: direct.split('\n')[0] ?? '' } };
   return { name: call[1]!, args: { script: script.trim().split('\n')[0] ?? '' } };
 }
