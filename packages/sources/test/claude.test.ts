@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SUBAGENT_SEPARATOR, UNFINISHED_TOOL_SUMMARY } from '../src/index.js';
+import { SUBAGENT_SEPARATOR } from '../src/index.js';
 import { collect, linesStream, ofType } from './helpers.js';
 
 const T0 = Date.parse('2025-01-01T10:00:00.000Z');

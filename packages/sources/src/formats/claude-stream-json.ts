@@ -18,7 +18,7 @@ function contextWindow(modelUsage: unknown): number | undefined {
  * The run's token totals as a `result` event states them: summed over `modelUsage` (every model,
  * e.g. the main model and the haiku helper; input counts cache reads and writes), else its `usage`.
  */
-export function resultTotals(record: Json): { inputTokens: number; outputTokens: number } | undefined {
+function resultTotals(record: Json): { inputTokens: number; outputTokens: number } | undefined {
   const models = isObject(record.modelUsage) ? Object.values(record.modelUsage).filter(isObject) : [];
   if (models.length > 0) {
     let inputTokens = 0;
