@@ -22,10 +22,21 @@ function escapeOutsideCodeSpans(line: string): string {
   let out = '';
   let index = 0;
   for (const match of line.matchAll(CODE_SPAN)) {
-    out += escapeTags(line.slice(index, match.index)) + match[0];
+    out += escapeProse(line.slice(index, match.index)) + match[0];
     index = match.index + match[0].length;
   }
-  return out + escapeTags(line.slice(index));
+  return out + escapeProse(line.slice(index));
+}
+
+/**
+ * A backtick outside every code span (no closing run of its length on the line: mid-stream, or a
+ * lone backtick in prose) shows as U+02CB `ˋ`, which opens no code span: whether DingTalk honours a
+ * backslash escape is UNCONFIRMED, and a stray span would swallow the text up to the next backtick.
+ */
+const STRAY_BACKTICK_LOOKALIKE = '\u02cb';
+
+function escapeProse(text: string): string {
+  return escapeTags(text).replace(/`/g, STRAY_BACKTICK_LOOKALIKE);
 }
 
 const CODE_SPAN = /(?<![`\\])(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;

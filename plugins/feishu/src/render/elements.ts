@@ -86,5 +86,11 @@ export function tail(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   const start = text.length - maxChars;
   const newline = text.indexOf('\n', start);
-  return `…${text.slice(newline >= 0 && newline - start < 200 ? newline : start)}`;
+  const from = newline >= 0 && newline - start < 200 ? newline : start;
+  // Never start inside a surrogate pair (half an emoji).
+  return `…${text.slice(isLowSurrogate(text.charCodeAt(from)) ? from + 1 : from)}`;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
