@@ -69,6 +69,8 @@ export class CardState {
   private error: string | undefined;
   private startedAt: number;
   private endedAt: number | undefined;
+  /** Epoch ms of the latest event applied (the card's own time, e.g. a replayed trace's stamps). */
+  private latestEventAt = Number.NEGATIVE_INFINITY;
   private readonly calls = new Map<string, ToolCallRecord>();
   private runningCount = 0;
   private model: string | undefined;
@@ -119,6 +121,7 @@ export class CardState {
   apply(event: AgentEvent, now: number): ApplyResult {
     if (this.isTerminal) return { change: 'none', ignored: 'after-terminal' };
     const at = event.at ?? now;
+    this.latestEventAt = Math.max(this.latestEventAt, at);
     switch (event.type) {
       case 'run.started': {
         this.startedAt = event.at ?? this.startedAt;
@@ -232,7 +235,10 @@ export class CardState {
         contextWindow: this.contextWindow,
         contextPercent,
         toolCount,
-        sentAt: now,
+        // The run's end on a final card, else now — never before the latest event: in a fast replay
+        // (or after a retried final) the wall-derived `now` could otherwise put a later card's clock
+        // time before an earlier card's.
+        sentAt: this.endedAt ?? Math.max(now, this.latestEventAt),
       },
       startedAt: this.startedAt,
       elapsedMs,
