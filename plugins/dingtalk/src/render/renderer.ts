@@ -214,8 +214,8 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
   private tools(view: CardView, locale: Locale, texts: CardTexts, limit: number): string {
     if (view.tools.length === 0) return '';
     const { shown, hidden } = pickTools(view.tools, limit);
-    const lines = shown.map((tool) => `- ${escapeInline(this.toolText(tool, view, locale))}`);
-    if (hidden > 0) lines.unshift(`- ${escapeInline(texts.moreTools(hidden))}`);
+    const lines = shown.map((tool) => `* ${escapeInline(this.toolText(tool, view, locale))}`);
+    if (hidden > 0) lines.unshift(`* ${escapeInline(texts.moreTools(hidden))}`);
     return lines.join('\n');
   }
 
