@@ -47,15 +47,15 @@ const ELEMENT_ID = /^[A-Za-z][A-Za-z0-9_]{0,19}$/;
  * Top-level properties of a Card JSON 2.0 card (https://open.feishu.cn/document/feishu-cards/card-json-v2-structure);
  * Feishu refuses a card with any other (the emulator answers 200621; the exact code is UNCONFIRMED).
  */
-export const CARD_V2_PROPERTIES: ReadonlySet<string> = new Set(['schema', 'config', 'card_link', 'header', 'body', 'i18n_header', 'i18n_body']);
+const CARD_V2_PROPERTIES: ReadonlySet<string> = new Set(['schema', 'config', 'card_link', 'header', 'body', 'i18n_header', 'i18n_body']);
 
 /** `header.template` colours (https://open.feishu.cn/document/feishu-cards/card-json-v2-components/content-components/title). */
-export const HEADER_TEMPLATES: ReadonlySet<string> = new Set([
+const HEADER_TEMPLATES: ReadonlySet<string> = new Set([
   'blue', 'wathet', 'turquoise', 'green', 'yellow', 'orange', 'red', 'carmine', 'violet', 'purple', 'indigo', 'grey', 'default',
 ]);
 
 /** `text_size` of a markdown component (https://open.feishu.cn/document/feishu-cards/card-json-v2-components/content-components/rich-text). */
-export const MARKDOWN_TEXT_SIZES: ReadonlySet<string> = new Set([
+const MARKDOWN_TEXT_SIZES: ReadonlySet<string> = new Set([
   'heading-0', 'heading-1', 'heading-2', 'heading-3', 'heading-4', 'heading', 'normal', 'notation',
   'xxxx-large', 'xxx-large', 'xx-large', 'x-large', 'large', 'medium', 'small', 'x-small',
 ]);

@@ -47,7 +47,7 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
  * (https://open.feishu.cn/document/server-docs/im-v1/message/create). The card travels JSON-escaped in
  * `content`, so a card under 30 KB can still make a body over it → 230025.
  */
-export const MAX_MESSAGE_BODY_BYTES = 30 * 1024;
+const MAX_MESSAGE_BODY_BYTES = 30 * 1024;
 
 /**
  * Runs one call: counts it for fault rules and applies injected latency/answers, checks the token,
