@@ -59,7 +59,9 @@ const dingtalkRenderer = dingtalk({
 }).renderer;
 
 const HEADER_TEMPLATES: Record<CardStatus, string> = { running: 'blue', waiting: 'orange', completed: 'green', failed: 'red', cancelled: 'grey' };
-const DINGTALK_FLOW: Record<CardStatus, string> = { running: '2', waiting: '2', completed: '3', failed: '5', cancelled: '3' };
+// A failed run ends in the finished state (3) with the ❌ line in the content: the failed state (5)
+// is off in DingTalk's default template (see the plugin's `failedState`).
+const DINGTALK_FLOW: Record<CardStatus, string> = { running: '2', waiting: '2', completed: '3', failed: '3', cancelled: '3' };
 
 /** Replays one trace to its final cards (one per run) on the memory channel, on fake time. */
 async function replay(path: string): Promise<{ cards: ProgressCard[]; payloadStatuses: string[]; errorLines: number[]; messages: number }> {

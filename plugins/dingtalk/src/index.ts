@@ -12,5 +12,6 @@ export {
   type DingTalkConfig,
   type DingTalkConfigInput,
 } from './config.js';
-export type { DingTalkCardPayload } from './render/renderer.js';
+export type { DingTalkCardPayload, FailedCardState, StreamEnd } from './render/renderer.js';
+export type { ContentMode } from './transport/card-writer.js';
 export type { DingTalkTarget } from './transport/target.js';

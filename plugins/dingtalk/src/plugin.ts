@@ -5,6 +5,7 @@ import { DingTalkHttp } from './transport/http.js';
 import type { DingTalkTarget } from './transport/target.js';
 import { AccessTokenCache } from './transport/token.js';
 import { DingTalkTransport } from './transport/transport.js';
+import { CardWriter } from './transport/card-writer.js';
 
 /** The DingTalk channel plugin as `dingtalk(config)` returns it. */
 export type DingTalkPlugin = ChannelPlugin<DingTalkCardPayload, DingTalkTarget> & {
@@ -29,8 +30,11 @@ export function toCardParamMap(values: Readonly<Record<string, unknown>>): Recor
 }
 
 /**
- * The DingTalk channel: AI cards sent with `createAndDeliver` and updated with
- * `PUT /v1.0/card/instances`, over axios against `baseUrl` (the DingTalk API or the emulator).
+ * The DingTalk channel: AI cards sent with `createAndDeliver`, their content written through the
+ * AI-card streaming API (`PUT /v1.0/card/streaming`; `contentMode: 'card-data'` for templates
+ * without a streaming component) and their other variables with `PUT /v1.0/card/instances`, over
+ * axios against `baseUrl` (the DingTalk API or the emulator). A final answer longer than
+ * `maxContentChars` continues in follow-up cards.
  *
  * @example
  * const cards = createProgressCards({ channels: [dingtalk({ appKey, appSecret, cardTemplateId,
@@ -49,11 +53,15 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     footerStyle: c.footerStyle,
     timeZone: c.timeZone,
     maxContentChars: c.maxContentChars,
+    maxContinuationMessages: c.maxContinuationMessages,
     maxToolLines: c.maxToolLines,
+    failedState: c.failedState,
+    layoutVariables: c.layoutVariables,
   });
   const transport = new DingTalkTransport({
     http,
     tokens,
+    writer: new CardWriter(http, tokens, c.contentMode, c.templateKeys.content),
     cardTemplateId: c.cardTemplateId,
     robotCode: c.robotCode ?? c.appKey,
     defaultTarget: c.target,

@@ -76,7 +76,7 @@ describe('field cases, round 2 (DingTalk, through the emulator)', () => {
     expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
   });
 
-  it('F16 stray backtick and bare < in streamed markdown: inline code balanced in every card, the last paragraph visible', async () => {
+  it('F16 stray backtick and bare < in streamed markdown: no backtick left to open a code span in any card, the code text and the last paragraph visible', async () => {
     const { card, play } = await start();
     await play('F16');
     await card.finalDelivery;
@@ -89,6 +89,7 @@ describe('field cases, round 2 (DingTalk, through the emulator)', () => {
     const last = sent.at(-1)!.content;
     expect(last).toContain('The last paragraph must stay visible.');
     expect(last).toContain('x &lt; 10');
-    expect(last).toContain('`npm ci`');
+    // Inline code is not in DingTalk's documented markdown subset: the span shows as its text.
+    expect(last).toContain('run npm ci (not npm install)');
   });
 });

@@ -13,6 +13,10 @@ export interface CardTexts {
   readonly tools: string;
   readonly moreTools: (hidden: number) => string;
   readonly shortened: (shown: number, total: number) => string;
+  /** Notice under an answer that continues in follow-up messages. */
+  readonly continuedBelow: (parts: number) => string;
+  /** Title suffix of follow-up message `part` (2..n) of `total`. */
+  readonly continuationTitle: (part: number, total: number) => string;
 }
 
 /** Status marks: emoji, because card markdown takes colour tokens but no hex colours. */
@@ -48,6 +52,8 @@ export const CARD_TEXTS: Readonly<Record<Locale, CardTexts>> = {
     tools: TOOL_CALLS_HEADINGS['zh-CN'],
     moreTools: (hidden) => `…另有 ${hidden} 个较早的工具调用`,
     shortened: (shown, total) => `（内容过长，已截断：显示前 ${shown} / ${total} 字）`,
+    continuedBelow: (parts) => `（内容较长，余下部分见后续 ${parts} 条消息）`,
+    continuationTitle: (part, total) => `（续 ${part}/${total}）`,
   },
   en: {
     status: STATUS_LABELS.en,
@@ -60,5 +66,7 @@ export const CARD_TEXTS: Readonly<Record<Locale, CardTexts>> = {
     tools: TOOL_CALLS_HEADINGS.en,
     moreTools: (hidden) => `…and ${hidden} earlier tool call${hidden === 1 ? '' : 's'}`,
     shortened: (shown, total) => `(shortened: showing the first ${shown} of ${total} characters)`,
+    continuedBelow: (parts) => `(continued in ${parts} follow-up message${parts === 1 ? '' : 's'})`,
+    continuationTitle: (part, total) => ` (${part}/${total})`,
   },
 };
