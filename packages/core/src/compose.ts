@@ -67,7 +67,8 @@ export interface ProgressCards {
   /**
    * Ends every card still running as cancelled (`reason`), waits for their finals (and those of
    * earlier turns in card-per-turn mode), and stops all timers. Call it before the process exits
-   * so no card is left spinning.
+   * so no card is left spinning. A card opened but never fed an event posts nothing: its final
+   * resolves `{ ok: true, status: 'cancelled', attempts: 0, skipped: 'never-started' }`.
    */
   shutdown(reason?: string): Promise<FinalDelivery[]>;
 }
@@ -139,7 +140,11 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
     idle: () => registry.idle(),
     async shutdown(reason = 'shutdown') {
       const cards = [...live];
-      for (const card of cards) if (card.status === 'running' || card.status === 'waiting') card.cancel(reason);
+      for (const card of cards) {
+        // A card no event reached has posted nothing: it ends without a message.
+        if (card.endIfNeverStarted(reason)) continue;
+        if (card.status === 'running' || card.status === 'waiting') card.cancel(reason);
+      }
       const results = await Promise.all(cards.map((card) => card.finalDelivery));
       // Earlier cards of a card-per-turn run may still be retrying their finals: let them finish too.
       await registry.idle();

@@ -41,7 +41,7 @@ export {
   type FailureAction,
   type FinalLadderRung,
 } from './delivery/delivery-policy.js';
-export type { FinalDelivery, MessagePhase } from './delivery/card-delivery-record.js';
+export type { FinalDelivery, FinalSkipReason, MessagePhase } from './delivery/card-delivery-record.js';
 export type { ChannelStats } from './delivery/channel-dispatcher.js';
 
 // runtime and the composition root.
