@@ -15,6 +15,7 @@ export { formatFooter, formatTokenCount, formatClockTime, type FooterStyle, type
 
 // plugin/: where a channel plugs in.
 export * from './plugin/contract.js';
+export type { StandardSchemaV1 } from './plugin/standard-schema.js';
 export * from './plugin/kit/index.js';
 export { tickEnvName, resolveChannelSettings } from './plugin/channel-settings.js';
 export {

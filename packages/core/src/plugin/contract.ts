@@ -1,5 +1,5 @@
-import type { z } from 'zod';
 import type { CardView } from '../card/view.js';
+import type { StandardSchemaV1 } from './standard-schema.js';
 
 /**
  * The channel plugin contract. A plugin is data plus two small objects: a renderer (view → payload)
@@ -120,8 +120,13 @@ export type CallFailureKind = CallFailure['kind'];
 export interface ChannelPlugin<Payload = unknown, Target = unknown> {
   /** Channel id, lowercase letters/digits/dashes (`feishu`, `dingtalk`); also names the env prefix. */
   readonly id: string;
-  /** Schema of the plugin's config (for docs and tooling). */
-  readonly configSchema: z.ZodType;
+  /**
+   * Schema of the plugin's config (for docs and tooling): any Standard Schema
+   * ({@link StandardSchemaV1}, https://standardschema.dev) — zod 3.24+ or 4, Valibot, ArkType, or a
+   * hand-written `{ '~standard': { version: 1, vendor, validate } }`. The core needs no particular
+   * validator; `parseChannelConfig` validates with it.
+   */
+  readonly configSchema: StandardSchemaV1;
   /** The plugin's own defaults. */
   readonly defaults: ChannelSettings;
   /**
