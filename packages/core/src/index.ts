@@ -44,6 +44,7 @@ export {
 } from './delivery/delivery-policy.js';
 export type { FinalDelivery, FinalSkipReason, MessagePhase } from './delivery/card-delivery-record.js';
 export type { ChannelStats } from './delivery/channel-dispatcher.js';
+export type { DeliveryCall, DeliveryEvent, DeliveryListener } from './delivery/delivery-observers.js';
 
 // runtime and the composition root.
 export { systemClock, type Clock } from './runtime/clock.js';

@@ -64,6 +64,8 @@ export interface FinalDelivery {
 export interface DeliverableCard {
   /** Stable id, used for idempotency keys and logs. */
   readonly id: string;
+  /** The id of the `ProgressCard` this message belongs to (it has several in card-per-turn mode). */
+  readonly progressCardId: string;
   /** The card as it looks now; rendered at dispatch time so the latest state always wins. */
   view(): CardView;
   /** Target passed to the transport's `send` (undefined = the plugin's configured target). */

@@ -1,10 +1,11 @@
 import { isTerminalStatus, type CardView } from '../card/view.js';
-import type { CallFailure, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
+import type { CallFailure, ChannelPlugin, ChannelSettings, MessageRef } from '../plugin/contract.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { BudgetStore } from './budget-store.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
 import type { CardStore } from './card-store.js';
+import type { DeliveryCall, DeliveryObservers } from './delivery-observers.js';
 import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, type FailureAction, type FinalLadderRung } from './delivery-policy.js';
 import { FlushPump } from './flush-pump.js';
 import { closeMovedMessage } from './moved-notice.js';
@@ -30,6 +31,8 @@ export interface ChannelDispatcherDeps {
   readonly retry: RetrySettings;
   readonly budgets: BudgetStore;
   readonly cards: CardStore;
+  /** Told about every platform call of the channel's cards. */
+  readonly observers: DeliveryObservers;
 }
 
 /**
@@ -112,27 +115,46 @@ export class ChannelDispatcher {
       return;
     }
     const { transport } = this.plugin;
+    if (final) record.finalAttemptStarted();
+    const call: DeliveryCall = record.messagePhase === 'live' ? 'update' : 'send';
+    const attempt = final ? record.totalFinalAttempts : record.failureStreak + 1;
+    const startedAt = this.deps.clock.now();
     try {
-      if (final) record.finalAttemptStarted();
-      if (record.messagePhase === 'live') {
+      if (call === 'update') {
         await transport.update({ message: record.message!, payload, final });
-        this.counters.updated += 1;
       } else {
         const replacing = record.messagePhase === 'gone';
         record.sent(await transport.send({ target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing }));
-        this.counters.sent += 1;
       }
-      // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
-      if (record.callSucceeded()) return this.requeue(record, change);
-      record.accepted(key);
-      this.store(record, view);
-      if (this.nextPart(record, view)) this.requeue(record, change);
-      else if (final) this.finish(record, true);
     } catch (error) {
       const failure = this.classify(error);
-      if (record.messagePhase !== 'live' && failure.kind === 'transient') record.sendMayHaveSucceeded();
-      await this.handleFailure(record, change, final, failure);
+      this.observe(record, call, startedAt, final, attempt, failure);
+      if (call === 'send' && failure.kind === 'transient') record.sendMayHaveSucceeded();
+      return this.handleFailure(record, change, final, failure);
     }
+    this.counters[call === 'update' ? 'updated' : 'sent'] += 1;
+    this.observe(record, call, startedAt, final, attempt);
+    // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
+    if (record.callSucceeded()) return this.requeue(record, change);
+    record.accepted(key);
+    this.store(record, view);
+    if (this.nextPart(record, view)) this.requeue(record, change);
+    else if (final) this.finish(record, true);
+  }
+
+  /** Tells the delivery listeners about one settled call (nothing to build when none listens). */
+  private observe(record: CardDeliveryRecord, call: DeliveryCall, startedAt: number, final: boolean, attempt: number, failure?: CallFailure): void {
+    if (!this.deps.observers.active) return;
+    this.deps.observers.emit({
+      channel: this.plugin.id,
+      cardId: record.card.progressCardId,
+      call,
+      latencyMs: Math.max(0, this.deps.clock.now() - startedAt),
+      result: failure ? 'failed' : 'ok',
+      ...(failure ? { failureKind: failure.kind, failureDetail: failure.detail } : {}),
+      final,
+      attempt,
+    });
   }
 
   /** `classify` must not throw; if it does anyway, the call counts as a transient failure. */
@@ -251,7 +273,9 @@ export class ChannelDispatcher {
     if (ok && record.movedFrom) {
       const { renderer, transport } = this.plugin;
       const acquire = () => this.deps.budgets.acquire(this.budgetKey, this.settings.budget);
-      void closeMovedMessage({ message: record.movedFrom, finalView: view, renderer, transport, acquire, logger: this.deps.logger });
+      const startedAt = this.deps.clock.now();
+      const report = (failure?: CallFailure) => this.observe(record, 'moved-notice', startedAt, true, 1, failure);
+      void closeMovedMessage({ message: record.movedFrom, finalView: view, renderer, transport, acquire, logger: this.deps.logger, report });
     }
     void this.deps.cards.delete(record.card.id).catch((storeError) => this.storeFailed(storeError));
     record.card.onFinal({ ...report, status: view.status, error, continuations });
@@ -312,32 +336,37 @@ export class ChannelDispatcher {
   private async deliverPart(record: CardDeliveryRecord, change: CardChange, final: boolean, part: PendingPart): Promise<void> {
     const { transport } = this.plugin;
     const existing = record.parts.message(part.index);
+    const call: DeliveryCall = existing ? 'continuation-update' : 'continuation-send';
+    const attempt = record.parts.failures(part.index) + 1;
+    const startedAt = this.deps.clock.now();
+    let message: MessageRef | undefined;
     try {
       if (existing) {
         await transport.update({ message: existing, payload: part.payload, final });
-        this.counters.updated += 1;
       } else {
-        const message = await transport.send({
+        message = await transport.send({
           target: record.card.target as never,
           payload: part.payload,
           idempotencyKey: record.parts.idempotencyKey(part.index),
           replacing: false,
           replyTo: record.message,
         });
-        this.counters.sent += 1;
-        // Maybe an earlier try's part, unchanged: update it before trusting it.
-        if (!record.parts.sent(part.index, message)) return this.requeue(record, change);
       }
-      record.callSucceeded();
-      record.parts.accepted(part.index, part.key);
-      this.store(record, part.view);
-      if (this.nextPart(record, part.view)) this.requeue(record, change);
-      else if (final) this.finish(record, true);
     } catch (error) {
       const failure = this.classify(error);
+      this.observe(record, call, startedAt, final, attempt, failure);
       if (!existing && failure.kind === 'transient') record.parts.sendMayHaveSucceeded(part.index);
-      await this.handlePartFailure(record, change, final, part.index, failure);
+      return this.handlePartFailure(record, change, final, part.index, failure);
     }
+    this.counters[existing ? 'updated' : 'sent'] += 1;
+    this.observe(record, call, startedAt, final, attempt);
+    // Maybe an earlier try's part, unchanged: update it before trusting it.
+    if (message && !record.parts.sent(part.index, message)) return this.requeue(record, change);
+    record.callSucceeded();
+    record.parts.accepted(part.index, part.key);
+    this.store(record, part.view);
+    if (this.nextPart(record, part.view)) this.requeue(record, change);
+    else if (final) this.finish(record, true);
   }
 
   /**

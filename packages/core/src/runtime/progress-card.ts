@@ -238,6 +238,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     const slot: Slot = { state, id, debounce: undefined, delivery: undefined as unknown as CardDeliveryRecord };
     (slot as { delivery: CardDeliveryRecord }).delivery = this.runtime.channel.register({
       id,
+      progressCardId: this.id,
       target: this.target,
       view: () => state.view(this.runtime.clock.now()),
       onMessageGone: () => {
