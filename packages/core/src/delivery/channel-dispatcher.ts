@@ -51,6 +51,8 @@ export class ChannelDispatcher {
   private readonly counters = { sent: 0, updated: 0, failed: 0, rateLimited: 0, unchanged: 0 };
   /** What was last written to the card store, per record. */
   private readonly stored = new WeakMap<CardDeliveryRecord, string>();
+  /** The channel's call quota is spent (`stop-channel`): only finals are tried, once each. */
+  private quotaSpent = false;
 
   constructor(private readonly deps: ChannelDispatcherDeps) {
     this.plugin = deps.plugin;
@@ -71,6 +73,7 @@ export class ChannelDispatcher {
 
   /** Records a change of a card and starts delivery when the budget allows. */
   markDirty(record: CardDeliveryRecord, change: CardChange): void {
+    if (this.quotaSpent && change !== 'terminal') record.pause();
     if (record.accepts(change)) this.pump.request(record, CHANGE_RANK[change], change === 'terminal');
   }
 
@@ -98,6 +101,7 @@ export class ChannelDispatcher {
   private async dispatch(record: CardDeliveryRecord, change: CardChange): Promise<void> {
     const view = record.card.view();
     const final = isTerminalStatus(view.status);
+    if (this.quotaSpent && !final) return record.pause();
     let payload: unknown;
     let key: string;
     try {
@@ -133,6 +137,7 @@ export class ChannelDispatcher {
       return this.handleFailure(record, change, final, failure);
     }
     this.counters[call === 'update' ? 'updated' : 'sent'] += 1;
+    this.quotaSpent = false;
     this.observe(record, call, startedAt, final, attempt);
     // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
     if (record.callSucceeded()) return this.requeue(record, change);
@@ -214,7 +219,18 @@ export class ChannelDispatcher {
         }
         return this.requeue(record, change, now + wait);
       }
+      case 'stop-channel':
+        this.stopChannel(fields);
+        if (final) return this.finish(record, false, failure.detail);
+        return record.pause();
     }
+  }
+
+  /** The channel's quota is spent: says so once, and from now on only finals are tried. */
+  private stopChannel(fields: Record<string, unknown>): void {
+    if (this.quotaSpent) return;
+    this.quotaSpent = true;
+    this.deps.logger.error('call quota spent: progressive updates stop for every card of the channel, each final gets one try', fields);
   }
 
   /** Whether `action` applies now (the preconditions of the failure table). */
@@ -359,6 +375,7 @@ export class ChannelDispatcher {
       return this.handlePartFailure(record, change, final, part.index, failure);
     }
     this.counters[existing ? 'updated' : 'sent'] += 1;
+    this.quotaSpent = false;
     this.observe(record, call, startedAt, final, attempt);
     // Maybe an earlier try's part, unchanged: update it before trusting it.
     if (message && !record.parts.sent(part.index, message)) return this.requeue(record, change);
@@ -388,6 +405,12 @@ export class ChannelDispatcher {
     if (action === 'replace-message') {
       record.parts.replace(index);
       return this.requeue(record, change);
+    }
+    if (action === 'stop-channel') {
+      // The main message holds the final already; the missing parts are reported by `finish`.
+      this.stopChannel(fields);
+      if (final) this.finish(record, true);
+      return;
     }
     let failures = 0;
     const wait = this.waitAfter(failure, () => backoffMs(this.deps.retry.updateRetryDelaysMs, (failures = record.parts.failed(index))));

@@ -55,6 +55,8 @@ export const FRESH_MESSAGE_AFTER: Readonly<Record<CallFailureKind, boolean>> = {
   rejected: true,
   auth: true,
   transient: true,
+  // Never reached: a spent quota ends the final at once (see `stop-channel`).
+  quota: false,
 };
 
 /**
@@ -63,9 +65,12 @@ export const FRESH_MESSAGE_AFTER: Readonly<Record<CallFailureKind, boolean>> = {
  * - `replace-message`: the message is gone; the next send creates a fresh one;
  * - `plain-text-render`: switch the card to the fallback render, retry at once;
  * - `wait-rate-limit`: wait the answer's retry-after (a channel-wide one pauses the channel);
- * - `back-off`: count a consecutive failure and wait the next backoff delay.
+ * - `back-off`: count a consecutive failure and wait the next backoff delay;
+ * - `stop-channel`: the channel's call quota is spent: progressive updates of every card of the
+ *   channel stop (one error log says so), nothing is rendered again as plain text, and each final
+ *   is tried once; a later successful call lifts the stop.
  */
-export type FailureAction = 'refresh-credentials' | 'replace-message' | 'plain-text-render' | 'wait-rate-limit' | 'back-off';
+export type FailureAction = 'refresh-credentials' | 'replace-message' | 'plain-text-render' | 'wait-rate-limit' | 'back-off' | 'stop-channel';
 
 /**
  * Failure kind → actions, first applicable wins (`refresh-credentials` applies once per streak
@@ -77,6 +82,7 @@ export const FAILURE_ACTIONS: Readonly<Record<CallFailureKind, readonly FailureA
   rejected: ['plain-text-render', 'back-off'],
   'rate-limited': ['wait-rate-limit'],
   transient: ['back-off'],
+  quota: ['stop-channel'],
 };
 
 /** Picks the action for `kind`: the first of {@link FAILURE_ACTIONS} that `applies`. */

@@ -101,13 +101,17 @@ export interface CardTransport<Payload, Target = unknown> {
  * - `rejected`: the payload was refused; degrade to the plain-text render.
  * - `auth`: credentials invalid or expired; refresh once and retry.
  * - `transient`: 5xx, timeouts, network errors; retry with backoff.
+ * - `quota`: the platform's call quota for a long period is spent (e.g. DingTalk's monthly quota,
+ *   403 `Forbidden.AccessDenied.ApiCountLimitForOrg`); every later call would fail the same way and
+ *   may still be metered, so the channel stops its progressive updates and each final gets one try.
  */
 export type CallFailure =
   | { readonly kind: 'rate-limited'; readonly retryAfterMs?: number; readonly scope?: 'card' | 'channel'; readonly detail: string }
   | { readonly kind: 'gone'; readonly detail: string }
   | { readonly kind: 'rejected'; readonly detail: string }
   | { readonly kind: 'auth'; readonly detail: string }
-  | { readonly kind: 'transient'; readonly detail: string };
+  | { readonly kind: 'transient'; readonly detail: string }
+  | { readonly kind: 'quota'; readonly detail: string };
 
 /** The failure kinds, for tables and metrics. */
 export type CallFailureKind = CallFailure['kind'];
