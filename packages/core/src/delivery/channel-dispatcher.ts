@@ -5,6 +5,7 @@ import type { Logger } from '../runtime/logger.js';
 import type { BudgetStore } from './budget-store.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
 import type { CardStore } from './card-store.js';
+import { ChannelStop } from './channel-stop.js';
 import type { DeliveryCall, DeliveryObservers } from './delivery-observers.js';
 import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, type FailureAction, type FinalLadderRung } from './delivery-policy.js';
 import { FlushPump } from './flush-pump.js';
@@ -51,14 +52,15 @@ export class ChannelDispatcher {
   private readonly counters = { sent: 0, updated: 0, failed: 0, rateLimited: 0, unchanged: 0 };
   /** What was last written to the card store, per record. */
   private readonly stored = new WeakMap<CardDeliveryRecord, string>();
-  /** The channel's call quota is spent (`stop-channel`): only finals are tried, once each. */
-  private quotaSpent = false;
+  /** Set by the `stop-channel` action (credentials refused, quota spent): only finals are tried, once each. */
+  private readonly stop: ChannelStop;
 
   constructor(private readonly deps: ChannelDispatcherDeps) {
     this.plugin = deps.plugin;
     this.settings = deps.settings;
     this.ladder = finalLadder(deps.retry);
     this.budgetKey = deps.plugin.budgetKey ?? deps.plugin.id;
+    this.stop = new ChannelStop(deps.plugin.id, deps.logger);
     const gate = {
       acquire: () => deps.budgets.acquire(this.budgetKey, deps.settings.budget),
       pausedUntil: () => deps.budgets.pausedUntil(this.budgetKey),
@@ -73,7 +75,7 @@ export class ChannelDispatcher {
 
   /** Records a change of a card and starts delivery when the budget allows. */
   markDirty(record: CardDeliveryRecord, change: CardChange): void {
-    if (this.quotaSpent && change !== 'terminal') record.pause();
+    if (this.stop.stoppedBy && change !== 'terminal') record.pause();
     if (record.accepts(change)) this.pump.request(record, CHANGE_RANK[change], change === 'terminal');
   }
 
@@ -101,7 +103,7 @@ export class ChannelDispatcher {
   private async dispatch(record: CardDeliveryRecord, change: CardChange): Promise<void> {
     const view = record.card.view();
     const final = isTerminalStatus(view.status);
-    if (this.quotaSpent && !final) return record.pause();
+    if (this.stop.stoppedBy && !final) return record.pause();
     let payload: unknown;
     let key: string;
     try {
@@ -137,7 +139,7 @@ export class ChannelDispatcher {
       return this.handleFailure(record, change, final, failure);
     }
     this.counters[call === 'update' ? 'updated' : 'sent'] += 1;
-    this.quotaSpent = false;
+    this.stop.lift();
     this.observe(record, call, startedAt, final, attempt);
     // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
     if (record.callSucceeded()) return this.requeue(record, change);
@@ -190,9 +192,9 @@ export class ChannelDispatcher {
   private async handleFailure(record: CardDeliveryRecord, change: CardChange, final: boolean, failure: CallFailure): Promise<void> {
     const now = this.deps.clock.now();
     const fields = { card: record.card.id, channel: this.plugin.id, kind: failure.kind, detail: failure.detail };
-    this.deps.logger.warn(`${final ? `final attempt ${record.finalAttempts}` : 'update'} failed`, fields);
     this.counters.failed += 1;
     const action = failureAction(failure.kind, (candidate) => this.applies(candidate, record.credentialsRefreshed, record.renderMode === 'rich'));
+    this.logFailure(action, `${final ? `final attempt ${record.finalAttempts}` : 'update'} failed`, fields);
     switch (action) {
       case 'refresh-credentials':
         record.tryCredentialRefresh();
@@ -220,22 +222,30 @@ export class ChannelDispatcher {
         return this.requeue(record, change, now + wait);
       }
       case 'stop-channel':
-        this.stopChannel(fields);
-        if (final) return this.finish(record, false, failure.detail);
+        this.stop.stop(failure, fields);
+        // The stop's one error log says why; the final's own report carries it too.
+        if (final) return this.finish(record, false, this.stop.finalError(failure), true);
         return record.pause();
     }
   }
 
-  /** The channel's quota is spent: says so once, and from now on only finals are tried. */
-  private stopChannel(fields: Record<string, unknown>): void {
-    if (this.quotaSpent) return;
-    this.quotaSpent = true;
-    this.deps.logger.error('call quota spent: progressive updates stop for every card of the channel, each final gets one try', fields);
+  /**
+   * One line per failed call, except where a line would say nothing new: a credential refresh is
+   * routine (debug), and a channel stop logs its one error itself.
+   */
+  private logFailure(action: FailureAction, message: string, fields: Record<string, unknown>): void {
+    if (action === 'refresh-credentials') this.deps.logger.debug(`${message}; refreshing credentials`, fields);
+    else if (action !== 'stop-channel') this.deps.logger.warn(message, fields);
   }
 
-  /** Whether `action` applies now (the preconditions of the failure table). */
+  /**
+   * Whether `action` applies now (the preconditions of the failure table). While credentials are
+   * refused channel-wide, no card refreshes again: each final gets its one try as it is.
+   */
   private applies(action: FailureAction, credentialsRefreshed: boolean, richRender: boolean): boolean {
-    if (action === 'refresh-credentials') return !credentialsRefreshed && this.plugin.transport.refreshAuth !== undefined;
+    if (action === 'refresh-credentials') {
+      return !credentialsRefreshed && this.plugin.transport.refreshAuth !== undefined && this.stop.stoppedBy !== 'auth';
+    }
     if (action === 'plain-text-render') return richRender;
     return true;
   }
@@ -275,14 +285,17 @@ export class ChannelDispatcher {
     this.markDirty(record, change);
   }
 
-  /** The final settled: report it once, close a message given up for a fresh one, forget the card. */
-  private finish(record: CardDeliveryRecord, ok: boolean, error?: string): void {
+  /**
+   * The final settled: report it once, close a message given up for a fresh one, forget the card.
+   * `causeLogged`: the failure's cause was logged already (a channel stop), so no second line.
+   */
+  private finish(record: CardDeliveryRecord, ok: boolean, error?: string, causeLogged = false): void {
     const view = record.card.view();
     const keys = this.partKeys(record, view);
     const continuations = { delivered: ok ? record.parts.deliveredCount(keys) : 0, total: keys.length };
     const report = record.settle(ok);
     const fields = { card: record.card.id, channel: this.plugin.id };
-    if (!ok) this.deps.logger.error('final undeliverable: every retry failed', { ...fields, attempts: report.attempts, error });
+    if (!ok && !causeLogged) this.deps.logger.error('final undeliverable: every retry failed', { ...fields, attempts: report.attempts, error });
     else if (continuations.delivered < continuations.total) {
       this.deps.logger.error('final continuation parts undeliverable: every retry failed', { ...fields, missing: continuations.total - continuations.delivered, total: continuations.total });
     }
@@ -375,7 +388,7 @@ export class ChannelDispatcher {
       return this.handlePartFailure(record, change, final, part.index, failure);
     }
     this.counters[existing ? 'updated' : 'sent'] += 1;
-    this.quotaSpent = false;
+    this.stop.lift();
     this.observe(record, call, startedAt, final, attempt);
     // Maybe an earlier try's part, unchanged: update it before trusting it.
     if (message && !record.parts.sent(part.index, message)) return this.requeue(record, change);
@@ -394,9 +407,9 @@ export class ChannelDispatcher {
   private async handlePartFailure(record: CardDeliveryRecord, change: CardChange, final: boolean, index: number, failure: CallFailure): Promise<void> {
     const now = this.deps.clock.now();
     const fields = { card: record.card.id, channel: this.plugin.id, part: index + 2, kind: failure.kind, detail: failure.detail };
-    this.deps.logger.warn('continuation part failed', fields);
     this.counters.failed += 1;
     const action = failureAction(failure.kind, (candidate) => this.applies(candidate, record.credentialsRefreshed, false));
+    this.logFailure(action, 'continuation part failed', fields);
     if (action === 'refresh-credentials') {
       record.tryCredentialRefresh();
       await this.refreshCredentials(fields);
@@ -408,7 +421,7 @@ export class ChannelDispatcher {
     }
     if (action === 'stop-channel') {
       // The main message holds the final already; the missing parts are reported by `finish`.
-      this.stopChannel(fields);
+      this.stop.stop(failure, fields);
       if (final) this.finish(record, true);
       return;
     }

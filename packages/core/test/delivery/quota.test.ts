@@ -7,7 +7,7 @@ afterEach(() => vi.useRealTimers());
 /** A logger that keeps its error lines. */
 function recordingLogger(): Logger & { errors: string[] } {
   const errors: string[] = [];
-  return { errors, debug: () => undefined, info: () => undefined, warn: () => undefined, error: (message: string) => errors.push(message) };
+  return { errors, debug: () => undefined, warn: () => undefined, error: (message: string) => errors.push(message) };
 }
 
 const QUOTA = { kind: 'quota', detail: '403 Forbidden.AccessDenied.ApiCountLimitForOrg' } as const;
