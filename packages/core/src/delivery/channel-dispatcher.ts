@@ -5,7 +5,9 @@ import type { Logger } from '../runtime/logger.js';
 import type { BudgetStore } from './budget-store.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
 import type { CardStore } from './card-store.js';
+import { CardStoreWriter } from './card-store-writer.js';
 import { ChannelStop } from './channel-stop.js';
+import { nextPendingPart, renderContinuationParts, type PendingPart } from './continuation-render.js';
 import type { DeliveryCall, DeliveryObservers } from './delivery-observers.js';
 import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, type FailureAction, type FinalLadderRung } from './delivery-policy.js';
 import { FlushPump } from './flush-pump.js';
@@ -50,8 +52,8 @@ export class ChannelDispatcher {
   private readonly ladder: readonly FinalLadderRung[];
   private readonly budgetKey: string;
   private readonly counters = { sent: 0, updated: 0, failed: 0, rateLimited: 0, unchanged: 0 };
-  /** What was last written to the card store, per record. */
-  private readonly stored = new WeakMap<CardDeliveryRecord, string>();
+  /** Writes delivery state to the card store. */
+  private readonly store: CardStoreWriter;
   /** Set by the `stop-channel` action (credentials refused, quota spent): only finals are tried, once each. */
   private readonly stop: ChannelStop;
 
@@ -61,6 +63,7 @@ export class ChannelDispatcher {
     this.ladder = finalLadder(deps.retry);
     this.budgetKey = deps.plugin.budgetKey ?? deps.plugin.id;
     this.stop = new ChannelStop(deps.plugin.id, deps.logger);
+    this.store = new CardStoreWriter(deps.cards, deps.plugin.id, deps.logger);
     const gate = {
       acquire: () => deps.budgets.acquire(this.budgetKey, deps.settings.budget),
       pausedUntil: () => deps.budgets.pausedUntil(this.budgetKey),
@@ -144,24 +147,15 @@ export class ChannelDispatcher {
     // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
     if (record.callSucceeded()) return this.requeue(record, change);
     record.accepted(key);
-    this.store(record, view);
+    this.store.put(record, view);
     if (this.nextPart(record, view)) this.requeue(record, change);
     else if (final) this.finish(record, true);
   }
 
-  /** Tells the delivery listeners about one settled call (nothing to build when none listens). */
+  /** Tells the delivery listeners about one settled call. */
   private observe(record: CardDeliveryRecord, call: DeliveryCall, startedAt: number, final: boolean, attempt: number, failure?: CallFailure): void {
-    if (!this.deps.observers.active) return;
-    this.deps.observers.emit({
-      channel: this.plugin.id,
-      cardId: record.card.progressCardId,
-      call,
-      latencyMs: Math.max(0, this.deps.clock.now() - startedAt),
-      result: failure ? 'failed' : 'ok',
-      ...(failure ? { failureKind: failure.kind, failureDetail: failure.detail } : {}),
-      final,
-      attempt,
-    });
+    const latencyMs = Math.max(0, this.deps.clock.now() - startedAt);
+    this.deps.observers.callSettled({ channel: this.plugin.id, cardId: record.card.progressCardId, call, latencyMs, final, attempt }, failure);
   }
 
   /** `classify` must not throw; if it does anyway, the call counts as a transient failure. */
@@ -306,59 +300,21 @@ export class ChannelDispatcher {
       const report = (failure?: CallFailure) => this.observe(record, 'moved-notice', startedAt, true, 1, failure);
       void closeMovedMessage({ message: record.movedFrom, finalView: view, renderer, transport, acquire, logger: this.deps.logger, report });
     }
-    void this.deps.cards.delete(record.card.id).catch((storeError) => this.storeFailed(storeError));
+    this.store.delete(record);
     record.card.onFinal({ ...report, status: view.status, error, continuations });
-  }
-
-  /**
-   * Writes the card's delivery state to the card store when it changed (never awaited; a failure
-   * only logs).
-   */
-  private store(record: CardDeliveryRecord, view: CardView): void {
-    const parts = record.parts.messages();
-    const signature = `${view.status}|${record.phase}|${record.sendKey}|${record.message?.id}|${parts.map((part) => part?.id).join(',')}`;
-    if (this.stored.get(record) === signature) return;
-    this.stored.set(record, signature);
-    void this.deps.cards
-      .put({
-        cardId: record.card.id,
-        channelId: this.plugin.id,
-        status: view.status,
-        phase: record.phase,
-        message: record.message,
-        idempotencyKey: record.sendKey,
-        continuations: parts,
-      })
-      .catch((error) => this.storeFailed(error));
-  }
-
-  private storeFailed(error: unknown): void {
-    this.deps.logger.warn('card store failed', { channel: this.plugin.id, error: String(error) });
   }
 
   /** Render keys of the continuation parts of `view` (none when the renderer has none or throws). */
   private partKeys(record: CardDeliveryRecord, view: CardView): string[] {
-    return this.renderParts(record, view).map((payload) => JSON.stringify(payload));
+    return renderContinuationParts(this.plugin.renderer, view, this.partRenderFailed(record)).map((payload) => JSON.stringify(payload));
   }
 
-  private renderParts(record: CardDeliveryRecord, view: CardView): readonly unknown[] {
-    const render = this.plugin.renderer.renderContinuations;
-    if (!render) return [];
-    try {
-      return render.call(this.plugin.renderer, view);
-    } catch (error) {
-      this.deps.logger.error('continuation render failed', { card: record.card.id, channel: this.plugin.id, error: String(error) });
-      return [];
-    }
-  }
-
-  /** The first continuation part the platform does not show as rendered now; only once the main message holds an accepted state. */
   private nextPart(record: CardDeliveryRecord, view: CardView): PendingPart | undefined {
-    if (!record.hasAcceptedState || !this.plugin.renderer.renderContinuations) return undefined;
-    const payloads = this.renderParts(record, view);
-    const keys = payloads.map((payload) => JSON.stringify(payload));
-    const index = record.parts.nextPending(keys);
-    return index === undefined ? undefined : { index, payload: payloads[index], key: keys[index]!, view };
+    return nextPendingPart(this.plugin.renderer, record, view, this.partRenderFailed(record));
+  }
+
+  private partRenderFailed(record: CardDeliveryRecord): (error: unknown) => void {
+    return (error) => this.deps.logger.error('continuation render failed', { card: record.card.id, channel: this.plugin.id, error: String(error) });
   }
 
   /** Sends or updates one continuation part, as a reply to the main message. */
@@ -394,7 +350,7 @@ export class ChannelDispatcher {
     if (message && !record.parts.sent(part.index, message)) return this.requeue(record, change);
     record.callSucceeded();
     record.parts.accepted(part.index, part.key);
-    this.store(record, part.view);
+    this.store.put(record, part.view);
     if (this.nextPart(record, part.view)) this.requeue(record, change);
     else if (final) this.finish(record, true);
   }
@@ -437,12 +393,4 @@ export class ChannelDispatcher {
     // Progressive: after too many failures the part waits for the card's next change.
     if (failures < this.deps.retry.maxConsecutiveFailures) this.requeue(record, change, now + wait);
   }
-}
-
-/** A continuation part to deliver: its index (0 = part 2), payload, render key and the view it came from. */
-interface PendingPart {
-  readonly index: number;
-  readonly payload: unknown;
-  readonly key: string;
-  readonly view: CardView;
 }

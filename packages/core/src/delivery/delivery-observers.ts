@@ -1,4 +1,4 @@
-import type { CallFailureKind } from '../plugin/contract.js';
+import type { CallFailure, CallFailureKind } from '../plugin/contract.js';
 import type { Logger } from '../runtime/logger.js';
 
 /**
@@ -59,9 +59,10 @@ export class DeliveryObservers {
     return () => void this.listeners.delete(entry);
   }
 
-  /** True when someone listens: callers skip building events otherwise. */
-  get active(): boolean {
-    return this.listeners.size > 0;
+  /** Reports a settled call: ok without `failure`, else failed with its kind and detail. Never throws. */
+  callSettled(call: Omit<DeliveryEvent, 'result' | 'failureKind' | 'failureDetail'>, failure?: CallFailure): void {
+    if (this.listeners.size === 0) return;
+    this.emit(failure ? { ...call, result: 'failed', failureKind: failure.kind, failureDetail: failure.detail } : { ...call, result: 'ok' });
   }
 
   /** Calls every listener with `event`. Never throws. */
