@@ -40,7 +40,7 @@ export class MissingEnvError extends Error {
 }
 
 /** The required variables of `variables` that are unset or blank in `env`, skipping fields given in `overrides`. */
-export function missingEnv<Config>(variables: readonly EnvVariable<Config>[], env: EnvSource, overrides: Partial<Config> = {}): string[] {
+function missingEnv<Config>(variables: readonly EnvVariable<Config>[], env: EnvSource, overrides: Partial<Config> = {}): string[] {
   return variables.filter((v) => v.required && overrides[v.field] === undefined && !env[v.name]?.trim()).map((v) => v.name);
 }
 

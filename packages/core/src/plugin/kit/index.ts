@@ -10,4 +10,4 @@ export {
   type ParseChannelConfigOptions,
   type TimingOverrides,
 } from './config.js';
-export { configFromEnv, missingEnv, withEnvNames, MissingEnvError, type EnvSource, type EnvVariable } from './env.js';
+export { configFromEnv, withEnvNames, MissingEnvError, type EnvSource, type EnvVariable } from './env.js';
