@@ -3,7 +3,8 @@
  * to `createProgressCards({ channels: [...] })`. Internals (renderer, markdown, transport, error
  * classification) are not part of the public API.
  */
-export { dingtalk, type DingTalkPlugin, type DingTalkPluginOptions } from './plugin.js';
+export { dingtalk, type DingTalkPlugin, type DingTalkPluginOptions, type DingTalkFromEnvOptions } from './plugin.js';
+export { DINGTALK_ENV_VARIABLES } from './env.js';
 export {
   DINGTALK_DEFAULTS,
   DINGTALK_API_BASE_URL,

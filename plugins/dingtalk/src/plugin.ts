@@ -1,5 +1,6 @@
-import { parseTimingOverrides, type ChannelPlugin } from '@progresscard/core';
-import { DINGTALK_DEFAULTS, DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig } from './config.js';
+import { configFromEnv, parseTimingOverrides, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
+import { DINGTALK_DEFAULTS, DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig, type DingTalkConfigInput } from './config.js';
+import { DINGTALK_ENV_VARIABLES } from './env.js';
 import { DingTalkRenderer, type DingTalkCardPayload } from './render/renderer.js';
 import { DingTalkHttp } from './transport/http.js';
 import type { DingTalkTarget } from './transport/target.js';
@@ -17,6 +18,12 @@ export type DingTalkPlugin = ChannelPlugin<DingTalkCardPayload, DingTalkTarget> 
 export interface DingTalkPluginOptions {
   /** Epoch-ms clock for the token cache (default `Date.now`). */
   readonly now?: () => number;
+}
+
+/** Options of `dingtalk.fromEnv`: those of {@link dingtalk}, and where to read the variables. */
+export interface DingTalkFromEnvOptions extends DingTalkPluginOptions {
+  /** Default `process.env`. */
+  readonly env?: EnvSource;
 }
 
 /** Every cardParamMap value must be a string: strings pass, everything else is JSON-encoded (https://open.dingtalk.com/document/development/instructions-for-filling-in-api-card-data). */
@@ -76,3 +83,22 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     config: { ...c, appSecret: '<hidden>' },
   };
 }
+
+/**
+ * The DingTalk channel configured from the environment ({@link DINGTALK_ENV_VARIABLES}):
+ * `DINGTALK_APP_KEY`, `DINGTALK_APP_SECRET`, `DINGTALK_ROBOT_CODE`, `DINGTALK_CARD_TEMPLATE_ID`,
+ * `DINGTALK_OPEN_CONVERSATION_ID` (a group target) and optionally `DINGTALK_BASE_URL`. `overrides`
+ * win over the environment, and a field given there needs no variable (e.g. `{ target }` instead
+ * of `DINGTALK_OPEN_CONVERSATION_ID`).
+ *
+ * ```ts
+ * const cards = createProgressCards({ channels: [dingtalk.fromEnv({ tickMs: 5000 })] });
+ * ```
+ * @throws MissingEnvError naming every required variable that is unset or empty.
+ * @throws DingTalkConfigError naming the bad field, the variable it came from and its value (never the secret).
+ */
+dingtalk.fromEnv = function fromEnv(overrides: Partial<DingTalkConfigInput> = {}, options: DingTalkFromEnvOptions = {}): DingTalkPlugin {
+  const { env = process.env, ...pluginOptions } = options;
+  const config = configFromEnv('dingtalk', DINGTALK_ENV_VARIABLES, env, overrides);
+  return withEnvNames(DINGTALK_ENV_VARIABLES, overrides, () => dingtalk(config, pluginOptions));
+};

@@ -24,9 +24,19 @@ export const CHANGE_RANK: Readonly<Record<CardChange, number>> = { terminal: 0, 
 /** The change of a flush queue rank. */
 export const CHANGE_OF_RANK: readonly CardChange[] = ['terminal', 'structural', 'elapsed'];
 
+/**
+ * Why a card's final was not sent on purpose (see {@link FinalDelivery.skipped}):
+ * - `never-started`: the card was opened but no event reached it before `ProgressCards.shutdown()`;
+ *   nothing had been posted, so no "cancelled" card is posted either.
+ */
+export type FinalSkipReason = 'never-started';
+
 /** How the run's final state reached the chat, reported once per card. */
 export interface FinalDelivery {
-  /** True when the platform accepted the terminal state of the main card. */
+  /**
+   * True when the platform accepted the terminal state of the main card, or when there was nothing
+   * to deliver ({@link skipped}).
+   */
   readonly ok: boolean;
   /** The terminal status that was delivered (or that failed to be). */
   readonly status: CardStatus;
@@ -43,12 +53,19 @@ export interface FinalDelivery {
    * and how many the platform accepted as they are. `{ delivered: 0, total: 0 }` when all fit.
    */
   readonly continuations: { readonly delivered: number; readonly total: number };
+  /**
+   * Set when no final was sent on purpose; then `ok` is true, `attempts` 0 and no `message`.
+   * `never-started`: opened but never fed an event before `shutdown()` (status `cancelled`).
+   */
+  readonly skipped?: FinalSkipReason;
 }
 
 /** The card as its delivery sees it. */
 export interface DeliverableCard {
   /** Stable id, used for idempotency keys and logs. */
   readonly id: string;
+  /** The id of the `ProgressCard` this message belongs to (it has several in card-per-turn mode). */
+  readonly progressCardId: string;
   /** The card as it looks now; rendered at dispatch time so the latest state always wins. */
   view(): CardView;
   /** Target passed to the transport's `send` (undefined = the plugin's configured target). */

@@ -83,6 +83,11 @@ export class ContinuationParts {
     part.failures = 0;
   }
 
+  /** Consecutive failed calls of part `index` since its last accepted render. */
+  failures(index: number): number {
+    return this.parts[index]?.failures ?? 0;
+  }
+
   /** Counts a failed call of part `index`; returns its consecutive failures. */
   failed(index: number): number {
     return (this.part(index).failures += 1);

@@ -88,6 +88,8 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   private slot: Slot;
   private turn = 0;
   private warnedAfterTerminal = false;
+  /** Events applied so far; 0 means the card was never started and nothing was posted. */
+  private eventsApplied = 0;
   private readonly tickMs: number;
 
   constructor(
@@ -142,6 +144,26 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   fail(error: string): PushResult { return this.push({ type: 'run.failed', error }); }
   cancel(reason?: string): PushResult { return this.push({ type: 'run.cancelled', reason }); }
 
+  /**
+   * Ends a card no event ever reached (used by `shutdown()`): nothing was posted, so nothing is
+   * posted now. The card turns `cancelled` (later events are ignored) and {@link finalDelivery}
+   * resolves with `{ ok: true, attempts: 0, skipped: 'never-started' }`. Returns false, doing
+   * nothing, when the card has had an event.
+   */
+  endIfNeverStarted(reason: string): boolean {
+    if (this.eventsApplied > 0) return false;
+    this.slot.state.apply({ type: 'run.cancelled', reason }, this.runtime.clock.now());
+    this.resolveFinal({
+      ok: true,
+      status: 'cancelled',
+      freshMessage: false,
+      attempts: 0,
+      continuations: { delivered: 0, total: 0 },
+      skipped: 'never-started',
+    });
+    return true;
+  }
+
   /** Ticker callback: re-render elapsed times of running tools. */
   onTick(): void {
     const { state, delivery } = this.slot;
@@ -164,6 +186,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
       }
       return { accepted: false, reason: 'after-terminal' };
     }
+    this.eventsApplied += 1;
     this.updateTicker(slot);
     if (result.change === 'terminal') {
       this.clearDebounce(slot);
@@ -215,6 +238,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     const slot: Slot = { state, id, debounce: undefined, delivery: undefined as unknown as CardDeliveryRecord };
     (slot as { delivery: CardDeliveryRecord }).delivery = this.runtime.channel.register({
       id,
+      progressCardId: this.id,
       target: this.target,
       view: () => state.view(this.runtime.clock.now()),
       onMessageGone: () => {

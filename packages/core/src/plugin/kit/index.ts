@@ -10,3 +10,4 @@ export {
   type ParseChannelConfigOptions,
   type TimingOverrides,
 } from './config.js';
+export { configFromEnv, withEnvNames, MissingEnvError, type EnvSource, type EnvVariable } from './env.js';
