@@ -3,28 +3,14 @@
  * whose status matches the trace's ending and whose finished tool lines equal the trace's tool calls.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, silentLogger, type CardView, type ProgressCard } from '@progresscard/core';
+import { createProgressCards, memoryChannel, silentLogger, type ProgressCard } from '@progresscard/core';
 import { fakeTime, playEvents, type ScriptedEvent } from '@progresscard/core/testing';
 import { bundledTraces, readTrace } from '@progresscard/sources';
 import { rawFacts } from '../../packages/sources/test/expected.js';
+import { ENDINGS } from './endings.js';
 
 afterEach(() => vi.useRealTimers());
 
-/**
- * How each recorded session ends, read off its last records: a user interrupt marker
- * (`[Request interrupted by user]`), Gemini's "Request cancelled.", or a final answer.
- */
-const ENDINGS: Record<string, CardView['status']> = {
-  'claude-session-subagent.jsonl': 'completed',
-  'claude-session-tool-heavy.jsonl': 'cancelled',
-  'claude-session-parallel-tasks.jsonl': 'completed',
-  'claude-session-mcp.jsonl': 'completed',
-  'claude-stream-json-pr52.log': 'completed',
-  'codex-rollout-parallel.jsonl': 'completed',
-  'codex-rollout-plain.jsonl': 'completed',
-  'codex-exec-json.log': 'completed',
-  'gemini-chat-cancelled.jsonl': 'cancelled',
-};
 
 describe('bundled traces replay to final cards', () => {
   it('covers every bundled trace', () => {
