@@ -18,3 +18,5 @@ export {
   type TraceErrorItem,
   type ReadTraceOptions,
 } from './types.js';
+export { createTraceLineReader, type TraceLineReader, type TraceLineReaderOptions } from './line-reader.js';
+export { createRecordMapper, eventsOf, type RecordMapper } from './record-mapper.js';
