@@ -12,13 +12,13 @@ export class FakeModel implements Model {
 
   constructor(private readonly turns: readonly FakeTurn[], private readonly usage = { inputTokens: 800, outputTokens: 30 }) {}
 
-  private response(): ModelResponse {
+  private response(): ModelResponse & { readonly text?: string } {
     const turn = this.turns[Math.min(this.turn++, this.turns.length - 1)]!;
     const output: ModelResponse['output'] =
       'text' in turn
         ? [{ type: 'message', id: `msg_${this.turn}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.text }] }]
         : turn.toolCalls.map((call) => ({ type: 'function_call' as const, id: `fc_${call.callId}`, callId: call.callId, name: call.name, arguments: call.arguments, status: 'completed' as const }));
-    return { output, usage: new Usage({ requests: 1, ...this.usage, totalTokens: this.usage.inputTokens + this.usage.outputTokens }), responseId: `resp_${this.turn}` };
+    return { ...('text' in turn ? { text: turn.text } : {}), output, usage: new Usage({ requests: 1, ...this.usage, totalTokens: this.usage.inputTokens + this.usage.outputTokens }), responseId: `resp_${this.turn}` };
   }
 
   async getResponse(_request: ModelRequest): Promise<ModelResponse> {
@@ -28,15 +28,13 @@ export class FakeModel implements Model {
   async *getStreamedResponse(_request: ModelRequest): AsyncIterable<StreamEvent> {
     const response = this.response();
     yield { type: 'response_started' };
-    for (const item of response.output) {
-      if (item.type === 'message') for (const part of item.content) if (part.type === 'output_text') for (const word of part.text.split(/(?<= )/)) yield { type: 'output_text_delta', delta: word };
-    }
+    for (const word of response.text?.split(/(?<= )/) ?? []) yield { type: 'output_text_delta', delta: word };
     yield {
       type: 'response_done',
       response: {
         id: response.responseId!,
         usage: { requests: 1, inputTokens: response.usage.inputTokens, outputTokens: response.usage.outputTokens, totalTokens: response.usage.totalTokens },
-        output: response.output,
+        output: response.output as any,
       },
     };
   }
