@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import type { ThreadEvent } from '@openai/codex-sdk';
 import type { AgentEvent } from '@progresscard/core';
 import { mirrorClaudeAgent } from '@progresscard/adapters/claude-agent-sdk';
 import { mirrorCodex } from '@progresscard/adapters/codex-sdk';
@@ -120,3 +122,9 @@ describe('mirrorCodex (recorded runStreamed() events)', () => {
     await h.cards.shutdown();
   });
 });
+
+// Compile-time check (npm run build type-checks tests): the adapters take the SDKs' own stream types.
+export const acceptsTheSdkStreams = (card: Parameters<typeof mirrorCodex>[1], claude: AsyncIterable<SDKMessage>, codex: AsyncIterable<ThreadEvent>) => [
+  mirrorClaudeAgent(claude, card),
+  mirrorCodex(codex, card),
+];

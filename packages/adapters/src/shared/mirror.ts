@@ -1,7 +1,7 @@
 import { isTerminalStatus, oneLine, type AgentEvent, type CardStatus, type ProgressCard } from '@progresscard/core';
 
 /** Longest tool result summary an adapter puts on a tool line, in code points (the card cuts further). */
-export const MAX_RESULT_SUMMARY = 200;
+const MAX_RESULT_SUMMARY = 200;
 
 /** How a mirrored stream ended, as the card shows it. */
 export interface LiveRunResult {
@@ -30,7 +30,7 @@ export interface StreamMapper<Item> {
 }
 
 /** True for the error an aborted fetch or stream throws. */
-export function isAbortError(error: unknown): boolean {
+function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'APIUserAbortError');
 }
 
@@ -82,7 +82,7 @@ export async function mirrorStream<Item>(stream: AsyncIterable<Item>, card: Prog
 }
 
 /** The {@link LiveRunResult} a card shows now. */
-export function resultOf(card: ProgressCard): LiveRunResult {
+function resultOf(card: ProgressCard): LiveRunResult {
   const view = card.view();
   return view.status === 'failed' && view.error ? { status: view.status, error: view.error } : { status: view.status };
 }

@@ -20,7 +20,7 @@ export interface FileState extends TailPosition {
 }
 
 /** The state file: one entry per session file path. */
-export interface WatchStateData {
+interface WatchStateData {
   readonly version: 1;
   readonly files: Readonly<Record<string, FileState>>;
 }
