@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createProgressCards, memoryChannel, silentLogger, type MemoryCall, type MemoryChannel } from '@progresscard/core';
-import { fakeTime } from '@progresscard/core/testing';
+import { fakeTime, maxCallsInWindow } from '@progresscard/core/testing';
 
 afterEach(() => vi.useRealTimers());
 
@@ -24,15 +24,9 @@ function shownSeconds(channel: MemoryChannel): number[] {
     .flatMap((call) => [...call.payload.tools.join('\n').matchAll(/running · (\d+)s/g)].map((m) => Number(m[1])));
 }
 
-/** The most calls in any window of `windowMs` (fake time). */
+/** The most calls in any window of `windowMs`. */
 function maxInWindow(calls: readonly MemoryCall[], windowMs: number): number {
-  const times = calls.map((call) => call.at).sort((a, b) => a - b);
-  let max = 0;
-  for (let i = 0, j = 0; i < times.length; i++) {
-    while (times[i]! - times[j]! >= windowMs) j++;
-    max = Math.max(max, i - j + 1);
-  }
-  return max;
+  return maxCallsInWindow(calls.map((call) => call.at), windowMs);
 }
 
 describe('two channels in one composition (fake time)', () => {

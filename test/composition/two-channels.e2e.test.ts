@@ -48,7 +48,8 @@ describe('Feishu and DingTalk in one composition', () => {
     // Each platform accepts a card whose running time has advanced: the ticks reach both (however late).
     const shown = (bodies: unknown[]) => bodies.some((body) => /running · [1-9]\d*s/.test(JSON.stringify(body)));
     const feishuBodies = () => feishuEmulator!.calls({ route: 'im.message.patch', outcome: 'accepted' }).map((call) => call.card);
-    const dingtalkBodies = () => dingtalkEmulator!.calls({ route: 'card.update', outcome: 'accepted' }).map((call) => call.request);
+    // The content reaches DingTalk through the AI-card streaming API.
+    const dingtalkBodies = () => dingtalkEmulator!.calls({ route: 'card.streaming', outcome: 'accepted' }).map((call) => call.request);
     await expect.poll(() => shown(feishuBodies()), { timeout: 15_000 }).toBe(true);
     await expect.poll(() => shown(dingtalkBodies()), { timeout: 15_000 }).toBe(true);
     for (const card of [onFeishu, onDingTalk]) {

@@ -1,83 +1,113 @@
 /**
- * Every bundled real trace replays through sources → core → a channel, on fake time, to final cards
- * whose status matches the trace's ending and whose finished tool lines equal the trace's tool calls.
+ * Every bundled real trace (the sixteen copies of ../shared/traces and ../shared/traces/more, see
+ * packages/sources/fixtures/traces) replays through sources → core → a channel, on fake time, to
+ * final cards whose statuses, tool counts and failed-tool counts match what the trace records; the
+ * final views then render on both platforms (Feishu card and DingTalk card) with the same status,
+ * title and tool count.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, silentLogger, type CardView, type ProgressCard } from '@progresscard/core';
+import { createProgressCards, memoryChannel, silentLogger, type CardStatus, type CardView, type ProgressCard } from '@progresscard/core';
 import { fakeTime, playEvents, type ScriptedEvent } from '@progresscard/core/testing';
+import { feishu } from '@progresscard/plugin-feishu';
+import { dingtalk } from '@progresscard/plugin-dingtalk';
 import { bundledTraces, readTrace } from '@progresscard/sources';
 import { rawFacts } from '../../packages/sources/test/expected.js';
+import { EXPECTED } from './endings.js';
 
 afterEach(() => vi.useRealTimers());
 
-/**
- * How each recorded session ends, read off its last records: a user interrupt marker
- * (`[Request interrupted by user]`), Gemini's "Request cancelled.", or a final answer.
- */
-const ENDINGS: Record<string, CardView['status']> = {
-  'claude-session-subagent.jsonl': 'completed',
-  'claude-session-tool-heavy.jsonl': 'cancelled',
-  'claude-session-parallel-tasks.jsonl': 'completed',
-  'claude-session-mcp.jsonl': 'completed',
-  'claude-stream-json-pr52.log': 'completed',
-  'codex-rollout-parallel.jsonl': 'completed',
-  'codex-rollout-plain.jsonl': 'completed',
-  'codex-exec-json.log': 'completed',
-  'gemini-chat-cancelled.jsonl': 'cancelled',
-};
 
-describe('bundled traces replay to final cards', () => {
+/** Both platforms' renderers (no network: only their `render` is used). */
+const feishuRenderer = feishu({ appId: 'cli_render_only', appSecret: 'render-only', receiveId: 'oc_render', timeZone: 'UTC' }).renderer;
+const dingtalkRenderer = dingtalk({
+  appKey: 'dingrenderonly',
+  appSecret: 'render-only',
+  cardTemplateId: 'render-only.schema',
+  target: { type: 'group', openConversationId: 'cidRender==' },
+  timeZone: 'UTC',
+}).renderer;
+
+const HEADER_TEMPLATES: Record<CardStatus, string> = { running: 'blue', waiting: 'orange', completed: 'green', failed: 'red', cancelled: 'grey' };
+// A failed run ends in the finished state (3) with the ❌ line in the content: the failed state (5)
+// is off in DingTalk's default template (see the plugin's `failedState`).
+const DINGTALK_FLOW: Record<CardStatus, string> = { running: '2', waiting: '2', completed: '3', failed: '3', cancelled: '3' };
+
+/** Replays one trace to its final cards (one per run) on the memory channel, on fake time. */
+async function replay(path: string): Promise<{ cards: ProgressCard[]; payloadStatuses: string[]; errorLines: number[]; messages: number }> {
+  vi.useFakeTimers({ now: Date.UTC(2026, 0, 1) });
+  const channel = memoryChannel({ overrides: { budget: [{ limit: 50, intervalMs: 1000 }] } });
+  const composition = createProgressCards({ channels: [channel], logger: silentLogger, env: {} });
+  const time = fakeTime(vi);
+  const byRun = new Map<number, ProgressCard>();
+  const errorLines: number[] = [];
+  const script: Array<{ run: number; event: ScriptedEvent }> = [];
+  let first: number | undefined;
+  let last = 0;
+  for await (const item of readTrace(path, { maxGapMs: 30_000 })) {
+    if (item.kind === 'error') {
+      errorLines.push(item.line);
+      continue;
+    }
+    // Script time: ms since the trace's first stamp; an event without a stamp keeps the previous one.
+    first ??= item.event.at;
+    last = item.event.at !== undefined && first !== undefined ? Math.max(last, item.event.at - first) : last;
+    script.push({ run: item.run, event: { ...item.event, at: last } });
+  }
+  // Each run gets its card; the events of all runs play in trace order on the fake clock.
+  let index = 0;
+  const router = {
+    push: (event: unknown) => {
+      const { run } = script[index++]!;
+      const card = byRun.get(run) ?? composition.open('memory');
+      byRun.set(run, card);
+      return card.push(event);
+    },
+  };
+  const results = await playEvents(router, script.map((s) => s.event), time);
+  expect(results.filter((r) => !r.accepted)).toEqual([]);
+  await time.advance(60_000);
+  const cards = [...byRun.values()];
+  const finals = await Promise.all(cards.map((card) => card.finalDelivery));
+  expect(finals.every((final) => final.ok)).toBe(true);
+  // What the chat holds at the end: the last accepted payload of each card.
+  const payloadStatuses = finals.map((final) => channel.messages.get(final.message!.id)!.history.at(-1)!.status);
+  return { cards, payloadStatuses, errorLines, messages: channel.messages.size };
+}
+
+describe('bundled traces replay to final cards on both channels', () => {
   it('covers every bundled trace', () => {
-    expect(bundledTraces().map((trace) => trace.name).sort()).toEqual(Object.keys(ENDINGS).sort());
+    expect(bundledTraces().map((trace) => trace.name).sort()).toEqual(Object.keys(EXPECTED).sort());
   });
 
   for (const trace of bundledTraces()) {
-    it(`${trace.name}: final status matches the trace's ending, every tool call finished on the card`, async () => {
-      vi.useFakeTimers({ now: Date.UTC(2026, 0, 1) });
-      const channel = memoryChannel({ overrides: { budget: [{ limit: 50, intervalMs: 1000 }] } });
-      const cards = createProgressCards({ channels: [channel], logger: silentLogger, env: {} });
-      const time = fakeTime(vi);
-      const byRun = new Map<number, ProgressCard>();
-      const errorLines: number[] = [];
-      const script: Array<{ run: number; event: ScriptedEvent }> = [];
-      let first: number | undefined;
-      let last = 0;
-      for await (const item of readTrace(trace.path, { maxGapMs: 30_000 })) {
-        if (item.kind === 'error') {
-          errorLines.push(item.line);
-          continue;
-        }
-        // Script time: ms since the trace's first stamp; an event without a stamp keeps the previous one.
-        first ??= item.event.at;
-        last = item.event.at !== undefined && first !== undefined ? Math.max(last, item.event.at - first) : last;
-        script.push({ run: item.run, event: { ...item.event, at: last } });
-      }
-      // Each run gets its card; the events of all runs play in trace order on the fake clock.
-      const router = {
-        index: 0,
-        push: (event: unknown) => {
-          const { run } = script[router.index++]!;
-          const card = byRun.get(run) ?? cards.open('memory');
-          byRun.set(run, card);
-          return card.push(event);
-        },
-      };
-      const results = await playEvents(router, script.map((s) => s.event), time);
-      expect(results.filter((r) => !r.accepted)).toEqual([]);
-      await time.advance(60_000);
-      const finals = await Promise.all([...byRun.values()].map((card) => card.finalDelivery));
-      expect(finals.every((final) => final.ok)).toBe(true);
+    it(`${trace.name}: run statuses, tool and failed-tool counts as the trace records them`, async () => {
+      const expected = EXPECTED[trace.name]!;
+      const { cards, payloadStatuses, errorLines, messages } = await replay(trace.path);
+      const views: CardView[] = cards.map((card) => card.view());
+      expect(views.map((view) => view.status)).toEqual(expected.runs);
+      expect(payloadStatuses).toEqual(expected.runs);
+      expect(messages).toBe(cards.length);
 
-      const lastRun = Math.max(...byRun.keys());
-      expect(byRun.get(lastRun)!.view().status).toBe(ENDINGS[trace.name]);
-      // What the chat holds at the end: the last accepted payload of each card.
-      const finalPayloads = finals.map((final) => channel.messages.get(final.message!.id)!.history.at(-1)!);
-      expect(finalPayloads.map((payload) => payload.status)).toEqual([...byRun.values()].map((card) => card.view().status));
-      const toolLines = finalPayloads.flatMap((payload) => payload.tools);
-      expect(toolLines.filter((line) => line.includes('执行中'))).toEqual([]);
-      const facts = rawFacts(trace.format, trace.path, errorLines);
-      expect(toolLines).toHaveLength(facts.toolIds.size);
-      expect(channel.messages.size).toBe(byRun.size);
+      const tools = views.flatMap((view) => view.tools);
+      expect(tools.filter((tool) => tool.state === 'running')).toEqual([]);
+      const toolCount = expected.tools ?? rawFacts(trace.format, trace.path, errorLines).toolIds.size;
+      expect(tools).toHaveLength(toolCount);
+      if (expected.failed !== undefined) expect(tools.filter((tool) => tool.state === 'failed')).toHaveLength(expected.failed);
+
+      for (const view of views) {
+        // No title is raw markup, on either platform.
+        expect(view.title).not.toMatch(/^\s*</);
+        const card = feishuRenderer.render(view) as unknown as { header: { template: string; title: { content: string } } };
+        expect(card.header.template).toBe(HEADER_TEMPLATES[view.status]);
+        const feishuTools = JSON.stringify(card).match(/工具调用\*\* · (\d+)/)?.[1];
+        expect(Number(feishuTools ?? 0)).toBe(view.tools.length);
+        const ding = dingtalkRenderer.render(view).cardParamMap;
+        expect(ding.flowStatus).toBe(DINGTALK_FLOW[view.status]);
+        // One title per run on both platforms, the same default when the trace gives none (each
+        // platform escapes its own markup, e.g. backticks, so those are set aside).
+        const plain = (title: string | undefined) => (title ?? '').replace(/[`\\\u02cb]/g, '');
+        expect(plain(ding.msgTitle)).toBe(plain(card.header.title.content));
+      }
     });
   }
 });

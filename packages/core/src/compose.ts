@@ -6,6 +6,7 @@ import type { FinalDelivery } from './delivery/card-delivery-record.js';
 import { InMemoryCardStore } from './delivery/card-store.js';
 import type { ChannelStats } from './delivery/channel-dispatcher.js';
 import { ChannelRegistry } from './delivery/channel-registry.js';
+import { DeliveryObservers, type DeliveryListener } from './delivery/delivery-observers.js';
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/retry-settings.js';
 import { systemClock, type Clock } from './runtime/clock.js';
 import { consoleLogger, type Logger } from './runtime/logger.js';
@@ -16,6 +17,7 @@ import { TOKENS } from './runtime/tokens.js';
 /** Options of {@link createProgressCards}. */
 export interface ProgressCardsOptions {
   /** The channels cards can be opened on, e.g. `[feishu(cfg), dingtalk(cfg)]` (default: those the parent registers). */
+  // biome-ignore lint/suspicious/noExplicitAny: each channel has its own payload and target types; the core passes them through without looking inside.
   readonly channels: readonly ChannelPlugin<any, any>[];
   /** Time source (default the parent's, else the wall clock). */
   readonly clock?: Clock;
@@ -64,12 +66,23 @@ export interface ProgressCards {
   stats(channelId: string): ChannelStats;
   /** Open cards, timers and calls in flight right now. */
   diagnostics(): ProgressCardsDiagnostics;
+  /**
+   * Subscribes to every platform call of this composition's cards, once each call settled: channel,
+   * card, which call, latency (ms), result, failure kind, whether it carried the final, which try.
+   * Enough to feed metrics (a counter per result and failure kind, a latency histogram). The
+   * listener runs synchronously after each call; one that throws is logged once and never breaks
+   * a delivery.
+   * @returns a function that removes the listener.
+   * @throws Error naming the event when it is not `delivery`.
+   */
+  on(event: 'delivery', listener: DeliveryListener): () => void;
   /** Resolves when no card has anything left to send. */
   idle(): Promise<void>;
   /**
    * Ends every card still running as cancelled (`reason`), waits for their finals (and those of
    * earlier turns in card-per-turn mode), and stops all timers. Call it before the process exits
-   * so no card is left spinning.
+   * so no card is left spinning. A card opened but never fed an event posts nothing: its final
+   * resolves `{ ok: true, status: 'cancelled', attempts: 0, skipped: 'never-started' }`.
    */
   shutdown(reason?: string): Promise<FinalDelivery[]>;
 }
@@ -98,6 +111,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   provide(container, TOKENS.BudgetStore, undefined, () => new InMemoryBudgetStore());
   provide(container, TOKENS.CardStore, undefined, () => new InMemoryCardStore());
   for (const plugin of options.channels) container.register(TOKENS.ChannelPlugin, { useValue: plugin });
+  container.register(DeliveryObservers, { useFactory: instanceCachingFactory((c) => new DeliveryObservers(c.resolve(TOKENS.Logger))) });
   container.register(TickerService, { useFactory: instanceCachingFactory((c) => new TickerService(c.resolve(TOKENS.Logger))) });
   container.register(ChannelRegistry, {
     useFactory: instanceCachingFactory((c) => new ChannelRegistry({
@@ -106,10 +120,12 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
       retry: c.resolve(TOKENS.RetrySettings),
       budgets: c.resolve(TOKENS.BudgetStore),
       cards: c.resolve(TOKENS.CardStore),
+      observers: c.resolve(DeliveryObservers),
     })),
   });
 
   const registry = container.resolve(ChannelRegistry);
+  const observers = container.resolve(DeliveryObservers);
   const ticker = container.resolve(TickerService);
   const clock = container.resolve(TOKENS.Clock);
   const logger = container.resolve(TOKENS.Logger);
@@ -139,10 +155,19 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
         channelsAtBudget: loads.filter((load) => load.waitingForSlot).length,
       };
     },
+    on(event, listener) {
+      if (event !== 'delivery') throw new Error(`unknown event ${JSON.stringify(event)}; ProgressCards emits: "delivery"`);
+      if (typeof listener !== 'function') throw new TypeError(`the "delivery" listener must be a function, got ${typeof listener}`);
+      return observers.add(listener);
+    },
     idle: () => registry.idle(),
     async shutdown(reason = 'shutdown') {
       const cards = [...live];
-      for (const card of cards) if (card.status === 'running' || card.status === 'waiting') card.cancel(reason);
+      for (const card of cards) {
+        // A card no event reached has posted nothing: it ends without a message.
+        if (card.endIfNeverStarted(reason)) continue;
+        if (card.status === 'running' || card.status === 'waiting') card.cancel(reason);
+      }
       const results = await Promise.all(cards.map((card) => card.finalDelivery));
       // Earlier cards of a card-per-turn run may still be retrying their finals: let them finish too.
       await registry.idle();

@@ -15,6 +15,7 @@ export { formatFooter, formatTokenCount, formatClockTime, type FooterStyle, type
 
 // plugin/: where a channel plugs in.
 export * from './plugin/contract.js';
+export type { StandardSchemaV1 } from './plugin/standard-schema.js';
 export * from './plugin/kit/index.js';
 export { tickEnvName, resolveChannelSettings } from './plugin/channel-settings.js';
 export {
@@ -41,8 +42,9 @@ export {
   type FailureAction,
   type FinalLadderRung,
 } from './delivery/delivery-policy.js';
-export type { FinalDelivery, MessagePhase } from './delivery/card-delivery-record.js';
+export type { FinalDelivery, FinalSkipReason, MessagePhase } from './delivery/card-delivery-record.js';
 export type { ChannelStats } from './delivery/channel-dispatcher.js';
+export type { DeliveryCall, DeliveryEvent, DeliveryListener } from './delivery/delivery-observers.js';
 
 // runtime and the composition root.
 export { systemClock, type Clock } from './runtime/clock.js';

@@ -3,16 +3,11 @@ import { createProgressCards, InMemoryBudgetStore, memoryChannel, silentLogger, 
 // After the core (which loads the reflect-metadata polyfill tsyringe needs).
 import { container } from 'tsyringe';
 import { settle, setup } from './helpers.js';
+import { maxCallsInWindow } from '../src/testing/index.js';
 
 /** The most calls in any window of `windowMs`. */
 function maxInWindow(calls: readonly MemoryCall[], windowMs: number): number {
-  const times = calls.map((call) => call.at).sort((a, b) => a - b);
-  let max = 0;
-  for (let i = 0, j = 0; i < times.length; i++) {
-    while (times[i]! - times[j]! >= windowMs) j++;
-    max = Math.max(max, i - j + 1);
-  }
-  return max;
+  return maxCallsInWindow(calls.map((call) => call.at), windowMs);
 }
 
 /** Two products of one app in one process, each with 10 cards making 5 changes, on a 5/s budget. */

@@ -177,3 +177,31 @@ describe('Feishu emulator: documented limits and their answers', () => {
     expect((await send('oc_quiet')).code).toBe(0);
   });
 });
+
+describe('Feishu emulator: what the card docs refuse', () => {
+  const v2 = (extra: Record<string, unknown>) => JSON.stringify({ schema: '2.0', body: { elements: [{ tag: 'markdown', content: 'hi' }] }, ...extra });
+
+  it('refuses unknown top-level properties and header templates outside the enum', async () => {
+    const { checkFeishuCardContent } = await import('../src/index.js');
+    expect(checkFeishuCardContent(v2({ footer: {} })).ok).toBe(false);
+    expect(checkFeishuCardContent(v2({ header: { title: { tag: 'plain_text', content: 't' }, template: 'pink' } })).ok).toBe(false);
+    expect(checkFeishuCardContent(v2({ header: { title: { tag: 'plain_text', content: 't' }, template: 'carmine' } })).ok).toBe(true);
+  });
+
+  it('refuses markdown text sizes outside the enum', async () => {
+    const { checkFeishuCardContent } = await import('../src/index.js');
+    const card = (size: string) => JSON.stringify({ schema: '2.0', body: { elements: [{ tag: 'markdown', content: 'x', text_size: size }] } });
+    expect(checkFeishuCardContent(card('notation')).ok).toBe(true);
+    expect(checkFeishuCardContent(card('tiny')).ok).toBe(false);
+  });
+
+  it('measures the request body: a card under 30 KB whose escaped body is over it answers 230025', async () => {
+    emulator = await startFeishuEmulator();
+    const token = await fetchToken(emulator);
+    const text = '"'.repeat(14 * 1024);
+    const content = JSON.stringify({ schema: '2.0', body: { elements: [{ tag: 'markdown', content: text }] } });
+    expect(Buffer.byteLength(content)).toBeLessThan(30 * 1024);
+    const answer = await call(emulator, 'POST', '/open-apis/im/v1/messages?receive_id_type=chat_id', { receive_id: 'oc_x', msg_type: 'interactive', content }, token);
+    expect(answer.body.code).toBe(230025);
+  });
+});

@@ -1,11 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { DETECT_MAX_LINES, FormatDetector } from './detect.js';
-import { FORMATS } from './formats/index.js';
-import type { Framed } from './framing/framer.js';
-import { ItemQueue } from './output.js';
-import { RunBuilder } from './run-builder.js';
-import { isTraceFormat, TRACE_FORMATS, type ReadTraceOptions, type TraceFormat, type TraceItem } from './types.js';
+import { createTraceLineReader } from './line-reader.js';
+import { FORMAT_LABELS, isTraceFormat, TRACE_FORMATS, type ReadTraceOptions, type TraceFormat, type TraceItem } from './types.js';
 
 /**
  * Reads a recorded (or live, piped) agent trace and converts it into agent events, line by line
@@ -32,10 +29,23 @@ export function readTrace(input: string | NodeJS.ReadableStream, options: ReadTr
     throw new TypeError(`readTrace: unknown format ${JSON.stringify(format)}; expected 'auto' or one of ${TRACE_FORMATS.join(', ')}`);
   }
   const { maxGapMs } = options;
+  if (options.locale !== undefined && options.locale !== 'zh-CN' && options.locale !== 'en') {
+    throw new TypeError(`readTrace: unknown locale ${JSON.stringify(options.locale)}; expected 'zh-CN' or 'en'`);
+  }
   if (maxGapMs !== undefined && !(typeof maxGapMs === 'number' && Number.isFinite(maxGapMs) && maxGapMs > 0)) {
     throw new RangeError(`readTrace: maxGapMs must be a positive number of ms, got ${String(maxGapMs)}`);
   }
   return convert(input, format, options);
+}
+
+/**
+ * The error for a trace in no known format: the formats read and how to force one, e.g.
+ * `could not detect the trace format from the first 55 line(s). Formats read: claude-transcript (…), …
+ * Force one with --format <name> (CLI) or { format: '<name>' } (readTrace).`
+ */
+export function unknownFormatMessage(lines: number): string {
+  const formats = TRACE_FORMATS.map((format) => `${format} (${FORMAT_LABELS[format]})`).join(', ');
+  return `could not detect the trace format from the first ${lines} line(s): no record of a known format. Formats read: ${formats}. Force one with --format <name> (CLI) or { format: '<name>' } (readTrace).`;
 }
 
 async function* convert(input: string | NodeJS.ReadableStream, requested: TraceFormat | 'auto', options: ReadTraceOptions): AsyncGenerator<TraceItem> {
@@ -54,61 +64,21 @@ async function* convert(input: string | NodeJS.ReadableStream, requested: TraceF
         format = detector.push(next.value);
       }
       if (!format) {
-        const message = `could not detect the trace format from the first ${head.length} line(s): no record of a known format; pass { format } (one of ${TRACE_FORMATS.join(', ')})`;
+        const message = unknownFormatMessage(head.length);
         yield { kind: 'error', line: head.length, message: `line ${head.length}: ${message}` };
         return;
       }
     }
     options.onFormat?.(format);
 
-    const queue = new ItemQueue(options.maxGapMs);
-    const builder = new RunBuilder((item) => queue.push(item));
-    const { framer: makeFramer, converter: makeConverter } = FORMATS[format];
-    const framer = makeFramer();
-    const converter = makeConverter(builder);
-    let lineNo = 0;
-    let sawPrefixTime = false;
-
-    const deliver = (records: Framed[]): void => {
-      for (const record of records) {
-        builder.line = record.line;
-        if ('error' in record) {
-          builder.error(record.error);
-          continue;
-        }
-        if (record.at !== undefined) sawPrefixTime = true;
-        // No timestamps anywhere so far (raw piped events): the time of reading is the event time.
-        const at = record.at ?? (sawPrefixTime ? undefined : Date.now());
-        try {
-          converter.record(record.value, format === 'claude-stream-json' || format === 'codex-exec' ? at : record.at);
-        } catch (error) {
-          builder.error(`could not convert the record: ${(error as Error).message}`);
-        }
-      }
-    };
-    const feed = (line: string): void => {
-      lineNo += 1;
-      deliver(framer.push(line, lineNo));
-    };
-
-    for (const line of head) {
-      feed(line);
-      yield* queue.take();
-    }
+    const reader = createTraceLineReader(format, { maxGapMs: options.maxGapMs, locale: options.locale });
+    for (const line of head) yield* reader.pushLine(line);
     for (;;) {
       const next = await iterator.next();
       if (next.done) break;
-      feed(next.value);
-      yield* queue.take();
+      yield* reader.pushLine(next.value);
     }
-    deliver(framer.end());
-    builder.line = Math.max(lineNo, 1);
-    try {
-      converter.end();
-    } catch (error) {
-      builder.error(`could not end the trace: ${(error as Error).message}`);
-    }
-    yield* queue.end(Date.now());
+    yield* reader.end();
   } finally {
     lines.close();
     if (typeof input === 'string') (stream as ReturnType<typeof createReadStream>).destroy();

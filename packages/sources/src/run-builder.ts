@@ -1,5 +1,5 @@
 import { AgentEventSchema } from '@progresscard/core';
-import type { TraceItem } from './types.js';
+import type { TraceItem, TraceLocale } from './types.js';
 
 /**
  * Summaries of tool calls that never got a result, closed when their run ends so no card keeps a
@@ -11,6 +11,15 @@ export const UNFINISHED_TOOL_SUMMARY = {
   cancelled: 'cancelled',
   failed: 'run failed',
 } as const;
+
+/**
+ * The reason of a run that {@link RunBuilder.endRun} ends as interrupted because the recording
+ * stops while tool calls still run, in the card's language: `names` are the running tools.
+ */
+export const RECORDING_ENDS_REASON: Readonly<Record<TraceLocale, (names: string) => string>> = {
+  'zh-CN': (names) => `已中断：记录在 ${names} 运行时结束`,
+  en: (names) => `interrupted: the recording ends while ${names} runs`,
+};
 
 /** Token counts of one model call, as {@link RunBuilder.usage} takes them. */
 export interface UsageFields {
@@ -52,10 +61,11 @@ type Fields = Record<string, unknown>;
  * - **Rounds**: `modelOutput(key)` opens a round when the key (a message id) changes or, without a
  *   key, when model output follows input (a tool result, a prompt: see `inputArrived()`).
  * - **Tools**: start/finish matched by call id; a second start or finish of an id is ignored.
- * - **Endings**: `complete` / `fail` / `cancel` end the run at the clock. `endRun()` infers an
- *   ending for a run whose trace records none, at the time of its last event: failed when tool
- *   calls are still open, completed (answer = the last assistant text) otherwise. Either way, open
- *   tool calls are closed first (see {@link UNFINISHED_TOOL_SUMMARY}) and the open round ends.
+ * - **Endings**: `complete` / `fail` / `cancel` end the run at the clock; tool calls still open are
+ *   closed first (see {@link UNFINISHED_TOOL_SUMMARY}) and the open round ends. `endRun()` infers an
+ *   ending for a run whose trace records none, at the time of its last event: cancelled with
+ *   {@link RECORDING_ENDS_REASON} when tool calls are still open (they stay open, so the card shows
+ *   them interrupted, neither done nor failed), completed (answer = the last assistant text) otherwise.
  */
 export class RunBuilder {
   /** Line of the record being converted; stamped on every item. */
@@ -81,7 +91,16 @@ export class RunBuilder {
   private lastAnswer = '';
   private lastAnswerKey: string | undefined;
 
-  constructor(private readonly sink: (item: TraceItem) => void) {}
+  /**
+   * @param sink receives every item.
+   * @param locale language of the texts written here (inferred endings); `zh-CN` by default.
+   * @param stampLocale when true, every `run.started` carries `locale`.
+   */
+  constructor(
+    private readonly sink: (item: TraceItem) => void,
+    private readonly locale: TraceLocale = 'zh-CN',
+    private readonly stampLocale = false,
+  ) {}
 
   /** Moves the clock to `at` (epoch ms) unless that is earlier; undefined keeps the last time. */
   tick(at: number | undefined): void {
@@ -225,9 +244,9 @@ export class RunBuilder {
     this.emit({ type: 'usage', ...clean });
   }
 
-  /** The agent waits for the user (a question, a plan to approve). */
-  interaction(prompt: string): void {
-    if (this.active && prompt.trim()) this.emit({ type: 'interaction.requested', prompt });
+  /** The agent waits for the user (a question, a plan to approve); `callId` is the call that asks. */
+  interaction(prompt: string, callId?: string): void {
+    if (this.active && prompt.trim()) this.emit({ type: 'interaction.requested', prompt, ...(callId ? { callId } : {}) });
   }
 
   /** The run ended well; `answer` defaults to the last assistant text. */
@@ -250,8 +269,9 @@ export class RunBuilder {
     if (!this.active) return;
     if (this.tools.size > 0) {
       const names = [...new Set([...this.tools.values()].map((tool) => tool.name))].join(', ');
-      const error = `the trace ends without an ending while ${this.tools.size} tool call(s) still run (${names})`;
-      this.end('run.failed', { error }, true);
+      // The open calls stay open: the card marks them interrupted when the run is cancelled.
+      this.tools.clear();
+      this.end('run.cancelled', { reason: RECORDING_ENDS_REASON[this.locale](names) }, true);
     } else {
       this.end('run.completed', { answer: this.lastAnswer || undefined }, true);
     }
@@ -284,7 +304,12 @@ export class RunBuilder {
     this.startedAt = at ?? this.clock;
     this.atOverride = at;
     this.line = line;
-    this.emit({ type: 'run.started', ...(title ? { title } : {}), ...(this.model ? { model: this.model } : {}) });
+    this.emit({
+      type: 'run.started',
+      ...(title ? { title } : {}),
+      ...(this.model ? { model: this.model } : {}),
+      ...(this.stampLocale ? { locale: this.locale } : {}),
+    });
     this.atOverride = undefined;
     this.line = current;
   }

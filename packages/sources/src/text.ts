@@ -51,9 +51,13 @@ export function summarize(text: string | undefined): string | undefined {
   return line ? shorten(line, MAX_SUMMARY_CHARS) : undefined;
 }
 
+/** Text that opens with a tag (`<task-notification>`, `<system-reminder>`…) was written by the harness, not typed. */
+const HARNESS_MARKUP = /^<[A-Za-z][\w-]*>/;
+
 /**
  * A run title from the first user prompt: a slash command as `/name args`, the part after Codex's
- * IDE preamble (`## My request for Codex:`), otherwise the first non-empty line; cut to
+ * IDE preamble (`## My request for Codex:`), for harness markup (`<task-notification>…`) its
+ * `<summary>` or its text without tags, otherwise the first non-empty line; cut to
  * {@link MAX_TITLE_CHARS}. Undefined for an empty prompt.
  */
 export function titleFrom(prompt: string): string | undefined {
@@ -64,7 +68,13 @@ export function titleFrom(prompt: string): string | undefined {
     return shorten(args ? `${name} ${args}` : name, MAX_TITLE_CHARS) || undefined;
   }
   const marker = prompt.indexOf('## My request for Codex:');
-  const body = marker >= 0 ? prompt.slice(marker + '## My request for Codex:'.length) : prompt;
+  let body = marker >= 0 ? prompt.slice(marker + '## My request for Codex:'.length) : prompt;
+  if (HARNESS_MARKUP.test(body.trimStart())) {
+    // Harness-injected text (`<task-notification>…<summary>Background command … completed</summary>`):
+    // its summary, else its text without the tags.
+    const summary = /<summary>([\s\S]*?)<\/summary>/.exec(body)?.[1];
+    body = summary ?? body.replace(/<\/?[A-Za-z][\w-]*>/g, '\n');
+  }
   const line = firstLine(body).replace(/^#{1,6}\s+/, '');
   return line ? shorten(line, MAX_TITLE_CHARS) : undefined;
 }

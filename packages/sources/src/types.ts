@@ -7,6 +7,10 @@ export const TRACE_FORMATS = [
   'codex-rollout',
   'codex-exec',
   'gemini-chat',
+  'gemini-chat-json',
+  'cursor-stream-json',
+  'copilot-events',
+  'opencode-json',
 ] as const;
 
 /**
@@ -17,8 +21,32 @@ export const TRACE_FORMATS = [
  * - `codex-rollout`: Codex rollout JSONL (`~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl`).
  * - `codex-exec`: `codex exec --json` events, optionally after a `[ISO time] [LEVEL] ` log prefix.
  * - `gemini-chat`: Gemini CLI chat recording JSONL (header line, message records, `$set` updates).
+ * - `gemini-chat-json`: the older Gemini CLI chat recording, one pretty-printed JSON document
+ *   `{sessionId, projectHash, startTime, lastUpdated, messages: […]}`.
+ * - `cursor-stream-json`: Cursor CLI `cursor-agent --print --output-format stream-json` events
+ *   (Claude's stream-json shape plus `tool_call` started/completed events and `timestamp_ms`).
+ * - `copilot-events`: GitHub Copilot CLI session `events.jsonl` (`session.*`, `user.message`,
+ *   `assistant.*`, `tool.execution_*`).
+ * - `opencode-json`: OpenCode `run --format json` events (`step_start`, `tool_use`, `text`,
+ *   `step_finish`, `error`), one per line or pretty-printed, optionally after a log prefix.
  */
 export type TraceFormat = (typeof TRACE_FORMATS)[number];
+
+/** What each format is, in a few words (used in the "unknown format" error). */
+export const FORMAT_LABELS: Readonly<Record<TraceFormat, string>> = {
+  'claude-transcript': 'Claude Code session or subagent transcript JSONL',
+  'claude-stream-json': 'claude -p --output-format stream-json',
+  'codex-rollout': 'Codex rollout JSONL',
+  'codex-exec': 'codex exec --json',
+  'gemini-chat': 'Gemini CLI chat recording JSONL',
+  'gemini-chat-json': 'older Gemini CLI chat recording, one JSON document',
+  'cursor-stream-json': 'cursor-agent --output-format stream-json',
+  'copilot-events': 'GitHub Copilot CLI events.jsonl',
+  'opencode-json': 'OpenCode run --format json',
+};
+
+/** Languages of the texts a reader writes itself (see {@link ReadTraceOptions.locale}). */
+export type TraceLocale = 'zh-CN' | 'en';
 
 /** True when `value` names a {@link TraceFormat}. */
 export function isTraceFormat(value: unknown): value is TraceFormat {
@@ -61,6 +89,12 @@ export interface ReadTraceOptions {
    * difference, so a replay does not sit idle. Default: no cap.
    */
   readonly maxGapMs?: number;
+  /**
+   * Language of the texts the reader writes itself (an ending it infers, e.g. "the recording ends
+   * while Bash runs"): `zh-CN` (default, the card's default language) or `en`. When given, it is
+   * also set as `locale` on every `run.started`, so the card speaks the same language.
+   */
+  readonly locale?: TraceLocale;
   /** Called once with the format in use (the detected one under `'auto'`), before the first item. */
   readonly onFormat?: (format: TraceFormat) => void;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SUBAGENT_SEPARATOR, UNFINISHED_TOOL_SUMMARY } from '../src/index.js';
+import { SUBAGENT_SEPARATOR } from '../src/index.js';
 import { collect, linesStream, ofType } from './helpers.js';
 
 const T0 = Date.parse('2025-01-01T10:00:00.000Z');
@@ -115,16 +115,50 @@ describe('claude-transcript', () => {
     for (const usage of subUsage) expect(usage.contextTokens).toBeUndefined();
   });
 
-  it('fails a run that ends with a call still open, closing the call; lines without a time reuse the last', async () => {
-    const { events } = await collect(linesStream([prompt(0, 'run it'), assistant(1, 'msg_1', [toolUse('t1')]), assistant(undefined, 'msg_1', [toolUse('t2', 'Grep')])]));
+  it('ends a run whose recording stops while calls run as interrupted (in the card language), leaving the calls open; lines without a time reuse the last', async () => {
+    const lines = [prompt(0, 'run it'), assistant(1, 'msg_1', [toolUse('t1')]), assistant(undefined, 'msg_1', [toolUse('t2', 'Grep')])];
+    const { events } = await collect(linesStream(lines));
     const started = ofType(events, 'tool.started');
     expect(started.map((event) => event.at)).toEqual([T0 + 1000, T0 + 1000]);
-    const failed = ofType(events, 'run.failed')[0]!;
-    expect(failed.error).toMatch(/2 tool call\(s\) still run \(Bash, Grep\)/);
-    expect(ofType(events, 'tool.finished')).toEqual([
-      expect.objectContaining({ callId: 't1', summary: UNFINISHED_TOOL_SUMMARY.failed, isError: true }),
-      expect.objectContaining({ callId: 't2', summary: UNFINISHED_TOOL_SUMMARY.failed, isError: true }),
-    ]);
+    expect(ofType(events, 'run.failed')).toEqual([]);
+    expect(ofType(events, 'run.cancelled')[0]!.reason).toBe('已中断：记录在 Bash, Grep 运行时结束');
+    // Not closed as done or failed: the card marks them interrupted.
+    expect(ofType(events, 'tool.finished')).toEqual([]);
+    const english = await collect(linesStream(lines), { locale: 'en' });
+    expect(ofType(english.events, 'run.cancelled')[0]!.reason).toBe('interrupted: the recording ends while Bash, Grep runs');
+    expect(ofType(english.events, 'run.started')[0]!.locale).toBe('en');
+  });
+
+  it('titles a harness-injected <task-notification> prompt by its summary, never by markup', async () => {
+    const notification = '<task-notification>\n<task-id>b0be39e</task-id>\n<status>completed</status>\n<summary>Background command "npm test" completed (exit code 0)</summary>\n</task-notification>';
+    const { events } = await collect(linesStream([prompt(0, notification), assistant(1, 'msg_1', [{ type: 'text', text: 'Tests pass.' }])]));
+    expect(ofType(events, 'run.started')[0]!.title).toBe('Background command "npm test" completed (exit code 0)');
+  });
+
+  it('reads a subagent transcript on its own (every line isSidechain) as its own run', async () => {
+    const side = { isSidechain: true, agentId: 'a1' };
+    const { events } = await collect(
+      linesStream([
+        line('user', 0, { role: 'user', content: 'Count the TODOs' }, side),
+        line('assistant', 1, { id: 'msg_1', model: 'claude-test', role: 'assistant', content: [toolUse('t1', 'Grep')], usage: { input_tokens: 5, output_tokens: 1 } }, side),
+        line('user', 2, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: '12 matches' }] }, side),
+        line('assistant', 3, { id: 'msg_2', model: 'claude-test', role: 'assistant', content: [{ type: 'text', text: '12 TODOs.' }], usage: { input_tokens: 6, output_tokens: 2 } }, side),
+      ]),
+    );
+    expect(ofType(events, 'run.started').map((event) => event.title)).toEqual(['Count the TODOs']);
+    expect(ofType(events, 'tool.started').map((event) => event.name)).toEqual(['Grep']);
+    expect(ofType(events, 'run.completed')[0]!.answer).toBe('12 TODOs.');
+  });
+
+  it('skips the zero usage of a synthetic API-error message, so the context size stays', async () => {
+    const { events } = await collect(
+      linesStream([
+        prompt(0, 'go'),
+        assistant(1, 'msg_1', [{ type: 'text', text: 'Working.' }], { input_tokens: 1000, output_tokens: 10 }),
+        line('assistant', 2, { id: 'msg_2', model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: 'API Error: overloaded' }], usage: { input_tokens: 0, output_tokens: 0 } }),
+      ]),
+    );
+    expect(ofType(events, 'usage').map((event) => event.contextTokens)).toEqual([1010]);
   });
 });
 

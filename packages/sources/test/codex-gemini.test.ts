@@ -116,3 +116,35 @@ describe('gemini-chat', () => {
     expect(events.at(-1)!.event).toEqual({ type: 'run.failed', at: T0 + 6000, error: 'Quota exceeded' });
   });
 });
+
+describe('codex exec: times from Codex own log lines', () => {
+  it('uses the time of the agent log line before events that carry none', async () => {
+    const { events } = await collect(
+      linesStream([
+        '2025-11-01T14:44:29.000000Z  INFO codex_exec: starting',
+        '{"type":"turn.started"}',
+        '2025-11-01T14:44:43.500000Z  INFO codex_core: turn done',
+        '{"type":"turn.completed","usage":{"input_tokens":10,"output_tokens":2}}',
+      ]),
+      { format: 'codex-exec' },
+    );
+    const started = ofType(events, 'run.started')[0]!;
+    const completed = ofType(events, 'run.completed')[0]!;
+    expect(started.at).toBe(Date.parse('2025-11-01T14:44:29Z'));
+    expect(completed.at! - started.at!).toBe(14_500);
+  });
+
+  it('shows an MCP result by its text, not its raw JSON', async () => {
+    const item = { id: 'm1', type: 'mcp_tool_call', server: 'docs', tool: 'search', arguments: { q: 'x' }, status: 'completed' };
+    const result = { content: [{ type: 'text', text: 'Found 3 pages\nmore' }], structured_content: null };
+    const { events } = await collect(
+      linesStream([
+        '{"type":"turn.started"}',
+        JSON.stringify({ type: 'item.started', item }),
+        JSON.stringify({ type: 'item.completed', item: { ...item, result } }),
+        '{"type":"turn.completed","usage":{}}',
+      ]),
+    );
+    expect(ofType(events, 'tool.finished')[0]!.summary).toBe('Found 3 pages');
+  });
+});

@@ -40,7 +40,10 @@ describe('detectFormat', () => {
     const unknown = await collect(linesStream(['hello', '{"a":1}']));
     expect(unknown.events).toHaveLength(0);
     expect(unknown.errors).toHaveLength(1);
-    expect(unknown.errors[0]!.message).toMatch(/could not detect the trace format.*pass \{ format \}/);
+    expect(unknown.errors[0]!.message).toMatch(/could not detect the trace format/);
+    // The error lists every format read and how to force one.
+    for (const format of TRACE_FORMATS) expect(unknown.errors[0]!.message).toContain(format);
+    expect(unknown.errors[0]!.message).toContain('--format <name>');
     const explicit = await collect(linesStream(['{"type":"turn.started"}', '{"type":"turn.completed","usage":{}}']), { format: 'codex-exec' });
     expect(explicit.errors).toHaveLength(0);
     expect(explicit.events.map((item) => item.event.type)).toEqual(['run.started', 'run.completed']);
@@ -58,9 +61,9 @@ describe('detectFormat', () => {
 });
 
 describe('bundledTraces', () => {
-  it('lists the nine fixtures with absolute paths next to their attribution', () => {
+  it('lists every bundled trace file with an absolute path, next to its attribution', () => {
     const traces = bundledTraces();
-    expect(traces).toHaveLength(9);
+    expect(traces).toHaveLength(16);
     const dir = bundledTracesDir();
     expect(isAbsolute(dir)).toBe(true);
     expect(dir).toMatch(/packages[\\/]sources[\\/]fixtures[\\/]traces[\\/]$/);
@@ -69,8 +72,12 @@ describe('bundledTraces', () => {
       expect(existsSync(trace.path)).toBe(true);
       expect(trace.description).toBeTruthy();
     }
-    const files = readdirSync(dir);
-    expect(files).toEqual(expect.arrayContaining(['ATTRIBUTION.md', 'SOURCES.md']));
-    expect(files.filter((file) => !file.endsWith('.md')).sort()).toEqual(traces.map((trace) => trace.name).sort());
+    for (const folder of ['', 'more/']) {
+      const files = readdirSync(join(dir, folder));
+      expect(files).toEqual(expect.arrayContaining(['SOURCES.md']));
+      const traceFiles = files.filter((file) => !file.endsWith('.md') && file !== 'more').map((file) => `${folder}${file}`);
+      expect(traceFiles.sort()).toEqual(traces.map((trace) => trace.name).filter((name) => (folder ? name.startsWith(folder) : !name.includes('/'))).sort());
+    }
+    expect(readdirSync(dir)).toContain('ATTRIBUTION.md');
   });
 });

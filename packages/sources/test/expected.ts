@@ -36,7 +36,9 @@ function claudeStreamLog(path: string, errorLines: readonly number[]): RawFacts 
   const resultIds = captures(text, /"tool_use_id":\s*"(toolu_\w+)"/g);
   // A result inside a record that cannot be parsed is not a result.
   for (const line of errorLines) for (const id of captures(lines[line - 1]!, /"tool_use_id":\s*"(toolu_\w+)"/g)) resultIds.delete(id);
-  return { toolIds, resultIds, usageCount: captures(text, /"id":\s*"(msg_\w+)"/g).size };
+  // One usage per model message, plus what a `result` adds from its own totals (streamed messages under-report).
+  const results = (text.match(/"modelUsage":/g) ?? []).length;
+  return { toolIds, resultIds, usageCount: captures(text, /"id":\s*"(msg_\w+)"/g).size + results };
 }
 
 function codexRollout(path: string): RawFacts {

@@ -25,7 +25,13 @@ const ENDINGS: Record<string, string[]> = {
   'codex-rollout-plain.jsonl': ['run.completed'],
   'codex-exec-json.log': ['run.completed', 'run.completed'],
   'gemini-chat-cancelled.jsonl': ['run.completed', 'run.cancelled'],
+  'more/claude-transcript-2.1.39-compact-interrupt.jsonl': ['run.cancelled', 'run.completed', 'run.completed', 'run.completed'],
+  'more/claude-stream-json-2.1.215-bg-tasks.log': ['run.completed'],
+  'more/codex-rollout-0.144.6-compacted.jsonl': ['run.completed'],
 };
+
+/** Formats whose raw facts `expected.ts` counts without the converters (the others are checked by the cross-package replay). */
+const RAW_FACT_FORMATS = new Set(['claude-transcript', 'claude-stream-json', 'codex-rollout', 'codex-exec', 'gemini-chat']);
 
 /** Records that are expected not to parse: pr52 line 5338 holds `\^[` escapes (an ESC written in caret notation). */
 const ERROR_LINES: Record<string, number[]> = { 'claude-stream-json-pr52.log': [5338] };
@@ -38,7 +44,7 @@ const convert = (trace: BundledTrace): Promise<Collected> => {
 };
 const key = (trace: BundledTrace, run: number, callId: string): string => (trace.format === 'codex-exec' ? `${run}:${callId}` : callId);
 
-describe.each(bundledTraces().map((trace) => [trace.name, trace] as const))('%s', (name, trace) => {
+describe.each(bundledTraces().filter((trace) => RAW_FACT_FORMATS.has(trace.format)).map((trace) => [trace.name, trace] as const))('%s', (name, trace) => {
   const errorLines = ERROR_LINES[name] ?? [];
 
   it('converts with no error items but the expected ones', async () => {

@@ -38,7 +38,7 @@ function isHttpUrl(value: string): boolean {
  * Markdown card" template (`382e4302-551d-4880-bf29-a30acfab2e71.schema`, dingtalk-stream-sdk-python
  * `card_instance.py`): `msgTitle`, `msgContent` (markdown) and `flowStatus` (AI-card state).
  */
-export const TemplateKeysSchema = z.object({
+const TemplateKeysSchema = z.object({
   title: z.string().min(1).max(100).default('msgTitle'),
   content: z.string().min(1).max(100).default('msgContent'),
   flowStatus: z.string().min(1).max(100).default('flowStatus'),
@@ -58,8 +58,18 @@ export const TemplateKeysSchema = z.object({
  * - `tickMs`, `budget`, `perCardIntervalMs`, `debounceMs`: override the channel defaults (the core's timing schema).
  * - `templateKeys`: variable names in your template; `cardParams`: extra fixed template variables
  *   (non-strings are JSON-encoded, since every cardParamMap value must be a string).
- * - `maxContentChars`: size guard of the markdown variable (default 3000: longer replies have been
- *   seen to render as a blank card, soimy/openclaw-channel-dingtalk#615).
+ * - `maxContentChars`: size guard of the markdown variable, in code points (default 2500: the docs cap a
+ *   variable at 1 KB and streamed content at "preferably 3 K", and replies above about 3 000 characters
+ *   have rendered as a blank card, soimy/openclaw-channel-dingtalk#615). A final answer that does not
+ *   fit continues in follow-up messages (at most `maxContinuationMessages`, default 20).
+ * - `contentMode`: `streaming` (default: the content goes through `PUT /v1.0/card/streaming`; the
+ *   template's Markdown component needs its streaming switch on) or `card-data` (instance updates only,
+ *   for templates without a streaming component).
+ * - `failedState`: the AI-card state a failed run ends in: `finished` (default; the ❌ status line and
+ *   the error are in the content) or `failed` (`flowStatus` 5 / `isError`; enable the failed state in
+ *   the template first, it is off by default and then shows the platform's own text).
+ * - `layoutVariables`: send `sys_full_json_obj` (`order`: title, content) and `config`, as DingTalk's
+ *   SDK does for its AI Markdown template (default true).
  * - `maxToolLines`: tool lines shown (running ones first, then the latest); default 12.
  * - `timeoutMs`: per HTTP request, default 10000.
  */
@@ -86,7 +96,11 @@ export const DingTalkConfigSchema = z.object({
   ...TIMING_OVERRIDES_SHAPE,
   templateKeys: TemplateKeysSchema.default({ title: 'msgTitle', content: 'msgContent', flowStatus: 'flowStatus' }),
   cardParams: z.record(z.string().min(1).max(100), z.unknown()).default({}),
-  maxContentChars: z.number().int().min(500).max(20_000).default(3000),
+  maxContentChars: z.number().int().min(500).max(20_000).default(2500),
+  maxContinuationMessages: z.number().int().min(0).max(100).default(20),
+  contentMode: z.enum(['streaming', 'card-data']).default('streaming'),
+  failedState: z.enum(['finished', 'failed']).default('finished'),
+  layoutVariables: z.boolean().default(true),
   maxToolLines: z.number().int().min(1).max(100).default(12),
   timeoutMs: positiveInt.default(10_000),
 });

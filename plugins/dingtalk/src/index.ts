@@ -3,7 +3,8 @@
  * to `createProgressCards({ channels: [...] })`. Internals (renderer, markdown, transport, error
  * classification) are not part of the public API.
  */
-export { dingtalk, type DingTalkPlugin, type DingTalkPluginOptions } from './plugin.js';
+export { dingtalk, type DingTalkPlugin, type DingTalkPluginOptions, type DingTalkFromEnvOptions } from './plugin.js';
+export { DINGTALK_ENV_VARIABLES } from './env.js';
 export {
   DINGTALK_DEFAULTS,
   DINGTALK_API_BASE_URL,
@@ -12,5 +13,6 @@ export {
   type DingTalkConfig,
   type DingTalkConfigInput,
 } from './config.js';
-export type { DingTalkCardPayload } from './render/renderer.js';
+export type { DingTalkCardPayload, FailedCardState, StreamEnd } from './render/renderer.js';
+export type { ContentMode } from './transport/card-writer.js';
 export type { DingTalkTarget } from './transport/target.js';

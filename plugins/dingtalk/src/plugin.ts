@@ -1,11 +1,13 @@
-import { parseTimingOverrides, type ChannelPlugin } from '@progresscard/core';
-import { DINGTALK_DEFAULTS, DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig } from './config.js';
+import { configFromEnv, parseTimingOverrides, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
+import { DINGTALK_DEFAULTS, DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig, type DingTalkConfigInput } from './config.js';
+import { DINGTALK_ENV_VARIABLES } from './env.js';
 import { DingTalkRenderer, type DingTalkCardPayload } from './render/renderer.js';
 import { dingtalkBudgetKeys } from './budget-keys.js';
 import { DingTalkHttp } from './transport/http.js';
 import type { DingTalkTarget } from './transport/target.js';
 import { AccessTokenCache } from './transport/token.js';
 import { DingTalkTransport } from './transport/transport.js';
+import { CardWriter } from './transport/card-writer.js';
 
 /** The DingTalk channel plugin as `dingtalk(config)` returns it. */
 export type DingTalkPlugin = ChannelPlugin<DingTalkCardPayload, DingTalkTarget> & {
@@ -19,8 +21,14 @@ export interface DingTalkPluginOptions {
   readonly now?: () => number;
 }
 
+/** Options of `dingtalk.fromEnv`: those of {@link dingtalk}, and where to read the variables. */
+export interface DingTalkFromEnvOptions extends DingTalkPluginOptions {
+  /** Default `process.env`. */
+  readonly env?: EnvSource;
+}
+
 /** Every cardParamMap value must be a string: strings pass, everything else is JSON-encoded (https://open.dingtalk.com/document/development/instructions-for-filling-in-api-card-data). */
-export function toCardParamMap(values: Readonly<Record<string, unknown>>): Record<string, string> {
+function toCardParamMap(values: Readonly<Record<string, unknown>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined) continue;
@@ -30,8 +38,11 @@ export function toCardParamMap(values: Readonly<Record<string, unknown>>): Recor
 }
 
 /**
- * The DingTalk channel: AI cards sent with `createAndDeliver` and updated with
- * `PUT /v1.0/card/instances`, over axios against `baseUrl` (the DingTalk API or the emulator).
+ * The DingTalk channel: AI cards sent with `createAndDeliver`, their content written through the
+ * AI-card streaming API (`PUT /v1.0/card/streaming`; `contentMode: 'card-data'` for templates
+ * without a streaming component) and their other variables with `PUT /v1.0/card/instances`, over
+ * axios against `baseUrl` (the DingTalk API or the emulator). A final answer longer than
+ * `maxContentChars` continues in follow-up cards.
  *
  * @example
  * const cards = createProgressCards({ channels: [dingtalk({ appKey, appSecret, cardTemplateId,
@@ -50,11 +61,15 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     footerStyle: c.footerStyle,
     timeZone: c.timeZone,
     maxContentChars: c.maxContentChars,
+    maxContinuationMessages: c.maxContinuationMessages,
     maxToolLines: c.maxToolLines,
+    failedState: c.failedState,
+    layoutVariables: c.layoutVariables,
   });
   const transport = new DingTalkTransport({
     http,
     tokens,
+    writer: new CardWriter(http, tokens, c.contentMode, c.templateKeys.content),
     cardTemplateId: c.cardTemplateId,
     robotCode: c.robotCode ?? c.appKey,
     defaultTarget: c.target,
@@ -70,3 +85,22 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     config: { ...c, appSecret: '<hidden>' },
   };
 }
+
+/**
+ * The DingTalk channel configured from the environment ({@link DINGTALK_ENV_VARIABLES}):
+ * `DINGTALK_APP_KEY`, `DINGTALK_APP_SECRET`, `DINGTALK_ROBOT_CODE`, `DINGTALK_CARD_TEMPLATE_ID`,
+ * `DINGTALK_OPEN_CONVERSATION_ID` (a group target) and optionally `DINGTALK_BASE_URL`. `overrides`
+ * win over the environment, and a field given there needs no variable (e.g. `{ target }` instead
+ * of `DINGTALK_OPEN_CONVERSATION_ID`).
+ *
+ * ```ts
+ * const cards = createProgressCards({ channels: [dingtalk.fromEnv({ tickMs: 5000 })] });
+ * ```
+ * @throws MissingEnvError naming every required variable that is unset or empty.
+ * @throws DingTalkConfigError naming the bad field, the variable it came from and its value (never the secret).
+ */
+dingtalk.fromEnv = function fromEnv(overrides: Partial<DingTalkConfigInput> = {}, options: DingTalkFromEnvOptions = {}): DingTalkPlugin {
+  const { env = process.env, ...pluginOptions } = options;
+  const config = configFromEnv('dingtalk', DINGTALK_ENV_VARIABLES, env, overrides);
+  return withEnvNames(DINGTALK_ENV_VARIABLES, overrides, () => dingtalk(config, pluginOptions));
+};

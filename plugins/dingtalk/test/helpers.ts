@@ -26,4 +26,7 @@ export async function setup(
   return { emulator, plugin };
 }
 
-export const payload = (content: string, flowStatus = '2') => ({ cardParamMap: { msgTitle: 'T', msgContent: content, flowStatus } });
+export const payload = (content: string, flowStatus = '2') => ({
+  cardParamMap: { msgTitle: 'T', msgContent: content, flowStatus },
+  streamEnd: flowStatus === '2' ? ('open' as const) : flowStatus === '5' ? ('error' as const) : ('finalize' as const),
+});

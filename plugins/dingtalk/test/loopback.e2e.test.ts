@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProgressCards, silentLogger, type ProgressCards } from '@progresscard/core';
-import { DINGTALK_TERMINAL_CARD_STATES, type DingTalkEmulator } from '@progresscard/emulator';
+import { DINGTALK_FAILED_STATE_FALLBACK_TEXT, DINGTALK_TERMINAL_CARD_STATES, type DingTalkEmulator, type DingTalkEmulatorOptions } from '@progresscard/emulator';
 import { setup } from './helpers.js';
 import { sleep } from './replay.js';
 
@@ -13,8 +13,8 @@ afterEach(async () => {
   emulator = undefined;
 });
 
-async function start(config = {}) {
-  const s = await setup(config);
+async function start(config = {}, emulatorOptions: DingTalkEmulatorOptions = {}) {
+  const s = await setup(config, emulatorOptions);
   emulator = s.emulator;
   cards = createProgressCards({ channels: [s.plugin], logger: silentLogger });
   return { emulator: s.emulator, cards };
@@ -42,23 +42,78 @@ describe('DingTalk plugin ↔ core ↔ emulator', () => {
     expect(dt.cardData.msgTitle).toBe('Refactor parser');
     expect(dt.cardData.flowStatus).toBe('3');
     expect(dt.cardData.msgContent).toContain('✅ **已完成**');
-    expect(dt.cardData.msgContent).toContain('shell: `npm test`（完成 · 212 passed）');
+    expect(dt.cardData.msgContent).toContain('shell: npm test（完成 · 212 passed）');
     expect(dt.cardData.msgContent).toContain('All tests pass.');
     expect(dt.cardData.msgContent).toContain('model-x');
     expect(dt.history.every((h) => h.outcome === 'accepted')).toBe(true);
     expect(dt.maxConcurrentCalls).toBe(1);
+    // What the user sees on a template with the streaming switch on: the streamed content.
+    expect(dt.display).toEqual({ state: 'finished', content: dt.cardData.msgContent });
   });
 
-  it('a failed run ends failed (flowStatus 5) with the error, not spinning', async () => {
-    const { emulator, cards } = await start();
+  async function failedRun(config = {}, emulatorOptions: DingTalkEmulatorOptions = {}) {
+    const { emulator, cards } = await start(config, emulatorOptions);
     const card = cards.open('dingtalk');
     card.start({ title: 'Deploy' });
     card.toolStarted('d', 'shell', '{"command":"./deploy.sh"}');
     card.fail('deploy script exited with 1');
     expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'failed' });
-    const dt = emulator.cards()[0]!;
-    expect(dt.state).toBe('failed');
-    expect(dt.cardData.msgContent).toContain('**错误**：deploy script exited with 1');
+    return emulator.cards()[0]!;
+  }
+
+  it('a failed run ends in the finished state by default, so a default template shows ❌ and the error', async () => {
+    const dt = await failedRun();
+    expect(dt.state).toBe('finished');
+    expect(dt.display.content).toContain('❌ **失败**');
+    expect(dt.display.content).toContain('**错误**：deploy script exited with 1');
+  });
+
+  it("failedState 'failed' ends in the failed state: shown on a template with it enabled, hidden behind the fallback text otherwise", async () => {
+    const enabled = await failedRun({ failedState: 'failed' }, { template: { failedStateEnabled: true } });
+    expect(enabled.state).toBe('failed');
+    expect(enabled.display.content).toContain('**错误**：deploy script exited with 1');
+    await cards?.shutdown();
+    await emulator?.close();
+    const disabled = await failedRun({ failedState: 'failed' });
+    expect(disabled.display).toMatchObject({ state: 'failed', content: DINGTALK_FAILED_STATE_FALLBACK_TEXT });
+  });
+
+  it('a final answer longer than the card continues in follow-up cards: nothing lost, none blank', async () => {
+    const { emulator, cards } = await start();
+    const card = cards.open('dingtalk');
+    card.start({ title: 'Report' });
+    const paragraphs = Array.from({ length: 120 }, (_, i) => `第 ${i} 段：解析器现在接受尾随逗号，测试全部通过。`);
+    card.complete(paragraphs.join('\n\n'));
+    const final = await card.finalDelivery;
+    expect(final).toMatchObject({ ok: true, continuations: { delivered: expect.any(Number), total: expect.any(Number) } });
+    expect(final.continuations!.delivered).toBe(final.continuations!.total);
+    const all = emulator.cards();
+    expect(all.length).toBe(final.continuations!.total + 1);
+    for (const dt of all) {
+      expect(dt.state).toBe('finished');
+      expect(dt.display.problem).toBeUndefined();
+      expect(Array.from(dt.display.content).length).toBeLessThanOrEqual(2500);
+    }
+    const shown = all.map((dt) => dt.display.content).join('\n');
+    for (const paragraph of paragraphs) expect(shown).toContain(paragraph);
+  });
+
+  it('a spent monthly quota stops the progressive updates without a fallback render, the final tried once', async () => {
+    const { emulator, cards } = await start({}, { monthlyQuota: 2 });
+    const card = cards.open('dingtalk');
+    card.start({ title: 'Quota' });
+    await sleep(700);
+    for (let i = 0; i < 4; i++) {
+      card.toolStarted(`t${i}`, 'shell', `{"command":"step ${i}"}`);
+      await sleep(600);
+    }
+    card.complete('done');
+    expect(await card.finalDelivery).toMatchObject({ ok: false });
+    const refused = emulator.calls({ outcome: 'rejected' });
+    expect(refused.every((call) => call.code === 'Forbidden.AccessDenied.ApiCountLimitForOrg')).toBe(true);
+    // one refused progressive update (it stops the channel) and the final's single try
+    expect(refused).toHaveLength(2);
+    expect(emulator.calls().filter((call) => call.request && JSON.stringify(call.request).includes('✅')).length).toBeLessThanOrEqual(1);
   });
 
   it('a cancelled run ends in a terminal state and says it was cancelled (en)', async () => {

@@ -1,6 +1,7 @@
-import { parseTimingOverrides, type ChannelPlugin } from '@progresscard/core';
+import { configFromEnv, parseTimingOverrides, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
 import { feishuBudgetKeys } from './budget-keys.js';
 import { FEISHU_DEFAULTS, FeishuConfigSchema, parseFeishuConfig, type FeishuConfig, type FeishuConfigInput } from './config.js';
+import { FEISHU_ENV_VARIABLES } from './env.js';
 import type { FeishuCard } from './render/card-types.js';
 import { createFeishuRenderer } from './render/renderer.js';
 import { FeishuTransport, type FeishuTarget, type FeishuTransportOptions } from './transport/transport.js';
@@ -18,6 +19,12 @@ export interface FeishuPluginOptions {
    * token cache and request timeout. With a client of your own, `refreshAuth` cannot clear its token cache.
    */
   readonly client?: FeishuTransportOptions['client'];
+}
+
+/** Options of `feishu.fromEnv`: those of {@link feishu}, and where to read the variables. */
+export interface FeishuFromEnvOptions extends FeishuPluginOptions {
+  /** Default `process.env`. */
+  readonly env?: EnvSource;
 }
 
 /**
@@ -48,3 +55,21 @@ export function feishu(config: FeishuConfigInput, options: FeishuPluginOptions =
     transport: new FeishuTransport(parsed, options),
   };
 }
+
+/**
+ * The Feishu channel configured from the environment ({@link FEISHU_ENV_VARIABLES}):
+ * `FEISHU_APP_ID`, `FEISHU_APP_SECRET`, `FEISHU_CHAT_ID` and optionally `FEISHU_DOMAIN`. `overrides`
+ * win over the environment, and a field given there needs no variable.
+ *
+ * ```ts
+ * const cards = createProgressCards({ channels: [feishu.fromEnv({ tickMs: 5000 })] });
+ * ```
+ * @throws MissingEnvError naming every required variable that is unset or empty, e.g.
+ *   `feishu needs the environment variables FEISHU_APP_SECRET, FEISHU_CHAT_ID (unset or empty)`.
+ * @throws FeishuConfigError naming the bad field, the variable it came from and its value (never the secret).
+ */
+feishu.fromEnv = function fromEnv(overrides: Partial<FeishuConfigInput> = {}, options: FeishuFromEnvOptions = {}): FeishuPlugin {
+  const { env = process.env, ...pluginOptions } = options;
+  const config = configFromEnv('feishu', FEISHU_ENV_VARIABLES, env, overrides);
+  return withEnvNames(FEISHU_ENV_VARIABLES, overrides, () => feishu(config as FeishuConfigInput, pluginOptions));
+};

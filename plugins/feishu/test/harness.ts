@@ -5,7 +5,7 @@ import { feishu, type FeishuCard, type FeishuConfigInput, type FeishuPlugin } fr
 import type { FeishuElement } from '../src/render/card-types.js';
 
 /** A logger that keeps every line, to check that nothing secret is logged. */
-export function recordingLogger(): Logger & { lines: string[] } {
+function recordingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
   const keep = (level: string) => (message: string, fields?: Record<string, unknown>) => {
     lines.push(`${level} ${message} ${fields ? JSON.stringify(fields) : ''}`);
@@ -94,7 +94,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
 }
 
 /** Every element of a card, nested ones included. */
-export function elementsOf(card: FeishuCard | Record<string, unknown> | undefined): FeishuElement[] {
+function elementsOf(card: FeishuCard | Record<string, unknown> | undefined): FeishuElement[] {
   const out: FeishuElement[] = [];
   const walk = (els: readonly FeishuElement[]) =>
     els.forEach((e) => {
@@ -105,9 +105,14 @@ export function elementsOf(card: FeishuCard | Record<string, unknown> | undefine
   return out;
 }
 
-/** Text of one element by id. */
+/** Text of one element by id; for `answer`, the answer's components (`answer`, `answer_2`, …) joined. */
 export function textOf(card: unknown, elementId: string): string | undefined {
-  return elementsOf(card as FeishuCard).find((e) => e.element_id === elementId)?.content as string | undefined;
+  const elements = elementsOf(card as FeishuCard);
+  if (elementId === 'answer') {
+    const parts = elements.filter((e) => e.element_id === 'answer' || /^answer_\d+$/.test(e.element_id ?? '')).map((e) => e.content as string);
+    return parts.length === 0 ? undefined : parts.join('\n\n');
+  }
+  return elements.find((e) => e.element_id === elementId)?.content as string | undefined;
 }
 
 /** How far a card has got, comparable between two cards: [finished?, tools, tools done, answer length]. */

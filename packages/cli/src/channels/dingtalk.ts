@@ -1,5 +1,6 @@
 import { DEFAULT_DINGTALK_APP, startDingTalkEmulator, type DingTalkEmulator } from '@progresscard/emulator';
-import { dingtalk, DingTalkConfigError } from '@progresscard/plugin-dingtalk';
+import { MissingEnvError } from '@progresscard/core';
+import { DINGTALK_ENV_VARIABLES, dingtalk, DingTalkConfigError } from '@progresscard/plugin-dingtalk';
 import { CliUsageError } from '../errors.js';
 import { renderDingTalkCard } from '../preview/render-dingtalk.js';
 import type { ChannelDescriptor } from './descriptor.js';
@@ -43,22 +44,13 @@ export const dingtalkChannel: ChannelDescriptor<'dingtalk', DingTalkEmulator> = 
     pluginHint: (emulator) => `dingtalk({ …, baseUrl: '${emulator.baseUrl}' })`,
   },
   real: {
-    requiredEnv: ['DINGTALK_APP_KEY', 'DINGTALK_APP_SECRET', 'DINGTALK_ROBOT_CODE', 'DINGTALK_CARD_TEMPLATE_ID', 'DINGTALK_OPEN_CONVERSATION_ID'],
-    optionalEnv: [{ name: 'DINGTALK_BASE_URL', hint: 'the API base URL, default https://api.dingtalk.com' }],
+    requiredEnv: DINGTALK_ENV_VARIABLES.filter((variable) => variable.required).map((variable) => variable.name),
+    optionalEnv: DINGTALK_ENV_VARIABLES.filter((variable) => !variable.required).map(({ name, hint }) => ({ name, hint })),
     plugin: (env, settings) => {
       try {
-        return dingtalk({
-          appKey: env.DINGTALK_APP_KEY!.trim(),
-          appSecret: env.DINGTALK_APP_SECRET!,
-          robotCode: env.DINGTALK_ROBOT_CODE!.trim(),
-          cardTemplateId: env.DINGTALK_CARD_TEMPLATE_ID!.trim(),
-          target: { type: 'group', openConversationId: env.DINGTALK_OPEN_CONVERSATION_ID!.trim() },
-          ...(env.DINGTALK_BASE_URL?.trim() ? { baseUrl: env.DINGTALK_BASE_URL.trim() } : {}),
-          tickMs: settings.tickMs,
-          ...(settings.locale ? { locale: settings.locale } : {}),
-        });
+        return dingtalk.fromEnv({ tickMs: settings.tickMs, ...(settings.locale ? { locale: settings.locale } : {}) }, { env });
       } catch (error) {
-        throw error instanceof DingTalkConfigError ? new CliUsageError(error.message) : error;
+        throw error instanceof DingTalkConfigError || error instanceof MissingEnvError ? new CliUsageError(error.message) : error;
       }
     },
   },

@@ -1,5 +1,6 @@
 import { DEFAULT_FEISHU_APP, startFeishuEmulator, type FeishuEmulator } from '@progresscard/emulator';
-import { feishu, FeishuConfigError } from '@progresscard/plugin-feishu';
+import { MissingEnvError } from '@progresscard/core';
+import { FEISHU_ENV_VARIABLES, feishu, FeishuConfigError } from '@progresscard/plugin-feishu';
 import { CliUsageError } from '../errors.js';
 import { feishuTemplate, renderFeishuMessage } from '../preview/render-feishu.js';
 import type { ChannelDescriptor } from './descriptor.js';
@@ -40,21 +41,13 @@ export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
     pluginHint: (emulator) => `feishu({ …, domain: '${emulator.baseUrl}' })`,
   },
   real: {
-    requiredEnv: ['FEISHU_APP_ID', 'FEISHU_APP_SECRET', 'FEISHU_CHAT_ID'],
-    optionalEnv: [{ name: 'FEISHU_DOMAIN', hint: 'feishu (default), lark or a base URL' }],
+    requiredEnv: FEISHU_ENV_VARIABLES.filter((variable) => variable.required).map((variable) => variable.name),
+    optionalEnv: FEISHU_ENV_VARIABLES.filter((variable) => !variable.required).map(({ name, hint }) => ({ name, hint })),
     plugin: (env, settings) => {
       try {
-        return feishu({
-          appId: env.FEISHU_APP_ID!.trim(),
-          appSecret: env.FEISHU_APP_SECRET!,
-          domain: env.FEISHU_DOMAIN?.trim() || 'feishu',
-          receiveIdType: 'chat_id',
-          receiveId: env.FEISHU_CHAT_ID!.trim(),
-          tickMs: settings.tickMs,
-          ...(settings.locale ? { locale: settings.locale } : {}),
-        });
+        return feishu.fromEnv({ receiveIdType: 'chat_id', tickMs: settings.tickMs, ...(settings.locale ? { locale: settings.locale } : {}) }, { env });
       } catch (error) {
-        throw error instanceof FeishuConfigError ? new CliUsageError(error.message) : error;
+        throw error instanceof FeishuConfigError || error instanceof MissingEnvError ? new CliUsageError(error.message) : error;
       }
     },
   },

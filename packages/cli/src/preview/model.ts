@@ -1,18 +1,9 @@
 /** What the preview page shows for one channel; sent to the browser as JSON over server-sent events. */
 
-/** One platform API call as the emulator answered it. */
-export interface PreviewCall {
-  readonly seq: number;
-  /** Epoch ms (wall) when it was answered. */
-  readonly at: number;
-  readonly route: string;
-  readonly outcome: 'accepted' | 'rejected';
-  readonly status: number;
-  /** Platform error code of a rejected call (number for Feishu, string for DingTalk). */
-  readonly code?: number | string;
-  readonly msg?: string;
-  /** Message / card id the call was about. */
-  readonly key?: string;
+import type { EmulatorCall } from '../channels/descriptor.js';
+
+/** One platform API call as the emulator answered it, as the preview shows it. */
+export interface PreviewCall extends EmulatorCall {
   /** True when the platform answered "too many requests" (a rate-limit answer). */
   readonly rateLimited: boolean;
 }

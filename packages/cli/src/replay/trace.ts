@@ -62,7 +62,7 @@ const TERMINAL_STATUS: Record<string, CardStatus> = {
  * @throws CliUsageError listing the bundled names when neither exists.
  */
 export async function resolveTrace(nameOrFile: string, label = 'trace'): Promise<{ name: string; path: string; format?: TraceFormat }> {
-  const bundled = bundledTraces().find((t) => t.name === nameOrFile || t.name.replace(/\.[a-z]+$/, '') === nameOrFile);
+  const bundled = bundledTraces().find((t) => [t.name, t.name.split('/').pop()!].some((name) => name === nameOrFile || name.replace(/\.[a-z]+$/, '') === nameOrFile));
   if (bundled) return { name: bundled.name, path: bundled.path, format: bundled.format };
   await assertReadableFile(nameOrFile, `${label} ${JSON.stringify(nameOrFile)} is neither a bundled trace (${bundledTraces().map((t) => t.name).join(', ')}) nor a file`);
   return { name: basename(nameOrFile), path: nameOrFile };

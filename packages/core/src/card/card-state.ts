@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../events/contract.js';
 import { DEFAULT_TEXT_BUFFER_LIMITS, TextBuffer, type TextBufferLimits } from './text-buffer.js';
+import { wellFormed } from '../plugin/kit/text.js';
 import { toToolLine, toolDetail, type ToolCallRecord } from './tool-lines.js';
 import type { CardStatus, CardView, Locale } from './view.js';
 
@@ -57,9 +58,19 @@ export class CardState {
   private answer = '';
   private finalAnswer: string | undefined;
   private waitingFor: string | undefined;
+  /** The tool call that asked the user; its `tool.finished` ends the wait. */
+  private waitingCallId: string | undefined;
+  /** The call started last (the one a `interaction.requested` without `callId` belongs to). */
+  private lastStartedCallId: string | undefined;
+  /** Last character of the answer so far (shown or buffered); '' before any. */
+  private answerEnd = '';
+  /** True when a tool call or a round came between answer segments: the next one starts a new paragraph. */
+  private answerBreakDue = false;
   private error: string | undefined;
   private startedAt: number;
   private endedAt: number | undefined;
+  /** Epoch ms of the latest event applied (the card's own time, e.g. a replayed trace's stamps). */
+  private latestEventAt = Number.NEGATIVE_INFINITY;
   private readonly calls = new Map<string, ToolCallRecord>();
   private runningCount = 0;
   private model: string | undefined;
@@ -72,7 +83,7 @@ export class CardState {
   constructor(options: CardStateOptions) {
     this.startedAt = options.startedAt;
     this.locale = options.locale ?? 'zh-CN';
-    this.title = options.title ?? '';
+    this.title = wellFormed(options.title ?? '');
     this.buffer = new TextBuffer(options.textBuffer ?? DEFAULT_TEXT_BUFFER_LIMITS);
   }
 
@@ -110,15 +121,17 @@ export class CardState {
   apply(event: AgentEvent, now: number): ApplyResult {
     if (this.isTerminal) return { change: 'none', ignored: 'after-terminal' };
     const at = event.at ?? now;
+    this.latestEventAt = Math.max(this.latestEventAt, at);
     switch (event.type) {
       case 'run.started': {
         this.startedAt = event.at ?? this.startedAt;
-        if (event.title !== undefined) this.title = event.title;
+        if (event.title !== undefined) this.title = wellFormed(event.title);
         if (event.locale !== undefined) this.locale = event.locale;
         if (event.model !== undefined) this.model = event.model;
         return { change: 'structural' };
       }
       case 'round.started': {
+        this.answerBreakDue = true;
         const changed = this.round !== event.round;
         this.round = event.round;
         return { change: this.resume() || changed ? 'structural' : 'none' };
@@ -129,7 +142,8 @@ export class CardState {
       case 'answer.delta': {
         if (!event.text) return { change: 'none' };
         const resumed = this.resume();
-        const full = this.buffer.push(event.type === 'answer.delta' ? 'answer' : 'thinking', event.text, at);
+        const text = event.type === 'answer.delta' ? this.answerSegment(event.text) : event.text;
+        const full = this.buffer.push(event.type === 'answer.delta' ? 'answer' : 'thinking', text, at);
         if (full) this.releaseText();
         return { change: full || resumed ? 'structural' : 'none', released: full };
       }
@@ -138,14 +152,18 @@ export class CardState {
       case 'tool.args_delta': {
         const call = this.calls.get(event.callId);
         if (!call || call.args.length >= MAX_ARG_CHARS) return { change: 'none' };
-        call.args = (call.args + event.delta).slice(0, MAX_ARG_CHARS);
+        call.args = wellFormed((call.args + event.delta).slice(0, MAX_ARG_CHARS));
         const detail = toolDetail(call.args);
         const changed = detail !== call.detail;
         call.detail = detail;
         return { change: changed ? 'structural' : 'none' };
       }
-      case 'tool.finished':
-        return { change: this.finishTool(event.callId, event.summary, event.isError === true, at) };
+      case 'tool.finished': {
+        // The call that asked the user ran: the user has answered.
+        const resumed = event.callId === this.waitingCallId ? this.resume() : false;
+        const change = this.finishTool(event.callId, event.summary === undefined ? undefined : wellFormed(event.summary), event.isError === true, at);
+        return { change: resumed ? 'structural' : change };
+      }
       case 'usage': {
         if (event.inputTokens !== undefined) this.inputTokens = (this.inputTokens ?? 0) + event.inputTokens;
         if (event.outputTokens !== undefined) this.outputTokens = (this.outputTokens ?? 0) + event.outputTokens;
@@ -155,12 +173,15 @@ export class CardState {
         return { change: 'structural' };
       }
       case 'interaction.requested':
-        this.waitingFor = event.prompt;
+        this.waitingFor = wellFormed(event.prompt);
+        this.waitingCallId = event.callId ?? this.lastStartedCallId;
         this.moveTo('waiting');
         return { change: 'structural' };
+      case 'interaction.resolved':
+        return { change: this.resume() ? 'structural' : 'none' };
       case 'run.completed':
         this.releaseText();
-        if (event.answer && event.answer.trim()) this.finalAnswer = event.answer;
+        if (event.answer?.trim()) this.finalAnswer = event.answer;
         return this.end('completed', at);
       case 'run.failed':
         this.releaseText();
@@ -177,8 +198,8 @@ export class CardState {
   releaseText(): boolean {
     if (this.buffer.isEmpty) return false;
     const { answer, thinking } = this.buffer.drain();
-    this.answer += answer;
-    this.thinking += thinking;
+    this.answer += wellFormed(answer);
+    this.thinking += wellFormed(thinking);
     return true;
   }
 
@@ -214,7 +235,10 @@ export class CardState {
         contextWindow: this.contextWindow,
         contextPercent,
         toolCount,
-        sentAt: now,
+        // The run's end on a final card, else now — never before the latest event: in a fast replay
+        // (or after a retried final) the wall-derived `now` could otherwise put a later card's clock
+        // time before an earlier card's.
+        sentAt: this.endedAt ?? Math.max(now, this.latestEventAt),
       },
       startedAt: this.startedAt,
       elapsedMs,
@@ -222,21 +246,36 @@ export class CardState {
     };
   }
 
-  private startTool(callId: string, name: string, args: string | Record<string, unknown> | undefined, at: number): ChangeKind {
+  /**
+   * `text` as the next answer segment: when a tool call or a new round came since the last answer
+   * text, it starts a new paragraph (a blank line), so "first." and "The timeout" are not glued.
+   */
+  private answerSegment(text: string): string {
+    const separate = this.answerBreakDue && this.answerEnd !== '' && !/\s/.test(this.answerEnd) && !/^\s/.test(text);
+    this.answerBreakDue = false;
+    const segment = separate ? `\n\n${text}` : text;
+    this.answerEnd = segment.slice(-1);
+    return segment;
+  }
+
+  private startTool(callId: string, rawName: string, args: string | Record<string, unknown> | undefined, at: number): ChangeKind {
     const resumed = this.resume();
+    const name = wellFormed(rawName);
+    this.answerBreakDue = true;
+    this.lastStartedCallId = callId;
     const existing = this.calls.get(callId);
-    const argText = (args === undefined ? '' : typeof args === 'string' ? args : JSON.stringify(args)).slice(0, MAX_ARG_CHARS);
+    const argText = wellFormed((args === undefined ? '' : typeof args === 'string' ? args : JSON.stringify(args)).slice(0, MAX_ARG_CHARS));
     if (existing) {
       // A repeated start (e.g. re-sent with full args) keeps the first start time.
       if (existing.state === 'orphan') return resumed ? 'structural' : 'none';
       existing.name = name;
       if (argText) {
         existing.args = argText;
-        existing.detail = toolDetail(args);
+        existing.detail = wellFormed(toolDetail(args));
       }
       return 'structural';
     }
-    this.calls.set(callId, { callId, name, args: argText, detail: toolDetail(args), state: 'running', startedAt: at });
+    this.calls.set(callId, { callId, name, args: argText, detail: wellFormed(toolDetail(args)), state: 'running', startedAt: at });
     this.runningCount += 1;
     return 'structural';
   }
@@ -289,6 +328,7 @@ export class CardState {
   private resume(): boolean {
     if (this.status !== 'waiting') return false;
     this.waitingFor = undefined;
+    this.waitingCallId = undefined;
     this.moveTo('running');
     return true;
   }

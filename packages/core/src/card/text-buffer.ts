@@ -1,3 +1,8 @@
+/** True for the first half (U+D800–U+DBFF) of a UTF-16 surrogate pair. */
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
 /** Which text a delta belongs to. */
 export type TextKind = 'answer' | 'thinking';
 
@@ -25,8 +30,21 @@ export class TextBuffer {
 
   constructor(private readonly limits: TextBufferLimits = DEFAULT_TEXT_BUFFER_LIMITS) {}
 
-  /** Adds a segment (empty text is ignored); returns true when a threshold is reached. */
-  push(kind: TextKind, text: string, now: number): boolean {
+  /** A high surrogate that ended the last delta of each kind, waiting for its low half. */
+  private readonly heldHalf: Record<TextKind, string> = { answer: '', thinking: '' };
+
+  /**
+   * Adds a segment (empty text is ignored); returns true when a threshold is reached. A delta that
+   * ends in the first half of a surrogate pair (half an emoji) keeps that half back until the next
+   * delta of its kind brings the other half, so no card ever shows a lone surrogate.
+   */
+  push(kind: TextKind, delta: string, now: number): boolean {
+    let text = this.heldHalf[kind] + delta;
+    this.heldHalf[kind] = '';
+    if (text && isHighSurrogate(text.charCodeAt(text.length - 1))) {
+      this.heldHalf[kind] = text.slice(-1);
+      text = text.slice(0, -1);
+    }
     if (!text) return false;
     this.segments.push({ kind, text });
     this.chars += text.length;

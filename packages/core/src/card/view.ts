@@ -59,7 +59,10 @@ export interface FooterFields {
   readonly contextPercent?: number;
   /** Tool calls seen in the run. */
   readonly toolCount: number;
-  /** Epoch ms at which this view was made (the "sent at" time). */
+  /**
+   * Epoch ms the footer's clock time shows: when the run ended on a final card; otherwise when the
+   * view was made, but never before the card's latest event.
+   */
   readonly sentAt: number;
 }
 

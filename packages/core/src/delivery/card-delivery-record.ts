@@ -9,7 +9,7 @@ import { FlushQueue } from './flush-queue.js';
 export type MessagePhase = 'unsent' | 'live' | 'gone';
 
 /** Allowed moves of {@link MessagePhase}. */
-export const MESSAGE_TRANSITIONS: Readonly<Record<MessagePhase, readonly MessagePhase[]>> = {
+const MESSAGE_TRANSITIONS: Readonly<Record<MessagePhase, readonly MessagePhase[]>> = {
   unsent: ['live'],
   live: ['gone'],
   gone: ['live'],
@@ -24,9 +24,19 @@ export const CHANGE_RANK: Readonly<Record<CardChange, number>> = { terminal: 0, 
 /** The change of a flush queue rank. */
 export const CHANGE_OF_RANK: readonly CardChange[] = ['terminal', 'structural', 'elapsed'];
 
+/**
+ * Why a card's final was not sent on purpose (see {@link FinalDelivery.skipped}):
+ * - `never-started`: the card was opened but no event reached it before `ProgressCards.shutdown()`;
+ *   nothing had been posted, so no "cancelled" card is posted either.
+ */
+export type FinalSkipReason = 'never-started';
+
 /** How the run's final state reached the chat, reported once per card. */
 export interface FinalDelivery {
-  /** True when the platform accepted the terminal state of the main card. */
+  /**
+   * True when the platform accepted the terminal state of the main card, or when there was nothing
+   * to deliver ({@link skipped}).
+   */
   readonly ok: boolean;
   /** The terminal status that was delivered (or that failed to be). */
   readonly status: CardStatus;
@@ -43,12 +53,19 @@ export interface FinalDelivery {
    * and how many the platform accepted as they are. `{ delivered: 0, total: 0 }` when all fit.
    */
   readonly continuations: { readonly delivered: number; readonly total: number };
+  /**
+   * Set when no final was sent on purpose; then `ok` is true, `attempts` 0 and no `message`.
+   * `never-started`: opened but never fed an event before `shutdown()` (status `cancelled`).
+   */
+  readonly skipped?: FinalSkipReason;
 }
 
 /** The card as its delivery sees it. */
 export interface DeliverableCard {
   /** Stable id, used for idempotency keys and logs. */
   readonly id: string;
+  /** The id of the `ProgressCard` this message belongs to (it has several in card-per-turn mode). */
+  readonly progressCardId: string;
   /** The card as it looks now; rendered at dispatch time so the latest state always wins. */
   view(): CardView;
   /** Target passed to the transport's `send` (undefined = the plugin's configured target). */
@@ -130,6 +147,11 @@ export class CardDeliveryRecord {
     this.finalAttemptsTotal += 1;
   }
 
+  /** The card continues a message sent earlier (by another process): later flushes update it. */
+  resume(message: MessageRef): void {
+    this.sent(message);
+  }
+
   /** The main message was created. */
   sent(message: MessageRef): void {
     this.messageRef = message;
@@ -161,7 +183,8 @@ export class CardDeliveryRecord {
 
   /** Counts a failed call; returns the consecutive failures. */
   callFailed(): number {
-    return (this.consecutiveFailures += 1);
+    this.consecutiveFailures += 1;
+    return this.consecutiveFailures;
   }
 
   /** Whether a credential refresh may still be tried in this failure streak; marks it tried. */

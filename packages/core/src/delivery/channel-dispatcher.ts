@@ -1,10 +1,14 @@
 import { isTerminalStatus, type CardView } from '../card/view.js';
-import type { BudgetKey, BudgetedCall, CallFailure, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
+import type { BudgetKey, BudgetedCall, CallFailure, ChannelPlugin, ChannelSettings, MessageRef } from '../plugin/contract.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { pacingIntervalMs, type BudgetStore } from './budget-store.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
 import type { CardStore } from './card-store.js';
+import { CardStoreWriter } from './card-store-writer.js';
+import { ChannelStop } from './channel-stop.js';
+import { nextPendingPart, renderContinuationParts, type PendingPart } from './continuation-render.js';
+import type { DeliveryCall, DeliveryObservers } from './delivery-observers.js';
 import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, type FailureAction, type FinalLadderRung } from './delivery-policy.js';
 import { FlushPump, type PreparedCall } from './flush-pump.js';
 import { closeMovedMessage } from './moved-notice.js';
@@ -30,6 +34,8 @@ export interface ChannelDispatcherDeps {
   readonly retry: RetrySettings;
   readonly budgets: BudgetStore;
   readonly cards: CardStore;
+  /** Told about every platform call of the channel's cards. */
+  readonly observers: DeliveryObservers;
 }
 
 /**
@@ -51,8 +57,10 @@ export class ChannelDispatcher {
   /** Expected ms from a call leaving to the platform counting it: half the smoothed round trip. */
   private arrivalDelayMs = 0;
   private readonly counters = { sent: 0, updated: 0, failed: 0, rateLimited: 0, unchanged: 0 };
-  /** What was last written to the card store, per record. */
-  private readonly stored = new WeakMap<CardDeliveryRecord, string>();
+  /** Writes delivery state to the card store. */
+  private readonly store: CardStoreWriter;
+  /** Set by the `stop-channel` action (credentials refused, quota spent): only finals are tried, once each. */
+  private readonly stop: ChannelStop;
 
   constructor(private readonly deps: ChannelDispatcherDeps) {
     this.plugin = deps.plugin;
@@ -60,6 +68,8 @@ export class ChannelDispatcher {
     this.ladder = finalLadder(deps.retry);
     this.budgetKey = deps.plugin.budgetKey ?? deps.plugin.id;
     this.roomyBacklog = Math.max(1, Math.floor(deps.settings.perCardIntervalMs / pacingIntervalMs(deps.settings.budget)));
+    this.stop = new ChannelStop(deps.plugin.id, deps.logger);
+    this.store = new CardStoreWriter(deps.cards, deps.plugin.id, deps.logger);
     const gate = {
       reserve: (keys: readonly BudgetKey[]) => this.reserve(keys),
       nextDeparture: (keys: readonly BudgetKey[]) =>
@@ -111,6 +121,7 @@ export class ChannelDispatcher {
 
   /** Records a change of a card and starts delivery when the budget allows. */
   markDirty(record: CardDeliveryRecord, change: CardChange): void {
+    if (this.stop.stoppedBy && change !== 'terminal') record.pause();
     if (record.accepts(change)) this.pump.request(record, CHANGE_RANK[change], change === 'terminal');
   }
 
@@ -144,6 +155,10 @@ export class ChannelDispatcher {
   private prepare(record: CardDeliveryRecord, change: CardChange): PreparedCall | undefined {
     const view = record.card.view();
     const final = isTerminalStatus(view.status);
+    if (this.stop.stoppedBy && !final) {
+      record.pause();
+      return undefined;
+    }
     let payload: unknown;
     let key: string;
     try {
@@ -175,27 +190,38 @@ export class ChannelDispatcher {
   private async deliverMain(record: CardDeliveryRecord, change: CardChange, final: boolean, render: { payload: unknown; key: string; view: CardView }): Promise<void> {
     const { payload, key, view } = render;
     const { transport } = this.plugin;
+    if (final) record.finalAttemptStarted();
+    const call: DeliveryCall = record.messagePhase === 'live' ? 'update' : 'send';
+    const attempt = final ? record.totalFinalAttempts : record.failureStreak + 1;
+    const startedAt = this.deps.clock.now();
     try {
-      if (final) record.finalAttemptStarted();
-      if (record.messagePhase === 'live') {
+      if (call === 'update') {
         await this.timed(() => transport.update({ message: record.message!, payload, final }));
-        this.counters.updated += 1;
       } else {
         const replacing = record.messagePhase === 'gone';
         record.sent(await this.timed(() => transport.send({ target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing })));
-        this.counters.sent += 1;
       }
-      // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
-      if (record.callSucceeded()) return this.requeue(record, change);
-      record.accepted(key);
-      this.store(record, view);
-      if (this.nextPart(record, view)) this.requeue(record, change);
-      else if (final) this.finish(record, true);
     } catch (error) {
       const failure = this.classify(error);
-      if (record.messagePhase !== 'live' && failure.kind === 'transient') record.sendMayHaveSucceeded();
-      await this.handleFailure(record, change, final, failure);
+      this.observe(record, call, startedAt, final, attempt, failure);
+      if (call === 'send' && failure.kind === 'transient') record.sendMayHaveSucceeded();
+      return this.handleFailure(record, change, final, failure);
     }
+    this.counters[call === 'update' ? 'updated' : 'sent'] += 1;
+    this.stop.lift();
+    this.observe(record, call, startedAt, final, attempt);
+    // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
+    if (record.callSucceeded()) return this.requeue(record, change);
+    record.accepted(key);
+    this.store.put(record, view);
+    if (this.nextPart(record, view)) this.requeue(record, change);
+    else if (final) this.finish(record, true);
+  }
+
+  /** Tells the delivery listeners about one settled call. */
+  private observe(record: CardDeliveryRecord, call: DeliveryCall, startedAt: number, final: boolean, attempt: number, failure?: CallFailure): void {
+    const latencyMs = Math.max(0, this.deps.clock.now() - startedAt);
+    this.deps.observers.callSettled({ channel: this.plugin.id, cardId: record.card.progressCardId, call, latencyMs, final, attempt }, failure);
   }
 
   /** `classify` must not throw; if it does anyway, the call counts as a transient failure. */
@@ -226,9 +252,9 @@ export class ChannelDispatcher {
   private async handleFailure(record: CardDeliveryRecord, change: CardChange, final: boolean, failure: CallFailure): Promise<void> {
     const now = this.deps.clock.now();
     const fields = { card: record.card.id, channel: this.plugin.id, kind: failure.kind, detail: failure.detail };
-    this.deps.logger.warn(`${final ? `final attempt ${record.finalAttempts}` : 'update'} failed`, fields);
     this.counters.failed += 1;
     const action = failureAction(failure.kind, (candidate) => this.applies(candidate, record.credentialsRefreshed, record.renderMode === 'rich'));
+    this.logFailure(action, `${final ? `final attempt ${record.finalAttempts}` : 'update'} failed`, fields);
     switch (action) {
       case 'refresh-credentials':
         record.tryCredentialRefresh();
@@ -255,12 +281,31 @@ export class ChannelDispatcher {
         }
         return this.requeue(record, change, now + wait);
       }
+      case 'stop-channel':
+        this.stop.stop(failure, fields);
+        // The stop's one error log says why; the final's own report carries it too.
+        if (final) return this.finish(record, false, this.stop.finalError(failure), true);
+        return record.pause();
     }
   }
 
-  /** Whether `action` applies now (the preconditions of the failure table). */
+  /**
+   * One line per failed call, except where a line would say nothing new: a credential refresh is
+   * routine (debug), and a channel stop logs its one error itself.
+   */
+  private logFailure(action: FailureAction, message: string, fields: Record<string, unknown>): void {
+    if (action === 'refresh-credentials') this.deps.logger.debug(`${message}; refreshing credentials`, fields);
+    else if (action !== 'stop-channel') this.deps.logger.warn(message, fields);
+  }
+
+  /**
+   * Whether `action` applies now (the preconditions of the failure table). While credentials are
+   * refused channel-wide, no card refreshes again: each final gets its one try as it is.
+   */
   private applies(action: FailureAction, credentialsRefreshed: boolean, richRender: boolean): boolean {
-    if (action === 'refresh-credentials') return !credentialsRefreshed && this.plugin.transport.refreshAuth !== undefined;
+    if (action === 'refresh-credentials') {
+      return !credentialsRefreshed && this.plugin.transport.refreshAuth !== undefined && this.stop.stoppedBy !== 'auth';
+    }
     if (action === 'plain-text-render') return richRender;
     return true;
   }
@@ -296,9 +341,15 @@ export class ChannelDispatcher {
     const index = Math.max(0, this.ladder.findIndex((step) => step.rung === record.phase));
     const rung = this.ladder[index]!;
     const delays = rung.rung === 'undeliverable' ? [] : rung.delaysMs;
-    if (record.finalAttempts <= delays.length) return this.requeue(record, change, now + Math.max(wait, delays[record.finalAttempts - 1]!));
+    if (record.finalAttempts <= delays.length) {
+      this.requeue(record, change, now + Math.max(wait, delays[record.finalAttempts - 1]!));
+      return;
+    }
     const next = this.ladder[index + 1];
-    if (!next || next.rung === 'undeliverable') return this.finish(record, false, failure.detail);
+    if (!next || next.rung === 'undeliverable') {
+      this.finish(record, false, failure.detail);
+      return;
+    }
     record.climbTo(next.rung, FRESH_MESSAGE_AFTER[failure.kind]);
     this.requeue(record, change, now + wait);
   }
@@ -309,107 +360,80 @@ export class ChannelDispatcher {
     this.markDirty(record, change);
   }
 
-  /** The final settled: report it once, close a message given up for a fresh one, forget the card. */
-  private finish(record: CardDeliveryRecord, ok: boolean, error?: string): void {
+  /**
+   * The final settled: report it once, close a message given up for a fresh one, forget the card.
+   * `causeLogged`: the failure's cause was logged already (a channel stop), so no second line.
+   */
+  private finish(record: CardDeliveryRecord, ok: boolean, error?: string, causeLogged = false): void {
     const view = record.card.view();
     const keys = this.partKeys(record, view);
     const continuations = { delivered: ok ? record.parts.deliveredCount(keys) : 0, total: keys.length };
     const report = record.settle(ok);
     const fields = { card: record.card.id, channel: this.plugin.id };
-    if (!ok) this.deps.logger.error('final undeliverable: every retry failed', { ...fields, attempts: report.attempts, error });
+    if (!ok && !causeLogged) this.deps.logger.error('final undeliverable: every retry failed', { ...fields, attempts: report.attempts, error });
     else if (continuations.delivered < continuations.total) {
       this.deps.logger.error('final continuation parts undeliverable: every retry failed', { ...fields, missing: continuations.total - continuations.delivered, total: continuations.total });
     }
     if (ok && record.movedFrom) {
       const { renderer, transport } = this.plugin;
       const acquire = () => this.acquire(this.budgetKeysOf({ kind: 'update', target: record.card.target, message: record.movedFrom }));
-      void closeMovedMessage({ message: record.movedFrom, finalView: view, renderer, transport, acquire, logger: this.deps.logger });
+      const startedAt = this.deps.clock.now();
+      const report = (failure?: CallFailure) => this.observe(record, 'moved-notice', startedAt, true, 1, failure);
+      void closeMovedMessage({ message: record.movedFrom, finalView: view, renderer, transport, acquire, logger: this.deps.logger, report });
     }
-    void this.deps.cards.delete(record.card.id).catch((storeError) => this.storeFailed(storeError));
+    this.store.delete(record);
     record.card.onFinal({ ...report, status: view.status, error, continuations });
-  }
-
-  /**
-   * Writes the card's delivery state to the card store when it changed (never awaited; a failure
-   * only logs).
-   */
-  private store(record: CardDeliveryRecord, view: CardView): void {
-    const parts = record.parts.messages();
-    const signature = `${view.status}|${record.phase}|${record.sendKey}|${record.message?.id}|${parts.map((part) => part?.id).join(',')}`;
-    if (this.stored.get(record) === signature) return;
-    this.stored.set(record, signature);
-    void this.deps.cards
-      .put({
-        cardId: record.card.id,
-        channelId: this.plugin.id,
-        status: view.status,
-        phase: record.phase,
-        message: record.message,
-        idempotencyKey: record.sendKey,
-        continuations: parts,
-      })
-      .catch((error) => this.storeFailed(error));
-  }
-
-  private storeFailed(error: unknown): void {
-    this.deps.logger.warn('card store failed', { channel: this.plugin.id, error: String(error) });
   }
 
   /** Render keys of the continuation parts of `view` (none when the renderer has none or throws). */
   private partKeys(record: CardDeliveryRecord, view: CardView): string[] {
-    return this.renderParts(record, view).map((payload) => JSON.stringify(payload));
+    return renderContinuationParts(this.plugin.renderer, view, this.partRenderFailed(record)).map((payload) => JSON.stringify(payload));
   }
 
-  private renderParts(record: CardDeliveryRecord, view: CardView): readonly unknown[] {
-    const render = this.plugin.renderer.renderContinuations;
-    if (!render) return [];
-    try {
-      return render.call(this.plugin.renderer, view);
-    } catch (error) {
-      this.deps.logger.error('continuation render failed', { card: record.card.id, channel: this.plugin.id, error: String(error) });
-      return [];
-    }
-  }
-
-  /** The first continuation part the platform does not show as rendered now; only once the main message holds an accepted state. */
   private nextPart(record: CardDeliveryRecord, view: CardView): PendingPart | undefined {
-    if (!record.hasAcceptedState || !this.plugin.renderer.renderContinuations) return undefined;
-    const payloads = this.renderParts(record, view);
-    const keys = payloads.map((payload) => JSON.stringify(payload));
-    const index = record.parts.nextPending(keys);
-    return index === undefined ? undefined : { index, payload: payloads[index], key: keys[index]!, view };
+    return nextPendingPart(this.plugin.renderer, record, view, this.partRenderFailed(record));
+  }
+
+  private partRenderFailed(record: CardDeliveryRecord): (error: unknown) => void {
+    return (error) => this.deps.logger.error('continuation render failed', { card: record.card.id, channel: this.plugin.id, error: String(error) });
   }
 
   /** Sends or updates one continuation part, as a reply to the main message. */
   private async deliverPart(record: CardDeliveryRecord, change: CardChange, final: boolean, part: PendingPart): Promise<void> {
     const { transport } = this.plugin;
     const existing = record.parts.message(part.index);
+    const call: DeliveryCall = existing ? 'continuation-update' : 'continuation-send';
+    const attempt = record.parts.failures(part.index) + 1;
+    const startedAt = this.deps.clock.now();
+    let message: MessageRef | undefined;
     try {
       if (existing) {
         await this.timed(() => transport.update({ message: existing, payload: part.payload, final }));
-        this.counters.updated += 1;
       } else {
-        const message = await this.timed(() => transport.send({
+        message = await this.timed(() => transport.send({
           target: record.card.target as never,
           payload: part.payload,
           idempotencyKey: record.parts.idempotencyKey(part.index),
           replacing: false,
           replyTo: record.message,
         }));
-        this.counters.sent += 1;
-        // Maybe an earlier try's part, unchanged: update it before trusting it.
-        if (!record.parts.sent(part.index, message)) return this.requeue(record, change);
       }
-      record.callSucceeded();
-      record.parts.accepted(part.index, part.key);
-      this.store(record, part.view);
-      if (this.nextPart(record, part.view)) this.requeue(record, change);
-      else if (final) this.finish(record, true);
     } catch (error) {
       const failure = this.classify(error);
+      this.observe(record, call, startedAt, final, attempt, failure);
       if (!existing && failure.kind === 'transient') record.parts.sendMayHaveSucceeded(part.index);
-      await this.handlePartFailure(record, change, final, part.index, failure);
+      return this.handlePartFailure(record, change, final, part.index, failure);
     }
+    this.counters[existing ? 'updated' : 'sent'] += 1;
+    this.stop.lift();
+    this.observe(record, call, startedAt, final, attempt);
+    // Maybe an earlier try's part, unchanged: update it before trusting it.
+    if (message && !record.parts.sent(part.index, message)) return this.requeue(record, change);
+    record.callSucceeded();
+    record.parts.accepted(part.index, part.key);
+    this.store.put(record, part.view);
+    if (this.nextPart(record, part.view)) this.requeue(record, change);
+    else if (final) this.finish(record, true);
   }
 
   /**
@@ -420,9 +444,9 @@ export class ChannelDispatcher {
   private async handlePartFailure(record: CardDeliveryRecord, change: CardChange, final: boolean, index: number, failure: CallFailure): Promise<void> {
     const now = this.deps.clock.now();
     const fields = { card: record.card.id, channel: this.plugin.id, part: index + 2, kind: failure.kind, detail: failure.detail };
-    this.deps.logger.warn('continuation part failed', fields);
     this.counters.failed += 1;
     const action = failureAction(failure.kind, (candidate) => this.applies(candidate, record.credentialsRefreshed, false));
+    this.logFailure(action, 'continuation part failed', fields);
     if (action === 'refresh-credentials') {
       record.tryCredentialRefresh();
       await this.refreshCredentials(fields);
@@ -432,8 +456,17 @@ export class ChannelDispatcher {
       record.parts.replace(index);
       return this.requeue(record, change);
     }
+    if (action === 'stop-channel') {
+      // The main message holds the final already; the missing parts are reported by `finish`.
+      this.stop.stop(failure, fields);
+      if (final) this.finish(record, true);
+      return;
+    }
     let failures = 0;
-    const wait = this.waitAfter(failure, () => backoffMs(this.deps.retry.updateRetryDelaysMs, (failures = record.parts.failed(index))));
+    const wait = this.waitAfter(failure, () => {
+      failures = record.parts.failed(index);
+      return backoffMs(this.deps.retry.updateRetryDelaysMs, failures);
+    });
     if (failures === 0) failures = record.parts.failed(index);
     if (final) {
       const delays = this.deps.retry.finalRetryDelaysMs;
@@ -444,12 +477,4 @@ export class ChannelDispatcher {
     // Progressive: after too many failures the part waits for the card's next change.
     if (failures < this.deps.retry.maxConsecutiveFailures) this.requeue(record, change, now + wait);
   }
-}
-
-/** A continuation part to deliver: its index (0 = part 2), payload, render key and the view it came from. */
-interface PendingPart {
-  readonly index: number;
-  readonly payload: unknown;
-  readonly key: string;
-  readonly view: CardView;
 }

@@ -5,6 +5,7 @@ import type { Logger } from '../runtime/logger.js';
 import type { BudgetStore } from './budget-store.js';
 import type { CardStore } from './card-store.js';
 import { ChannelDispatcher } from './channel-dispatcher.js';
+import { DeliveryObservers } from './delivery-observers.js';
 import type { RetrySettings } from './retry-settings.js';
 
 /** What a {@link ChannelRegistry} is built from (the composition root resolves these). */
@@ -15,6 +16,8 @@ export interface ChannelRegistryDeps {
   readonly retry: RetrySettings;
   readonly budgets: BudgetStore;
   readonly cards: CardStore;
+  /** The composition's `delivery` listeners (default: none). */
+  readonly observers?: DeliveryObservers;
 }
 
 /**
@@ -25,7 +28,11 @@ export interface ChannelRegistryDeps {
 export class ChannelRegistry {
   private readonly channels = new Map<string, ChannelDispatcher>();
 
-  constructor(private readonly deps: ChannelRegistryDeps) {}
+  private readonly observers: DeliveryObservers;
+
+  constructor(private readonly deps: ChannelRegistryDeps) {
+    this.observers = deps.observers ?? new DeliveryObservers(deps.logger);
+  }
 
   /**
    * Registers a channel.
@@ -41,7 +48,7 @@ export class ChannelRegistry {
     // control it too); the injected Clock is card time (event stamps, elapsed, footer), which a
     // replay may run faster than real time.
     const { logger, retry, budgets, cards } = this.deps;
-    const dispatcher = new ChannelDispatcher({ plugin, settings, clock: systemClock, logger, retry, budgets, cards });
+    const dispatcher = new ChannelDispatcher({ plugin, settings, clock: systemClock, logger, retry, budgets, cards, observers: this.observers });
     this.channels.set(plugin.id, dispatcher);
     return dispatcher;
   }

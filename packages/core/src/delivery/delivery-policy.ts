@@ -53,8 +53,11 @@ export const FRESH_MESSAGE_AFTER: Readonly<Record<CallFailureKind, boolean>> = {
   'rate-limited': false,
   gone: true,
   rejected: true,
-  auth: true,
+  // Never reached: refused credentials end the final at once (see `stop-channel`).
+  auth: false,
   transient: true,
+  // Never reached: a spent quota ends the final at once (see `stop-channel`).
+  quota: false,
 };
 
 /**
@@ -63,20 +66,27 @@ export const FRESH_MESSAGE_AFTER: Readonly<Record<CallFailureKind, boolean>> = {
  * - `replace-message`: the message is gone; the next send creates a fresh one;
  * - `plain-text-render`: switch the card to the fallback render, retry at once;
  * - `wait-rate-limit`: wait the answer's retry-after (a channel-wide one pauses the channel);
- * - `back-off`: count a consecutive failure and wait the next backoff delay.
+ * - `back-off`: count a consecutive failure and wait the next backoff delay;
+ * - `stop-channel`: every later call would fail the same way (credentials refused right after a
+ *   refresh, or the channel's call quota spent): progressive updates of every card of the channel
+ *   stop (one error log says so), nothing is rendered again as plain text, and each final is tried
+ *   once, without backoff; a later successful call lifts the stop.
  */
-export type FailureAction = 'refresh-credentials' | 'replace-message' | 'plain-text-render' | 'wait-rate-limit' | 'back-off';
+export type FailureAction = 'refresh-credentials' | 'replace-message' | 'plain-text-render' | 'wait-rate-limit' | 'back-off' | 'stop-channel';
 
 /**
- * Failure kind → actions, first applicable wins (`refresh-credentials` applies once per streak
- * and only when the transport can refresh; `plain-text-render` only while the rich render is used).
+ * Failure kind → actions, first applicable wins (`refresh-credentials` applies once per streak,
+ * only when the transport can refresh and not while credentials are refused channel-wide;
+ * `plain-text-render` only while the rich render is used). So an `auth` failure refreshes once and
+ * retries at once; refused again, it stops the channel instead of backing off like a transient one.
  */
 export const FAILURE_ACTIONS: Readonly<Record<CallFailureKind, readonly FailureAction[]>> = {
-  auth: ['refresh-credentials', 'back-off'],
+  auth: ['refresh-credentials', 'stop-channel'],
   gone: ['replace-message'],
   rejected: ['plain-text-render', 'back-off'],
   'rate-limited': ['wait-rate-limit'],
   transient: ['back-off'],
+  quota: ['stop-channel'],
 };
 
 /** Picks the action for `kind`: the first of {@link FAILURE_ACTIONS} that `applies`. */

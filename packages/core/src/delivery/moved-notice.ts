@@ -1,5 +1,5 @@
 import type { CardView } from '../card/view.js';
-import type { CardRenderer, CardTransport, MessageRef } from '../plugin/contract.js';
+import type { CallFailure, CardRenderer, CardTransport, MessageRef } from '../plugin/contract.js';
 import type { Logger } from '../runtime/logger.js';
 
 const NOTICE = {
@@ -11,7 +11,7 @@ const NOTICE = {
  * The view shown on a message that was given up for a fresh one: the final status and a note
  * pointing to the new card, without the answer (so the chat does not hold the answer twice).
  */
-export function movedNoticeView(finalView: CardView): CardView {
+function movedNoticeView(finalView: CardView): CardView {
   return { ...finalView, answer: NOTICE[finalView.locale], thinking: '', tools: [], hasRunningTools: false };
 }
 
@@ -28,12 +28,31 @@ export async function closeMovedMessage(options: {
   /** Takes one call from the channel's budget. */
   readonly acquire: () => Promise<void>;
   readonly logger: Logger;
+  /** Told once the update call settled (not when rendering or the budget failed before it). */
+  readonly report?: (failure?: CallFailure) => void;
 }): Promise<void> {
+  let payload: unknown;
   try {
-    const payload = options.renderer.render(movedNoticeView(options.finalView));
+    payload = options.renderer.render(movedNoticeView(options.finalView));
     await options.acquire();
-    await options.transport.update({ message: options.message, payload, final: true });
   } catch (error) {
     options.logger.debug('could not mark the given-up message as moved', { message: options.message.id, error: String(error) });
+    return;
+  }
+  try {
+    await options.transport.update({ message: options.message, payload, final: true });
+    options.report?.();
+  } catch (error) {
+    options.logger.debug('could not mark the given-up message as moved', { message: options.message.id, error: String(error) });
+    options.report?.(classifyOrTransient(options.transport, error));
+  }
+}
+
+/** The transport's classification of `error`; a transient failure when `classify` itself throws. */
+function classifyOrTransient(transport: CardTransport<unknown>, error: unknown): CallFailure {
+  try {
+    return transport.classify(error);
+  } catch {
+    return { kind: 'transient', detail: String(error) };
   }
 }

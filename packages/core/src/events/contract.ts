@@ -61,8 +61,17 @@ export const UsageSchema = z.object({
   contextWindow: z.number().int().positive().optional(),
   model: z.string().optional(),
 });
-/** The agent waits for the user (a permission prompt, a question); the card shows "waiting". */
-export const InteractionRequestedSchema = z.object({ type: z.literal('interaction.requested'), ...at, prompt: z.string() });
+/**
+ * The agent waits for the user (a permission prompt, a question); the card shows "waiting".
+ * `callId` names the tool call that asked (e.g. a shell command awaiting approval): its
+ * `tool.finished` ends the wait. Without it, the call started last before the request is taken.
+ */
+export const InteractionRequestedSchema = z.object({ type: z.literal('interaction.requested'), ...at, prompt: z.string(), callId: nonEmpty.optional() });
+/**
+ * The user answered (approved, denied, replied): the card stops waiting and shows the run again.
+ * Any later progress (text, a tool starting, the asking call finishing) ends the wait as well.
+ */
+export const InteractionResolvedSchema = z.object({ type: z.literal('interaction.resolved'), ...at });
 /** The run ended well. A non-empty `answer` replaces the streamed answer text. */
 export const RunCompletedSchema = z.object({ type: z.literal('run.completed'), ...at, answer: z.string().optional() });
 /** The run ended with an error. */
@@ -82,6 +91,7 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   ToolFinishedSchema,
   UsageSchema,
   InteractionRequestedSchema,
+  InteractionResolvedSchema,
   RunCompletedSchema,
   RunFailedSchema,
   RunCancelledSchema,

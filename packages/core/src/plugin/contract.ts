@@ -1,5 +1,5 @@
-import type { z } from 'zod';
 import type { CardView } from '../card/view.js';
+import type { StandardSchemaV1 } from './standard-schema.js';
 
 /**
  * The channel plugin contract. A plugin is data plus two small objects: a renderer (view → payload)
@@ -116,7 +116,7 @@ export interface UpdateRequest<Payload> {
 export interface CardTransport<Payload, Target = unknown> {
   send(request: SendRequest<Payload, Target>): Promise<MessageRef>;
   update(request: UpdateRequest<Payload>): Promise<void>;
-  /** Drops cached credentials so the next call fetches new ones (called once on an `auth` failure). */
+  /** Drops cached credentials so the next call fetches new ones (called once per failure streak on an `auth` failure). */
   refreshAuth?(): Promise<void>;
   /** Maps anything `send`/`update` threw to a failure kind. Must not throw. */
   classify(error: unknown): CallFailure;
@@ -127,15 +127,21 @@ export interface CardTransport<Payload, Target = unknown> {
  * - `rate-limited`: try again after `retryAfterMs`; `scope: 'channel'` pauses every card of the channel.
  * - `gone`: the message can no longer be edited (recalled, deleted, too old); send a fresh card next time.
  * - `rejected`: the payload was refused; degrade to the plain-text render.
- * - `auth`: credentials invalid or expired; refresh once and retry.
+ * - `auth`: credentials invalid or expired (a token endpoint refusing the app secret too); refresh
+ *   once and retry at once; refused again, the channel stops its progressive updates and each final
+ *   gets one try (one error log names the channel).
  * - `transient`: 5xx, timeouts, network errors; retry with backoff.
+ * - `quota`: the platform's call quota for a long period is spent (e.g. DingTalk's monthly quota,
+ *   403 `Forbidden.AccessDenied.ApiCountLimitForOrg`); every later call would fail the same way and
+ *   may still be metered, so the channel stops its progressive updates and each final gets one try.
  */
 export type CallFailure =
   | { readonly kind: 'rate-limited'; readonly retryAfterMs?: number; readonly scope?: 'card' | 'channel'; readonly detail: string }
   | { readonly kind: 'gone'; readonly detail: string }
   | { readonly kind: 'rejected'; readonly detail: string }
   | { readonly kind: 'auth'; readonly detail: string }
-  | { readonly kind: 'transient'; readonly detail: string };
+  | { readonly kind: 'transient'; readonly detail: string }
+  | { readonly kind: 'quota'; readonly detail: string };
 
 /** The failure kinds, for tables and metrics. */
 export type CallFailureKind = CallFailure['kind'];
@@ -148,8 +154,13 @@ export type CallFailureKind = CallFailure['kind'];
 export interface ChannelPlugin<Payload = unknown, Target = unknown> {
   /** Channel id, lowercase letters/digits/dashes (`feishu`, `dingtalk`); also names the env prefix. */
   readonly id: string;
-  /** Schema of the plugin's config (for docs and tooling). */
-  readonly configSchema: z.ZodType;
+  /**
+   * Schema of the plugin's config (for docs and tooling): any Standard Schema
+   * ({@link StandardSchemaV1}, https://standardschema.dev) — zod 3.24+ or 4, Valibot, ArkType, or a
+   * hand-written `{ '~standard': { version: 1, vendor, validate } }`. The core needs no particular
+   * validator; `parseChannelConfig` validates with it.
+   */
+  readonly configSchema: StandardSchemaV1;
   /** The plugin's own defaults. */
   readonly defaults: ChannelSettings;
   /**

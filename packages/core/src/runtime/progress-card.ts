@@ -4,6 +4,7 @@ import type { TextBufferLimits } from '../card/text-buffer.js';
 import type { CardStatus, CardView, Locale } from '../card/view.js';
 import type { CardDeliveryRecord, FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { ChannelDispatcher } from '../delivery/channel-dispatcher.js';
+import type { MessageRef } from '../plugin/contract.js';
 import type { AgentEvent, EventOf } from '../events/contract.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
 import type { Clock } from './clock.js';
@@ -23,6 +24,11 @@ export interface OpenCardOptions {
   readonly cardPer?: 'run' | 'turn';
   /** Verbose output buffer thresholds (default 50 segments / 8000 characters). */
   readonly textBuffer?: TextBufferLimits;
+  /**
+   * An existing card message to continue instead of sending a new one, e.g. the `message` of a
+   * card opened by an earlier process for the same run: the first flush updates it in place.
+   */
+  readonly message?: MessageRef;
 }
 
 /** Outcome of feeding one event. Bad input never throws out of a card. */
@@ -59,6 +65,8 @@ export interface ProgressCard {
   cancel(reason?: string): PushResult;
   /** The current card (of the current turn in card-per-turn mode). */
   view(): CardView;
+  /** The platform message of the current card once it was sent (or given in `OpenCardOptions.message`). */
+  readonly message: MessageRef | undefined;
   readonly status: CardStatus;
   /** Resolves once with how the run's final state reached the chat. Never rejects. */
   readonly finalDelivery: Promise<FinalDelivery>;
@@ -88,6 +96,8 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   private slot: Slot;
   private turn = 0;
   private warnedAfterTerminal = false;
+  /** Events applied so far; 0 means the card was never started and nothing was posted. */
+  private eventsApplied = 0;
   private readonly tickMs: number;
 
   constructor(
@@ -106,6 +116,10 @@ export class LiveProgressCard implements ProgressCard, Tickable {
 
   get status(): CardStatus {
     return this.slot.state.currentStatus;
+  }
+
+  get message(): MessageRef | undefined {
+    return this.slot.delivery.message;
   }
 
   view(): CardView {
@@ -142,6 +156,26 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   fail(error: string): PushResult { return this.push({ type: 'run.failed', error }); }
   cancel(reason?: string): PushResult { return this.push({ type: 'run.cancelled', reason }); }
 
+  /**
+   * Ends a card no event ever reached (used by `shutdown()`): nothing was posted, so nothing is
+   * posted now. The card turns `cancelled` (later events are ignored) and {@link finalDelivery}
+   * resolves with `{ ok: true, attempts: 0, skipped: 'never-started' }`. Returns false, doing
+   * nothing, when the card has had an event.
+   */
+  endIfNeverStarted(reason: string): boolean {
+    if (this.eventsApplied > 0) return false;
+    this.slot.state.apply({ type: 'run.cancelled', reason }, this.runtime.clock.now());
+    this.resolveFinal({
+      ok: true,
+      status: 'cancelled',
+      freshMessage: false,
+      attempts: 0,
+      continuations: { delivered: 0, total: 0 },
+      skipped: 'never-started',
+    });
+    return true;
+  }
+
   /** Ticker callback: re-render elapsed times of running tools. */
   onTick(): void {
     const { state, delivery } = this.slot;
@@ -164,6 +198,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
       }
       return { accepted: false, reason: 'after-terminal' };
     }
+    this.eventsApplied += 1;
     this.updateTicker(slot);
     if (result.change === 'terminal') {
       this.clearDebounce(slot);
@@ -226,6 +261,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     const slot: Slot = { state, id, debounce: undefined, delivery: undefined as unknown as CardDeliveryRecord };
     (slot as { delivery: CardDeliveryRecord }).delivery = this.runtime.channel.register({
       id,
+      progressCardId: this.id,
       target: this.target,
       view: () => state.view(this.runtime.clock.now()),
       onMessageGone: () => {
@@ -235,6 +271,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
         if (this.slot === slot) this.resolveFinal(result);
       },
     });
+    if (this.turn === 1 && this.options.message) slot.delivery.resume(this.options.message);
     return slot;
   }
 }

@@ -8,3 +8,4 @@ export { playEvents, type ScriptedEvent, type EventSink, type PlayEventsOptions 
 export { viewAfterEvents, DEFAULT_SCRIPT_START, type ViewAfterEventsOptions } from './view-after-events.js';
 export { recordingLogger, type RecordingLogger, type LogEntry } from './recording-logger.js';
 export { loadFaultCases, parseFaultCases, faultCase, type FaultCase, type FaultCases } from './fault-cases.js';
+export { maxCallsInWindow } from './call-windows.js';

@@ -145,3 +145,33 @@ describe('verbose output buffering (seed 003)', () => {
     expect(state.view(T + 1).answer).toBe('part');
   });
 });
+
+describe('footer clock time', () => {
+  it('shows when the run ended on a final card, however late the final is rendered', () => {
+    const state = new CardState({ startedAt: T });
+    state.apply({ type: 'run.started', at: T }, T);
+    state.apply({ type: 'run.completed', at: T + 60_000 }, T + 60_000);
+    expect(state.view(T + 600_000).footer.sentAt).toBe(T + 60_000);
+  });
+
+  it('is never before the latest event (a replay whose clock lags the trace stamps)', () => {
+    const state = new CardState({ startedAt: T });
+    state.apply({ type: 'run.started', at: T }, T);
+    state.apply({ type: 'tool.started', callId: 'c1', name: 'shell', at: T + 3_600_000 }, T + 1000);
+    expect(state.view(T + 2000).footer.sentAt).toBe(T + 3_600_000);
+    expect(state.view(T + 7_200_000).footer.sentAt).toBe(T + 7_200_000);
+  });
+
+  it('keeps sequential cards in order: a later run never shows an earlier time than an earlier run', () => {
+    const first = new CardState({ startedAt: T });
+    first.apply({ type: 'run.started', at: T }, T);
+    first.apply({ type: 'run.completed', at: T + 10_000 }, T + 10_000);
+    const second = new CardState({ startedAt: T + 20_000 });
+    second.apply({ type: 'run.started', at: T + 20_000 }, T + 20_000);
+    second.apply({ type: 'run.completed', at: T + 30_000 }, T + 30_000);
+    // The first card's final is retried and rendered after the second one's.
+    const secondFooter = second.view(T + 30_000).footer.sentAt;
+    const firstFooter = first.view(T + 90_000).footer.sentAt;
+    expect(firstFooter).toBeLessThan(secondFooter);
+  });
+});

@@ -66,6 +66,8 @@ export interface DingTalkCardInstance {
   readonly cardData: Readonly<Record<string, string>>;
   /** Current private data per user id. */
   readonly privateData: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** The variables written through the streaming API, with their current values. */
+  readonly streamed: Readonly<Record<string, string>>;
   readonly state: DingTalkCardState;
   /** Number of accepted changes (create = 1). */
   readonly version: number;
@@ -91,6 +93,7 @@ interface CardRecord {
   spaces: DingTalkCardSpace[];
   cardData: Record<string, string>;
   privateData: Record<string, Record<string, string>>;
+  streamed: Record<string, string>;
   state: DingTalkCardState;
   version: number;
   createdAt: number;
@@ -106,6 +109,7 @@ function snapshot(card: CardRecord): DingTalkCardInstance {
     spaces: card.spaces.map((s) => ({ ...s })),
     cardData: { ...card.cardData },
     privateData: Object.fromEntries(Object.entries(card.privateData).map(([u, d]) => [u, { ...d }])),
+    streamed: { ...card.streamed },
     state: card.state,
     version: card.version,
     createdAt: card.createdAt,
@@ -141,6 +145,7 @@ export class DingTalkCardStore {
       spaces: [],
       cardData: { ...input.cardData },
       privateData: { ...(input.privateData ?? {}) },
+      streamed: {},
       state: stateFromData(input.cardData, 'processing'),
       version: 1,
       createdAt: input.at,
@@ -211,7 +216,8 @@ export class DingTalkCardStore {
     if (!card) throw failures.streamCardNotExist();
     if (card.guids.has(frame.guid)) return { applied: false, card: snapshot(card) };
     card.guids.add(frame.guid);
-    card.cardData[frame.key] = frame.isFull ? frame.content : (card.cardData[frame.key] ?? '') + frame.content;
+    card.cardData[frame.key] = frame.isFull ? frame.content : (card.streamed[frame.key] ?? '') + frame.content;
+    card.streamed[frame.key] = card.cardData[frame.key]!;
     const moves = STREAM_TRANSITIONS[card.state];
     card.state = frame.isError ? moves.error : frame.isFinalize ? moves.finalize : moves.frame;
     card.version += 1;

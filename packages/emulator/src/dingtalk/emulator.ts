@@ -14,6 +14,7 @@ import { DELIVERY_ROUTE, DINGTALK_ROUTES, DINGTALK_ROUTE_NAMES, type DingTalkRou
 import { resolveDingTalkOptions } from './options.js';
 import { dingTalkResponse, serveDingTalkCall, type PipelineContext } from './pipeline.js';
 import { DingTalkTokenRegistry } from './tokens.js';
+import { displayOf } from './template-model.js';
 import type {
   DingTalkCallRecord,
   DingTalkCardChange,
@@ -41,8 +42,9 @@ function toDingTalkRecord(r: CallRecord): DingTalkCallRecord {
 
 /**
  * Builds the DingTalk card API emulator (token, createAndDeliver, create, deliver, instance update,
- * streaming) with the documented validation, error envelopes, the 20 QPS per app per API limit,
- * fault injection and read-back, without listening.
+ * streaming) with the documented validation, error envelopes, the 20 QPS per app per API limit, the
+ * monthly quota, a template model (streaming switch, failed state, blank cards: `display` of every
+ * card), fault injection and read-back, without listening.
  * @throws DingTalkEmulatorOptionError for bad options.
  */
 export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): DingTalkEmulatorCore {
@@ -57,7 +59,7 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
   const historyOf = (outTrackId: string) =>
     history.list({ key: outTrackId }).filter((r) => r.route !== 'oauth2.accessToken').map(toDingTalkRecord);
   const snapshot = (card: DingTalkCardInstance): DingTalkCardSnapshot =>
-    structuredClone({ ...card, history: historyOf(card.outTrackId), maxConcurrentCalls: inFlight.max(card.outTrackId) });
+    structuredClone({ ...card, history: historyOf(card.outTrackId), maxConcurrentCalls: inFlight.max(card.outTrackId), display: displayOf(card, o.template) });
 
   const ctx: PipelineContext = {
     store,
@@ -71,6 +73,8 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
     knownTemplates: o.templates,
     streamingKeys: o.streamingKeys,
     maxStreamingContentChars: o.maxStreamingContentChars,
+    monthlyQuota: o.monthlyQuota,
+    metered: { count: 0 },
     notify(result) {
       if (changes.size === 0 || !result.change || !result.card) return;
       const card = store.get(result.card.outTrackId);
@@ -109,6 +113,15 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
         respond: { status: 200, body: { errorMsg: rule.errorMsg ?? 'SYSTEM_ERROR' } },
         label: 'deliverResults[].success = false',
       }),
+    answerResultFalse: (rule = {}) =>
+      ctx.faults.add({
+        route: rule.route ?? 'card.update',
+        key: rule.outTrackId,
+        times: rule.times,
+        respond: { status: 200, body: { success: true, result: false } },
+        label: 'result: false (not applied)',
+      }),
+    meteredCalls: () => ctx.metered.count,
     setFaultOrigin: (epochMs = clock()) => {
       ctx.faults.setOrigin(epochMs);
       ctx.deliveryFaults.setOrigin(epochMs);

@@ -36,6 +36,9 @@ export class DingTalkApiFailure extends Error {
 /** The message DingTalk sends with `Forbidden.AccessDenied.QpsLimitForAppkeyAndApi` (global error table). */
 export const QPS_LIMIT_MESSAGE = '您的企业应用调用钉钉开放平台当前接口的所有请求都被暂时禁用了';
 
+/** The message sent with the monthly quota code (the platform's exact wording is not published; this one says what happened). */
+export const MONTHLY_QUOTA_MESSAGE = '企业当月调用量已超出额度 (monthly API call quota of the organisation exceeded)';
+
 /** Ready-made failures for the rules the emulator enforces. */
 export const failures = {
   /** 400 `InvalidAuthentication` "不合法的access_token": missing, unknown, revoked or expired token (https://open.dingtalk.com/document/development/server-api-error-codes-1). */
@@ -54,6 +57,12 @@ export const failures = {
   streamCardNotExist: () => new DingTalkApiFailure(400, 'param.stream.outTrackId', 'card is not exist'),
   /** 500 `unknownError` "未知错误": streaming to a key that is not a streaming variable (soimy#81). */
   unknownError: () => new DingTalkApiFailure(500, 'unknownError', '未知错误'),
+  /**
+   * 403 `Forbidden.AccessDenied.ApiCountLimitForOrg`: the organisation's monthly call quota is spent
+   * (5 000 metered calls a month for standard organisations; token, auth and contacts calls exempt;
+   * https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server).
+   */
+  monthlyQuota: () => new DingTalkApiFailure(403, 'Forbidden.AccessDenied.ApiCountLimitForOrg', MONTHLY_QUOTA_MESSAGE),
   /** 400 `param.stream.content` "content is too large" (https://open.dingtalk.com/document/development/api-streamingupdate). */
   streamContentTooLarge: () => new DingTalkApiFailure(400, 'param.stream.content', 'content is too large'),
 } as const;

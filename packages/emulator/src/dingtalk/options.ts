@@ -28,6 +28,8 @@ export function resolveDingTalkOptions(options: DingTalkEmulatorOptions) {
   }
   const max = options.maxStreamingContentChars;
   if (max !== undefined && (!Number.isInteger(max) || max <= 0)) throw bad('maxStreamingContentChars', max, 'must be a positive integer');
+  const quota = options.monthlyQuota;
+  if (quota !== undefined && (!Number.isInteger(quota) || quota < 0)) throw bad('monthlyQuota', quota, 'must be a non-negative integer');
   return {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
@@ -38,5 +40,7 @@ export function resolveDingTalkOptions(options: DingTalkEmulatorOptions) {
     templates: options.templates && new Set(options.templates),
     streamingKeys: options.streamingKeys && new Set(options.streamingKeys),
     maxStreamingContentChars: max,
+    monthlyQuota: quota,
+    template: options.template ?? {},
   } as const;
 }

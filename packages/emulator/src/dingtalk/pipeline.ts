@@ -15,7 +15,7 @@ import { handle, keyOf, type DingTalkRoute, type HandlerContext, type HandlerRes
  * How one DingTalk call is served, in order:
  * 1. read the JSON body and the card it is about (`outTrackId`; `appKey` on the token route);
  * 2. count it in the fault injector; wait the injected latency; answer an injected response if any;
- * 3. `Missingbody` for no/invalid JSON; token check (`InvalidAuthentication`); 20 QPS per app per API;
+ * 3. `Missingbody` for no/invalid JSON; the monthly quota (every route but the token); token check (`InvalidAuthentication`); 20 QPS per app per API;
  * 4. the route's logic; record the call (accepted or rejected) and emit the change.
  */
 export interface PipelineContext extends HandlerContext {
@@ -24,6 +24,10 @@ export interface PipelineContext extends HandlerContext {
   readonly inFlight: InFlightTracker;
   readonly limiter?: SlidingWindowLimiter;
   readonly clock: Clock;
+  /** Metered calls allowed (every route but the token); undefined: unlimited. */
+  readonly monthlyQuota?: number;
+  /** Metered calls so far. */
+  readonly metered: { count: number };
   /** Called after an accepted call that changed a card. */
   notify(result: HandlerResult): void;
 }
@@ -85,6 +89,11 @@ export async function serveDingTalkCall(ctx: PipelineContext, c: Context, route:
   try {
     const decision = ctx.faults.onCall(route, key);
     await delay(decision.latencyMs);
+    if (decision.response && typeof decision.response.body === 'string') {
+      // A non-JSON answer, e.g. the HTML page of the per-IP ban.
+      record(decision.response.status, undefined, undefined, decision.responseRuleId);
+      return new Response(decision.response.body, { status: decision.response.status, headers: { 'content-type': 'text/html;charset=utf-8', ...decision.response.headers } });
+    }
     if (decision.response) {
       const answer = injected(decision.response, requestId);
       record(decision.response.status, answer.code, undefined, decision.responseRuleId);
@@ -93,6 +102,8 @@ export async function serveDingTalkCall(ctx: PipelineContext, c: Context, route:
     try {
       if (body === undefined) throw failures.missingBody();
       if (route !== 'oauth2.accessToken') {
+        ctx.metered.count += 1;
+        if (ctx.monthlyQuota !== undefined && ctx.metered.count > ctx.monthlyQuota) throw failures.monthlyQuota();
         const appKey = ctx.tokens.check(c.req.header(TOKEN_HEADER));
         if (ctx.limiter && !ctx.limiter.tryAcquire(`${appKey}\u0000${route}`).allowed) throw failures.qpsLimit();
       }

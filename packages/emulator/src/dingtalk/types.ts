@@ -3,6 +3,7 @@ import type { Clock, FaultInjector, RouteCounts, LimitWindow } from '../common/i
 import type { DingTalkCardInstance } from './card-store.js';
 import type { DingTalkChangeKind, DingTalkRoute } from './handlers.js';
 import type { DingTalkAppCredentials } from './tokens.js';
+import type { DingTalkCardDisplay, DingTalkTemplateModel } from './template-model.js';
 
 /** Options of `createDingTalkEmulator` / `startDingTalkEmulator`. Every field is optional. */
 export interface DingTalkEmulatorOptions {
@@ -28,6 +29,15 @@ export interface DingTalkEmulatorOptions {
   readonly streamingKeys?: readonly string[];
   /** When given, longer streaming `content` answers 400 `param.stream.content`. Default: no limit. */
   readonly maxStreamingContentChars?: number;
+  /**
+   * Metered calls the organisation may make (every route but the token); past it every call answers
+   * 403 `Forbidden.AccessDenied.ApiCountLimitForOrg` (standard organisations: 5 000 a month,
+   * https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server).
+   * Default: unlimited.
+   */
+  readonly monthlyQuota?: number;
+  /** What the template does with the data: streaming switch, failed state, blank-card size (see `DingTalkTemplateModel`). */
+  readonly template?: DingTalkTemplateModel;
 }
 
 /** A rule that makes deliveries report `deliverResults[].success: false` inside an HTTP 200. */
@@ -73,6 +83,8 @@ export interface DingTalkCardSnapshot extends DingTalkCardInstance {
   readonly history: readonly DingTalkCallRecord[];
   /** Highest number of requests about this card processed at the same time. */
   readonly maxConcurrentCalls: number;
+  /** What a user sees under the emulator's template model. */
+  readonly display: DingTalkCardDisplay;
 }
 
 /** A change of a card, for live previews and tests waiting on a card. */
@@ -100,6 +112,13 @@ export interface DingTalkEmulatorCore {
   readonly deliveryFaults: FaultInjector;
   /** Makes matching deliveries answer `deliverResults[].success: false` in a 200; returns the rule id. */
   failDelivery(rule?: DingTalkDeliveryFault): string;
+  /**
+   * Makes matching instance updates (`card.update`) or streaming calls answer HTTP 200
+   * `{"success":true,"result":false}` without applying anything; returns the rule id.
+   */
+  answerResultFalse(rule?: { route?: 'card.update' | 'card.streaming'; outTrackId?: string; times?: number }): string;
+  /** Metered calls counted against `monthlyQuota` so far. */
+  meteredCalls(): number;
   /** Moves the origin of both fault injectors (default: now), e.g. to the start of a scripted run. */
   setFaultOrigin(epochMs?: number): void;
   /** Revokes one access token, or all: later calls with it answer 400 `InvalidAuthentication`. Returns how many. */

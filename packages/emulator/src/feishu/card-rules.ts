@@ -42,6 +42,32 @@ export interface CheckedCard {
 export type CardCheck = { readonly ok: true; readonly value: CheckedCard } | { readonly ok: false; readonly error: FeishuError };
 
 const ELEMENT_ID = /^[A-Za-z][A-Za-z0-9_]{0,19}$/;
+
+/**
+ * Top-level properties of a Card JSON 2.0 card (https://open.feishu.cn/document/feishu-cards/card-json-v2-structure);
+ * Feishu refuses a card with any other (the emulator answers 200621; the exact code is UNCONFIRMED).
+ */
+const CARD_V2_PROPERTIES: ReadonlySet<string> = new Set(['schema', 'config', 'card_link', 'header', 'body', 'i18n_header', 'i18n_body']);
+
+/** `header.template` colours (https://open.feishu.cn/document/feishu-cards/card-json-v2-components/content-components/title). */
+const HEADER_TEMPLATES: ReadonlySet<string> = new Set([
+  'blue', 'wathet', 'turquoise', 'green', 'yellow', 'orange', 'red', 'carmine', 'violet', 'purple', 'indigo', 'grey', 'default',
+]);
+
+/** `text_size` of a markdown component (https://open.feishu.cn/document/feishu-cards/card-json-v2-components/content-components/rich-text). */
+const MARKDOWN_TEXT_SIZES: ReadonlySet<string> = new Set([
+  'heading-0', 'heading-1', 'heading-2', 'heading-3', 'heading-4', 'heading', 'normal', 'notation',
+  'xxxx-large', 'xxx-large', 'xx-large', 'x-large', 'large', 'medium', 'small', 'x-small',
+]);
+
+/** The first unknown top-level property or invalid enum value of a 2.0 card, if any. */
+function invalidV2Property(card: Record<string, unknown>): string | undefined {
+  const unknown = Object.keys(card).find((key) => !CARD_V2_PROPERTIES.has(key));
+  if (unknown !== undefined) return `unknown property ${unknown}`;
+  const template = (card.header as Record<string, unknown> | undefined)?.template;
+  if (template !== undefined && (typeof template !== 'string' || !HEADER_TEMPLATES.has(template))) return `invalid header.template ${JSON.stringify(template)}`;
+  return undefined;
+}
 const MENTION = /<at\s+(?:id|user_id|open_id|union_id|email)\s*=\s*['"]?([^'"\s>]+)/gi;
 /** Keys under which 2.0 containers nest components. */
 const NESTED_COMPONENT_KEYS = ['elements', 'columns', 'actions'] as const;
@@ -57,7 +83,8 @@ export function utf8Bytes(text: string): number {
 
 /**
  * Checks the `content` of an `interactive` message as Feishu does on send and on PATCH:
- * size (230025), JSON (230099/200621), 2.0 rules (no `note`/`action`: 200861; ≤ 200 components: 11310;
+ * size (230025), JSON (230099/200621), 2.0 rules (no unknown top-level property, `header.template`
+ * and markdown `text_size` from their enums: 200621), (no `note`/`action`: 200861; ≤ 200 components: 11310;
  * unique, well-formed `element_id`; table limits: 11310).
  */
 export function checkCardContent(content: string, limits: CardLimits = DEFAULT_CARD_LIMITS): CardCheck {
@@ -80,6 +107,8 @@ export function checkCardContent(content: string, limits: CardLimits = DEFAULT_C
   if (schema === '2.0' && config.update_multi === false)
     return fail(FeishuErrors.cardContent(300302, 'update_multi property is false; schema 2.0 cards are always shared'));
   const shared = schema === '2.0' ? true : config.update_multi === true;
+  const invalid = schema === '2.0' ? invalidV2Property(card) : undefined;
+  if (invalid) return fail(FeishuErrors.cardContent(200621, 'parse card json err, please check whether the card json is correct', invalid));
 
   const roots = schema === '2.0' ? asArray((card.body as Record<string, unknown> | undefined)?.elements) : asArray(card.elements);
   const ids = new Set<string>();
@@ -112,6 +141,10 @@ export function checkCardContent(content: string, limits: CardLimits = DEFAULT_C
       ids.add(c.element_id);
     }
     for (const text of textsOf(c)) for (const m of text.matchAll(MENTION)) mentions.push(m[1]!);
+    if (schema === '2.0' && c.tag === 'markdown' && c.text_size !== undefined && (typeof c.text_size !== 'string' || !MARKDOWN_TEXT_SIZES.has(c.text_size))) {
+      error = FeishuErrors.cardContent(200621, 'parse card json err, invalid text_size', `${path}: ${JSON.stringify(c.text_size)}`);
+      return;
+    }
     if (c.tag === 'markdown' && typeof c.content === 'string') {
       const inThis = countMarkdownTables(c.content);
       tables += inThis;

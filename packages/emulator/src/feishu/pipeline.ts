@@ -43,6 +43,13 @@ export interface RouteSpec {
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 /**
+ * The message APIs limit the request body, not only the card: "请求体最大不能超过 30 KB"
+ * (https://open.feishu.cn/document/server-docs/im-v1/message/create). The card travels JSON-escaped in
+ * `content`, so a card under 30 KB can still make a body over it → 230025.
+ */
+const MAX_MESSAGE_BODY_BYTES = 30 * 1024;
+
+/**
  * Runs one call: counts it for fault rules and applies injected latency/answers, checks the token,
  * applies the per-app gateway limit, runs the handler, records the call and emits the change.
  * Fault rules are consulted first, so an injected answer replaces even the auth check.
@@ -95,6 +102,8 @@ export async function runCall(
       if (!limited.allowed)
         outcome = { ok: false, key: spec.key, error: FeishuErrors.gatewayLimit(limited.window.limit, Math.ceil(limited.retryAfterMs / 1000)) };
       else if (!bodyIsJson) outcome = { ok: false, key: spec.key, error: FeishuErrors.invalidParam('request body is not a JSON object') };
+      else if (spec.route.startsWith('im.message.') && Buffer.byteLength(raw, 'utf8') > MAX_MESSAGE_BODY_BYTES)
+        outcome = { ok: false, key: spec.key, error: FeishuErrors.contentTooLong() };
       else outcome = handler({ body: body ?? {}, bodyIsJson, query: c.req.query(), appId: auth.appId });
     }
 

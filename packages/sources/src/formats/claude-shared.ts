@@ -66,11 +66,20 @@ export class ClaudeBlocks {
   private mainId: string | undefined;
   private readonly held = new Map<string, HeldUsage>();
   private readonly sent = new Set<string>();
+  private sentInput = 0;
+  private sentOutput = 0;
+
+  /** Input and output tokens sent so far in this run (main agent and subagents). */
+  get sentTotals(): { readonly inputTokens: number; readonly outputTokens: number } {
+    return { inputTokens: this.sentInput, outputTokens: this.sentOutput };
+  }
 
   constructor(private readonly b: RunBuilder) {
     b.beforeEnd = () => {
       this.flushAll();
       this.sent.clear();
+      this.sentInput = 0;
+      this.sentOutput = 0;
       this.mainId = undefined;
     };
   }
@@ -141,12 +150,14 @@ export class ClaudeBlocks {
     }
     this.b.toolStarted(callId, shown, argsText(block.input ?? {}));
     const ask = origin.kind === 'main' ? interactionPrompt(name, block.input) : undefined;
-    if (ask) this.b.interaction(ask);
+    if (ask) this.b.interaction(ask, callId);
   }
 
   private hold(id: string | undefined, usage: unknown, main: boolean, model: string | undefined): void {
     const fields = usageFields(usage);
     if (!id || !fields || this.sent.has(id)) return;
+    // A synthetic message (an API error written by Claude Code itself) reports zeros, not a model call.
+    if (model === '<synthetic>' || (fields.inputTokens === 0 && fields.outputTokens === 0)) return;
     if (!main) {
       delete fields.contextTokens;
     }
@@ -176,6 +187,8 @@ export class ClaudeBlocks {
     if (!held) return;
     this.held.delete(id);
     this.sent.add(id);
+    this.sentInput += held.fields.inputTokens ?? 0;
+    this.sentOutput += held.fields.outputTokens ?? 0;
     this.b.usage(held.fields);
   }
 }

@@ -14,6 +14,27 @@ function contextWindow(modelUsage: unknown): number | undefined {
   return best;
 }
 
+/**
+ * The run's token totals as a `result` event states them: summed over `modelUsage` (every model,
+ * e.g. the main model and the haiku helper; input counts cache reads and writes), else its `usage`.
+ */
+function resultTotals(record: Json): { inputTokens: number; outputTokens: number } | undefined {
+  const models = isObject(record.modelUsage) ? Object.values(record.modelUsage).filter(isObject) : [];
+  if (models.length > 0) {
+    let inputTokens = 0;
+    let outputTokens = 0;
+    for (const entry of models) {
+      inputTokens += (num(entry.inputTokens) ?? 0) + (num(entry.cacheReadInputTokens) ?? 0) + (num(entry.cacheCreationInputTokens) ?? 0);
+      outputTokens += num(entry.outputTokens) ?? 0;
+    }
+    return { inputTokens, outputTokens };
+  }
+  const usage = isObject(record.usage) ? record.usage : undefined;
+  if (!usage || num(usage.output_tokens) === undefined) return undefined;
+  const inputTokens = (num(usage.input_tokens) ?? 0) + (num(usage.cache_read_input_tokens) ?? 0) + (num(usage.cache_creation_input_tokens) ?? 0);
+  return { inputTokens, outputTokens: num(usage.output_tokens) ?? 0 };
+}
+
 /** The error text of a failed `result` event. */
 function resultError(record: Json): string {
   const errors = Array.isArray(record.errors) ? record.errors.filter((e): e is string => typeof e === 'string') : [];
@@ -30,8 +51,9 @@ function resultError(record: Json): string {
  * - `assistant` / `user` events are handled like transcript lines ({@link ClaudeBlocks}); events
  *   with a `parent_tool_use_id` belong to the subagent of that Task call.
  * - `result` ends the run: `success` without `is_error` completes it with `result` as the answer,
- *   anything else fails it; it ends no earlier than the run's start + `duration_ms`. Its per-model `contextWindow` goes out as a last usage event. Its
- *   token totals are not sent again (every message's usage already was).
+ *   anything else fails it; it ends no earlier than the run's start + `duration_ms`. Its per-model
+ *   `contextWindow` goes out as a last usage event, and so does what its token totals (see
+ *   {@link resultTotals}) add to the usage already sent, so the card's totals are the run's own.
  * - `stream_event` partial deltas and other system events are skipped.
  */
 export function claudeStreamJson(b: RunBuilder): Converter {
@@ -71,6 +93,15 @@ export function claudeStreamJson(b: RunBuilder): Converter {
           blocks.flushAll();
           const window = contextWindow(value.modelUsage);
           if (window !== undefined) b.usage({ contextWindow: window });
+          // Streamed messages under-report output (their usage is a snapshot taken mid-message) and
+          // helper models are not streamed at all: the result's totals are the run's own numbers.
+          const totals = resultTotals(value);
+          if (totals) {
+            const sent = blocks.sentTotals;
+            const input = Math.max(0, totals.inputTokens - sent.inputTokens);
+            const output = Math.max(0, totals.outputTokens - sent.outputTokens);
+            if (input > 0 || output > 0) b.usage({ inputTokens: input, outputTokens: output });
+          }
           if (value.subtype === 'success' && value.is_error !== true) b.complete(str(value.result));
           else b.fail(resultError(value));
           return;

@@ -19,10 +19,16 @@ import { ClaudeBlocks, classifyPrompt, MAIN, resultText } from './claude-shared.
  *   subagent of the Task call `parentToolUseID`) become tool activity of that Task call; see
  *   {@link ClaudeBlocks}.
  * - A synthetic API error message (`isApiErrorMessage`) fails the run.
+ * - A subagent transcript on its own (Claude Code 2.1.x writes `<session>/subagents/agent-*.jsonl`,
+ *   every line `isSidechain`) is read as the main agent's: until a line that is not a sidechain
+ *   line appears, sidechain lines are the file's own agent.
+ * - Harness-injected prompts (`<task-notification>` when a background task ends) start a run
+ *   titled by their `<summary>`, never by the markup.
  * - Other records (`file-history-snapshot`, `summary`, hook progress, `system`…) are skipped.
  */
 export function claudeTranscript(b: RunBuilder): Converter {
   const blocks = new ClaudeBlocks(b);
+  let sawMain = false;
 
   function mainUser(record: Record<string, unknown>): void {
     const message = isObject(record.message) ? record.message : {};
@@ -50,7 +56,10 @@ export function claudeTranscript(b: RunBuilder): Converter {
     record(value: unknown): void {
       if (!isObject(value)) return;
       b.tick(parseTime(value.timestamp));
-      const sidechain = value.isSidechain === true;
+      // A subagent transcript on its own (`<session>/subagents/agent-*.jsonl`): every line is a
+      // sidechain line, and the subagent is the agent of the file.
+      if ((value.type === 'user' || value.type === 'assistant') && value.isSidechain !== true) sawMain = true;
+      const sidechain = value.isSidechain === true && sawMain;
       switch (value.type) {
         case 'assistant':
           if (sidechain) blocks.assistant(value.message, { kind: 'subagent' });

@@ -27,6 +27,18 @@ function toolArgs(item: Json): string | undefined {
   }
 }
 
+/**
+ * The text of an MCP tool result (`{content: [{type: 'text', text}…], structured_content}`): its
+ * text parts, else its structured content as JSON, else the raw result as JSON.
+ */
+function mcpResultText(result: unknown): string | undefined {
+  if (!isObject(result)) return argsText(result) || undefined;
+  const content = Array.isArray(result.content) ? result.content.filter(isObject) : [];
+  const texts = content.map((part) => (part.type === 'text' ? (str(part.text) ?? '') : part.type ? `[${String(part.type)}]` : '')).filter(Boolean);
+  if (texts.length > 0) return texts.join('\n');
+  return argsText(result.structured_content ?? result.structuredContent ?? result) || undefined;
+}
+
 function toolResult(item: Json): ToolResult {
   const failed = item.status === 'failed' || item.status === 'declined';
   switch (item.type) {
@@ -45,7 +57,7 @@ function toolResult(item: Json): ToolResult {
     }
     case 'mcp_tool_call': {
       const error = isObject(item.error) ? str(item.error.message) : str(item.error);
-      return { summary: summarize(error ?? (argsText(item.result) || undefined)), isError: failed || error !== undefined };
+      return { summary: summarize(error ?? mcpResultText(item.result)), isError: failed || error !== undefined || (isObject(item.result) && item.result.isError === true) };
     }
     default:
       return { isError: failed };

@@ -1,5 +1,6 @@
 import type { ToolResult } from '../run-builder.js';
 import { isObject, num, str, summarize } from '../text.js';
+import { codeModeOutput, isCodeModeOutput } from './codex-code-mode.js';
 
 function fromText(text: string): ToolResult {
   const exit = /^(?:Exit code|Process exited with code):?\s*(-?\d+)/m.exec(text);
@@ -22,6 +23,8 @@ function fromText(text: string): ToolResult {
  * - Plain text, possibly with `Exit code: N` / `Process exited with code N`, `Wall time: X seconds`
  *   and an `Output:` section (newer exec calls): read the same way; the summary is the output's first line.
  * - An object `{content, success}` or an array of `{type: 'input_text', text}` items.
+ * - A code-mode script's output (`Script completed\nWall time 0.4 seconds\nOutput:\n` then parts
+ *   holding nested `{"chunk_id":…,"exit_code":…}` results): see {@link codeModeOutput}.
  */
 export function codexOutput(output: unknown): ToolResult {
   if (typeof output === 'string') {
@@ -43,11 +46,13 @@ export function codexOutput(output: unknown): ToolResult {
         // not JSON after all: plain text
       }
     }
+    if (isCodeModeOutput([output])) return codeModeOutput([output]);
     return fromText(output);
   }
   if (Array.isArray(output)) {
-    const text = output.map((item) => (isObject(item) ? (str(item.text) ?? '') : '')).join('\n');
-    return fromText(text);
+    const texts = output.map((item) => (isObject(item) ? (str(item.text) ?? '') : ''));
+    if (isCodeModeOutput(texts)) return codeModeOutput(texts);
+    return fromText(texts.join('\n'));
   }
   if (isObject(output)) {
     const result = codexOutput(output.content ?? output.output ?? '');

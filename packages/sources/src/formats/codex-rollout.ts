@@ -1,6 +1,7 @@
 import type { RunBuilder } from '../run-builder.js';
 import { argsText, isObject, num, parseTime, str, titleFrom, type Json } from '../text.js';
 import type { Converter } from './converter.js';
+import { codeModeCall } from './codex-code-mode.js';
 import { codexOutput } from './codex-output.js';
 
 interface Totals {
@@ -29,6 +30,9 @@ function partsText(parts: unknown): string {
  *   answer, `function_call` / `custom_tool_call` / `local_shell_call` → tool start; their `*_output`
  *   → tool finish). The `event_msg` copies (`agent_message`, `agent_reasoning`) are skipped.
  * - Rounds: model output (or a new token count) after a tool output or a prompt opens a round.
+ * - Code mode (0.144: `custom_tool_call` `exec` whose input is JavaScript calling `tools.exec_command`
+ *   and kin): the tool line shows the inner call and command, the outcome reads the nested exit codes
+ *   (see {@link codeModeCall}, {@link codexOutput}). `compacted` / `world_state` records start nothing.
  * - Tool durations: older versions stamp a call and its output alike; when the output reports its
  *   own duration (`metadata.duration_seconds`, `Wall time:`), the finish is at start + duration.
  * - Usage: `token_count` events carry running totals; each one sends the difference to the last
@@ -124,7 +128,11 @@ export function codexRollout(b: RunBuilder): Converter {
           return;
         }
         b.modelOutput();
-        b.toolStarted(callId, name, argsText(payload.arguments ?? payload.input ?? payload.action));
+        if (payload.type === 'custom_tool_call' && name === 'exec' && typeof payload.input === 'string' && /\btools\.\w+\s*\(/.test(payload.input)) {
+          // Code mode: the script's inner call is what the card shows.
+          const inner = codeModeCall(payload.input);
+          b.toolStarted(callId, inner.name, argsText(inner.args));
+        } else b.toolStarted(callId, name, argsText(payload.arguments ?? payload.input ?? payload.action));
         return;
       }
       case 'web_search_call': {

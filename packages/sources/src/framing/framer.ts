@@ -8,7 +8,9 @@ export type Framed =
       /** Time from a log prefix (epoch ms), when the format has prefixes. */
       readonly at?: number;
     }
-  | { readonly line: number; readonly error: string };
+  | { readonly line: number; readonly error: string }
+  /** A line of the agent's own log (not a record) that tells the time, epoch ms. */
+  | { readonly line: number; readonly time: number };
 
 /** Cuts a trace's lines into JSON records, line by line. */
 export interface Framer {

@@ -7,6 +7,13 @@ import { parseObject, type Framed, type Framer } from './framer.js';
  */
 const PREFIX = /^\[(\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)\](?: \[[A-Za-z]+\])? ?/;
 
+/**
+ * A line of the agent's own log that starts with its time: Rust `tracing` lines as Codex writes
+ * them (`2025-11-01T14:44:29.634123Z  INFO codex_exec: …`) and `codex exec`'s human output
+ * (`[2025-11-01T14:44:29] tokens used: 1234`, seconds, no level).
+ */
+const AGENT_LOG_TIME = /^(?:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)\s+(?:TRACE|DEBUG|INFO|WARN|ERROR)\s|\[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:?\d{2})?)\] [^[{])/;
+
 /** Longest record kept while waiting for its closing brace, in characters. */
 const MAX_RECORD_CHARS = 32 * 1024 * 1024;
 
@@ -67,6 +74,8 @@ interface Pending {
  * - A record still open when a new one starts at column 0 (or at the end, or past
  *   {@link MAX_RECORD_CHARS}) is an error at its first line.
  * - The record's time is its first line's prefix time; a line without a prefix has none.
+ * - A line of the agent's own log that starts with a time (see {@link AGENT_LOG_TIME}) yields that
+ *   time, for traces whose events carry none.
  */
 export function logFramer(): Framer {
   let pending: Pending | undefined;
@@ -110,6 +119,11 @@ export function logFramer(): Framer {
         }
       }
       if (content.startsWith('{')) begin(out, content, lineNo, at);
+      else {
+        const own = AGENT_LOG_TIME.exec(line);
+        const time = own ? parseTime(own[1] ?? own[2]) : undefined;
+        if (time !== undefined) out.push({ line: lineNo, time });
+      }
       return out;
     },
     end(): Framed[] {

@@ -11,41 +11,71 @@ import {
   type Locale,
   type ToolLine,
 } from '@progresscard/core';
-import { truncateMarkdown } from './guards.js';
+import { cutMarkdown, splitMarkdown, truncateMarkdown } from './guards.js';
+import { layoutVariables, type LayoutKeys } from './layout.js';
 import { escapeInline, normalizeAgentMarkdown } from './markdown.js';
 import { CARD_TEXTS, STATUS_COLOR_TOKENS, STATUS_ICONS, type CardTexts } from './texts.js';
 
 /**
- * What the DingTalk renderer produces: the card's `cardData.cardParamMap`. Every value is a string
- * (instructions-for-filling-in-api-card-data: "all cardParamMap values must be strings").
+ * How the content stream ends with a state (https://open.dingtalk.com/document/development/api-streamingupdate):
+ * `open` while the run goes on, `finalize` (`isFinalize: true`, state finished) at the end,
+ * `error` (`isError: true`, state failed) for a failed run when the template's failed state is used.
+ */
+export type StreamEnd = 'open' | 'finalize' | 'error';
+
+/**
+ * What the DingTalk renderer produces: the card's `cardData.cardParamMap` (every value a string,
+ * https://open.dingtalk.com/document/development/instructions-for-filling-in-api-card-data), the
+ * content variable included, and how the content stream ends with this state.
  */
 export interface DingTalkCardPayload {
   readonly cardParamMap: Readonly<Record<string, string>>;
+  readonly streamEnd: StreamEnd;
 }
 
 /**
- * AI-card `flowStatus` per card status (dingtalk-stream-sdk-python `AICardStatus`: "2" INPUTING,
- * "3" FINISHED, "5" FAILED). Cancelled is shown as finished, so it never keeps the typing animation.
+ * Which AI-card state a failed run ends in:
+ * - `finished` (default): `flowStatus` 3 / `isFinalize`, with the ❌ status line and the error in the
+ *   content. Templates enable processing, inputting and finished by default, not failed
+ *   (https://open.dingtalk.com/document/development/ai-card-template), so this always shows.
+ * - `failed`: `flowStatus` 5 / `isError`; needs the failed state enabled in the template, which
+ *   otherwise shows the platform's own fallback text instead of the content.
  */
-export const FLOW_STATUS: Readonly<Record<CardStatus, '2' | '3' | '5'>> = {
-  running: '2',
-  waiting: '2',
-  completed: '3',
-  failed: '5',
-  cancelled: '3',
-};
+export type FailedCardState = 'finished' | 'failed';
+
+/**
+ * AI-card `flowStatus` per card status (dingtalk-stream-sdk-python `AICardStatus`: "2" INPUTING,
+ * "3" FINISHED, "5" FAILED). Cancelled is shown as finished, so it never keeps the typing animation;
+ * failed follows {@link FailedCardState}.
+ */
+function flowStatusOf(status: CardStatus, failedState: FailedCardState): '2' | '3' | '5' {
+  if (status === 'running' || status === 'waiting') return '2';
+  return status === 'failed' && failedState === 'failed' ? '5' : '3';
+}
+
+/** The stream end of a state (see {@link StreamEnd}). */
+function streamEndOf(status: CardStatus, failedState: FailedCardState): StreamEnd {
+  if (!isTerminalStatus(status)) return 'open';
+  return status === 'failed' && failedState === 'failed' ? 'error' : 'finalize';
+}
 
 /** Options of {@link DingTalkRenderer}. */
 export interface DingTalkRendererOptions {
   /** Template variable names. */
-  readonly keys: { readonly title: string; readonly content: string; readonly flowStatus: string };
+  readonly keys: LayoutKeys & { readonly flowStatus: string };
+  /** Send `sys_full_json_obj` and `config` (see `layoutVariables`); default true. */
+  readonly layoutVariables?: boolean;
+  /** State of a failed run; default `finished`. */
+  readonly failedState?: FailedCardState;
+  /** Follow-up messages at most for a terminal answer that does not fit; default 20. */
+  readonly maxContinuationMessages?: number;
   /** Fixed extra variables, already strings. */
   readonly staticParams?: Readonly<Record<string, string>>;
   /** Card language; default the view's. */
   readonly locale?: Locale;
   readonly footerStyle: FooterStyle;
   readonly timeZone?: string;
-  /** Most characters of the markdown variable. */
+  /** Most code points of the markdown variable (also of each follow-up message). */
   readonly maxContentChars: number;
   /** Most tool lines shown. */
   readonly maxToolLines: number;
@@ -63,16 +93,39 @@ function pickTools(tools: readonly ToolLine[], max: number): { shown: ToolLine[]
   return { shown: tools.filter((t) => keep.has(t)), hidden: tools.length - keep.size };
 }
 
+/** A rendered card and, for a terminal answer that did not fit, its follow-up messages (parts 2..n). */
+interface Layout {
+  readonly card: DingTalkCardPayload;
+  readonly continuations: readonly DingTalkCardPayload[];
+}
+
 /**
  * Renders a {@link CardView} as DingTalk card data: title, status line (colour token + emoji), tool
  * lines, thinking (while nothing is answered yet), answer, error / waiting prompt, footer.
  * Pure: equal views give equal payloads. The markdown variable never exceeds `maxContentChars`; a
- * shortened answer keeps valid markdown (open code fences closed) and says it was shortened.
+ * running card's long answer is shortened (valid markdown, saying so); a terminal card's answer that
+ * does not fit continues in follow-up messages ({@link renderContinuations}), so nothing is lost.
  */
 export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
+  private last: { view: CardView; layout: Layout } | undefined;
+
   constructor(private readonly options: DingTalkRendererOptions) {}
 
   render(view: CardView): DingTalkCardPayload {
+    return this.layout(view).card;
+  }
+
+  /** Follow-up messages of a terminal answer longer than the card holds: each up to `maxContentChars`. */
+  renderContinuations(view: CardView): readonly DingTalkCardPayload[] {
+    return this.layout(view).continuations;
+  }
+
+  private layout(view: CardView): Layout {
+    if (this.last?.view !== view) this.last = { view, layout: this.draw(view) };
+    return this.last.layout;
+  }
+
+  private draw(view: CardView): Layout {
     const { locale, texts } = this.language(view);
     const o = this.options;
     const status = `<font colorTokenV2=${STATUS_COLOR_TOKENS[view.status]}>${STATUS_ICONS[view.status]} **${texts.status[view.status]}**</font>`;
@@ -88,6 +141,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
 
     let toolLimit = o.maxToolLines;
     let content = '';
+    let parts: readonly string[] = [];
     for (;;) {
       const tools = this.tools(view, locale, texts, toolLimit);
       const fixed = [head, tools, detail, footerBlock];
@@ -96,18 +150,29 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
       // Too long: drop the thinking, then shorten the answer, keeping at least a third of the room for it.
       const withoutAnswer = codePointLength(assemble(fixed));
       if (answer === '' || withoutAnswer <= (o.maxContentChars * 2) / 3 || toolLimit <= 3) {
-        content = this.shortened(head, tools, answer, detail, footerBlock, texts);
+        ({ content, parts } = this.shortened(head, tools, answer, detail, footerBlock, texts, isTerminalStatus(view.status)));
         break;
       }
       toolLimit = Math.max(3, Math.floor(toolLimit / 2));
     }
+    const title = escapeInline(cut(view.title.trim() || texts.defaultTitle, 200));
+    const card = this.payload(view, title, content);
+    const continuations = parts.map((part, index) => this.payload(view, `${title}${texts.continuationTitle(index + 2, parts.length + 1)}`, part));
+    return { card, continuations };
+  }
+
+  private payload(view: CardView, title: string, content: string): DingTalkCardPayload {
+    const o = this.options;
+    const failedState = o.failedState ?? 'finished';
     return {
       cardParamMap: {
+        ...(o.layoutVariables === false ? {} : layoutVariables(o.keys)),
         ...o.staticParams,
-        [o.keys.title]: escapeInline(cut(view.title.trim() || texts.defaultTitle, 200)),
+        [o.keys.title]: title,
         [o.keys.content]: content,
-        [o.keys.flowStatus]: FLOW_STATUS[view.status],
+        [o.keys.flowStatus]: flowStatusOf(view.status, failedState),
       },
+      streamEnd: streamEndOf(view.status, failedState),
     };
   }
 
@@ -133,14 +198,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
       const notice = texts.shortened(o.maxContentChars, codePointLength(text));
       text = `${Array.from(text).slice(0, o.maxContentChars - codePointLength(notice) - 3).join('')}…\n\n${notice}`;
     }
-    return {
-      cardParamMap: {
-        ...o.staticParams,
-        [o.keys.title]: escapeInline(cut(view.title.trim() || texts.defaultTitle, 200)),
-        [o.keys.content]: text,
-        [o.keys.flowStatus]: FLOW_STATUS[view.status],
-      },
-    };
+    return this.payload(view, escapeInline(cut(view.title.trim() || texts.defaultTitle, 200)), text);
   }
 
   private language(view: CardView): { locale: Locale; texts: CardTexts } {
@@ -156,8 +214,8 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
   private tools(view: CardView, locale: Locale, texts: CardTexts, limit: number): string {
     if (view.tools.length === 0) return '';
     const { shown, hidden } = pickTools(view.tools, limit);
-    const lines = shown.map((tool) => `- ${escapeInline(this.toolText(tool, view, locale))}`);
-    if (hidden > 0) lines.unshift(`- ${escapeInline(texts.moreTools(hidden))}`);
+    const lines = shown.map((tool) => `* ${escapeInline(this.toolText(tool, view, locale))}`);
+    if (hidden > 0) lines.unshift(`* ${escapeInline(texts.moreTools(hidden))}`);
     return lines.join('\n');
   }
 
@@ -177,19 +235,35 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     return formatFooter(view.footer, { style: this.options.footerStyle, locale, timeZone: this.options.timeZone });
   }
 
-  private shortened(head: string, tools: string, answer: string, detail: string, footerBlock: string, texts: CardTexts): string {
+  /**
+   * The card with the answer cut to the room left; `parts` are what a terminal card continues in
+   * follow-up messages (none while running: a running card only says it was shortened).
+   */
+  private shortened(head: string, tools: string, answer: string, detail: string, footerBlock: string, texts: CardTexts, terminal: boolean): { content: string; parts: readonly string[] } {
     const max = this.options.maxContentChars;
     const total = codePointLength(answer);
-    const notice = `*${texts.shortened(total, total)}*`;
+    const maxParts = this.options.maxContinuationMessages ?? 20;
+    const followUp = terminal && maxParts > 0;
+    const longest = followUp ? texts.continuedBelow(Math.ceil(total / 100)) : texts.shortened(total, total);
     const others = codePointLength(assemble([head, tools, detail, footerBlock]));
     // separators around the answer and the notice: 2 × "\n\n"
-    const room = max - others - codePointLength(notice) - 4;
+    const room = max - others - codePointLength(`*${longest}*`) - 4;
     if (answer === '' || room < 50) {
-      return truncateMarkdown(assemble([head, tools, detail, footerBlock]), max);
+      return { content: truncateMarkdown(assemble([head, tools, detail, footerBlock]), max), parts: followUp ? splitMarkdown(answer, max).slice(0, maxParts) : [] };
     }
-    const kept = truncateMarkdown(answer, room);
-    const shown = codePointLength(kept);
-    return truncateMarkdown(assemble([head, tools, kept, `*${texts.shortened(shown, total)}*`, detail, footerBlock]), max);
+    const kept = cutMarkdown(answer, room);
+    const remaining = Array.from(answer).slice(kept.consumed).join('').replace(/^\n+/, '');
+    const rest = kept.reopen !== undefined && remaining.trim() !== '' ? `${kept.reopen}\n${remaining}` : remaining;
+    if (!followUp) {
+      const notice = texts.shortened(codePointLength(kept.text), total);
+      return { content: truncateMarkdown(assemble([head, tools, kept.text, `*${notice}*`, detail, footerBlock]), max), parts: [] };
+    }
+    const all = splitMarkdown(rest, max);
+    const parts = all.slice(0, maxParts);
+    // When even `maxParts` follow-ups are not enough, the notice says how much is shown in all.
+    const shown = codePointLength(kept.text) + parts.reduce((sum, part) => sum + codePointLength(part), 0);
+    const notice = all.length > maxParts ? texts.shortened(shown, total) : texts.continuedBelow(parts.length);
+    return { content: truncateMarkdown(assemble([head, tools, kept.text, `*${notice}*`, detail, footerBlock]), max), parts };
   }
 }
 

@@ -1,4 +1,4 @@
-import { STATUS_LABELS, type CardStatus, type Locale } from '@progresscard/core';
+import { DEFAULT_TITLES, STATUS_LABELS, TOOL_CALLS_HEADINGS, type CardStatus, type Locale } from '@progresscard/core';
 
 /** The words the DingTalk card uses around the agent's text, per locale. */
 export interface CardTexts {
@@ -13,6 +13,10 @@ export interface CardTexts {
   readonly tools: string;
   readonly moreTools: (hidden: number) => string;
   readonly shortened: (shown: number, total: number) => string;
+  /** Notice under an answer that continues in follow-up messages. */
+  readonly continuedBelow: (parts: number) => string;
+  /** Title suffix of follow-up message `part` (2..n) of `total`. */
+  readonly continuationTitle: (part: number, total: number) => string;
 }
 
 /** Status marks: emoji, because card markdown takes colour tokens but no hex colours. */
@@ -39,26 +43,30 @@ export const STATUS_COLOR_TOKENS: Readonly<Record<CardStatus, string>> = {
 export const CARD_TEXTS: Readonly<Record<Locale, CardTexts>> = {
   'zh-CN': {
     status: STATUS_LABELS['zh-CN'],
-    defaultTitle: '智能体任务',
+    defaultTitle: DEFAULT_TITLES['zh-CN'],
     round: (n) => `第 ${n} 轮`,
     waitingFor: '等待',
     error: '错误',
     reason: '原因',
     thinking: '思考',
-    tools: '工具调用',
+    tools: TOOL_CALLS_HEADINGS['zh-CN'],
     moreTools: (hidden) => `…另有 ${hidden} 个较早的工具调用`,
     shortened: (shown, total) => `（内容过长，已截断：显示前 ${shown} / ${total} 字）`,
+    continuedBelow: (parts) => `（内容较长，余下部分见后续 ${parts} 条消息）`,
+    continuationTitle: (part, total) => `（续 ${part}/${total}）`,
   },
   en: {
     status: STATUS_LABELS.en,
-    defaultTitle: 'Agent run',
+    defaultTitle: DEFAULT_TITLES.en,
     round: (n) => `round ${n}`,
     waitingFor: 'Waiting for',
     error: 'Error',
     reason: 'Reason',
     thinking: 'Thinking',
-    tools: 'Tool calls',
+    tools: TOOL_CALLS_HEADINGS.en,
     moreTools: (hidden) => `…and ${hidden} earlier tool call${hidden === 1 ? '' : 's'}`,
     shortened: (shown, total) => `(shortened: showing the first ${shown} of ${total} characters)`,
+    continuedBelow: (parts) => `(continued in ${parts} follow-up message${parts === 1 ? '' : 's'})`,
+    continuationTitle: (part, total) => ` (${part}/${total})`,
   },
 };

@@ -1,28 +1,42 @@
 import type { CallFailure } from '@progresscard/core';
 import { DingTalkApiError, DingTalkDeliveryError, DingTalkNetworkError, DingTalkTargetError } from './errors.js';
+import { IP_BANNED_CODE, NOT_JSON_CODE, RESULT_FALSE_CODE } from './http.js';
 
 /**
  * Wait after a per-second QPS answer: the doc advises waiting out the 1 s window (https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server);
  * the DingTalk-Real-AI connector (`src/services/messaging/card.ts`) and hermes-agent back off 2 s.
  */
-export const QPS_RETRY_AFTER_MS = 2000;
+const QPS_RETRY_AFTER_MS = 2000;
 /** Wait after a per-minute (QPM) answer: the window's length (its size is not published, https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server). */
-export const QPM_RETRY_AFTER_MS = 60_000;
+const QPM_RETRY_AFTER_MS = 60_000;
+
+/** Wait after the per-IP ban answer: the ban lasts 5 minutes (https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server). */
+const IP_BAN_RETRY_AFTER_MS = 5 * 60_000;
+
+/**
+ * Code of the spent monthly quota: standard organisations get 5 000 metered calls a month (token,
+ * auth and contacts calls exempt); past it every call answers 403 with this code until the month ends
+ * (https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server).
+ */
+const MONTHLY_QUOTA_CODE = 'Forbidden.AccessDenied.ApiCountLimitForOrg';
 
 /**
  * Codes meaning "this card no longer exists": `param.cardNotExist`
  * (https://open.dingtalk.com/document/development/interactive-card-update-interface), `cardInstance.notExist`,
  * `param.stream.outTrackId` (https://open.dingtalk.com/document/development/api-streamingupdate).
  */
-export const GONE_CODES: ReadonlySet<string> = new Set(['param.cardNotExist', 'cardInstance.notExist', 'param.stream.outTrackId']);
+const GONE_CODES: ReadonlySet<string> = new Set(['param.cardNotExist', 'cardInstance.notExist', 'param.stream.outTrackId']);
 
 /** Codes meaning "the token is bad": `InvalidAuthentication` (HTTP 400, https://open.dingtalk.com/document/development/server-api-error-codes-1), the generic 401 `Unauthorized`. */
-export const AUTH_CODES: ReadonlySet<string> = new Set(['InvalidAuthentication', 'Unauthorized', 'invalidClientIdOrSecret', 'accesstoken.expired']);
+const AUTH_CODES: ReadonlySet<string> = new Set(['InvalidAuthentication', 'Unauthorized', 'invalidClientIdOrSecret', 'accesstoken.expired']);
 
 /**
  * Maps what the DingTalk transport threw to the core's failure kinds. Never throws.
  * - 403 `Forbidden.AccessDenied.QpsLimitForAppkeyAndApi` / `QpsLimitForApi` (any `QpsLimit` code) →
  *   `rate-limited`, 2 s, the whole channel (the limit is per app, https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server); `QpmLimit…` → 60 s; HTTP 429 → 2 s;
+ * - 403 `Forbidden.AccessDenied.ApiCountLimitForOrg` (the monthly quota) → `quota`;
+ * - the per-IP ban answer → `rate-limited`, 5 min, the whole channel;
+ * - a 2xx saying `result: false`, or an answer that is not JSON → `transient` (not applied; try again);
  * - 400 `param.cardNotExist` (and `cardInstance.notExist`) → `gone`;
  * - `InvalidAuthentication` (400), 401 → `auth`;
  * - 408, 5xx, timeouts, network errors, a card created but not delivered → `transient`;
@@ -32,6 +46,9 @@ export function classifyDingTalkError(error: unknown): CallFailure {
   if (error instanceof DingTalkApiError) {
     const code = error.code ?? '';
     const detail = error.message;
+    if (code === MONTHLY_QUOTA_CODE) return { kind: 'quota', detail };
+    if (code === IP_BANNED_CODE) return { kind: 'rate-limited', retryAfterMs: IP_BAN_RETRY_AFTER_MS, scope: 'channel', detail };
+    if (code === RESULT_FALSE_CODE || code === NOT_JSON_CODE) return { kind: 'transient', detail };
     if (code.includes('QpsLimit')) return { kind: 'rate-limited', retryAfterMs: QPS_RETRY_AFTER_MS, scope: 'channel', detail };
     if (code.includes('QpmLimit')) return { kind: 'rate-limited', retryAfterMs: QPM_RETRY_AFTER_MS, scope: 'channel', detail };
     if (error.status === 429) return { kind: 'rate-limited', retryAfterMs: QPS_RETRY_AFTER_MS, scope: 'channel', detail };

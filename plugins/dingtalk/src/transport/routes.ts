@@ -16,7 +16,7 @@ export interface DingTalkRoute<Body, Answer> {
 }
 
 /** `cardData` of a card: every `cardParamMap` value is a string (https://open.dingtalk.com/document/development/instructions-for-filling-in-api-card-data). */
-export interface CardData {
+interface CardData {
   readonly cardParamMap: Readonly<Record<string, string>>;
 }
 
@@ -38,6 +38,21 @@ export interface UpdateCardBody {
   readonly outTrackId: string;
   readonly cardData: CardData;
   readonly cardUpdateOptions: { readonly updateCardDataByKey: boolean };
+}
+
+/**
+ * Body of the AI-card streaming update (`PUT /v1.0/card/streaming`): `content` replaces (`isFull`)
+ * the streaming variable `key`; `guid` is new for every call; `isFinalize` ends the stream in the
+ * finished state, `isError` in the failed state.
+ */
+export interface StreamingUpdateBody {
+  readonly outTrackId: string;
+  readonly guid: string;
+  readonly key: string;
+  readonly content: string;
+  readonly isFull: boolean;
+  readonly isFinalize: boolean;
+  readonly isError: boolean;
 }
 
 function route<Body, Answer>(entry: DingTalkRoute<Body, Answer>): DingTalkRoute<Body, Answer> {
@@ -67,11 +82,18 @@ export const DINGTALK_API_ROUTES = {
     path: '/v1.0/card/instances/deliver',
     doc: 'https://open.dingtalk.com/document/development/delivery-card-interface',
   }),
-  /** Update a card's data by key. */
+  /** Update a card's data by key; `result: false` means it was not applied. */
   updateCard: route<UpdateCardBody, unknown>({
     operation: 'update',
     method: 'PUT',
     path: '/v1.0/card/instances',
     doc: 'https://open.dingtalk.com/document/development/interactive-card-update-interface',
+  }),
+  /** Write the streaming variable of an AI card (markdown needs `isFull: true`). */
+  streamCard: route<StreamingUpdateBody, unknown>({
+    operation: 'stream',
+    method: 'PUT',
+    path: '/v1.0/card/streaming',
+    doc: 'https://open.dingtalk.com/document/development/api-streamingupdate',
   }),
 } as const;

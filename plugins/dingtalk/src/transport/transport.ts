@@ -7,18 +7,20 @@ import type { DingTalkHttp } from './http.js';
 import { DINGTALK_API_ROUTES } from './routes.js';
 import { DingTalkTargetSchema, deliveryFields, describeTarget, type DingTalkTarget } from './target.js';
 import type { AccessTokenCache } from './token.js';
+import type { CardWriter } from './card-writer.js';
 
 /**
  * Where the first message of a card stands while its send may be retried (per outTrackId):
  * - `new`: nothing reached DingTalk yet (or we do not know): `createAndDeliver`;
  * - `created`: the card exists but `deliverResults` said it did not reach the chat: update its data,
  *   then `POST /v1.0/card/instances/deliver`;
- * - `delivered`: in the chat; later calls are updates.
+ * - `delivered`: in the chat, but its content may still have to be streamed (a retry only does that);
+ *   once it is, the send is done and later calls are updates.
  */
 export type CardSendPhase = 'new' | 'created' | 'delivered';
 
 /** Allowed moves of {@link CardSendPhase}. */
-export const SEND_TRANSITIONS: Readonly<Record<CardSendPhase, readonly CardSendPhase[]>> = {
+const SEND_TRANSITIONS: Readonly<Record<CardSendPhase, readonly CardSendPhase[]>> = {
   new: ['created', 'delivered'],
   created: ['delivered'],
   delivered: [],
@@ -28,6 +30,8 @@ export const SEND_TRANSITIONS: Readonly<Record<CardSendPhase, readonly CardSendP
 export interface DingTalkTransportOptions {
   readonly http: DingTalkHttp;
   readonly tokens: AccessTokenCache;
+  /** Writes a created card's data and content (instance update and, by default, the streaming API). */
+  readonly writer: CardWriter;
   readonly cardTemplateId: string;
   readonly robotCode: string;
   /** Used when a send names no target. */
@@ -64,8 +68,10 @@ function failedOf(results: unknown): FailedDelivery[] | undefined {
 /**
  * Sends and updates DingTalk cards on the new card platform:
  * - send: `POST /v1.0/card/instances/createAndDeliver` with the initial data already set (no empty
- *   shell card, xmanrui/dsh-im PR #174), outTrackId from the idempotency key;
- * - update: `PUT /v1.0/card/instances` with `cardUpdateOptions.updateCardDataByKey: true`;
+ *   shell card, xmanrui/dsh-im PR #174), outTrackId from the idempotency key; then, in `streaming`
+ *   content mode, the content through `PUT /v1.0/card/streaming`;
+ * - update: the other variables with `PUT /v1.0/card/instances` (`updateCardDataByKey: true`) and the
+ *   content through the streaming API (see `ContentMode`); each step only when it changed;
  * - a 200 whose `deliverResults[].success` is false is a failed send ({@link DingTalkDeliveryError}).
  */
 export class DingTalkTransport implements CardTransport<DingTalkCardPayload, DingTalkTarget> {
@@ -84,11 +90,16 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
     const target = known?.target ?? this.resolveTarget(request.target);
     const ref: MessageRef = { id: outTrackId, extra: { target: describeTarget(target) } };
 
+    const { writer } = this.options;
     if (known?.phase === 'created') {
-      await this.put(outTrackId, request.payload);
+      await writer.write(outTrackId, request.payload);
       await this.deliver(outTrackId, target);
       this.move(outTrackId, target, 'delivered');
-      return ref;
+      return this.done(outTrackId, ref);
+    }
+    if (known?.phase === 'delivered') {
+      await writer.write(outTrackId, request.payload);
+      return this.done(outTrackId, ref);
     }
     const token = await this.options.tokens.get();
     let answer: { result?: { deliverResults?: unknown } };
@@ -103,24 +114,35 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
       // An earlier try with this key reached DingTalk but its answer was lost (timeout): the card
       // exists. Bring it up to date instead of creating another. (That it was delivered is assumed.)
       if (error instanceof DingTalkApiError && error.code === 'param.cardAlreadyExist') {
-        await this.put(outTrackId, request.payload);
         this.move(outTrackId, target, 'delivered');
-        return ref;
+        await writer.write(outTrackId, request.payload);
+        return this.done(outTrackId, ref);
       }
       throw error;
     }
+    writer.created(outTrackId, request.payload);
     const failed = failedOf(answer.result?.deliverResults);
     if (failed) {
       this.move(outTrackId, target, 'created');
       throw new DingTalkDeliveryError(outTrackId, failed);
     }
     this.move(outTrackId, target, 'delivered');
+    await writer.write(outTrackId, request.payload);
+    return this.done(outTrackId, ref);
+  }
+
+  /** The send is complete: no send state is needed any more. */
+  private done(outTrackId: string, ref: MessageRef): MessageRef {
+    this.phases.delete(outTrackId);
     return ref;
   }
 
-  /** @throws DingTalkApiError (400 `param.cardNotExist` when the card is gone), DingTalkNetworkError. */
+  /**
+   * @throws DingTalkApiError (400 `param.cardNotExist` / `param.stream.outTrackId` when the card is
+   *   gone; `operation` says whether the instance update or the stream failed), DingTalkNetworkError.
+   */
   async update(request: UpdateRequest<DingTalkCardPayload>): Promise<void> {
-    await this.put(request.message.id, request.payload);
+    await this.options.writer.write(request.message.id, request.payload);
   }
 
   async refreshAuth(): Promise<void> {
@@ -129,15 +151,6 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
 
   classify(error: unknown): CallFailure {
     return classifyDingTalkError(error);
-  }
-
-  private async put(outTrackId: string, payload: DingTalkCardPayload): Promise<void> {
-    const token = await this.options.tokens.get();
-    await this.options.http.call(DINGTALK_API_ROUTES.updateCard, {
-      outTrackId,
-      cardData: { cardParamMap: payload.cardParamMap },
-      cardUpdateOptions: { updateCardDataByKey: true },
-    }, token);
   }
 
   private async deliver(outTrackId: string, target: DingTalkTarget): Promise<void> {
@@ -157,9 +170,7 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
     if (current !== next && !SEND_TRANSITIONS[current].includes(next)) {
       throw new Error(`dingtalk card ${outTrackId}: send cannot move from ${current} to ${next}`);
     }
-    // Only cards still waiting for delivery are remembered; delivered ones need no send state.
-    if (next === 'delivered') this.phases.delete(outTrackId);
-    else this.phases.set(outTrackId, { phase: next, target });
+    this.phases.set(outTrackId, { phase: next, target });
   }
 
   private resolveTarget(given: unknown): DingTalkTarget {

@@ -31,9 +31,9 @@ describe('DingTalk: agent text cannot fake a code span to open a tag', () => {
     });
   }
 
-  it('real code spans still read as written', () => {
+  it('real code spans read as their text (inline code is not in the documented subset), tags escaped', () => {
     const view = viewAfter([{ type: 'answer.delta', at: 1, text: 'use `a<b` and ``x ` <y>`` here' }, { type: 'run.completed', at: 2 }], 3);
-    expect(renderer.render(view).cardParamMap.msgContent).toContain('use `a<b` and ``x ` <y>`` here');
+    expect(renderer.render(view).cardParamMap.msgContent).toContain('use a&lt;b and x ˋ &lt;y> here');
   });
 });
 
@@ -51,7 +51,7 @@ describe('DingTalk: a cut never leaves a code span open', () => {
     const text = `${'word '.repeat(500)}see \`${tag}${'z'.repeat(3000)}</font>\` end`;
     const view = viewAfter([{ type: 'answer.delta', at: 1, text }, { type: 'run.completed', at: 2 }], 3);
     const content = renderer.render(view).cardParamMap.msgContent!;
-    expect(content).toContain('see `<font');
+    expect(content).toContain('see &lt;font');
     expect(liveTags(content)).toEqual(['<font ', '<font ']); // the status line and the footer
   });
 

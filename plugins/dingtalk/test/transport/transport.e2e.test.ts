@@ -44,10 +44,13 @@ describe('DingTalk transport ↔ emulator', () => {
   it('updates by key: data it does not send stays on the card', async () => {
     const s = await setup({ cardParams: { logo: '@lALPx' } });
     emulator = s.emulator;
-    const ref = await s.plugin.transport.send({ target: GROUP, payload: { cardParamMap: { logo: '@lALPx', msgContent: 'a', flowStatus: '2' } }, idempotencyKey: 'u', replacing: false });
+    const ref = await s.plugin.transport.send({ target: GROUP, payload: { cardParamMap: { logo: '@lALPx', msgContent: 'a', flowStatus: '2' }, streamEnd: 'open' }, idempotencyKey: 'u', replacing: false });
     await s.plugin.transport.update({ message: ref, payload: payload('b', '3'), final: true });
     expect(emulator.card(ref.id)).toMatchObject({ cardData: { logo: '@lALPx', msgContent: 'b', flowStatus: '3', msgTitle: 'T' }, state: 'finished' });
-    expect(emulator.card(ref.id)!.history[1]!.request).toMatchObject({ cardUpdateOptions: { updateCardDataByKey: true } });
+    const update = emulator.card(ref.id)!.history.find((h) => h.route === 'card.update')!;
+    expect(update.request).toMatchObject({ cardUpdateOptions: { updateCardDataByKey: true }, cardData: { cardParamMap: { flowStatus: '3', msgTitle: 'T' } } });
+    // The content goes through the streaming API, not as card data.
+    expect((update.request as { cardData: { cardParamMap: object } }).cardData.cardParamMap).not.toHaveProperty('msgContent');
   });
 
   it('a retried send whose first answer was lost never creates a second card', async () => {
@@ -99,7 +102,9 @@ describe('DingTalk transport: access token', () => {
     const ref = await s.plugin.transport.send({ target: GROUP, payload: payload('a'), idempotencyKey: 't', replacing: false });
     await Promise.all([1, 2, 3].map((n) => s.plugin.transport.update({ message: ref, payload: payload(`u${n}`), final: false })));
     expect(emulator.calls({ route: 'oauth2.accessToken' })).toHaveLength(1);
-    expect(emulator.counts()['card.update']).toMatchObject({ accepted: 3 });
+    // Only the content changed: one stream each (and one for the send), no instance update.
+    expect(emulator.counts()['card.streaming']).toMatchObject({ accepted: 4 });
+    expect(emulator.counts()['card.update']).toBeUndefined();
   });
 
   it('refetches shortly before expireIn runs out', async () => {
@@ -142,7 +147,7 @@ describe('DingTalk transport: access token', () => {
     emulator = good.emulator;
     const ref = await good.plugin.transport.send({ target: GROUP, payload: payload('a'), idempotencyKey: 's', replacing: false });
     const [{ token }] = emulator.tokens();
-    emulator.faults.add({ route: 'card.update', nth: 1, respond: { status: 500, body: { code: 'system.busy', message: 'system.busy' } } });
+    emulator.faults.add({ route: 'card.streaming', nth: 2, respond: { status: 500, body: { code: 'system.busy', message: 'system.busy' } } });
     const failed = await failureOf(good.plugin.transport.update({ message: ref, payload: payload('b'), final: false }));
     expect(`${String(failed)} ${JSON.stringify(failed)} ${(failed as Error).stack}`).not.toContain(token);
     expect(good.plugin.transport.classify(failed)).toMatchObject({ kind: 'transient' });
@@ -160,11 +165,15 @@ describe('DingTalk transport: failure kinds', () => {
     [403, { code: 'Forbidden.AccessDenied.AccessTokenPermissionDenied' }, { kind: 'rejected' }],
     [500, { code: 'system.busy' }, { kind: 'transient' }],
     [503, {}, { kind: 'transient' }],
+    [403, { code: 'Forbidden.AccessDenied.ApiCountLimitForOrg' }, { kind: 'quota' }],
+    [200, { success: true, result: false }, { kind: 'transient' }],
+    [200, '<html><body>访问被拒绝</body></html>', { kind: 'transient' }],
+    [200, { status: 1111, wait: 5, source: 'x5', punish: 'deny', uuid: 'u' }, { kind: 'rate-limited', retryAfterMs: 300_000, scope: 'channel' }],
   ])('HTTP %i %j → %j', async (status, body, expected) => {
     const s = await setup();
     emulator = s.emulator;
     const ref = await s.plugin.transport.send({ target: GROUP, payload: payload('a'), idempotencyKey: 'f', replacing: false });
-    emulator.faults.add({ route: 'card.update', nth: 1, respond: { status, body } });
+    emulator.faults.add({ route: 'card.streaming', nth: 2, respond: { status, body } });
     const error = await failureOf(s.plugin.transport.update({ message: ref, payload: payload('b'), final: false }));
     expect(s.plugin.transport.classify(error)).toMatchObject(expected);
   });
@@ -188,5 +197,68 @@ describe('DingTalk transport: failure kinds', () => {
     const refused = await failureOf(closed.transport.send({ target: GROUP, payload: payload('a'), idempotencyKey: 'x', replacing: false }));
     expect(closed.transport.classify(refused).kind).toBe('transient');
     expect(closed.transport.classify(new TypeError('bug'))).toMatchObject({ kind: 'transient', detail: 'TypeError: bug' });
+  });
+});
+
+describe('DingTalk transport: content through the AI-card streaming API', () => {
+  const streams = (e: DingTalkEmulator, outTrackId: string) => e.card(outTrackId)!.history.filter((h) => h.route === 'card.streaming');
+
+  it('streams the content after createAndDeliver (full content, new guid per call, the content key) so a streaming template shows it', async () => {
+    const s = await setup();
+    emulator = s.emulator;
+    const ref = await s.plugin.transport.send({ target: GROUP, payload: payload('first'), idempotencyKey: 'st', replacing: false });
+    await s.plugin.transport.update({ message: ref, payload: payload('second'), final: false });
+    await s.plugin.transport.update({ message: ref, payload: payload('done', '3'), final: true });
+    const frames = streams(emulator, ref.id).map((h) => h.request as Record<string, unknown>);
+    expect(frames.map((f) => [f.content, f.isFull, f.isFinalize, f.key])).toEqual([
+      ['first', true, false, 'msgContent'],
+      ['second', true, false, 'msgContent'],
+      ['done', true, true, 'msgContent'],
+    ]);
+    expect(new Set(frames.map((f) => f.guid)).size).toBe(3);
+    expect(emulator.card(ref.id)!.display).toEqual({ state: 'finished', content: 'done' });
+  });
+
+  it('a failed run in the failed state closes the stream with isError', async () => {
+    const s = await setup({}, { template: { failedStateEnabled: true } });
+    emulator = s.emulator;
+    const ref = await s.plugin.transport.send({ target: GROUP, payload: payload('going'), idempotencyKey: 'er', replacing: false });
+    await s.plugin.transport.update({ message: ref, payload: payload('❌ broke', '5'), final: true });
+    expect(streams(emulator, ref.id).at(-1)!.request).toMatchObject({ isError: true, isFinalize: false, content: '❌ broke' });
+    expect(emulator.card(ref.id)!.display).toEqual({ state: 'failed', content: '❌ broke' });
+  });
+
+  it('says which call failed, and a retry repeats only that call (the stream is not sent again after isFinalize)', async () => {
+    const s = await setup();
+    emulator = s.emulator;
+    const ref = await s.plugin.transport.send({ target: GROUP, payload: payload('going'), idempotencyKey: 'rt', replacing: false });
+    emulator.faults.add({ route: 'card.update', nth: 1, respond: { status: 500, body: { code: 'system.busy', message: 'system.busy' } } });
+    const failed = await failureOf(s.plugin.transport.update({ message: ref, payload: payload('end', '3'), final: true }));
+    expect(failed).toMatchObject({ operation: 'update', code: 'system.busy' });
+    await s.plugin.transport.update({ message: ref, payload: payload('end', '3'), final: true });
+    expect(streams(emulator, ref.id).filter((h) => (h.request as { isFinalize: boolean }).isFinalize)).toHaveLength(1);
+    expect(emulator.card(ref.id)).toMatchObject({ state: 'finished', cardData: { flowStatus: '3', msgContent: 'end' } });
+  });
+
+  it('a send whose stream failed is retried as a stream only: one card, its content shown', async () => {
+    const s = await setup();
+    emulator = s.emulator;
+    emulator.faults.add({ route: 'card.streaming', nth: 1, respond: { status: 500, body: { code: 'unknownError', message: '未知错误' } } });
+    const failed = await failureOf(s.plugin.transport.send({ target: GROUP, payload: payload('hello'), idempotencyKey: 'ss', replacing: false }));
+    expect(failed).toMatchObject({ operation: 'stream' });
+    expect(s.plugin.transport.classify(failed).kind).toBe('transient');
+    const ref = await s.plugin.transport.send({ target: GROUP, payload: payload('hello'), idempotencyKey: 'ss', replacing: false });
+    expect(emulator.cards()).toHaveLength(1);
+    expect(emulator.calls({ route: 'card.createAndDeliver' })).toHaveLength(1);
+    expect(emulator.card(ref.id)!.display.content).toBe('hello');
+  });
+
+  it("contentMode 'card-data' writes the content with instance updates only, for templates without a streaming component", async () => {
+    const s = await setup({ contentMode: 'card-data' }, { template: { streamingSwitch: false } });
+    emulator = s.emulator;
+    const ref = await s.plugin.transport.send({ target: GROUP, payload: payload('a'), idempotencyKey: 'cd', replacing: false });
+    await s.plugin.transport.update({ message: ref, payload: payload('b', '3'), final: true });
+    expect(emulator.counts()['card.streaming']).toBeUndefined();
+    expect(emulator.card(ref.id)!.display).toEqual({ state: 'finished', content: 'b' });
   });
 });

@@ -3,6 +3,7 @@ import type { FeishuCard, FeishuElement } from './card-types.js';
 import { FEISHU_GUARD_LIMITS, fitText, prepareAgentMarkdown, type GuardLimits } from './guards.js';
 import { escapeCardMarkdown, type Truncated } from './markdown/index.js';
 import { renderContinuation } from './continuation.js';
+import { answerElements } from './answer-elements.js';
 import { footerElements, markdown, panel, tail, toolElements } from './elements.js';
 import { CARD_TEXTS, STATUS_TEMPLATE, statusLine, type CardTexts } from './texts.js';
 
@@ -21,9 +22,9 @@ export interface CardRenderOptions {
 }
 
 /** Thinking text kept on the card (its tail), in characters. */
-export const MAX_THINKING_CHARS = 3000;
+const MAX_THINKING_CHARS = 3000;
 /** Prompt / error / reason text kept, in characters. */
-export const MAX_SIDE_TEXT_CHARS = 2000;
+const MAX_SIDE_TEXT_CHARS = 2000;
 const MAX_TITLE_CHARS = 100;
 
 /** Degradation steps when even an empty answer does not fit: 0 full, 1 no thinking, 2 also compact tools. */
@@ -52,7 +53,7 @@ function build(p: Parts, answer: string, notice: string | undefined, level: Leve
   }
   if (view.status === 'waiting' && view.waitingFor)
     elements.push(markdown('waiting', `**${texts.waitingLabel}**${texts.colon}${escapeCardMarkdown(oneLine(view.waitingFor, MAX_SIDE_TEXT_CHARS))}`));
-  if (answer) elements.push(markdown('answer', answer));
+  if (answer) elements.push(...answerElements(answer));
   if (notice) elements.push(markdown('answer_notice', `<font color='grey'>${notice}</font>`, { text_size: 'notation' }));
   if (view.error && (view.status === 'failed' || view.status === 'cancelled')) {
     const label = view.status === 'failed' ? texts.failedLabel : texts.cancelledLabel;

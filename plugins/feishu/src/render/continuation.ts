@@ -2,6 +2,7 @@ import type { FeishuCard } from './card-types.js';
 import { fitText, type GuardLimits } from './guards.js';
 import type { Truncated } from './markdown/index.js';
 import { markdown } from './elements.js';
+import { answerElements } from './answer-elements.js';
 import type { CardTexts } from './texts.js';
 
 /** What {@link renderContinuation} needs besides the answer. */
@@ -21,7 +22,7 @@ function card(title: string, texts: CardTexts, part: number, content: string, no
     body: {
       elements: [
         markdown('part_label', `<font color='grey'>${label}</font>`, { text_size: 'notation' }),
-        markdown('answer', content),
+        ...answerElements(content),
         ...(notice ? [markdown('answer_notice', `<font color='grey'>${notice}</font>`, { text_size: 'notation' })] : []),
       ],
     },

@@ -4,9 +4,9 @@ import { escapeCardMarkdown } from './markdown/index.js';
 import type { CardTexts } from './texts.js';
 
 /** Tool calls shown unfolded when a run has more than this many. */
-export const VISIBLE_TOOLS = 3;
+const VISIBLE_TOOLS = 3;
 /** Older tool calls listed inside the folded panel at most (the rest are counted). */
-export const MAX_FOLDED_TOOLS = 30;
+const MAX_FOLDED_TOOLS = 30;
 
 const TOOL_ICON: Readonly<Record<ToolLine['state'], string>> = { running: '⏳', finished: '✅', failed: '❌', orphan: '▫️', interrupted: '⏹' };
 
@@ -86,5 +86,11 @@ export function tail(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   const start = text.length - maxChars;
   const newline = text.indexOf('\n', start);
-  return `…${text.slice(newline >= 0 && newline - start < 200 ? newline : start)}`;
+  const from = newline >= 0 && newline - start < 200 ? newline : start;
+  // Never start inside a surrogate pair (half an emoji).
+  return `…${text.slice(isLowSurrogate(text.charCodeAt(from)) ? from + 1 : from)}`;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }

@@ -2,12 +2,18 @@ import type { FeishuCard, FeishuElement } from './card-types.js';
 import { countTables, escapeCardMarkdown, fenceMarker, limitTables, openFenceAtEnd, truncateMarkdown, type Truncated } from './markdown/index.js';
 
 /**
- * Limits the renderer keeps every card under. The platform refuses content over 30 KB (230025),
+ * Limits the renderer keeps every card under. The platform refuses a request body over 30 KB
+ * (230025, https://open.feishu.cn/document/server-docs/im-v1/message/create); the card travels
+ * JSON-escaped inside the body's `content` string, where quotes, backslashes and line breaks
+ * double, so the guard measures the escaped form. It also refuses
  * more than 200 components (230099 / 11310), 4+ markdown tables in a card (230099 / 11310,
  * openclaw-lark's production finding) and malformed or duplicate `element_id`s.
  */
 export interface GuardLimits {
-  /** UTF-8 bytes of the card JSON; 28 KB leaves 2 KB headroom under Feishu's 30 KB. */
+  /**
+   * UTF-8 bytes of the card JSON as escaped into the request body's `content` string (see
+   * {@link escapedContentBytes}); 28 KB leaves 2 KB for the rest of the body under Feishu's 30 KB.
+   */
   readonly maxContentBytes: number;
   readonly maxElements: number;
   readonly maxTables: number;
@@ -21,7 +27,7 @@ export const ELEMENT_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,19}$/;
 
 /** Measurements of one card. */
 export interface CardInspection {
-  /** UTF-8 bytes of `JSON.stringify(card)`, i.e. of the message `content`. */
+  /** UTF-8 bytes of the card as escaped into the request body (see {@link escapedContentBytes}). */
   readonly bytes: number;
   /** Components in `body.elements`, nested ones included. */
   readonly elements: number;
@@ -41,9 +47,18 @@ function walk(elements: readonly FeishuElement[], visit: (e: FeishuElement) => v
   }
 }
 
+/**
+ * UTF-8 bytes `card` takes in the request body: `JSON.stringify` of the card JSON string, i.e. the
+ * `content` field as the transport sends it (quotes included), where every `"`, `\` and line break of
+ * the card JSON is escaped once more.
+ */
+export function escapedContentBytes(card: FeishuCard): number {
+  return Buffer.byteLength(JSON.stringify(JSON.stringify(card)), 'utf8');
+}
+
 /** Measures `card` against `limits` and lists every problem (size, components, tables, ids, 2.0 tags). */
 export function inspectCard(card: FeishuCard, limits: GuardLimits = FEISHU_GUARD_LIMITS): CardInspection {
-  const bytes = Buffer.byteLength(JSON.stringify(card), 'utf8');
+  const bytes = escapedContentBytes(card);
   let elements = 0;
   let tables = 0;
   const ids = new Set<string>();

@@ -1,4 +1,4 @@
-import { STATUS_LABELS, type CardStatus, type Locale } from '@progresscard/core';
+import { DEFAULT_TITLES, STATUS_LABELS, TOOL_CALLS_HEADINGS, type CardStatus, type Locale } from '@progresscard/core';
 import type { FeishuTemplate } from './card-types.js';
 
 /** Words of the Feishu card, per locale. */
@@ -33,11 +33,11 @@ const n = (value: number, locale: Locale) => value.toLocaleString(locale === 'zh
 /** Chinese (default) and English texts. */
 export const CARD_TEXTS: Readonly<Record<Locale, CardTexts>> = {
   'zh-CN': {
-    defaultTitle: '任务进度',
+    defaultTitle: DEFAULT_TITLES['zh-CN'],
     status: STATUS_LABELS['zh-CN'],
     round: (r) => `第 ${r} 轮`,
     separator: ' · ',
-    tools: '本轮工具',
+    tools: TOOL_CALLS_HEADINGS['zh-CN'],
     thinking: '思考过程',
     thinkingNow: '⏳ 正在思考…',
     noAnswer: '（没有回答内容）',
@@ -56,11 +56,11 @@ export const CARD_TEXTS: Readonly<Record<Locale, CardTexts>> = {
     continuationCut: (rest) => `⚠️ 回答过长，其余 ${n(rest, 'zh-CN')} 字未能发送。`,
   },
   en: {
-    defaultTitle: 'Agent run',
+    defaultTitle: DEFAULT_TITLES.en,
     status: STATUS_LABELS.en,
     round: (r) => `round ${r}`,
     separator: ' · ',
-    tools: 'Tools',
+    tools: TOOL_CALLS_HEADINGS.en,
     thinking: 'Thinking',
     thinkingNow: '⏳ Thinking…',
     noAnswer: '(no answer)',

@@ -22,7 +22,8 @@ function markdownOf(c: FeishuCard): string[] {
   walk(c.body.elements);
   return out;
 }
-const answerOf = (c: FeishuCard) => (c.body.elements.find((e) => e.element_id === 'answer')?.content as string | undefined) ?? '';
+const answerOf = (c: FeishuCard) =>
+  c.body.elements.filter((e) => e.element_id === 'answer' || /^answer_\d+$/.test(e.element_id ?? '')).map((e) => e.content as string).join('\n\n');
 
 describe('inspectCard', () => {
   it('measures bytes, components (nested too) and tables, and names each problem', () => {
@@ -31,7 +32,8 @@ describe('inspectCard', () => {
     const result = inspectCard(c);
     expect(result.elements).toBe(5);
     expect(result.tables).toBe(4);
-    expect(result.bytes).toBe(Buffer.byteLength(JSON.stringify(c)));
+    // The card as escaped into the request body's `content` string.
+    expect(result.bytes).toBe(Buffer.byteLength(JSON.stringify(JSON.stringify(c))));
     expect(result.problems).toEqual([
       'element_id a is used twice',
       'tag note is not allowed in 2.0 cards',

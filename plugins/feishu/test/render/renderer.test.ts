@@ -99,7 +99,7 @@ describe('renderCard: what a user sees', () => {
       ]),
     ];
     const card = renderCard(viewOf(many, 1000), OPTIONS);
-    expect(element(card, 'tools_title')!.content).toBe('**Tools** · 5');
+    expect(element(card, 'tools_title')!.content).toBe('**Tool calls** · 5');
     expect(element(card, 'tools_panel')).toMatchObject({ tag: 'collapsible_panel', expanded: false, header: { title: { content: '4 earlier tool calls' } } });
     expect((element(card, 'tools_older')!.content as string).split('\n')).toHaveLength(4);
     expect(element(card, 'tools')!.content).toBe('- ✅ read_file: `f5.ts` (done · 5 lines)');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describeInvalidInput } from '../../events/invalid-input.js';
 import type { ChannelSettings } from '../contract.js';
+import type { StandardSchemaV1 } from '../standard-schema.js';
 
 /**
  * Bad channel config: the message names the channel, the field and the value, e.g.
@@ -32,16 +33,28 @@ export interface ParseChannelConfigOptions {
 }
 
 /**
- * Validates a channel's config with its zod schema and applies the defaults.
+ * Validates a channel's config with its schema and applies the defaults. The schema is any
+ * synchronous Standard Schema ({@link StandardSchemaV1}): zod 3.24+ or 4, Valibot, ArkType, or a
+ * hand-written object, so a plugin is not tied to the core's zod.
+ * @returns the schema's output (its defaults and transforms applied).
  * @throws ChannelConfigError (or `options.error`'s subclass) naming the channel, the first bad field,
  *   its value and why; an unknown field's reason is `unknown field` and its value `<hidden>`.
+ * @throws TypeError naming the channel when the schema validates asynchronously (returns a Promise).
  */
-export function parseChannelConfig<S extends z.ZodType>(channelId: string, schema: S, input: unknown, options: ParseChannelConfigOptions = {}): z.output<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const problem = describeInvalidInput(input, result.error, options.secretFields);
+export function parseChannelConfig<S extends StandardSchemaV1>(
+  channelId: string,
+  schema: S,
+  input: unknown,
+  options: ParseChannelConfigOptions = {},
+): StandardSchemaV1.InferOutput<S> {
+  const result = schema['~standard'].validate(input);
+  if (result instanceof Promise) {
+    throw new TypeError(`${channelId} config schema validates asynchronously; a channel's config schema must validate synchronously`);
+  }
+  if (!result.issues) return result.value as StandardSchemaV1.InferOutput<S>;
+  const problem = describeInvalidInput(input, result, options.secretFields);
   const field = problem.field === '(input)' ? '(config)' : problem.field;
-  const reason = result.error.issues[0]!.code === 'unrecognized_keys' ? 'unknown field' : problem.reason;
+  const reason = problem.unknownField ? 'unknown field' : problem.reason;
   throw (options.error ?? ((...args) => new ChannelConfigError(...args)))(channelId, field, problem.shown, reason);
 }
 
@@ -49,8 +62,10 @@ const positiveInteger = z.number().int().positive();
 const nonNegativeInteger = z.number().int().nonnegative();
 
 /**
- * The timing fields every channel's config takes (all optional, milliseconds); spread it into a
- * plugin's config schema (`z.object({ ...TIMING_OVERRIDES_SHAPE, … })`):
+ * The timing fields every channel's config takes (all optional, milliseconds), as zod 4 fields to
+ * spread into a plugin's zod 4 config schema (`z.object({ ...TIMING_OVERRIDES_SHAPE, … })`). A
+ * plugin on another validator (or another zod major) declares the same fields itself, or lets them
+ * through and reads them with {@link parseTimingOverrides}, which needs no schema:
  * - `tickMs`: how often running tools' elapsed times refresh, a positive integer;
  * - `perCardIntervalMs`: least time between two requests for one card, ≥ 0;
  * - `debounceMs`: streamed text reaches the card at least this often, ≥ 0;

@@ -1,6 +1,6 @@
 /** The plugin kit: what every channel plugin needs and should not write again. */
-export { cut, oneLine, codePointLength } from './text.js';
-export { STATUS_LABELS, statusLabel } from './status.js';
+export { cut, oneLine, codePointLength, wellFormed, tailCodePoints } from './text.js';
+export { STATUS_LABELS, statusLabel, DEFAULT_TITLES, TOOL_CALLS_HEADINGS } from './status.js';
 export {
   ChannelConfigError,
   parseChannelConfig,
@@ -10,3 +10,4 @@ export {
   type ParseChannelConfigOptions,
   type TimingOverrides,
 } from './config.js';
+export { configFromEnv, withEnvNames, MissingEnvError, type EnvSource, type EnvVariable } from './env.js';

@@ -13,3 +13,15 @@ export const STATUS_LABELS: Readonly<Record<Locale, Readonly<Record<CardStatus, 
 export function statusLabel(status: CardStatus, locale: Locale): string {
   return STATUS_LABELS[locale][status];
 }
+
+/**
+ * The title of a run that has none (no prompt in the trace, no `title` given), the same on every
+ * channel, so one run reads alike in Feishu and DingTalk.
+ */
+export const DEFAULT_TITLES: Readonly<Record<Locale, string>> = { 'zh-CN': '智能体任务', en: 'Agent run' };
+
+/**
+ * The heading over a card's tool lines. They list the whole run's calls (not one round's), so the
+ * words say "tool calls", never "this round's tools".
+ */
+export const TOOL_CALLS_HEADINGS: Readonly<Record<Locale, string>> = { 'zh-CN': '工具调用', en: 'Tool calls' };

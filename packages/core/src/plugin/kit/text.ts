@@ -66,3 +66,23 @@ export function cut(text: string, maxCodePoints: number, ellipsis = '…'): stri
 export function oneLine(text: string, maxCodePoints: number, ellipsis = '…'): string {
   return cut(text.replace(/\s+/g, ' ').trim(), maxCodePoints, ellipsis);
 }
+
+/**
+ * `text` with every lone UTF-16 surrogate (half of an emoji whose other half is missing) replaced
+ * by U+FFFD, as `String.prototype.toWellFormed` does: platforms refuse or garble lone surrogates.
+ */
+export function wellFormed(text: string): string {
+  return text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+}
+
+/**
+ * The last `maxCodePoints` code points of `text` (all of it when shorter); never starts inside a
+ * surrogate pair.
+ */
+export function tailCodePoints(text: string, maxCodePoints: number): string {
+  if (text.length <= maxCodePoints) return text;
+  let start = text.length - maxCodePoints;
+  const code = text.charCodeAt(start);
+  if (code >= 0xdc00 && code <= 0xdfff) start += 1;
+  return text.slice(start);
+}

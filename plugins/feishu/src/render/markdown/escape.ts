@@ -25,6 +25,9 @@ function escapeProse(text: string): string {
     .replace(IMAGE, (_, alt: string, url: string) => (/^https?:\/\//i.test(url) ? `[${alt || url}](${url})` : alt));
 }
 
+/** A backslash-escaped backtick (CommonMark escape): shows a backtick, opens no code span. */
+const STRAY_BACKTICK = '\\`';
+
 /** Applies `prose` outside inline code spans and `code` inside them (CommonMark backtick runs). */
 function mapInline(text: string, prose: (s: string) => string, code: (s: string) => string): string {
   let out = '';
@@ -52,7 +55,11 @@ function mapInline(text: string, prose: (s: string) => string, code: (s: string)
       } else j += 1;
     }
     if (close < 0) {
+      // A stray run (no closing run of its length; mid-stream, or a lone backtick in prose) is
+      // escaped, so it cannot pair with a later backtick and swallow the text between them.
+      out += `${prose(text.slice(plainStart, i))}${STRAY_BACKTICK.repeat(run)}`;
       i += run;
+      plainStart = i;
       continue;
     }
     out += prose(text.slice(plainStart, i)) + code(text.slice(i, close + run));
@@ -65,6 +72,7 @@ function mapInline(text: string, prose: (s: string) => string, code: (s: string)
 /**
  * Makes agent or tool text safe to put in a card's markdown: no `<at …>` mention, `<font>`,
  * `<a>`, `<link>` or other card tag can come alive. Prose `<` becomes `&#60;` (renders as `<`);
+ * a backtick run with no closing run of its length is escaped (`\``), so inline code is always balanced;
  * inside code spans and fenced blocks only card tags are broken (with a zero-width space),
  * so code reads as written.
  */

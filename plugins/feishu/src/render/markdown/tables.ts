@@ -6,10 +6,53 @@ function isDelimiterRow(line: string): boolean {
   return line.includes('|') && line.includes('-') && DELIMITER_ROW.test(line);
 }
 
+/**
+ * The block-quote markers (`> > `) a line starts with: a table inside a quote is still a table to
+ * Feishu (and counts towards its limit); a table in a list item is indented, which the rows allow.
+ */
+const QUOTE_PREFIX = /^\s{0,3}(?:>\s?)+/;
+
+function quotePrefix(line: string): string {
+  return QUOTE_PREFIX.exec(line)?.[0] ?? '';
+}
+
+/** The line without its quote markers. */
+function inner(line: string): string {
+  return line.slice(quotePrefix(line).length);
+}
+
+/** Whether `line` continues a table whose header had quote markers `prefix`. */
+function continuesTable(line: string | undefined, prefix: string): line is string {
+  return line !== undefined && quotePrefix(line).replace(/\s/g, '') === prefix.replace(/\s/g, '');
+}
+
+/** The fence a quoted line opens or closes (`> ```text`), if any; unquoted fences are split off by `splitBlocks`. */
+function quotedFence(line: string): string | undefined {
+  if (quotePrefix(line) === '') return undefined;
+  return /^\s{0,3}(`{3,}|~{3,})/.exec(inner(line))?.[1];
+}
+
+/** Indexes of lines inside code fences within block quotes: their rows are code, not tables. */
+function quotedCodeLines(lines: readonly string[]): Set<number> {
+  const code = new Set<number>();
+  let open: string | undefined;
+  lines.forEach((line, index) => {
+    const fence = quotedFence(line);
+    if (open !== undefined) {
+      code.add(index);
+      if (fence !== undefined && fence[0] === open[0] && fence.length >= open.length && inner(line).trim() === fence) open = undefined;
+    } else if (fence !== undefined) {
+      open = fence;
+      code.add(index);
+    }
+  });
+  return code;
+}
+
 function startsTable(lines: readonly string[], i: number): boolean {
-  const header = lines[i]!;
+  const header = inner(lines[i]!);
   const delimiter = lines[i + 1];
-  return header.includes('|') && !isDelimiterRow(header) && delimiter !== undefined && isDelimiterRow(delimiter);
+  return header.includes('|') && !isDelimiterRow(header) && continuesTable(delimiter, quotePrefix(lines[i]!)) && isDelimiterRow(inner(delimiter));
 }
 
 /** Result of {@link limitTables}. */
@@ -30,7 +73,8 @@ function fenceFor(lines: readonly string[]): string {
 /**
  * Keeps the first `maxTables` GFM tables of `markdown` and turns every later one into a plain
  * code block (same rows, monospace), so a card never carries more tables than Feishu accepts
- * (4 or more per card have been refused with 230099 / 11310). Tables inside code fences are not tables.
+ * (4 or more per card have been refused with 230099 / 11310). Tables inside block quotes and list
+ * items count too; tables inside code fences are not tables.
  */
 export function limitTables(markdown: string, maxTables: number): LimitedTables {
   let kept = 0;
@@ -38,15 +82,17 @@ export function limitTables(markdown: string, maxTables: number): LimitedTables 
   const out = splitBlocks(markdown).map((block) => {
     if (block.kind === 'fence') return block.text;
     const lines = block.text.split('\n');
+    const code = quotedCodeLines(lines);
     const result: string[] = [];
     for (let i = 0; i < lines.length; ) {
-      if (!startsTable(lines, i)) {
+      if (code.has(i) || !startsTable(lines, i)) {
         result.push(lines[i]!);
         i += 1;
         continue;
       }
+      const prefix = quotePrefix(lines[i]!);
       let end = i + 2;
-      while (end < lines.length && lines[end]!.trim() !== '' && lines[end]!.includes('|')) end += 1;
+      while (end < lines.length && continuesTable(lines[end], prefix) && inner(lines[end]!).trim() !== '' && lines[end]!.includes('|')) end += 1;
       const table = lines.slice(i, end);
       if (kept < maxTables) {
         kept += 1;
@@ -54,7 +100,8 @@ export function limitTables(markdown: string, maxTables: number): LimitedTables 
       } else {
         converted += 1;
         const fence = fenceFor(table);
-        result.push(`${fence}text`, ...table, fence);
+        // Inside a quote the code block keeps the quote's markers on every line.
+        result.push(`${prefix}${fence}text`, ...table, `${prefix}${fence}`);
       }
       i = end;
     }
@@ -69,7 +116,8 @@ export function countTables(markdown: string): number {
   for (const block of splitBlocks(markdown)) {
     if (block.kind === 'fence') continue;
     const lines = block.text.split('\n');
-    for (let i = 0; i < lines.length; i++) if (startsTable(lines, i)) n += 1;
+    const code = quotedCodeLines(lines);
+    for (let i = 0; i < lines.length; i++) if (!code.has(i) && startsTable(lines, i)) n += 1;
   }
   return n;
 }

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import type { DingTalkCardPayload } from '../render/renderer.js';
+import type { DingTalkHttp } from './http.js';
+import { DINGTALK_API_ROUTES } from './routes.js';
+import type { AccessTokenCache } from './token.js';
+
+/**
+ * How the card's markdown content reaches DingTalk:
+ * - `streaming` (default): through the AI-card streaming API (`PUT /v1.0/card/streaming`, key = the
+ *   content variable, a new `guid` per call, `isFull: true`, `isFinalize` with the final state,
+ *   `isError` for a failed run in the failed state), as DingTalk's own SDK and every peer do; the
+ *   other variables go through instance updates. The template's Markdown component must have its
+ *   streaming switch on (https://open.dingtalk.com/document/development/typewriter-effect-streaming-ai-card).
+ * - `card-data`: everything through instance updates (`PUT /v1.0/card/instances`), for templates
+ *   whose Markdown component has no streaming switch: with the switch on, content written as card
+ *   data may never show (https://open.dingtalk.com/document/development/ai-card-template).
+ */
+export type ContentMode = 'streaming' | 'card-data';
+
+/** One HTTP step of a card write. */
+type WriteStep = 'variables' | 'content';
+
+/**
+ * Order of the steps: while running, the variables (title, `flowStatus` 2) before the content, as
+ * the SDK does; for the final, the content stream is closed first (`isFinalize`), then the
+ * variables (`flowStatus` 3), the peers' finish pattern.
+ */
+const STEP_ORDER: Readonly<Record<'open' | 'end', readonly WriteStep[]>> = {
+  open: ['variables', 'content'],
+  end: ['content', 'variables'],
+};
+
+/** What DingTalk holds for a card, as far as this process knows (render signatures). */
+interface Held {
+  variables?: string;
+  content?: string;
+}
+
+/**
+ * Brings a delivered card to a payload with at most two calls, one request at a time. Each step is
+ * skipped when DingTalk already holds its part, so a retry after one step failed repeats only the
+ * step that failed (the error's `operation` names it: `update` or `stream`).
+ */
+export class CardWriter {
+  private readonly held = new Map<string, Held>();
+
+  constructor(
+    private readonly http: DingTalkHttp,
+    private readonly tokens: AccessTokenCache,
+    private readonly mode: ContentMode,
+    /** The template's content (streaming markdown) variable. */
+    private readonly contentKey: string,
+  ) {}
+
+  /** The card was created with `payload` as its data: the variables are there; in streaming mode the content still has to be streamed. */
+  created(outTrackId: string, payload: DingTalkCardPayload): void {
+    const { variables } = this.split(payload);
+    this.held.set(outTrackId, { variables: JSON.stringify(variables), content: this.mode === 'card-data' ? this.contentSignature(payload) : undefined });
+  }
+
+  /**
+   * Writes what the card does not hold yet. After a final state is on the card it is forgotten.
+   * @throws DingTalkApiError / DingTalkNetworkError of the step that failed (`operation` `update` or `stream`).
+   */
+  async write(outTrackId: string, payload: DingTalkCardPayload): Promise<void> {
+    const held = this.held.get(outTrackId) ?? {};
+    this.held.set(outTrackId, held);
+    const { variables, content } = this.split(payload);
+    for (const step of STEP_ORDER[payload.streamEnd === 'open' ? 'open' : 'end']) {
+      if (step === 'variables') {
+        const signature = JSON.stringify(variables);
+        if (held.variables === signature) continue;
+        await this.put(outTrackId, variables);
+        held.variables = signature;
+      } else if (content !== undefined) {
+        const signature = this.contentSignature(payload);
+        if (held.content === signature) continue;
+        await this.stream(outTrackId, content, payload.streamEnd);
+        held.content = signature;
+      }
+    }
+    if (payload.streamEnd !== 'open') this.held.delete(outTrackId);
+  }
+
+  /** Forgets a card (e.g. gone). */
+  forget(outTrackId: string): void {
+    this.held.delete(outTrackId);
+  }
+
+  /** The instance-update variables, and the streamed content (undefined in card-data mode). */
+  private split(payload: DingTalkCardPayload): { variables: Record<string, string>; content?: string } {
+    if (this.mode === 'card-data') return { variables: { ...payload.cardParamMap } };
+    const { [this.contentKey]: content, ...variables } = payload.cardParamMap;
+    return { variables, content: content ?? '' };
+  }
+
+  private contentSignature(payload: DingTalkCardPayload): string {
+    return JSON.stringify([payload.cardParamMap[this.contentKey] ?? '', payload.streamEnd]);
+  }
+
+  private async put(outTrackId: string, cardParamMap: Record<string, string>): Promise<void> {
+    const token = await this.tokens.get();
+    await this.http.call(DINGTALK_API_ROUTES.updateCard, { outTrackId, cardData: { cardParamMap }, cardUpdateOptions: { updateCardDataByKey: true } }, token);
+  }
+
+  private async stream(outTrackId: string, content: string, end: DingTalkCardPayload['streamEnd']): Promise<void> {
+    const token = await this.tokens.get();
+    await this.http.call(
+      DINGTALK_API_ROUTES.streamCard,
+      { outTrackId, guid: randomUUID(), key: this.contentKey, content, isFull: true, isFinalize: end === 'finalize', isError: end === 'error' },
+      token,
+    );
+  }
+}

@@ -1,0 +1,41 @@
+import { MissingEnvError } from '@progresscard/core';
+import { describe, expect, it } from 'vitest';
+import { FEISHU_ENV_VARIABLES, feishu, FeishuConfigError } from '../src/index.js';
+
+const ENV = { FEISHU_APP_ID: ' cli_a1b2c3 ', FEISHU_APP_SECRET: 's3cret-value', FEISHU_CHAT_ID: 'oc_team\n' };
+
+describe('feishu.fromEnv', () => {
+  it('reads the documented variables (ids trimmed) and takes overrides over them', () => {
+    const plugin = feishu.fromEnv({ tickMs: 5000 }, { env: { ...ENV, FEISHU_DOMAIN: 'lark' } });
+    expect(plugin.config).toMatchObject({ appId: 'cli_a1b2c3', receiveId: 'oc_team', domain: 'lark', tickMs: 5000 });
+    expect(plugin.overrides).toEqual({ tickMs: 5000 });
+    expect(feishu.fromEnv({ receiveId: 'oc_other' }, { env: ENV }).config.receiveId).toBe('oc_other');
+    expect(feishu.fromEnv({}, { env: ENV }).config.domain).toBe('feishu');
+  });
+
+  it('names every missing or empty variable at once, never a value', () => {
+    const attempt = () => feishu.fromEnv({}, { env: { FEISHU_APP_ID: 'cli_a1', FEISHU_APP_SECRET: '', FEISHU_CHAT_ID: '  ' } });
+    expect(attempt).toThrow(MissingEnvError);
+    expect(attempt).toThrow('feishu needs the environment variables FEISHU_APP_SECRET, FEISHU_CHAT_ID (unset or empty)');
+    expect(() => feishu.fromEnv({}, { env: {} })).toThrow('FEISHU_APP_ID, FEISHU_APP_SECRET, FEISHU_CHAT_ID');
+    // A field given in the overrides needs no variable.
+    expect(() => feishu.fromEnv({ receiveId: 'oc_x' }, { env: { FEISHU_APP_ID: 'cli_a1' } })).toThrow(
+      'feishu needs the environment variable FEISHU_APP_SECRET (unset or empty)',
+    );
+  });
+
+  it('a bad value names the field and the variable it came from', () => {
+    const attempt = () => feishu.fromEnv({}, { env: { ...ENV, FEISHU_DOMAIN: 'ftp://open.feishu.cn' } });
+    expect(attempt).toThrow(FeishuConfigError);
+    expect(attempt).toThrow(/^feishu domain \(FEISHU_DOMAIN\) = "ftp:\/\/open.feishu.cn" /);
+  });
+
+  it('lists its variables as data, the required ones first', () => {
+    expect(FEISHU_ENV_VARIABLES.map((variable) => `${variable.name}${variable.required ? '' : '?'}`)).toEqual([
+      'FEISHU_APP_ID',
+      'FEISHU_APP_SECRET',
+      'FEISHU_CHAT_ID',
+      'FEISHU_DOMAIN?',
+    ]);
+  });
+});
