@@ -17,7 +17,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** A call the platform model refused: the code the real platform answers with. */
-export class PlatformRejection extends Error {
+class PlatformRejection extends Error {
   constructor(readonly code: string, readonly retryAfterMs: number, readonly scope: 'card' | 'channel') {
     super(`rejected ${code}`);
   }
@@ -108,6 +108,6 @@ export class PlatformModel {
   }
 }
 
-export function sleep(ms: number): Promise<void> {
+function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

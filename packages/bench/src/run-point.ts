@@ -44,7 +44,7 @@ export interface PointResult {
   readonly durationMs: number;
 }
 
-export interface Percentiles {
+interface Percentiles {
   readonly p50: number;
   readonly p99: number;
 }

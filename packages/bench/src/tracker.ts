@@ -29,7 +29,10 @@ class RunWatch {
   pushed(event: AgentEvent, at: number): void {
     if (event.type === 'run.started' && this.startedAt === undefined) this.startedAt = at;
     else if (event.type === 'tool.started' || event.type === 'tool.finished') this.tools.push({ need: ++this.toolChanges, at });
-    else if (event.type === 'answer.delta' && event.text) this.answer.push({ need: (this.answerChars += event.text.length), at });
+    else if (event.type === 'answer.delta' && event.text) {
+      this.answerChars += event.text.length;
+      this.answer.push({ need: this.answerChars, at });
+    }
     else if ((event.type === 'run.completed' || event.type === 'run.failed' || event.type === 'run.cancelled') && this.endedAt === undefined) this.endedAt = at;
     this.startedAt ??= at;
   }

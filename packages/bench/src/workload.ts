@@ -54,7 +54,10 @@ export async function traceScripts(): Promise<ScriptedEvent[][]> {
       if (item.kind !== 'event') continue;
       const key = String(item.run);
       let events = runs.get(key);
-      if (!events) runs.set(key, (events = []));
+      if (!events) {
+        events = [];
+        runs.set(key, events);
+      }
       if (events.length < 400) events.push(item.event);
     }
     for (const events of runs.values()) {

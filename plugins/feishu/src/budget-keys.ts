@@ -8,7 +8,7 @@ import type { FeishuTarget } from './transport/transport.js';
  * (https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/create);
  * patches: 5 QPS per message (https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/patch).
  */
-export const FEISHU_PER_TARGET_WINDOWS: readonly BudgetWindow[] = [{ limit: 5, intervalMs: 1000 }];
+const FEISHU_PER_TARGET_WINDOWS: readonly BudgetWindow[] = [{ limit: 5, intervalMs: 1000 }];
 
 /**
  * The budgets of one Feishu call, as Feishu counts them: the API route of the app (create, reply or

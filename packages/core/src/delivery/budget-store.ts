@@ -65,7 +65,7 @@ export function pacingIntervalMs(windows: readonly BudgetWindow[]): number {
 }
 
 /** @throws Error naming the window and field when a limit or interval is not a positive integer. */
-export function checkBudgetWindows(key: string, windows: readonly BudgetWindow[]): void {
+function checkBudgetWindows(key: string, windows: readonly BudgetWindow[]): void {
   if (windows.length === 0) throw new Error(`budget key ${key}: windows must not be empty`);
   for (const [index, window] of windows.entries()) {
     for (const field of ['limit', 'intervalMs'] as const) {
@@ -135,7 +135,8 @@ export class InMemoryBudgetStore implements BudgetStore {
     const delay = Math.max(0, request.arrivalDelayMs);
     const departure = this.departure(pacers, request.notBefore, delay);
     for (const pacer of pacers) pacer.record(departure + delay);
-    if ((this.reservations += 1) % 4096 === 0) this.forgetIdle();
+    this.reservations += 1;
+    if (this.reservations % 4096 === 0) this.forgetIdle();
     return departure;
   }
 

@@ -1,8 +1,9 @@
 import { isTerminalStatus, type CardView } from '../card/view.js';
-import type { BudgetKey, BudgetedCall, CallFailure, ChannelPlugin, ChannelSettings, MessageRef } from '../plugin/contract.js';
+import type { BudgetedCall, CallFailure, ChannelPlugin, ChannelSettings, MessageRef } from '../plugin/contract.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
-import { pacingIntervalMs, type BudgetStore } from './budget-store.js';
+import type { BudgetStore } from './budget-store.js';
+import { ChannelBudget } from './channel-budget.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
 import type { CardStore } from './card-store.js';
 import { CardStoreWriter } from './card-store-writer.js';
@@ -51,11 +52,8 @@ export class ChannelDispatcher {
   readonly settings: ChannelSettings;
   private readonly pump: FlushPump<CardDeliveryRecord>;
   private readonly ladder: readonly FinalLadderRung[];
-  private readonly budgetKey: string;
-  /** Cards that may wait for a slot before the channel counts as under pressure. */
-  private readonly roomyBacklog: number;
-  /** Expected ms from a call leaving to the platform counting it: half the smoothed round trip. */
-  private arrivalDelayMs = 0;
+  /** The channel's budgets: keys per call, slots, the arrival delay. */
+  private readonly budget: ChannelBudget;
   private readonly counters = { sent: 0, updated: 0, failed: 0, rateLimited: 0, unchanged: 0 };
   /** Writes delivery state to the card store. */
   private readonly store: CardStoreWriter;
@@ -66,16 +64,10 @@ export class ChannelDispatcher {
     this.plugin = deps.plugin;
     this.settings = deps.settings;
     this.ladder = finalLadder(deps.retry);
-    this.budgetKey = deps.plugin.budgetKey ?? deps.plugin.id;
-    this.roomyBacklog = Math.max(1, Math.floor(deps.settings.perCardIntervalMs / pacingIntervalMs(deps.settings.budget)));
+    this.budget = new ChannelBudget(deps.plugin, deps.settings, deps.budgets, deps.clock);
     this.stop = new ChannelStop(deps.plugin.id, deps.logger);
     this.store = new CardStoreWriter(deps.cards, deps.plugin.id, deps.logger);
-    const gate = {
-      reserve: (keys: readonly BudgetKey[]) => this.reserve(keys),
-      nextDeparture: (keys: readonly BudgetKey[]) =>
-        deps.budgets.nextDeparture({ keys, notBefore: deps.clock.now(), arrivalDelayMs: this.arrivalDelayMs }),
-    };
-    this.pump = new FlushPump(gate, deps.clock, (record, rank) => this.prepare(record, CHANGE_OF_RANK[rank]!));
+    this.pump = new FlushPump(this.budget, deps.clock, (record, rank) => this.prepare(record, CHANGE_OF_RANK[rank]!));
   }
 
   /**
@@ -83,35 +75,7 @@ export class ChannelDispatcher {
    * interval. Cards then release streamed text at once; under pressure they buffer it.
    */
   get hasRoom(): boolean {
-    return this.pump.backlog <= this.roomyBacklog;
-  }
-
-  /** The budgets of one call: the plugin's keys, or one key with the channel's budget. */
-  budgetKeysOf(call: BudgetedCall): readonly BudgetKey[] {
-    if (this.plugin.budgetKeys) return this.plugin.budgetKeys(call as BudgetedCall<never>, this.settings);
-    return [{ key: this.budgetKey, windows: this.settings.budget }];
-  }
-
-  private reserve(keys: readonly BudgetKey[]): Promise<number> | number {
-    return this.deps.budgets.reserve({ keys, notBefore: this.deps.clock.now(), arrivalDelayMs: this.arrivalDelayMs });
-  }
-
-  /** Waits for a slot under `keys` (for calls outside the pump). */
-  private async acquire(keys: readonly BudgetKey[]): Promise<void> {
-    const departure = await this.reserve(keys);
-    const wait = departure - this.deps.clock.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  }
-
-  /** Times one platform call and feeds the arrival delay estimate. */
-  private async timed<R>(call: () => Promise<R>): Promise<R> {
-    const started = this.deps.clock.now();
-    try {
-      return await call();
-    } finally {
-      const roundTrip = this.deps.clock.now() - started;
-      this.arrivalDelayMs = Math.round(0.8 * this.arrivalDelayMs + 0.2 * (roundTrip / 2));
-    }
+    return this.pump.backlog <= this.budget.roomyBacklog;
   }
 
   /** A delivery record for a new card message. */
@@ -175,7 +139,7 @@ export class ChannelDispatcher {
         const call: BudgetedCall = existing
           ? { kind: 'update', target: record.card.target, message: existing }
           : { kind: 'send', target: record.card.target, replyTo: record.message };
-        return { keys: this.budgetKeysOf(call), send: () => this.deliverPart(record, change, final, part) };
+        return { keys: this.budget.keysOf(call), send: () => this.deliverPart(record, change, final, part) };
       }
       this.counters.unchanged += 1;
       if (final) this.finish(record, true);
@@ -183,7 +147,7 @@ export class ChannelDispatcher {
     }
     const call: BudgetedCall =
       record.messagePhase === 'live' ? { kind: 'update', target: record.card.target, message: record.message } : { kind: 'send', target: record.card.target };
-    return { keys: this.budgetKeysOf(call), send: () => this.deliverMain(record, change, final, { payload, key, view }) };
+    return { keys: this.budget.keysOf(call), send: () => this.deliverMain(record, change, final, { payload, key, view }) };
   }
 
   /** Sends or updates the main message with a prepared render. Never rejects. */
@@ -196,10 +160,10 @@ export class ChannelDispatcher {
     const startedAt = this.deps.clock.now();
     try {
       if (call === 'update') {
-        await this.timed(() => transport.update({ message: record.message!, payload, final }));
+        await this.budget.timed(() => transport.update({ message: record.message!, payload, final }));
       } else {
         const replacing = record.messagePhase === 'gone';
-        record.sent(await this.timed(() => transport.send({ target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing })));
+        record.sent(await this.budget.timed(() => transport.send({ target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing })));
       }
     } catch (error) {
       const failure = this.classify(error);
@@ -315,17 +279,8 @@ export class ChannelDispatcher {
     if (failure.kind !== 'rate-limited') return backOff();
     this.counters.rateLimited += 1;
     const wait = failure.retryAfterMs ?? this.deps.retry.defaultRateLimitWaitMs;
-    if (failure.scope === 'channel') {
-      for (const key of this.channelWideKeys()) void this.deps.budgets.pauseUntil(key, this.deps.clock.now() + wait).catch(() => undefined);
-    }
+    if (failure.scope === 'channel') this.budget.pauseChannel(this.deps.clock.now() + wait);
     return wait;
-  }
-
-  /** The channel-wide key of each kind of call (the first of its budget keys), paused by a channel-scope rate limit. */
-  private channelWideKeys(): string[] {
-    const probe = { id: '' };
-    const keys = [this.budgetKeysOf({ kind: 'send', target: undefined })[0]?.key, this.budgetKeysOf({ kind: 'update', target: undefined, message: probe })[0]?.key];
-    return [...new Set(keys.filter((key): key is string => key !== undefined))];
   }
 
   private async refreshCredentials(fields: Record<string, unknown>): Promise<void> {
@@ -376,7 +331,7 @@ export class ChannelDispatcher {
     }
     if (ok && record.movedFrom) {
       const { renderer, transport } = this.plugin;
-      const acquire = () => this.acquire(this.budgetKeysOf({ kind: 'update', target: record.card.target, message: record.movedFrom }));
+      const acquire = () => this.budget.acquire(this.budget.keysOf({ kind: 'update', target: record.card.target, message: record.movedFrom }));
       const startedAt = this.deps.clock.now();
       const report = (failure?: CallFailure) => this.observe(record, 'moved-notice', startedAt, true, 1, failure);
       void closeMovedMessage({ message: record.movedFrom, finalView: view, renderer, transport, acquire, logger: this.deps.logger, report });
@@ -408,9 +363,9 @@ export class ChannelDispatcher {
     let message: MessageRef | undefined;
     try {
       if (existing) {
-        await this.timed(() => transport.update({ message: existing, payload: part.payload, final }));
+        await this.budget.timed(() => transport.update({ message: existing, payload: part.payload, final }));
       } else {
-        message = await this.timed(() => transport.send({
+        message = await this.budget.timed(() => transport.send({
           target: record.card.target as never,
           payload: part.payload,
           idempotencyKey: record.parts.idempotencyKey(part.index),

@@ -103,7 +103,10 @@ describe('cards paced through the budget', () => {
     const reserved: SlotRequest[] = [];
     const inner = new InMemoryBudgetStore();
     const counting: BudgetStore = {
-      reserve: (request) => (reserved.push(request), inner.reserve(request)),
+      reserve: (request) => {
+        reserved.push(request);
+        return inner.reserve(request);
+      },
       nextDeparture: (request) => inner.nextDeparture(request),
       pauseUntil: (key, at) => inner.pauseUntil(key, at),
     };

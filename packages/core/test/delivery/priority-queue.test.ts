@@ -48,7 +48,10 @@ describe('PriorityQueue (the flush pump picks the next card with it in O(log n))
 
   it('pushing and popping 100 000 entries takes logarithmic comparisons each, not a scan', () => {
     let comparisons = 0;
-    const queue = new PriorityQueue<number>((a, b) => (comparisons++, a < b));
+    const queue = new PriorityQueue<number>((a, b) => {
+      comparisons++;
+      return a < b;
+    });
     const n = 100_000;
     for (let i = 0; i < n; i++) queue.push((i * 7919) % n);
     for (let i = 0; i < n; i++) expect(queue.pop()).toBe(i);
