@@ -81,17 +81,17 @@ function checkBudgetWindows(key: string, windows: readonly BudgetWindow[]): void
 class KeyPacer {
   private readonly windows: readonly { readonly limit: number; readonly spanMs: number }[];
   private readonly spacingMs: number;
-  private readonly keep: number;
   /** Longest widened window, ms: arrivals older than this no longer matter. */
   readonly horizonMs: number;
+  /** Arrival times, oldest first, from index `head` on. */
   private arrivals: number[] = [];
+  private head = 0;
   pausedUntil = 0;
 
   constructor(key: string, windows: readonly BudgetWindow[]) {
     checkBudgetWindows(key, windows);
     this.windows = windows.map((window) => ({ limit: window.limit, spanMs: window.intervalMs + budgetSafetyMarginMs(window.intervalMs) }));
     this.spacingMs = pacingIntervalMs(windows);
-    this.keep = Math.max(...windows.map((window) => window.limit));
     this.horizonMs = Math.max(...this.windows.map((window) => window.spanMs));
   }
 
@@ -102,17 +102,25 @@ class KeyPacer {
   /** Earliest arrival ≥ `arrival` this key allows, every window widened by `latencyMarginMs` more. */
   earliestArrival(arrival: number, latencyMarginMs: number): number {
     const arrivals = this.arrivals;
+    const count = arrivals.length - this.head;
     let at = Math.max(arrival, this.lastArrival + this.spacingMs);
     for (const window of this.windows) {
       at = Math.max(at, this.lastArrival + (window.spanMs + latencyMarginMs) / window.limit);
-      if (arrivals.length >= window.limit) at = Math.max(at, arrivals[arrivals.length - window.limit]! + window.spanMs + latencyMarginMs);
+      if (count >= window.limit) at = Math.max(at, arrivals[arrivals.length - window.limit]! + window.spanMs + latencyMarginMs);
     }
     return at;
   }
 
+  /** Counts a call arriving at `arrival`; forgets arrivals older than every window (amortized O(1)). */
   record(arrival: number): void {
-    this.arrivals.push(arrival);
-    if (this.arrivals.length > 2 * this.keep) this.arrivals = this.arrivals.slice(-this.keep);
+    const arrivals = this.arrivals;
+    arrivals.push(arrival);
+    const keepAfter = arrival - 2 * this.horizonMs;
+    while (this.head < arrivals.length - 1 && arrivals[this.head]! < keepAfter) this.head += 1;
+    if (this.head > 1024 && this.head * 2 > arrivals.length) {
+      this.arrivals = arrivals.slice(this.head);
+      this.head = 0;
+    }
   }
 }
 

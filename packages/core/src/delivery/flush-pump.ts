@@ -86,7 +86,9 @@ export class FlushPump<T extends Flushable> {
     queue.request(rank, this.clock.now(), urgent);
     this.pending.add(item);
     if (queue.isUrgent) this.urgent.add(item);
-    if (!queue.inFlight && (before !== queue.pendingRank || wasUrgent !== queue.isUrgent)) this.index(item);
+    // Nothing new to schedule while the card is in flight or its request did not change.
+    if (queue.inFlight || (before === queue.pendingRank && wasUrgent === queue.isUrgent)) return;
+    this.index(item);
     void this.pump();
   }
 
@@ -245,7 +247,8 @@ export class FlushPump<T extends Flushable> {
         } catch {
           departure = this.clock.now();
         }
-        if (departure <= this.clock.now()) {
+        // Timers have 1 ms resolution: a slot due within it is due now (the budget's margins cover it).
+        if (departure < this.clock.now() + 1) {
           this.urgent.delete(item);
           return { item, call, rank };
         }
@@ -263,7 +266,7 @@ export class FlushPump<T extends Flushable> {
   /** The call leaves at `departure` (now when it is due); its lane is free once it left. */
   private leaveAt(item: T, call: PreparedCall, departure: number, keepAlive: boolean): void {
     const wait = departure - this.clock.now();
-    if (wait <= 0) {
+    if (wait < 1) {
       this.reserving -= 1;
       void this.run(item, call);
       return;
