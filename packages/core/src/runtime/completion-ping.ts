@@ -57,8 +57,9 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /**
  * Sends at most one completion ping per card: when the switch is on, the transport has `reply`, the
  * final reached the chat, the run lasted at least `afterMs` and it was not cancelled (unless
- * `onCancelled`). One platform call drawn from the channel's budget like any other; a transient or
- * rate-limited failure gets one retry with the same idempotency key, so the platform never shows two.
+ * `onCancelled`). One platform call drawn from the channel's budget like any other; a rate-limited
+ * answer (the call was refused, nothing posted) gets one retry with the same idempotency key. Other
+ * failures are not retried: a timed-out call may have posted, and a ping must never show twice.
  * Never throws: a failure is one warning.
  */
 export class CompletionPinger {
@@ -91,13 +92,12 @@ export class CompletionPinger {
         return 'sent';
       } catch (error) {
         const failure = plugin.transport.classify(error);
-        const retry = attempt === 1 && (failure.kind === 'transient' || failure.kind === 'rate-limited');
+        const retry = attempt === 1 && failure.kind === 'rate-limited';
         if (!retry) {
           this.deps.logger.warn(`${plugin.id} card ${card.id}: completion ping failed (${failure.kind}: ${failure.detail})`);
           return 'failed';
         }
-        const waitMs = failure.kind === 'rate-limited' ? (failure.retryAfterMs ?? 1000) : 1000;
-        await (this.deps.sleep ?? defaultSleep)(waitMs);
+        await (this.deps.sleep ?? defaultSleep)(failure.kind === 'rate-limited' ? (failure.retryAfterMs ?? 1000) : 1000);
       }
     }
     return 'failed';
