@@ -25,6 +25,7 @@ export {
   type MemoryChannelOptions,
   type MemoryPayload,
   type MemoryCall,
+  type MemoryReply,
   type MemoryMessage,
   type MemoryFault,
 } from './plugin/memory-channel.js';

@@ -99,7 +99,14 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
   async reply(request: ReplyRequest<FeishuTarget | string>): Promise<MessageRef> {
     const mention = request.mention ? `<at user_id="${request.mention.id.replace(/["<>]/g, '')}">${escapeText(request.mention.name ?? '')}</at> ` : '';
     const content = JSON.stringify({ text: `${mention}${request.text}` });
-    const answer = await this.#reply(request.message.id, content, toFeishuUuid(request.idempotencyKey), this.#target(request.target).replyInThread);
+    const answer = await FEISHU_API_ROUTES.replyMessage.call(this.#client, {
+      messageId: request.message.id,
+      content,
+      uuid: toFeishuUuid(request.idempotencyKey),
+      replyInThread: this.#target(request.target).replyInThread,
+      msgType: 'text',
+    });
+    this.#check(answer);
     const messageId = answer.data?.message_id;
     if (!messageId) throw new FeishuApiError(200, -1, 'reply answered without data.message_id');
     return { id: messageId };
