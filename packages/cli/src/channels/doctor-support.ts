@@ -4,7 +4,7 @@
  */
 
 /** Timeout of a credentials check (ms), like the plugins' own requests. */
-export const CREDENTIALS_TIMEOUT_MS = 10_000;
+const CREDENTIALS_TIMEOUT_MS = 10_000;
 
 /**
  * POSTs `body` as JSON to `url` and returns the parsed answer, whatever its status.

@@ -74,6 +74,6 @@ export function formatDoctorReport(report: DoctorReport, explain: boolean): stri
 }
 
 /** `feishu/config`-style names of the failed checks. */
-export function failedLayers(report: DoctorReport): string[] {
+function failedLayers(report: DoctorReport): string[] {
   return report.channels.flatMap((c) => c.checks.filter((check) => check.status === 'fail').map((check) => `${c.channel}/${check.layer}`));
 }

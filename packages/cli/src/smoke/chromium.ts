@@ -36,8 +36,7 @@ export interface ChromiumLookup {
 }
 
 async function sparticuzChromium(): Promise<string> {
-  const name = '@sparticuz/chromium';
-  const { default: bundled } = (await import(name)) as { default: { executablePath(): Promise<string> } };
+  const { default: bundled } = await import('@sparticuz/chromium');
   return bundled.executablePath();
 }
 
