@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DOCTOR_LAYERS, doctorReport, main, type AnyChannelPlugin, type DoctorReport } from '../src/index.js';
+import { CHANNEL_IDS, DOCTOR_LAYERS, doctorReport, main, type AnyChannelPlugin, type DoctorReport } from '../src/index.js';
 import { memoryIO } from './helpers.js';
 
 const parse = (text: string) => JSON.parse(text) as DoctorReport;
@@ -12,7 +12,7 @@ describe('progresscard doctor', () => {
     expect(report.ok).toBe(true);
     expect(code).toBe(0);
     expect(report.mode).toBe('emulator');
-    expect(report.channels.map((c) => c.channel)).toEqual(['feishu', 'dingtalk']);
+    expect(report.channels.map((c) => c.channel)).toEqual([...CHANNEL_IDS]);
     for (const channel of report.channels) {
       expect(channel.checks.map((c) => c.layer)).toEqual(DOCTOR_LAYERS);
       expect(channel.checks.every((c) => c.status === 'pass' || c.status === 'warn')).toBe(true);
@@ -38,7 +38,7 @@ describe('progresscard doctor', () => {
       ...plugin,
       renderer: { ...plugin.renderer, render: () => ({ elements: [] }) },
     });
-    const report = await doctorReport({ channels: ['feishu', 'dingtalk'], emulator: true, json: true, explain: false, send: true, plugin: breakRenderer }, io);
+    const report = await doctorReport({ channels: ['feishu', 'dingtalk', 'slack'], emulator: true, json: true, explain: false, send: true, plugin: breakRenderer }, io);
     expect(report.ok).toBe(false);
     for (const channel of report.channels) {
       const layers = Object.fromEntries(channel.checks.map((c) => [c.layer, c.status]));
@@ -48,6 +48,8 @@ describe('progresscard doctor', () => {
     expect(feishu.details.join('\n')).toContain('not "2.0"');
     const dingtalk = report.channels[1]!.checks.find((c) => c.layer === 'renderer')!;
     expect(dingtalk.details.join('\n')).toContain('no cardParamMap');
+    const slack = report.channels[2]!.checks.find((c) => c.layer === 'renderer')!;
+    expect(slack.details.join('\n')).toContain('no notification text');
   });
 
   it('a switch from the environment shows as a warning (progressive updates off)', async () => {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { channelDescriptor, findChromium, main, runSmokeScenario, SMOKE_SCENARIOS, type SmokeResult } from '../src/index.js';
+import { CHANNEL_IDS, channelDescriptor, findChromium, main, runSmokeScenario, SMOKE_SCENARIOS, type SmokeResult } from '../src/index.js';
 import { memoryIO } from './helpers.js';
 
 async function browserAvailable(): Promise<boolean> {
@@ -15,15 +15,15 @@ async function browserAvailable(): Promise<boolean> {
 }
 
 describe('progresscard smoke', () => {
-  it('passes the whole matrix on both emulators and writes payloads, preview.html, PNGs and result.json', async () => {
+  it('passes the whole matrix on every channel\'s emulator and writes payloads, preview.html, PNGs and result.json', async () => {
     const out = mkdtempSync(join(tmpdir(), 'progresscard-smoke-'));
     const { io, err } = memoryIO({});
     const code = await main(['smoke', '--out', out], io);
     const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as SmokeResult;
     expect(result.results.filter((r) => !r.ok)).toEqual([]);
     expect(code).toBe(0);
-    expect(result.results).toHaveLength(SMOKE_SCENARIOS.length * 2);
-    for (const channel of ['feishu', 'dingtalk']) {
+    expect(result.results).toHaveLength(SMOKE_SCENARIOS.length * CHANNEL_IDS.length);
+    for (const channel of CHANNEL_IDS) {
       const long = JSON.parse(readFileSync(join(out, channel, 'long-analysis.json'), 'utf8')) as { payloads: unknown[] };
       expect(long.payloads.length).toBeGreaterThanOrEqual(1);
     }

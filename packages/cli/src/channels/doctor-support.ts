@@ -10,12 +10,12 @@ const CREDENTIALS_TIMEOUT_MS = 10_000;
  * POSTs `body` as JSON to `url` and returns the parsed answer, whatever its status.
  * @throws Error naming the URL when the request fails or the answer is not JSON.
  */
-export async function postJson(url: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+export async function postJson(url: string, body: unknown, headers: Readonly<Record<string, string>> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
   let response: Response;
   try {
     response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8' },
+      headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(CREDENTIALS_TIMEOUT_MS),
     });

@@ -2,6 +2,7 @@ import { CardState } from '../card/card-state.js';
 import type { CardStatus, CardView } from '../card/view.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { AgentEvent, EventOf } from '../events/contract.js';
+import type { MessageRef } from '../plugin/contract.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './logger.js';
@@ -41,6 +42,11 @@ export class FinalOnlyCard implements ProgressCard {
 
   get finalDelivery(): Promise<FinalDelivery> {
     return this.inner.finalDelivery;
+  }
+
+  /** The platform message once the final was sent (or the one given in `OpenCardOptions.message`). */
+  get message(): MessageRef | undefined {
+    return this.inner.message;
   }
 
   get status(): CardStatus {
