@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 
 /**
  * The headless browser `smoke` takes screenshots with (and the repo's browser tests use). Both
- * `playwright-core` (an optional dependency of the CLI) and `@sparticuz/chromium` (an optional peer)
+ * `playwright-core` and `@sparticuz/chromium` (optional peers of the CLI)
  * are loaded only when needed, so the CLI works without them: `smoke` then writes no PNGs and says why.
  */
 
@@ -60,7 +60,7 @@ export async function findChromium(lookup: ChromiumLookup = {}): Promise<Chromiu
 
 /**
  * Launches the headless browser {@link findChromium} picks.
- * @throws Error when `playwright-core` is not installed or no browser is found (see {@link findChromium}).
+ * @throws Error when `playwright-core` (an optional peer of the CLI) is not installed or no browser is found (see {@link findChromium}).
  */
 export async function launchChromium(lookup: ChromiumLookup = {}): Promise<Browser> {
   const { executablePath } = await findChromium(lookup);
