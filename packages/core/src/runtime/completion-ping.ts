@@ -4,9 +4,9 @@ import type { BudgetStore } from '../delivery/budget-store.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { BudgetWindow, ChannelPlugin, Requester } from '../plugin/contract.js';
 import { statusLabel } from '../plugin/kit/status.js';
-import { oneLine } from '../plugin/kit/text.js';
+import { oneLine } from '../card/format/text.js';
 import type { CompletionPingSwitch } from '../plugin/kit/switches.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../shared/logger.js';
 
 /** Why a finished card got no completion ping (or `sent`). */
 export type CompletionPingOutcome =

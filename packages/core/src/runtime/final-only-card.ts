@@ -4,8 +4,8 @@ import type { FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { AgentEvent, EventOf } from '../events/contract.js';
 import type { MessageRef } from '../plugin/contract.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
-import type { Clock } from './clock.js';
-import type { Logger } from './logger.js';
+import type { Clock } from '../shared/clock.js';
+import type { Logger } from '../shared/logger.js';
 import type { LiveProgressCard, OpenCardOptions, ProgressCard, PushResult } from './progress-card.js';
 
 type Fields<T extends AgentEvent['type']> = Omit<EventOf<T>, 'type'>;
