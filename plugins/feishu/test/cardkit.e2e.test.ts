@@ -80,26 +80,4 @@ describe('Feishu mode cardkit (through the emulator)', () => {
     expect(messages[0]!.card).toMatchObject({ header: { template: 'green' } });
     expect(textOf(messages[0]!.card, 'answer')).toBe('Finished.');
   });
-
-  it('a card entity that has expired (200750) is replaced by a fresh card once; the final is on it', async () => {
-    h = await harness({ scale: 20, plugin: { mode: 'cardkit' } });
-    const off = h.emulator.onChange((change) => {
-      if (change.kind !== 'created') return;
-      off();
-      h!.emulator.faults.add({ route: 'cardkit.card.update', key: change.message.cardId, respond: { status: 400, body: { code: 200750, msg: 'card is expired' } } });
-      h!.emulator.faults.add({ route: CONTENT, key: change.message.cardId, respond: { status: 400, body: { code: 200750, msg: 'card is expired' } } });
-    });
-    const card = h.cards.open('feishu');
-    card.start({ title: 'release' });
-    card.toolStarted('l', 'shell', { command: 'make release' });
-    await h.until(4000);
-    card.toolFinished('l', 'ok');
-    card.complete('Released.');
-    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed', freshMessage: true });
-    const [old, fresh, ...rest] = h.emulator.messages();
-    expect(rest).toEqual([]);
-    expect(h.emulator.calls({ key: old!.cardId }).filter((c) => c.code === 200750)).toHaveLength(1);
-    expect(fresh!.card).toMatchObject({ header: { template: 'green' } });
-    expect(textOf(fresh!.card, 'answer')).toBe('Released.');
-  });
 });
