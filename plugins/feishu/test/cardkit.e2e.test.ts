@@ -1,5 +1,8 @@
 import type { CallRecord } from '@progresscard/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseFeishuConfig } from '../src/config.js';
+import type { FeishuCard } from '../src/render/card-types.js';
+import { FeishuTransport } from '../src/transport/transport.js';
 import { harness, textOf, type Harness } from './harness.js';
 
 let h: Harness | undefined;
@@ -79,5 +82,26 @@ describe('Feishu mode cardkit (through the emulator)', () => {
     expect(messages).toHaveLength(1);
     expect(messages[0]!.card).toMatchObject({ header: { template: 'green' } });
     expect(textOf(messages[0]!.card, 'answer')).toBe('Finished.');
+  });
+
+  it('another process (a restart) updating the same card sends higher sequences: the platform accepts them', async () => {
+    h = await harness();
+    const config = parseFeishuConfig({ appId: h.emulator.apps[0]!.appId, appSecret: h.appSecret, domain: h.emulator.baseUrl, receiveId: 'oc_team', mode: 'cardkit' });
+    const card = (answer: string): FeishuCard => ({
+      schema: '2.0',
+      config: { update_multi: true, summary: { content: 'run' } },
+      body: { elements: [{ tag: 'markdown', element_id: 'answer', content: answer }] },
+    });
+    const first = new FeishuTransport(config);
+    const ref = await first.send({ target: undefined, payload: card('One'), idempotencyKey: 'run-1', replacing: false });
+    await first.update({ message: ref, payload: card('One two'), final: false });
+    await first.update({ message: ref, payload: card('One two three'), final: false });
+    const second = new FeishuTransport(config);
+    await second.update({ message: ref, payload: card('One two three four'), final: false });
+    await second.update({ message: ref, payload: card('One two three four. Done.'), final: true });
+    const [message] = h.emulator.messages();
+    expect(message!.history.filter((c) => c.outcome === 'rejected')).toEqual([]);
+    expect(textOf(message!.card, 'answer')).toBe('One two three four. Done.');
+    expect(h.emulator.cardEntity(message!.cardId!)!.streaming).toBe(false);
   });
 });
