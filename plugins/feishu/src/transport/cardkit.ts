@@ -6,7 +6,7 @@ import { FEISHU_CARDKIT_ROUTES, type CardOperation } from './cardkit-routes.js';
 import type { FeishuAnswer } from './routes.js';
 
 /** Highest `sequence` (int32), card update and settings docs. */
-export const MAX_SEQUENCE = 2_147_483_647;
+const MAX_SEQUENCE = 2_147_483_647;
 /** Entities and pending creates remembered at most (oldest forgotten first; a forgotten one gets full updates). */
 const MAX_REMEMBERED = 10_000;
 /** Elements whose text streams: the answer's markdown components `answer`, `answer_2`, … */
@@ -19,7 +19,7 @@ const STREAMED_ELEMENT = /^answer(_\d+)?$/;
  * above every sequence used before, without writing anything back. 14 days (the entity's life) is
  * 1.2e9 ms, under the int32 limit.
  */
-export interface CardKitMessageExtra {
+interface CardKitMessageExtra {
   readonly chatId?: string;
   readonly cardId: string;
   readonly sequenceBase: number;
@@ -37,7 +37,7 @@ interface EntityState {
 }
 
 /** The card as sent to CardKit: the rendered card with `config.streaming_mode`. */
-export function withStreamingMode(card: FeishuCard, on: boolean): FeishuCard {
+function withStreamingMode(card: FeishuCard, on: boolean): FeishuCard {
   return { ...card, config: { ...card.config, streaming_mode: on } as FeishuCard['config'] };
 }
 
@@ -45,7 +45,7 @@ export function withStreamingMode(card: FeishuCard, on: boolean): FeishuCard {
  * The one answer element whose text changed between two cards, when nothing else did; undefined
  * when anything else changed (then the card needs a full update). `null` when the cards are equal.
  */
-export function streamedChange(before: FeishuCard, after: FeishuCard): { elementId: string; content: string } | null | undefined {
+function streamedChange(before: FeishuCard, after: FeishuCard): { elementId: string; content: string } | null | undefined {
   const { body: _b, ...restBefore } = before;
   const { body: _a, ...restAfter } = after;
   if (JSON.stringify(restBefore) !== JSON.stringify(restAfter)) return undefined;

@@ -26,14 +26,14 @@ export class FeishuLocalError extends Error {
  * 14 days; CardKit 200740 no such card entity, 200750 entity older than 14 days
  * (https://open.larksuite.com/document/uAjLw4CM/ukTMukTMukTM/cardkit-v1/card/update).
  */
-export const GONE_CODES: ReadonlySet<number> = new Set([230011, 231003, 230031, 200740, 200750]);
+const GONE_CODES: ReadonlySet<number> = new Set([230011, 231003, 230031, 200740, 200750]);
 /**
  * CardKit answers worth a later retry: 200810 the card is in an ongoing interaction, 300317
  * `sequence` did not increase (card update doc); 200850 streaming timeout and 300309 streaming mode
  * closed (seen by open-source clients, e.g. openclaw/openclaw#139443), which the transport answers by
  * reopening streaming or a full update before they would reach the core.
  */
-export const CARDKIT_TRANSIENT_CODES: ReadonlySet<number> = new Set([200810, 300317, 200850, 300309]);
+const CARDKIT_TRANSIENT_CODES: ReadonlySet<number> = new Set([200810, 300317, 200850, 300309]);
 /** 200850 / 300309: the entity's streaming mode is closed (its window ran out). */
 export const STREAMING_CLOSED_CODES: ReadonlySet<number> = new Set([200850, 300309]);
 /** 300317: the `sequence` was not above the entity's last one. */
@@ -42,11 +42,11 @@ export const SEQUENCE_CODE = 300317;
  * Token problems: 99991661 no/malformed header, 99991663 invalid or expired tenant_access_token,
  * 99991664/99991665/99991668/99991671 other token errors, 10014/10015/99991543 bad app credentials.
  */
-export const AUTH_CODES: ReadonlySet<number> = new Set([99991661, 99991663, 99991664, 99991665, 99991668, 99991671, 10014, 10015, 99991543]);
+const AUTH_CODES: ReadonlySet<number> = new Set([99991661, 99991663, 99991664, 99991665, 99991668, 99991671, 10014, 10015, 99991543]);
 /** 230020: 5 updates/s per message or 5 sends/s per chat. */
-export const MESSAGE_RATE_LIMIT_CODE = 230020;
+const MESSAGE_RATE_LIMIT_CODE = 230020;
 /** 99991400: gateway limit per app (50/s, 1000/min), HTTP 429 (400 on old APIs). */
-export const APP_RATE_LIMIT_CODE = 99991400;
+const APP_RATE_LIMIT_CODE = 99991400;
 
 const NETWORK_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ERR_NETWORK', 'ERR_CANCELED', 'UND_ERR_SOCKET']);
 
