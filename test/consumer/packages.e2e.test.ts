@@ -79,10 +79,11 @@ beforeAll(async () => {
   emulator = await startStandaloneEmulator(app);
 }, 480_000);
 
+// Removing the installed project takes more than the default 10 s hook timeout on a busy machine.
 afterAll(async () => {
   await emulator?.stop();
   rmSync(work, { recursive: true, force: true });
-});
+}, 60_000);
 
 /** Compiles a project with strict TypeScript, runs both agents, and checks the read-back of both emulators. */
 async function compileAndRunAgents(project: string): Promise<void> {
