@@ -6,6 +6,11 @@ const RECEIVE_ID_TYPES = ['chat_id', 'open_id', 'user_id', 'union_id', 'email'] 
 /** One of {@link RECEIVE_ID_TYPES}. */
 export type ReceiveIdType = (typeof RECEIVE_ID_TYPES)[number];
 
+/** How cards reach Feishu: patched card messages, or CardKit card entities with a streamed answer. */
+export const FEISHU_CARD_MODES = ['message', 'cardkit'] as const;
+/** One of {@link FEISHU_CARD_MODES}. */
+export type FeishuCardMode = (typeof FEISHU_CARD_MODES)[number];
+
 /**
  * Feishu's channel defaults: tick 3000 ms; budget 50 calls/s and 1000/min per app (message/create,
  * message/patch docs: https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/create);
@@ -23,6 +28,20 @@ export const FEISHU_DEFAULTS: ChannelSettings = {
 };
 
 /**
+ * Defaults of `mode: 'cardkit'`: the CardKit routes have the same per-app budget, 50 calls/s and
+ * 1000/min (https://open.larksuite.com/document/uAjLw4CM/ukTMukTMukTM/cardkit-v1/card/update); one card
+ * entity takes at most 10 operations/s
+ * (https://open.larkoffice.com/document/uAjLw4CM/ukzMukzMukzM/feishu-cards/streaming-updates-openapi-overview),
+ * and one update may take up to three (reopening an expired stream), so 250 ms between two updates
+ * of a card stays under it most of the time and the rare burst is answered as a card rate limit.
+ * Text is released every 1000 ms: the client types each new piece out.
+ */
+export const FEISHU_CARDKIT_DEFAULTS: ChannelSettings = {
+  ...FEISHU_DEFAULTS,
+  debounceMs: 1000,
+};
+
+/**
  * Config of `feishu(config)`. Durations in ms.
  * - `domain`: `feishu` (open.feishu.cn, default), `lark` (open.larksuite.com) or a base URL such as
  *   the emulator's `http://127.0.0.1:PORT` (no trailing slash needed).
@@ -34,6 +53,10 @@ export const FEISHU_DEFAULTS: ChannelSettings = {
  * - `tickMs`, `perCardIntervalMs`, `debounceMs`, `budget`: override the channel defaults (the core's timing schema).
  * - `requestTimeoutMs`: abort a platform call after this long (default 10000).
  * - `overflow`: an answer too long for one card continues in follow-up cards (default) or is only cut.
+ * - `mode`: `message` (default) sends a card message and patches it (`im.v1.message.patch`);
+ *   `cardkit` creates a CardKit card entity in streaming mode, sends it by reference and types the
+ *   answer out with element-content updates (https://open.larkoffice.com/document/uAjLw4CM/ukzMukzMukzM/feishu-cards/streaming-updates-openapi-overview).
+ *   CardKit needs the app permission `cardkit:card:write` and Feishu clients 7.20+.
  */
 export const FeishuConfigSchema = z
   .object({
@@ -53,6 +76,7 @@ export const FeishuConfigSchema = z
     ...FEATURE_SWITCHES_SHAPE,
     requestTimeoutMs: z.number().int().positive().default(10_000),
     overflow: z.enum(['follow-up', 'truncate']).default('follow-up'),
+    mode: z.enum(FEISHU_CARD_MODES).default('message'),
   })
   .strict();
 
