@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../runtime/clock.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import type { BudgetKey, BudgetWindow } from '../plugin/contract.js';
 
 /** What {@link BudgetStore.reserve} is asked for: one call drawing from every key at once. */

@@ -1,5 +1,5 @@
 import type { BudgetKey, BudgetedCall, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../shared/clock.js';
 import { pacingIntervalMs, type BudgetStore } from './budget-store.js';
 import type { FlushGate } from './flush-pump.js';
 

@@ -1,7 +1,7 @@
 import { isTerminalStatus, type CardView } from '../card/view.js';
 import type { BudgetedCall, CallFailure, ChannelPlugin, ChannelSettings, MessageRef } from '../plugin/contract.js';
-import type { Clock } from '../runtime/clock.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Clock } from '../shared/clock.js';
+import type { Logger } from '../shared/logger.js';
 import type { BudgetStore } from './budget-store.js';
 import { ChannelBudget } from './channel-budget.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
@@ -76,6 +76,11 @@ export class ChannelDispatcher {
    */
   get hasRoom(): boolean {
     return this.pump.backlog <= this.budget.roomyBacklog;
+  }
+
+  /** Waits for a budget slot for one call made outside the card flushes (e.g. a completion ping). */
+  acquire(call: BudgetedCall): Promise<void> {
+    return this.budget.acquire(this.budget.keysOf(call));
   }
 
   /** A delivery record for a new card message. */

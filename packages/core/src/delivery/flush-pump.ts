@@ -1,5 +1,5 @@
 import type { BudgetKey } from '../plugin/contract.js';
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { FlushQueue } from './flush-queue.js';
 import { PriorityQueue } from './priority-queue.js';
 

@@ -1,5 +1,5 @@
 /** The plugin kit: what every channel plugin needs and should not write again. */
-export { cut, oneLine, codePointLength, wellFormed, tailCodePoints } from './text.js';
+export { cut, oneLine, codePointLength, wellFormed, tailCodePoints } from '../../card/format/text.js';
 export { STATUS_LABELS, statusLabel, DEFAULT_TITLES, TOOL_CALLS_HEADINGS } from './status.js';
 export {
   ChannelConfigError,
@@ -11,3 +11,14 @@ export {
   type TimingOverrides,
 } from './config.js';
 export { configFromEnv, withEnvNames, MissingEnvError, type EnvSource, type EnvVariable } from './env.js';
+export {
+  resolveFeatureSwitches,
+  switchEnvName,
+  DEFAULT_FEATURE_SWITCHES,
+  FEATURE_SWITCHES_SHAPE,
+  SWITCH_ENV_VARIABLES,
+  type FeatureSwitches,
+  type CompletionPingSwitch,
+  type SwitchEnvVariable,
+  type ResolveSwitchesOptions,
+} from './switches.js';
