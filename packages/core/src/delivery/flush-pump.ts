@@ -89,7 +89,8 @@ export class FlushPump<T extends Flushable> {
     // Nothing new to schedule while the card is in flight or its request did not change.
     if (queue.inFlight || (before === queue.pendingRank && wasUrgent === queue.isUrgent)) return;
     this.index(item);
-    void this.pump();
+    // After the caller's synchronous work: events pushed together render once, with all of them.
+    queueMicrotask(() => void this.pump());
   }
 
   /** Cards with a pending or in-flight flush. */
