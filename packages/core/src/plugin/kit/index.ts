@@ -11,3 +11,16 @@ export {
   type TimingOverrides,
 } from './config.js';
 export { configFromEnv, withEnvNames, MissingEnvError, type EnvSource, type EnvVariable } from './env.js';
+export {
+  PLAN_MARKS,
+  PLAN_HEADINGS,
+  MAX_PLAN_ITEM_CHARS,
+  MAX_PATH_CHARS,
+  planHeading,
+  planLines,
+  changedFilesHeading,
+  changedFileText,
+  changedFilesLines,
+  shownPaths,
+  noProgressNote,
+} from './sections.js';
