@@ -65,6 +65,8 @@ function codexRollout(path: string): RawFacts {
     const payload = record.payload;
     if (['function_call', 'custom_tool_call'].includes(payload.type)) toolIds.add(payload.call_id);
     if (payload.type === 'function_call' && PLAN_TOOLS.has(payload.name)) planIds.add(payload.call_id);
+    // Code mode: a script whose first tool call is update_plan.
+    if (payload.type === 'custom_tool_call' && /\btools\.(\w+)\s*\(/.exec(String(payload.input))?.[1] === 'update_plan') planIds.add(payload.call_id);
     if (['function_call_output', 'custom_tool_call_output'].includes(payload.type)) resultIds.add(payload.call_id);
     if (payload.type === 'token_count' && payload.info) {
       const total = payload.info.total_token_usage;

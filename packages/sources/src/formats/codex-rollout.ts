@@ -1,7 +1,7 @@
 import type { RunBuilder } from '../run-builder.js';
 import { argsText, isObject, num, parseTime, str, titleFrom, type Json } from '../text.js';
 import type { Converter } from './converter.js';
-import { codeModeCall } from './codex-code-mode.js';
+import { codeModeCall, codeModePlan } from './codex-code-mode.js';
 import { codexOutput } from './codex-output.js';
 import { diffCounts, type FileChange } from '../tool-effects.js';
 
@@ -159,7 +159,9 @@ export function codexRollout(b: RunBuilder): Converter {
         if (payload.type === 'custom_tool_call' && name === 'exec' && typeof payload.input === 'string' && /\btools\.\w+\s*\(/.test(payload.input)) {
           // Code mode: the script's inner call is what the card shows.
           const inner = codeModeCall(payload.input);
-          b.toolStarted(callId, inner.name, argsText(inner.args));
+          // A plan update is the plan, read off the script's object literal.
+          const args = inner.name === 'update_plan' ? { plan: codeModePlan(payload.input) } : inner.args;
+          b.toolStarted(callId, inner.name, argsText(args));
         } else b.toolStarted(callId, name, argsText(payload.arguments ?? payload.input ?? payload.action));
         return;
       }
