@@ -17,7 +17,7 @@ function patchApplyChanges(changes: unknown): FileChange[] {
     const target = str(change.move_path) ?? path;
     if (change.type === 'delete') return [{ path: target, kind: 'deleted' }];
     const diff = str(change.unified_diff);
-    const counts = diff === undefined ? {} : diffCounts(diff);
+    const counts: { added?: number; removed?: number } = diff === undefined ? {} : diffCounts(diff);
     if (change.type === 'add') {
       const content = str(change.content);
       const added = content === undefined ? counts.added : content === '' ? 0 : content.replace(/\n$/, '').split('\n').length;
