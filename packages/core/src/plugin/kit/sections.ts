@@ -54,7 +54,8 @@ export const MAX_PATH_CHARS = 80;
 
 /**
  * The files' paths as shown: the directory all absolute paths share (the work tree, e.g.
- * `/tmp/solver-1762/`) is left out, and a long path keeps its end.
+ * `/tmp/solver-1762/`) is left out (when all are in one directory, its name stays), and a long
+ * path keeps its end.
  */
 export function shownPaths(files: readonly ChangedFile[]): string[] {
   const absolute = files.length > 1 && files.every((file) => file.path.startsWith('/'));
@@ -66,6 +67,8 @@ export function shownPaths(files: readonly ChangedFile[]): string[] {
       while (i < common.length && i < dir.length && common[i] === dir[i]) i++;
       return common.slice(0, common.lastIndexOf('/', i - 1) + 1);
     });
+    // All in one directory: keep its name (`src/a.ts`, not `a.ts`).
+    if (dirs.every((dir) => dir === prefix)) prefix = prefix.slice(0, prefix.lastIndexOf('/', prefix.length - 2) + 1);
   }
   return files.map((file) => {
     const path = file.path.slice(prefix.length) || file.path;
