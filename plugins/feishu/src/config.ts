@@ -30,6 +30,7 @@ export const FEISHU_DEFAULTS: ChannelSettings = {
  * - `replyToMessageId` / `replyInThread`: send cards as replies to a message (in its thread).
  * - `locale`: forces the card language; default: the run's (zh-CN unless `run.started` says `en`).
  * - `tickMs`, `perCardIntervalMs`, `debounceMs`, `budget`: override the channel defaults (the core's timing schema).
+ * - `verbosity`: `quiet` | `compact` | `detailed`, or `{ direct?, group? }`: how much the cards show (default `detailed`).
  * - `requestTimeoutMs`: abort a platform call after this long (default 10000).
  * - `overflow`: an answer too long for one card continues in follow-up cards (default) or is only cut.
  */

@@ -21,6 +21,7 @@ export const SLACK_DEFAULTS: ChannelSettings = {
  * - `apiUrl`: the Web API base, default `https://slack.com/api/` (the emulator's `apiUrl` in tests).
  * - `locale`: forces the card language; default: the run's.
  * - `tickMs`, `perCardIntervalMs`, `debounceMs`, `budget`: override the channel defaults.
+ * - `verbosity`: `quiet` | `compact` | `detailed`, or `{ direct?, group? }`: how much the cards show (default `detailed`).
  * - `requestTimeoutMs`: abort a call after this long (default 10000).
  */
 export const SlackConfigSchema = z
