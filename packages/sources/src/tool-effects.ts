@@ -74,7 +74,7 @@ function lineCount(text: string): number {
 }
 
 /** Lines removed and added when `before` becomes `after`, leaving out the lines both start and end with. */
-export function replacementCounts(before: string, after: string): { added: number; removed: number } {
+function replacementCounts(before: string, after: string): { added: number; removed: number } {
   const a = before === '' ? [] : before.split('\n');
   const b = after === '' ? [] : after.split('\n');
   let start = 0;
