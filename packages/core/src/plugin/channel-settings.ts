@@ -1,3 +1,4 @@
+import { VERBOSITY_PROFILES } from '../card/view.js';
 import { showValue } from '../events/invalid-input.js';
 import type { Logger } from '../runtime/logger.js';
 import type { ChannelSettings, ChannelPlugin } from './contract.js';
@@ -47,8 +48,7 @@ function checkTiming(channelId: string, settings: ChannelSettings): void {
     if (!(typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)) fail(field, value, 'must be a non-negative integer (ms)');
   }
   const verbosity: unknown = settings.verbosity;
-  const profiles = ['quiet', 'compact', 'detailed'];
-  const isProfile = (value: unknown) => value === undefined || profiles.includes(value as string);
+  const isProfile = (value: unknown) => value === undefined || (VERBOSITY_PROFILES as readonly unknown[]).includes(value);
   if (verbosity !== undefined && !(typeof verbosity === 'string' ? isProfile(verbosity)
     : typeof verbosity === 'object' && verbosity !== null && Object.entries(verbosity).every(([key, value]) => (key === 'direct' || key === 'group') && isProfile(value)))) {
     fail('verbosity', verbosity, 'must be "quiet", "compact" or "detailed", or { direct?, group? } of those');
