@@ -4,7 +4,7 @@ import { CostMeter, type PriceTable } from './cost.js';
 import { DEFAULT_QUIET_PERIOD_MS, noProgressSince } from './liveness.js';
 import { toPlanView } from './plan.js';
 import { DEFAULT_TEXT_BUFFER_LIMITS, TextBuffer, type TextBufferLimits } from './text-buffer.js';
-import { wellFormed } from '../plugin/kit/text.js';
+import { wellFormed } from './format/text.js';
 import { toToolLine, toolDetail, type ToolCallRecord } from './tool-lines.js';
 import type { CardStatus, CardView, Locale } from './view.js';
 
@@ -222,7 +222,7 @@ export class CardState {
         return { change: this.resume() ? 'structural' : 'none' };
       case 'run.completed':
         this.releaseText();
-        if (event.answer && event.answer.trim()) this.finalAnswer = event.answer;
+        if (event.answer?.trim()) this.finalAnswer = event.answer;
         return this.end('completed', at);
       case 'run.failed':
         this.releaseText();
