@@ -1,5 +1,5 @@
 import type { PlanItem } from '../events/contract.js';
-import { wellFormed } from '../plugin/kit/text.js';
+import { wellFormed } from './format/text.js';
 import type { PlanView } from './view.js';
 
 /** Longest plan item text kept, in characters (a checklist line, not a document). */

@@ -12,7 +12,7 @@ import { markdown, panel } from './elements.js';
 import { escapeCardMarkdown } from './markdown/index.js';
 
 /** Changed files listed unfolded on the final card; with more, the list folds into a panel. */
-export const VISIBLE_CHANGED_FILES = 5;
+const VISIBLE_CHANGED_FILES = 5;
 
 /**
  * The plan checklist (while running and on the final card): a bold heading with `3 / 5` and one

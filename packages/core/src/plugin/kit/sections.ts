@@ -1,7 +1,7 @@
 import { formatClockTime } from '../../card/format/footer.js';
 import type { ChangedFile, Locale, PlanView } from '../../card/view.js';
 import type { PlanItemStatus } from '../../events/contract.js';
-import { cut } from './text.js';
+import { cut } from '../../card/format/text.js';
 
 /**
  * The words and marks of the card sections every channel draws the same way: the plan checklist,
