@@ -58,6 +58,7 @@ const TemplateKeysSchema = z.object({
  *   (default: the run's), `completionPing`, `runCallCap`, `monthlyQuota`; see `resolveFeatureSwitches`.
  * - `timeZone` (IANA, for the footer's sent-at time).
  * - `tickMs`, `budget`, `perCardIntervalMs`, `debounceMs`: override the channel defaults (the core's timing schema).
+ * - `verbosity`: `quiet` | `compact` | `detailed`, or `{ direct?, group? }`: how much the cards show (default `detailed`).
  * - `templateKeys`: variable names in your template; `cardParams`: extra fixed template variables
  *   (non-strings are JSON-encoded, since every cardParamMap value must be a string).
  * - `maxContentChars`: size guard of the markdown variable, in code points (default 2500: the docs cap a

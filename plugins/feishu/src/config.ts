@@ -51,6 +51,7 @@ export const FEISHU_CARDKIT_DEFAULTS: ChannelSettings = {
  *   `footerStyle`, `footerFields`, `toolFoldAfter` (default 3), `cardPer`, `locale` (default: the run's),
  *   `completionPing`, `runCallCap`, `monthlyQuota`; see `resolveFeatureSwitches`.
  * - `tickMs`, `perCardIntervalMs`, `debounceMs`, `budget`: override the channel defaults (the core's timing schema).
+ * - `verbosity`: `quiet` | `compact` | `detailed`, or `{ direct?, group? }`: how much the cards show (default `detailed`).
  * - `requestTimeoutMs`: abort a platform call after this long (default 10000).
  * - `overflow`: an answer too long for one card continues in follow-up cards (default) or is only cut.
  * - `mode`: `message` (default) sends a card message and patches it (`im.v1.message.patch`);

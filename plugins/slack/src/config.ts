@@ -23,6 +23,7 @@ export const SLACK_DEFAULTS: ChannelSettings = {
  *   `footerStyle`, `footerFields`, `toolFoldAfter` (default 12), `cardPer`, `locale` (default: the
  *   run's), `completionPing`, `runCallCap`, `monthlyQuota`; see `resolveFeatureSwitches`.
  * - `tickMs`, `perCardIntervalMs`, `debounceMs`, `budget`: override the channel defaults.
+ * - `verbosity`: `quiet` | `compact` | `detailed`, or `{ direct?, group? }`: how much the cards show (default `detailed`).
  * - `requestTimeoutMs`: abort a call after this long (default 10000).
  */
 export const SlackConfigSchema = z

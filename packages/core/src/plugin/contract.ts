@@ -1,3 +1,4 @@
+import type { VerbositySetting } from '../card/verbosity.js';
 import type { CardView } from '../card/view.js';
 import type { StandardSchemaV1 } from '../shared/standard-schema.js';
 import type { FeatureSwitches } from './kit/switches.js';
@@ -29,6 +30,12 @@ export interface ChannelSettings {
   readonly perCardIntervalMs: number;
   /** Verbose output buffer: text deltas are released to the card at least this often. */
   readonly debounceMs: number;
+  /**
+   * How much the channel's cards show (`quiet`, `compact`, `detailed`), for every chat or per chat
+   * type (`{ direct: 'detailed', group: 'compact' }`); a run's `OpenCardOptions.verbosity` wins.
+   * Default: `detailed`, or per chat type when the run tells it (`OpenCardOptions.chatType`).
+   */
+  readonly verbosity?: VerbositySetting;
 }
 
 /** A sent message as the transport identifies it (Feishu `message_id`, DingTalk `outTrackId`). */

@@ -1,8 +1,11 @@
 import {
+  changedFilesLines,
   codePointLength,
   cut,
   formatFooter,
   isTerminalStatus,
+  planHeading,
+  planLines,
   toolLineText,
   type CardRenderer,
   type CardStatus,
@@ -15,6 +18,7 @@ import {
 import { cutMarkdown, splitMarkdown, truncateMarkdown } from './guards.js';
 import { layoutVariables, type LayoutKeys } from './layout.js';
 import { escapeInline, normalizeAgentMarkdown } from './markdown.js';
+import { changedFilesBlock, livenessBlock, planBlock } from './sections.js';
 import { CARD_TEXTS, STATUS_COLOR_TOKENS, STATUS_ICONS, type CardTexts } from './texts.js';
 
 /**
@@ -103,8 +107,8 @@ interface Layout {
 }
 
 /**
- * Renders a {@link CardView} as DingTalk card data: title, status line (colour token + emoji), tool
- * lines, thinking (while nothing is answered yet), answer, error / waiting prompt, footer.
+ * Renders a {@link CardView} as DingTalk card data: title, status line (colour token + emoji), the
+ * liveness note, the plan checklist, tool lines, thinking (while nothing is answered yet), answer, error / waiting prompt, the changed files (final card), footer.
  * Pure: equal views give equal payloads. The markdown variable never exceeds `maxContentChars`; a
  * running card's long answer is shortened (valid markdown, saying so); a terminal card's answer that
  * does not fit continues in follow-up messages ({@link renderContinuations}), so nothing is lost.
@@ -132,7 +136,11 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     const { locale, texts } = this.language(view);
     const o = this.options;
     const status = `<font colorTokenV2=${STATUS_COLOR_TOKENS[view.status]}>${STATUS_ICONS[view.status]} **${texts.status[view.status]}**</font>`;
-    const head = view.round > 0 ? `${status} · ${texts.round(view.round)}` : status;
+    const round = view.round > 0 ? `${status} · ${texts.round(view.round)}` : status;
+    const note = livenessBlock(view, locale, o.timeZone);
+    const head = assemble([round, note]);
+    const plan = planBlock(view, locale);
+    const files = changedFilesBlock(view, locale);
     const detail = this.detail(view, texts);
     const footer = this.footer(view, locale);
     const footerBlock = footer ? `***\n\n<font colorTokenV2=common_level3_base_color>${escapeInline(footer)}</font>` : '';
@@ -146,14 +154,14 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     let content = '';
     let parts: readonly string[] = [];
     for (;;) {
-      const tools = this.tools(view, locale, texts, toolLimit);
-      const fixed = [head, tools, detail, footerBlock];
-      content = assemble([head, tools, thinking, answer, detail, footerBlock]);
+      const tools = assemble([plan, this.tools(view, locale, texts, toolLimit)]);
+      const fixed = [head, tools, detail, files, footerBlock];
+      content = assemble([head, tools, thinking, answer, detail, files, footerBlock]);
       if (codePointLength(content) <= o.maxContentChars) break;
       // Too long: drop the thinking, then shorten the answer, keeping at least a third of the room for it.
       const withoutAnswer = codePointLength(assemble(fixed));
       if (answer === '' || withoutAnswer <= (o.maxContentChars * 2) / 3 || toolLimit <= 3) {
-        ({ content, parts } = this.shortened(head, tools, answer, detail, footerBlock, texts, isTerminalStatus(view.status)));
+        ({ content, parts } = this.shortened(head, tools, answer, assemble([detail, files]), footerBlock, texts, isTerminalStatus(view.status)));
         break;
       }
       toolLimit = Math.max(3, Math.floor(toolLimit / 2));
@@ -185,6 +193,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     const o = this.options;
     const lines: string[] = [];
     lines.push(`${STATUS_ICONS[view.status]} ${texts.status[view.status]}${view.round > 0 ? ` · ${texts.round(view.round)}` : ''}`);
+    if (view.plan) lines.push(escapeInline([planHeading(view.plan, locale), ...planLines(view.plan, locale)].join('\n')));
     const { shown, hidden } = pickTools(view.tools, Math.min(o.maxToolLines, 5));
     if (hidden > 0) lines.push(escapeInline(texts.moreTools(hidden)));
     for (const tool of shown) lines.push(`· ${escapeInline(this.toolText(tool, view, locale).replace(/`/g, ''))}`);
@@ -194,6 +203,10 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     }
     if (view.status === 'waiting' && view.waitingFor) lines.push(`${texts.waitingFor}: ${escapeInline(cut(view.waitingFor, MAX_INLINE_CHARS))}`);
     if (view.error) lines.push(`${view.status === 'cancelled' ? texts.reason : texts.error}: ${escapeInline(cut(view.error, MAX_INLINE_CHARS))}`);
+    if (isTerminalStatus(view.status) && view.changedFiles.length > 0) {
+      const files = changedFilesLines(view.changedFiles, locale);
+      lines.push(escapeInline(`${files.heading}: ${files.items.join(', ')}`));
+    }
     const footer = this.footer(view, locale);
     if (footer) lines.push(escapeInline(footer));
     let text = lines.join('\n\n');

@@ -2,6 +2,7 @@ import { cut, formatFooter, isTerminalStatus, oneLine, statusLabel, type CardRen
 import type { SlackBlock, SlackMessage } from './message-types.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { splitSections, toMrkdwn } from './mrkdwn.js';
+import { changedFilesBlocks, livenessBlocks, planBlocks } from './sections.js';
 import { SLACK_TEXTS, type SlackTexts } from './texts.js';
 
 /** Options of {@link createSlackRenderer}. */
@@ -46,8 +47,8 @@ function toolsBlock(view: CardView, t: SlackTexts, limits: SlackLimits, toolsSho
 
 /**
  * The Slack renderer: a Block Kit card of a header (status emoji and title), a context line (status,
- * round), tool calls, thinking while running, the answer in sections of at most 3000 characters, and a
- * context footer. An answer longer than the main message holds continues in thread replies
+ * round), the liveness note, the plan checklist, tool calls, thinking while running, the answer in sections of at most 3000 characters, the
+ * changed files (final card) and a context footer. An answer longer than the main message holds continues in thread replies
  * ({@link CardRenderer.renderContinuations}). The fallback is the same content as plain `text`.
  */
 export function createSlackRenderer(options: SlackRendererOptions = {}): CardRenderer<SlackMessage> {
@@ -65,6 +66,7 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
         { type: 'header', text: { type: 'plain_text', text: oneLine(`${view.title}`, limits.maxHeaderChars), emoji: true } },
         context(`${STATUS_EMOJI[view.status]} *${statusLabel(view.status, locale)}*${view.round > 0 ? ` · ${t.round(view.round)}` : ''}`, 'status'),
       ];
+      blocks.push(...livenessBlocks(view, locale, options.timeZone), ...planBlocks(view, locale, limits.maxSectionChars));
       const tools = toolsBlock(view, t, limits, options.toolFoldAfter ?? TOOLS_SHOWN);
       if (tools) blocks.push(tools);
       if (view.thinking.trim() !== '' && !isTerminalStatus(view.status) && view.answer.trim() === '')
@@ -74,6 +76,7 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
       else if (leftOut > 0) blocks.push(context(`_${t.cutNotice(leftOut)}_`, 'notice'));
       if (view.status === 'waiting' && view.waitingFor) blocks.push(section(cut(`*${t.waitingFor}:* ${toMrkdwn(view.waitingFor)}`, limits.maxSectionChars), 'waiting'));
       if (view.error) blocks.push(section(cut(`:warning: ${toMrkdwn(view.error)}`, limits.maxSectionChars), 'error'));
+      blocks.push(...changedFilesBlocks(view, locale, limits.maxSectionChars));
       blocks.push(context(toMrkdwn(footer(view)), 'footer'));
       return { text: cut(headline(view), limits.maxTextChars), blocks };
     },

@@ -22,3 +22,16 @@ export {
   type SwitchEnvVariable,
   type ResolveSwitchesOptions,
 } from './switches.js';
+export {
+  PLAN_MARKS,
+  PLAN_HEADINGS,
+  MAX_PLAN_ITEM_CHARS,
+  MAX_PATH_CHARS,
+  planHeading,
+  planLines,
+  changedFilesHeading,
+  changedFileText,
+  changedFilesLines,
+  shownPaths,
+  noProgressNote,
+} from './sections.js';
