@@ -249,7 +249,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     // separators around the answer and the notice: 2 × "\n\n"
     const room = max - others - codePointLength(`*${longest}*`) - 4;
     if (answer === '' || room < 50) {
-      return { content: truncateMarkdown(assemble([head, tools, detail, footerBlock]), max), parts: followUp ? splitMarkdown(answer, max).slice(0, maxParts) : [] };
+      return { content: truncateMarkdown(assemble([head, tools, detail, footerBlock]), max), parts: followUp ? splitMarkdown(answer, max, maxParts).parts : [] };
     }
     const kept = cutMarkdown(answer, room);
     const remaining = Array.from(answer).slice(kept.consumed).join('').replace(/^\n+/, '');
@@ -258,11 +258,11 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
       const notice = texts.shortened(codePointLength(kept.text), total);
       return { content: truncateMarkdown(assemble([head, tools, kept.text, `*${notice}*`, detail, footerBlock]), max), parts: [] };
     }
-    const all = splitMarkdown(rest, max);
-    const parts = all.slice(0, maxParts);
+    // Only the parts that are sent are split; the rest is only counted.
+    const { parts, leftOut } = splitMarkdown(rest, max, maxParts);
     // When even `maxParts` follow-ups are not enough, the notice says how much is shown in all.
     const shown = codePointLength(kept.text) + parts.reduce((sum, part) => sum + codePointLength(part), 0);
-    const notice = all.length > maxParts ? texts.shortened(shown, total) : texts.continuedBelow(parts.length);
+    const notice = leftOut > 0 ? texts.shortened(shown, total) : texts.continuedBelow(parts.length);
     return { content: truncateMarkdown(assemble([head, tools, kept.text, `*${notice}*`, detail, footerBlock]), max), parts };
   }
 }

@@ -19,17 +19,17 @@ const TOOLS_SHOWN = 12;
 const section = (text: string, blockId?: string): SlackBlock => ({ type: 'section', ...(blockId ? { block_id: blockId } : {}), text: { type: 'mrkdwn', text } });
 const context = (text: string, blockId?: string): SlackBlock => ({ type: 'context', ...(blockId ? { block_id: blockId } : {}), elements: [{ type: 'mrkdwn', text }] });
 
-/** The answer as section texts: main message first, then each thread reply's, and what was left out. */
+/** The answer as section texts: main message first, then each thread reply's, and how many code points were left out. */
 function answerParts(answer: string, limits: SlackLimits): { main: string[]; replies: string[][]; leftOut: number } {
-  const sections = answer.trim() === '' ? [] : splitSections(toMrkdwn(answer), limits.maxSectionChars);
+  // Only the sections that are sent are split; the rest is only counted.
+  const kept = limits.mainAnswerSections + limits.maxReplies * limits.replyAnswerSections;
+  const { sections, leftOut } = answer.trim() === '' ? { sections: [], leftOut: 0 } : splitSections(toMrkdwn(answer), limits.maxSectionChars, kept);
   const main = sections.slice(0, limits.mainAnswerSections);
   const replies: string[][] = [];
-  let rest = sections.slice(limits.mainAnswerSections);
-  while (rest.length > 0 && replies.length < limits.maxReplies) {
-    replies.push(rest.slice(0, limits.replyAnswerSections));
-    rest = rest.slice(limits.replyAnswerSections);
+  for (let from = limits.mainAnswerSections; from < sections.length; from += limits.replyAnswerSections) {
+    replies.push(sections.slice(from, from + limits.replyAnswerSections));
   }
-  return { main, replies, leftOut: rest.reduce((n, s) => n + s.length, 0) };
+  return { main, replies, leftOut };
 }
 
 function toolsBlock(view: CardView, t: SlackTexts, limits: SlackLimits): SlackBlock | undefined {
