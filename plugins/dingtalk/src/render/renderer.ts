@@ -3,6 +3,7 @@ import {
   cut,
   formatFooter,
   isTerminalStatus,
+  oneLine,
   toolLineText,
   type CardRenderer,
   type CardStatus,
@@ -82,6 +83,10 @@ export interface DingTalkRendererOptions {
 }
 
 const MAX_INLINE_CHARS = 500;
+/** Most code points of one tool line (a tool name can be any length), of the footer's model name and of the footer. */
+const MAX_TOOL_LINE_CHARS = 300;
+const MAX_MODEL_CHARS = 80;
+const MAX_FOOTER_CHARS = 300;
 const MAX_THINKING_CHARS = 300;
 
 /** Running tools first (they are what the card is waiting on), then the latest finished ones, in start order. */
@@ -208,7 +213,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
 
   /** The core's line text, re-made in the card's locale when it differs from the view's. */
   private toolText(tool: ToolLine, view: CardView, locale: Locale): string {
-    return locale === view.locale ? tool.text : toolLineText(tool, locale);
+    return oneLine(locale === view.locale ? tool.text : toolLineText(tool, locale), MAX_TOOL_LINE_CHARS);
   }
 
   private tools(view: CardView, locale: Locale, texts: CardTexts, limit: number): string {
@@ -232,7 +237,9 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
 
   private footer(view: CardView, locale: Locale): string {
     if (!isTerminalStatus(view.status) && this.options.footerStyle !== 'debug') return '';
-    return formatFooter(view.footer, { style: this.options.footerStyle, locale, timeZone: this.options.timeZone });
+    // A model name is whatever the agent said: one line, cut.
+    const model = view.footer.model === undefined ? undefined : oneLine(view.footer.model, MAX_MODEL_CHARS);
+    return oneLine(formatFooter({ ...view.footer, model }, { style: this.options.footerStyle, locale, timeZone: this.options.timeZone }), MAX_FOOTER_CHARS);
   }
 
   /**

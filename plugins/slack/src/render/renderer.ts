@@ -15,6 +15,9 @@ export interface SlackRendererOptions {
 
 const STATUS_EMOJI = { running: ':hourglass_flowing_sand:', waiting: ':raising_hand:', completed: ':white_check_mark:', failed: ':x:', cancelled: ':no_entry_sign:' } as const;
 const TOOLS_SHOWN = 12;
+/** Most code points of the footer's model name and of the footer line. */
+const MAX_MODEL_CHARS = 80;
+const MAX_FOOTER_CHARS = 300;
 
 const section = (text: string, blockId?: string): SlackBlock => ({ type: 'section', ...(blockId ? { block_id: blockId } : {}), text: { type: 'mrkdwn', text } });
 const context = (text: string, blockId?: string): SlackBlock => ({ type: 'context', ...(blockId ? { block_id: blockId } : {}), elements: [{ type: 'mrkdwn', text }] });
@@ -49,7 +52,11 @@ function toolsBlock(view: CardView, t: SlackTexts, limits: SlackLimits): SlackBl
 export function createSlackRenderer(options: SlackRendererOptions = {}): CardRenderer<SlackMessage> {
   const limits = options.limits ?? SLACK_LIMITS;
   const localeOf = (view: CardView) => options.locale ?? view.locale;
-  const footer = (view: CardView) => formatFooter(view.footer, { locale: localeOf(view), style: options.footerStyle ?? 'compact', timeZone: options.timeZone });
+  // A model name is whatever the agent said: one line, cut.
+  const footer = (view: CardView) => {
+    const model = view.footer.model === undefined ? undefined : oneLine(view.footer.model, MAX_MODEL_CHARS);
+    return oneLine(formatFooter({ ...view.footer, model }, { locale: localeOf(view), style: options.footerStyle ?? 'compact', timeZone: options.timeZone }), MAX_FOOTER_CHARS);
+  };
   const headline = (view: CardView) => `${statusLabel(view.status, localeOf(view))} · ${oneLine(view.title, 120)}`;
 
   return {
