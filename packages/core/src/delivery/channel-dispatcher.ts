@@ -139,7 +139,7 @@ export class ChannelDispatcher {
       const failure = this.classify(error);
       this.observe(record, call, startedAt, final, attempt, failure);
       if (call === 'send' && failure.kind === 'transient') record.sendMayHaveSucceeded();
-      return this.handleFailure(record, change, final, failure);
+      return this.handleFailure(record, change, final, failure, call);
     }
     this.counters[call === 'update' ? 'updated' : 'sent'] += 1;
     this.stop.lift();
@@ -183,12 +183,12 @@ export class ChannelDispatcher {
   }
 
   /** Applies the delivery policy's failure table to a failed call of the main message. */
-  private async handleFailure(record: CardDeliveryRecord, change: CardChange, final: boolean, failure: CallFailure): Promise<void> {
+  private async handleFailure(record: CardDeliveryRecord, change: CardChange, final: boolean, failure: CallFailure, call: DeliveryCall): Promise<void> {
     const now = this.deps.clock.now();
     const fields = { card: record.card.id, channel: this.plugin.id, kind: failure.kind, detail: failure.detail };
     this.counters.failed += 1;
     const action = failureAction(failure.kind, (candidate) => this.applies(candidate, record.credentialsRefreshed, record.renderMode === 'rich'));
-    this.logFailure(action, `${final ? `final attempt ${record.finalAttempts}` : 'update'} failed`, fields);
+    this.logFailure(action, `${final ? `final attempt ${record.finalAttempts}` : call} failed`, fields);
     switch (action) {
       case 'refresh-credentials':
         record.tryCredentialRefresh();
