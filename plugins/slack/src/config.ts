@@ -1,4 +1,4 @@
-import { ChannelConfigError, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { ChannelConfigError, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
 import { z } from 'zod';
 
 /**
@@ -27,7 +27,7 @@ export const SlackConfigSchema = z
   .object({
     botToken: z.string().regex(/^xox[abp]-/, 'a Slack token starts with xoxb-'),
     channel: z.string().regex(/^[CDG][A-Z0-9]+$/, 'a channel id such as C0123ABC'),
-    apiUrl: z.url({ protocol: /^https?$/ }).default('https://slack.com/api/'),
+    apiUrl: HttpUrlSchema.default('https://slack.com/api/'),
     locale: z.enum(['zh-CN', 'en']).optional(),
     footerStyle: z.enum(['compact', 'debug']).default('compact'),
     ...TIMING_OVERRIDES_SHAPE,

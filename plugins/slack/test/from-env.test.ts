@@ -35,3 +35,12 @@ describe('slack.fromEnv', () => {
     expect(SLACK_ENV_VARIABLES.map((variable) => `${variable.name}${variable.required ? '' : '?'}`)).toEqual(['SLACK_BOT_TOKEN', 'SLACK_CHANNEL_ID', 'SLACK_API_URL?']);
   });
 });
+
+describe('slack apiUrl', () => {
+  it('must be an http(s) URL without credentials; the error never shows them', () => {
+    expect(() => slack({ botToken: TOKEN, channel: 'C0TEAM', apiUrl: 'ftp://x' })).toThrow('slack apiUrl = "ftp://x" (must be an http(s) URL)');
+    const attempt = () => slack({ botToken: TOKEN, channel: 'C0TEAM', apiUrl: 'https://:PASSWORD-do-not-log@x.example/api/' });
+    expect(attempt).toThrow('slack apiUrl = "https://<hidden>@x.example/api/" (must not carry a user name or password');
+    expect(attempt).not.toThrow(/PASSWORD/);
+  });
+});
