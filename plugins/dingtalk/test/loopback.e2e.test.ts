@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProgressCards, silentLogger, type ProgressCards } from '@progresscard/core';
 import { DINGTALK_FAILED_STATE_FALLBACK_TEXT, DINGTALK_TERMINAL_CARD_STATES, type DingTalkEmulator, type DingTalkEmulatorOptions } from '@progresscard/emulator';
+import { recordingLogger } from '@progresscard/core/testing';
 import { setup } from './helpers.js';
 import { sleep } from './replay.js';
 
@@ -120,6 +121,23 @@ describe('DingTalk plugin ↔ core ↔ emulator', () => {
     expect(Math.abs(wordsShown * 5 - shownChars)).toBeLessThanOrEqual(21 * 5);
     expect(totalChars - shownChars).toBeGreaterThan(400_000);
     expect(shownText).not.toContain('END-OF-ANSWER');
+  });
+
+  it('an invalid openConversationId fails the card after one try of its final, with one error, no retry ladder', async () => {
+    const s = await setup();
+    emulator = s.emulator;
+    s.emulator.faults.add({ route: 'card.createAndDeliver', times: 100, respond: { status: 400, body: { code: 'invalid.openConversationId', message: 'invalid.openConversationId' } } });
+    const logger = recordingLogger();
+    cards = createProgressCards({ channels: [s.plugin], logger });
+    const card = cards.open('dingtalk');
+    card.start({ title: 'Wrong group' });
+    card.toolStarted('t', 'shell', '{"command":"make"}');
+    card.complete('done');
+    const final = await card.finalDelivery;
+    expect(final).toMatchObject({ ok: false, status: 'completed', attempts: 1 });
+    expect(final.error).toContain('invalid.openConversationId');
+    expect(s.emulator.calls({ route: 'card.createAndDeliver' }).length).toBeLessThanOrEqual(2);
+    expect(logger.at('error')).toHaveLength(1);
   });
 
   it('a spent monthly quota stops the progressive updates without a fallback render, the final tried once', async () => {
