@@ -1,4 +1,4 @@
-import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
 import { z } from 'zod';
 
 /** receive_id_type values of `im.v1.message.create` (https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/create). */
@@ -63,7 +63,7 @@ export const FeishuConfigSchema = z
   .object({
     appId: z.string().min(1),
     appSecret: z.string().min(1),
-    domain: z.union([z.enum(['feishu', 'lark']), z.url({ protocol: /^https?$/ })]).default('feishu'),
+    domain: z.union([z.enum(['feishu', 'lark']), HttpUrlSchema]).default('feishu'),
     receiveIdType: z.enum(RECEIVE_ID_TYPES).default('chat_id'),
     receiveId: z.string().min(1).optional(),
     replyToMessageId: z.string().min(1).optional(),

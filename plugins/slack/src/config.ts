@@ -1,4 +1,4 @@
-import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
 import { z } from 'zod';
 
 /**
@@ -30,7 +30,7 @@ export const SlackConfigSchema = z
   .object({
     botToken: z.string().regex(/^xox[abp]-/, 'a Slack token starts with xoxb-'),
     channel: z.string().regex(/^[CDG][A-Z0-9]+$/, 'a channel id such as C0123ABC'),
-    apiUrl: z.url({ protocol: /^https?$/ }).default('https://slack.com/api/'),
+    apiUrl: HttpUrlSchema.default('https://slack.com/api/'),
     ...TIMING_OVERRIDES_SHAPE,
     ...FEATURE_SWITCHES_SHAPE,
     requestTimeoutMs: z.number().int().positive().default(10_000),

@@ -4,6 +4,7 @@ import {
   cut,
   formatFooter,
   isTerminalStatus,
+  oneLine,
   planHeading,
   planLines,
   toolLineText,
@@ -89,6 +90,10 @@ export interface DingTalkRendererOptions {
 }
 
 const MAX_INLINE_CHARS = 500;
+/** Most code points of one tool line (a tool name can be any length), of the footer's model name and of the footer. */
+const MAX_TOOL_LINE_CHARS = 300;
+const MAX_MODEL_CHARS = 80;
+const MAX_FOOTER_CHARS = 300;
 const MAX_THINKING_CHARS = 300;
 
 /** Running tools first (they are what the card is waiting on), then the latest finished ones, in start order. */
@@ -224,7 +229,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
 
   /** The core's line text, re-made in the card's locale when it differs from the view's. */
   private toolText(tool: ToolLine, view: CardView, locale: Locale): string {
-    return locale === view.locale ? tool.text : toolLineText(tool, locale);
+    return oneLine(locale === view.locale ? tool.text : toolLineText(tool, locale), MAX_TOOL_LINE_CHARS);
   }
 
   private tools(view: CardView, locale: Locale, texts: CardTexts, limit: number): string {
@@ -248,7 +253,12 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
 
   private footer(view: CardView, locale: Locale): string {
     if (!isTerminalStatus(view.status) && this.options.footerStyle !== 'debug') return '';
-    return formatFooter(view.footer, { style: this.options.footerStyle, fields: this.options.footerFields, locale, timeZone: this.options.timeZone });
+    // A model name is whatever the agent said: one line, cut.
+    const model = view.footer.model === undefined ? undefined : oneLine(view.footer.model, MAX_MODEL_CHARS);
+    return oneLine(
+      formatFooter({ ...view.footer, model }, { style: this.options.footerStyle, fields: this.options.footerFields, locale, timeZone: this.options.timeZone }),
+      MAX_FOOTER_CHARS,
+    );
   }
 
   /**
@@ -265,7 +275,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     // separators around the answer and the notice: 2 × "\n\n"
     const room = max - others - codePointLength(`*${longest}*`) - 4;
     if (answer === '' || room < 50) {
-      return { content: truncateMarkdown(assemble([head, tools, detail, footerBlock]), max), parts: followUp ? splitMarkdown(answer, max).slice(0, maxParts) : [] };
+      return { content: truncateMarkdown(assemble([head, tools, detail, footerBlock]), max), parts: followUp ? splitMarkdown(answer, max, maxParts).parts : [] };
     }
     const kept = cutMarkdown(answer, room);
     const remaining = Array.from(answer).slice(kept.consumed).join('').replace(/^\n+/, '');
@@ -274,11 +284,11 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
       const notice = texts.shortened(codePointLength(kept.text), total);
       return { content: truncateMarkdown(assemble([head, tools, kept.text, `*${notice}*`, detail, footerBlock]), max), parts: [] };
     }
-    const all = splitMarkdown(rest, max);
-    const parts = all.slice(0, maxParts);
+    // Only the parts that are sent are split; the rest is only counted.
+    const { parts, leftOut } = splitMarkdown(rest, max, maxParts);
     // When even `maxParts` follow-ups are not enough, the notice says how much is shown in all.
     const shown = codePointLength(kept.text) + parts.reduce((sum, part) => sum + codePointLength(part), 0);
-    const notice = all.length > maxParts ? texts.shortened(shown, total) : texts.continuedBelow(parts.length);
+    const notice = leftOut > 0 ? texts.shortened(shown, total) : texts.continuedBelow(parts.length);
     return { content: truncateMarkdown(assemble([head, tools, kept.text, `*${notice}*`, detail, footerBlock]), max), parts };
   }
 }

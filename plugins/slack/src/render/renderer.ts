@@ -20,21 +20,24 @@ export interface SlackRendererOptions {
 
 const STATUS_EMOJI = { running: ':hourglass_flowing_sand:', waiting: ':raising_hand:', completed: ':white_check_mark:', failed: ':x:', cancelled: ':no_entry_sign:' } as const;
 const TOOLS_SHOWN = 12;
+/** Most code points of the footer's model name and of the footer line. */
+const MAX_MODEL_CHARS = 80;
+const MAX_FOOTER_CHARS = 300;
 
 const section = (text: string, blockId?: string): SlackBlock => ({ type: 'section', ...(blockId ? { block_id: blockId } : {}), text: { type: 'mrkdwn', text } });
 const context = (text: string, blockId?: string): SlackBlock => ({ type: 'context', ...(blockId ? { block_id: blockId } : {}), elements: [{ type: 'mrkdwn', text }] });
 
-/** The answer as section texts: main message first, then each thread reply's, and what was left out. */
+/** The answer as section texts: main message first, then each thread reply's, and how many code points were left out. */
 function answerParts(answer: string, limits: SlackLimits): { main: string[]; replies: string[][]; leftOut: number } {
-  const sections = answer.trim() === '' ? [] : splitSections(toMrkdwn(answer), limits.maxSectionChars);
+  // Only the sections that are sent are split; the rest is only counted.
+  const kept = limits.mainAnswerSections + limits.maxReplies * limits.replyAnswerSections;
+  const { sections, leftOut } = answer.trim() === '' ? { sections: [], leftOut: 0 } : splitSections(toMrkdwn(answer), limits.maxSectionChars, kept);
   const main = sections.slice(0, limits.mainAnswerSections);
   const replies: string[][] = [];
-  let rest = sections.slice(limits.mainAnswerSections);
-  while (rest.length > 0 && replies.length < limits.maxReplies) {
-    replies.push(rest.slice(0, limits.replyAnswerSections));
-    rest = rest.slice(limits.replyAnswerSections);
+  for (let from = limits.mainAnswerSections; from < sections.length; from += limits.replyAnswerSections) {
+    replies.push(sections.slice(from, from + limits.replyAnswerSections));
   }
-  return { main, replies, leftOut: rest.reduce((n, s) => n + s.length, 0) };
+  return { main, replies, leftOut };
 }
 
 function toolsBlock(view: CardView, t: SlackTexts, limits: SlackLimits, toolsShown: number): SlackBlock | undefined {
@@ -54,7 +57,14 @@ function toolsBlock(view: CardView, t: SlackTexts, limits: SlackLimits, toolsSho
 export function createSlackRenderer(options: SlackRendererOptions = {}): CardRenderer<SlackMessage> {
   const limits = options.limits ?? SLACK_LIMITS;
   const localeOf = (view: CardView) => options.locale ?? view.locale;
-  const footer = (view: CardView) => formatFooter(view.footer, { locale: localeOf(view), style: options.footerStyle ?? 'compact', fields: options.footerFields, timeZone: options.timeZone });
+  // A model name is whatever the agent said: one line, cut.
+  const footer = (view: CardView) => {
+    const model = view.footer.model === undefined ? undefined : oneLine(view.footer.model, MAX_MODEL_CHARS);
+    return oneLine(
+      formatFooter({ ...view.footer, model }, { locale: localeOf(view), style: options.footerStyle ?? 'compact', fields: options.footerFields, timeZone: options.timeZone }),
+      MAX_FOOTER_CHARS,
+    );
+  };
   const headline = (view: CardView) => `${statusLabel(view.status, localeOf(view))} · ${oneLine(view.title, 120)}`;
 
   return {

@@ -82,6 +82,34 @@ export const TIMING_OVERRIDES_SHAPE = {
   verbosity: z.union([verbosity, z.object({ direct: verbosity.optional(), group: verbosity.optional() }).strict()]).optional(),
 } as const;
 
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function carriesCredentials(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A base-URL config field as a zod 4 schema (a platform's API base, an emulator's URL): an http or
+ * https URL without a user name or password, which would end up in logs and error messages.
+ * Its errors: `must be an http(s) URL`, `must not carry a user name or password (user:password@)`.
+ */
+export const HttpUrlSchema = z
+  .string()
+  .refine(isHttpUrl, 'must be an http(s) URL')
+  .refine((value) => !carriesCredentials(value), 'must not carry a user name or password (user:password@)');
+
 /** Schema of the timing overrides alone (other keys of the input are ignored). */
 export const TimingOverridesSchema = z.object(TIMING_OVERRIDES_SHAPE);
 

@@ -6,6 +6,7 @@ export {
   parseChannelConfig,
   parseTimingOverrides,
   TIMING_OVERRIDES_SHAPE,
+  HttpUrlSchema,
   TimingOverridesSchema,
   type ParseChannelConfigOptions,
   type TimingOverrides,
