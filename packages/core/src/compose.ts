@@ -12,6 +12,7 @@ import { systemClock, type Clock } from './runtime/clock.js';
 import { consoleLogger, type Logger } from './runtime/logger.js';
 import { LiveProgressCard, type OpenCardOptions, type ProgressCard } from './runtime/progress-card.js';
 import { TickerService } from './runtime/ticker.js';
+import { InteractionRouter } from './interaction/router.js';
 import { TOKENS } from './runtime/tokens.js';
 
 /** Options of {@link createProgressCards}. */
@@ -129,11 +130,12 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   const plugins = container.isRegistered(TOKENS.ChannelPlugin, true) ? container.resolveAll(TOKENS.ChannelPlugin) : [];
   for (const plugin of plugins) registry.addChannel(plugin);
   const live = new Set<LiveProgressCard>();
+  const interactions = new InteractionRouter(logger);
 
   return {
     open(channelId, target, openOptions) {
       const channel = registry.channel(channelId);
-      const card = new LiveProgressCard({ channel, ticker, clock, logger }, target, openOptions);
+      const card = new LiveProgressCard({ channel, ticker, clock, logger, interactions }, target, openOptions);
       live.add(card);
       void card.finalDelivery.then(() => live.delete(card));
       return card;
@@ -167,6 +169,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
       const results = await Promise.all(cards.map((card) => card.finalDelivery));
       // Earlier cards of a card-per-turn run may still be retrying their finals: let them finish too.
       await registry.idle();
+      await interactions.close();
       ticker.dispose();
       registry.dispose();
       return results;

@@ -54,3 +54,21 @@ export { ChannelRegistry, type ChannelRegistryDeps } from './delivery/channel-re
 export type { ProgressCard, PushResult, OpenCardOptions } from './runtime/progress-card.js';
 export { TickerService, type Tickable } from './runtime/ticker.js';
 export { createProgressCards, type ProgressCards, type ProgressCardsOptions, type ProgressCardsDiagnostics } from './compose.js';
+
+// interaction/: questions and Stop on the card, clicks routed back to the agent.
+export { InteractionRouter, type InteractionEntry } from './interaction/router.js';
+export { INTERACTION_TEXTS, type InteractionTexts } from './interaction/texts.js';
+export { interactionCode } from './card/interaction-state.js';
+export { DEFAULT_INTERACTION_TIMEOUT_MS } from './runtime/card-interactions.js';
+export type {
+  Answer,
+  ApprovalOption,
+  ApprovalRequest,
+  AskRequest,
+  ClickHandler,
+  ClickOutcome,
+  ClickReply,
+  ControlClick,
+  Decision,
+  StopHandler,
+} from './interaction/types.js';

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../events/contract.js';
 import { DEFAULT_TEXT_BUFFER_LIMITS, TextBuffer, type TextBufferLimits } from './text-buffer.js';
 import { wellFormed } from '../plugin/kit/text.js';
+import { InteractionLedger } from './interaction-state.js';
 import { toToolLine, toolDetail, type ToolCallRecord } from './tool-lines.js';
 import type { CardStatus, CardView, Locale } from './view.js';
 
@@ -43,6 +44,8 @@ export interface CardStateOptions {
   readonly locale?: Locale;
   readonly title?: string;
   readonly textBuffer?: TextBufferLimits;
+  /** Id of the card message this state draws; its controls name it (`CardControls.cardId`). No controls without it. */
+  readonly cardId?: string;
 }
 
 /**
@@ -79,8 +82,11 @@ export class CardState {
   private contextTokens: number | undefined;
   private contextWindow: number | undefined;
   private readonly buffer: TextBuffer;
+  private readonly interactions = new InteractionLedger();
+  private readonly cardId: string | undefined;
 
   constructor(options: CardStateOptions) {
+    this.cardId = options.cardId;
     this.startedAt = options.startedAt;
     this.locale = options.locale ?? 'zh-CN';
     this.title = wellFormed(options.title ?? '');
@@ -173,12 +179,15 @@ export class CardState {
         return { change: 'structural' };
       }
       case 'interaction.requested':
+        this.interactions.request(event);
         this.waitingFor = wellFormed(event.prompt);
         this.waitingCallId = event.callId ?? this.lastStartedCallId;
         this.moveTo('waiting');
         return { change: 'structural' };
-      case 'interaction.resolved':
-        return { change: this.resume() ? 'structural' : 'none' };
+      case 'interaction.resolved': {
+        const decided = this.interactions.resolve(event, at);
+        return { change: this.resume() || decided ? 'structural' : 'none' };
+      }
       case 'run.completed':
         this.releaseText();
         if (event.answer && event.answer.trim()) this.finalAnswer = event.answer;
@@ -192,6 +201,11 @@ export class CardState {
         this.error = event.reason;
         return this.end('cancelled', at);
     }
+  }
+
+  /** Shows or hides the Stop button (no effect after the run ended); returns true when the card changed. */
+  setStoppable(on: boolean): boolean {
+    return !this.isTerminal && this.interactions.setStoppable(on);
   }
 
   /** Moves buffered text onto the card; returns true when there was any. */
@@ -243,6 +257,8 @@ export class CardState {
       startedAt: this.startedAt,
       elapsedMs,
       hasRunningTools: this.runningCount > 0,
+      controls: this.interactions.controls(this.cardId, this.isTerminal),
+      decisions: this.interactions.decisions(),
     };
   }
 

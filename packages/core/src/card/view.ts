@@ -1,3 +1,5 @@
+import type { InteractionOption } from '../events/contract.js';
+
 /**
  * The card view: everything a renderer needs to draw one card, already reduced from events.
  * Renderers never see events; they get a {@link CardView} and return a platform payload.
@@ -66,6 +68,47 @@ export interface FooterFields {
   readonly sentAt: number;
 }
 
+/** An open question the card offers controls for (see `interaction.requested`). */
+export interface PendingInteraction {
+  readonly id: string;
+  readonly prompt: string;
+  /** One button each, in order. */
+  readonly options: readonly InteractionOption[];
+  /** True when a free text answer is asked for (a text box and a send button). */
+  readonly freeText: boolean;
+  /**
+   * Short code naming the interaction in a text reply (`/approve 3F2A`), for a channel whose
+   * callbacks are not configured: the renderer shows the reply to type instead of buttons.
+   */
+  readonly code: string;
+}
+
+/** A decided interaction, as the card shows it. */
+export interface DecidedInteraction {
+  readonly id: string;
+  readonly prompt: string;
+  /** The chosen option's label, or the free text answer. */
+  readonly answer: string;
+  /** Display name (else id) of who decided; absent on a timeout. */
+  readonly by?: string;
+  /** `positive` (approved / answered, green), `negative` (denied, red), `timeout` (red, nobody decided). */
+  readonly tone: 'positive' | 'negative' | 'timeout';
+  /** Epoch ms. */
+  readonly at: number;
+}
+
+/**
+ * The card's controls. Every control names `cardId` (this card message, one per turn) so a click
+ * on a control of an earlier run or turn is recognised and does nothing.
+ */
+export interface CardControls {
+  readonly cardId: string;
+  /** The question waiting for a click (at most one at a time: the latest). */
+  readonly pending?: PendingInteraction;
+  /** True while the run can be stopped from the card (`ProgressCard.onStop`). */
+  readonly stop: boolean;
+}
+
 /** What every renderer gets. Times are epoch ms, durations ms. */
 export interface CardView {
   readonly status: CardStatus;
@@ -90,4 +133,8 @@ export interface CardView {
   readonly elapsedMs: number;
   /** True when at least one tool is running (the ticker keeps refreshing this card). */
   readonly hasRunningTools: boolean;
+  /** Buttons to draw (absent when the card has none: no open question, no Stop). */
+  readonly controls?: CardControls;
+  /** Decided interactions, oldest first (the last few). */
+  readonly decisions?: readonly DecidedInteraction[];
 }
