@@ -126,6 +126,8 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   private eventsApplied = 0;
   private readonly tickMs: number;
   private readonly interactive: CardInteractions;
+  /** True while `onStop` has a handler: every turn's card shows the Stop button. */
+  private stoppable = false;
 
   constructor(
     private readonly runtime: CardRuntime,
@@ -146,6 +148,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
       view: () => this.view(),
       isTerminal: () => this.slot.state.isTerminal,
       setStoppable: (on) => {
+        this.stoppable = on;
         if (this.slot.state.setStoppable(on)) this.runtime.channel.markDirty(this.slot.delivery, 'structural');
       },
       cancel: (reason) => void this.cancel(reason),
@@ -303,6 +306,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   private newSlot(now: number, title: string | undefined, locale: Locale | undefined): Slot {
     const id = `${this.id.slice(0, 28)}-t${this.turn++}`;
     const state = new CardState({ startedAt: now, title, locale, textBuffer: this.options.textBuffer, cardId: id });
+    if (this.stoppable) state.setStoppable(true);
     const slot: Slot = { state, id, debounce: undefined, delivery: undefined as unknown as CardDeliveryRecord };
     (slot as { delivery: CardDeliveryRecord }).delivery = this.runtime.channel.register({
       id,
