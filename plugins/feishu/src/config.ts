@@ -23,6 +23,31 @@ export const FEISHU_DEFAULTS: ChannelSettings = {
 };
 
 /**
+ * Card callbacks (the `card.action.trigger` callback,
+ * https://open.feishu.cn/document/uAjLw4CM/ukzMukzMukzM/feishu-cards/card-callback-communication):
+ * - `long-connection`: the official SDK's `WSClient` (no public URL needed; self-built apps only;
+ *   choose "use long connection" under Events & Callbacks → Callback Configuration,
+ *   https://open.feishu.cn/document/uAjLw4CM/ukTMukTMukTM/event-subscription-guide/callback-subscription/configure-callback-request-address).
+ * - `http`: an HTTP endpoint the plugin serves on `host:port` + `path` (default
+ *   `/feishu/card-callback`), registered as the callback request URL
+ *   (https://open.feishu.cn/document/uAjLw4CM/ukTMukTMukTM/event-subscription-guide/callback-subscription/step-1-choose-a-subscription-mode/send-callbacks-to-developers-server).
+ *   `verificationToken` checks `header.token`; `encryptKey` checks `X-Lark-Signature` and decrypts `encrypt` bodies.
+ */
+export const FeishuCallbacksSchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('long-connection') }).strict(),
+  z
+    .object({
+      mode: z.literal('http'),
+      host: z.string().min(1).default('127.0.0.1'),
+      port: z.number().int().min(0).max(65_535),
+      path: z.string().startsWith('/').default('/feishu/card-callback'),
+      verificationToken: z.string().min(1).optional(),
+      encryptKey: z.string().min(1).optional(),
+    })
+    .strict(),
+]);
+
+/**
  * Config of `feishu(config)`. Durations in ms.
  * - `domain`: `feishu` (open.feishu.cn, default), `lark` (open.larksuite.com) or a base URL such as
  *   the emulator's `http://127.0.0.1:PORT` (no trailing slash needed).
@@ -32,6 +57,8 @@ export const FEISHU_DEFAULTS: ChannelSettings = {
  * - `tickMs`, `perCardIntervalMs`, `debounceMs`, `budget`: override the channel defaults (the core's timing schema).
  * - `requestTimeoutMs`: abort a platform call after this long (default 10000).
  * - `overflow`: an answer too long for one card continues in follow-up cards (default) or is only cut.
+ * - `callbacks`: how card button clicks come back (see {@link FeishuCallbacksSchema}); without it,
+ *   open questions show the text reply to type instead of buttons.
  */
 export const FeishuConfigSchema = z
   .object({
@@ -52,6 +79,7 @@ export const FeishuConfigSchema = z
     ...TIMING_OVERRIDES_SHAPE,
     requestTimeoutMs: z.number().int().positive().default(10_000),
     overflow: z.enum(['follow-up', 'truncate']).default('follow-up'),
+    callbacks: FeishuCallbacksSchema.optional(),
   })
   .strict();
 
@@ -77,7 +105,7 @@ export class FeishuConfigError extends ChannelConfigError {
   override readonly name = 'FeishuConfigError';
 }
 
-const SECRET_FIELDS = new Set(['appSecret']);
+const SECRET_FIELDS = new Set(['appSecret', 'callbacks']);
 
 /**
  * Validates and completes a config.

@@ -3,6 +3,7 @@ import { FEISHU_DEFAULTS, FeishuConfigSchema, parseFeishuConfig, type FeishuConf
 import { FEISHU_ENV_VARIABLES } from './env.js';
 import type { FeishuCard } from './render/card-types.js';
 import { createFeishuRenderer } from './render/renderer.js';
+import { feishuInteraction } from './interaction/channel-interaction.js';
 import { FeishuTransport, type FeishuTarget, type FeishuTransportOptions } from './transport/transport.js';
 
 /** The Feishu channel plugin. `config` is the validated config without the app secret. */
@@ -38,19 +39,22 @@ export interface FeishuFromEnvOptions extends FeishuPluginOptions {
 export function feishu(config: FeishuConfigInput, options: FeishuPluginOptions = {}): FeishuPlugin {
   const parsed = parseFeishuConfig(config);
   const { appSecret: _secret, ...visible } = parsed;
+  const renderer = createFeishuRenderer({
+    locale: parsed.locale,
+    footerStyle: parsed.footerStyle,
+    timeZone: parsed.timeZone,
+    overflow: parsed.overflow,
+    controls: parsed.callbacks ? 'buttons' : 'text',
+  });
   return {
     id: 'feishu',
     configSchema: FeishuConfigSchema,
     defaults: FEISHU_DEFAULTS,
     overrides: parseTimingOverrides('feishu', parsed),
     config: Object.freeze(visible),
-    renderer: createFeishuRenderer({
-      locale: parsed.locale,
-      footerStyle: parsed.footerStyle,
-      timeZone: parsed.timeZone,
-      overflow: parsed.overflow,
-    }),
+    renderer,
     transport: new FeishuTransport(parsed, options),
+    interaction: feishuInteraction(parsed, (view) => renderer.render(view)),
   };
 }
 
