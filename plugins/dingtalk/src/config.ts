@@ -42,6 +42,7 @@ export const TemplateKeysSchema = z.object({
   title: z.string().min(1).max(100).default('msgTitle'),
   content: z.string().min(1).max(100).default('msgContent'),
   flowStatus: z.string().min(1).max(100).default('flowStatus'),
+  controls: z.string().min(1).max(100).default('pcControls'),
 });
 
 /**
@@ -72,6 +73,11 @@ export const TemplateKeysSchema = z.object({
  *   SDK does for its AI Markdown template (default true).
  * - `maxToolLines`: tool lines shown (running ones first, then the latest); default 12.
  * - `timeoutMs`: per HTTP request, default 10000.
+ * - `callbacks`: `{ mode: 'stream' }` receives card button clicks over Stream mode (the official
+ *   `dingtalk-stream` client, no public URL; cards are created with `callbackType: 'STREAM'`,
+ *   https://open.dingtalk.com/document/development/create-and-deliver-cards); the buttons come from the
+ *   controls variable (`templateKeys.controls`, default `pcControls`) your template binds. Without
+ *   it, open questions show the text reply to type.
  */
 export const DingTalkConfigSchema = z.object({
   appKey: z.string().trim().min(1),
@@ -94,7 +100,8 @@ export const DingTalkConfigSchema = z.object({
     }, 'must be an IANA time zone')
     .optional(),
   ...TIMING_OVERRIDES_SHAPE,
-  templateKeys: TemplateKeysSchema.default({ title: 'msgTitle', content: 'msgContent', flowStatus: 'flowStatus' }),
+  templateKeys: TemplateKeysSchema.default({ title: 'msgTitle', content: 'msgContent', flowStatus: 'flowStatus', controls: 'pcControls' }),
+  callbacks: z.object({ mode: z.literal('stream') }).strict().optional(),
   cardParams: z.record(z.string().min(1).max(100), z.unknown()).default({}),
   maxContentChars: z.number().int().min(500).max(20_000).default(2500),
   maxContinuationMessages: z.number().int().min(0).max(100).default(20),

@@ -7,6 +7,7 @@ import type { DingTalkTarget } from './transport/target.js';
 import { AccessTokenCache } from './transport/token.js';
 import { DingTalkTransport } from './transport/transport.js';
 import { CardWriter } from './transport/card-writer.js';
+import { DingTalkStreamCallbacks } from './interaction/stream-callbacks.js';
 
 /** The DingTalk channel plugin as `dingtalk(config)` returns it. */
 export type DingTalkPlugin = ChannelPlugin<DingTalkCardPayload, DingTalkTarget> & {
@@ -64,6 +65,7 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     maxToolLines: c.maxToolLines,
     failedState: c.failedState,
     layoutVariables: c.layoutVariables,
+    controls: c.callbacks ? 'buttons' : 'text',
   });
   const transport = new DingTalkTransport({
     http,
@@ -72,7 +74,11 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     cardTemplateId: c.cardTemplateId,
     robotCode: c.robotCode ?? c.appKey,
     defaultTarget: c.target,
+    callbackType: c.callbacks ? 'STREAM' : undefined,
   });
+  const interaction = c.callbacks
+    ? new DingTalkStreamCallbacks({ appKey: c.appKey, appSecret: c.appSecret, baseUrl: c.baseUrl, contentKey: c.templateKeys.content, render: (view) => renderer.render(view) })
+    : undefined;
   return {
     id: 'dingtalk',
     configSchema: DingTalkConfigSchema,
@@ -80,6 +86,7 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     overrides: parseTimingOverrides('dingtalk', c),
     renderer,
     transport,
+    interaction,
     config: { ...c, appSecret: '<hidden>' },
   };
 }

@@ -12,6 +12,7 @@ import {
   type ToolLine,
 } from '@progresscard/core';
 import { cutMarkdown, splitMarkdown, truncateMarkdown } from './guards.js';
+import { controlsVariable, interactionMarkdown, type ControlStyle } from './controls.js';
 import { layoutVariables, type LayoutKeys } from './layout.js';
 import { escapeInline, normalizeAgentMarkdown } from './markdown.js';
 import { CARD_TEXTS, STATUS_COLOR_TOKENS, STATUS_ICONS, type CardTexts } from './texts.js';
@@ -61,8 +62,10 @@ export function streamEndOf(status: CardStatus, failedState: FailedCardState): S
 
 /** Options of {@link DingTalkRenderer}. */
 export interface DingTalkRendererOptions {
-  /** Template variable names. */
-  readonly keys: LayoutKeys & { readonly flowStatus: string };
+  /** Template variable names (`controls`: the controls variable, see `controlsVariable`). */
+  readonly keys: LayoutKeys & { readonly flowStatus: string; readonly controls?: string };
+  /** How open questions are drawn (default `text`: the reply to type; `buttons` needs card callbacks). */
+  readonly controls?: ControlStyle;
   /** Send `sys_full_json_obj` and `config` (see `layoutVariables`); default true. */
   readonly layoutVariables?: boolean;
   /** State of a failed run; default `finished`. */
@@ -130,7 +133,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     const o = this.options;
     const status = `<font colorTokenV2=${STATUS_COLOR_TOKENS[view.status]}>${STATUS_ICONS[view.status]} **${texts.status[view.status]}**</font>`;
     const head = view.round > 0 ? `${status} · ${texts.round(view.round)}` : status;
-    const detail = this.detail(view, texts);
+    const detail = assemble([this.detail(view, texts), interactionMarkdown(view, o.controls ?? 'text')]);
     const footer = this.footer(view, locale);
     const footerBlock = footer ? `***\n\n<font colorTokenV2=common_level3_base_color>${escapeInline(footer)}</font>` : '';
     const thinkingText = view.answer.trim() === '' && !isTerminalStatus(view.status) ? view.thinking.trim() : '';
@@ -171,6 +174,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
         [o.keys.title]: title,
         [o.keys.content]: content,
         [o.keys.flowStatus]: flowStatusOf(view.status, failedState),
+        ...(o.controls === 'buttons' && o.keys.controls ? { [o.keys.controls]: controlsVariable(view) } : {}),
       },
       streamEnd: streamEndOf(view.status, failedState),
     };
