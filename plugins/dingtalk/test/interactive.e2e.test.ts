@@ -19,7 +19,7 @@ async function waitFor<T>(read: () => T | undefined | false, what: string, timeo
   }
 }
 
-const controlsOf = (card: DingTalkCardSnapshot | undefined): { buttons: { id: string; text: string }[]; input?: { id: string } } =>
+const controlsOf = (card: DingTalkCardSnapshot | undefined): { buttons: { id: string; text: string }[]; input?: { id: string; text: string } } =>
   JSON.parse(card?.cardData.pcControls || '{"buttons":[]}');
 const contentOf = (card: DingTalkCardSnapshot | undefined) => card?.streamed.msgContent ?? card?.cardData.msgContent ?? '';
 
