@@ -18,6 +18,7 @@ import { TOKENS } from './runtime/tokens.js';
 /** Options of {@link createProgressCards}. */
 export interface ProgressCardsOptions {
   /** The channels cards can be opened on, e.g. `[feishu(cfg), dingtalk(cfg)]` (default: those the parent registers). */
+  // biome-ignore lint/suspicious/noExplicitAny: each channel has its own payload and target types; the core passes them through without looking inside.
   readonly channels: readonly ChannelPlugin<any, any>[];
   /** Time source (default the parent's, else the wall clock). */
   readonly clock?: Clock;

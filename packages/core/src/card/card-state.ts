@@ -190,7 +190,7 @@ export class CardState {
       }
       case 'run.completed':
         this.releaseText();
-        if (event.answer && event.answer.trim()) this.finalAnswer = event.answer;
+        if (event.answer?.trim()) this.finalAnswer = event.answer;
         return this.end('completed', at);
       case 'run.failed':
         this.releaseText();

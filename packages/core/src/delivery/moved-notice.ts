@@ -11,7 +11,7 @@ const NOTICE = {
  * The view shown on a message that was given up for a fresh one: the final status and a note
  * pointing to the new card, without the answer (so the chat does not hold the answer twice).
  */
-export function movedNoticeView(finalView: CardView): CardView {
+function movedNoticeView(finalView: CardView): CardView {
   return { ...finalView, answer: NOTICE[finalView.locale], thinking: '', tools: [], hasRunningTools: false };
 }
 

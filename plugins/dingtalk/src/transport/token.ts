@@ -3,7 +3,7 @@ import type { DingTalkHttp } from './http.js';
 import { DINGTALK_API_ROUTES } from './routes.js';
 
 /** Refresh this long before `expireIn` runs out (DingTalk-Real-AI connector: 5 min before the 2 h expiry). */
-export const TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
+const TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
 
 /**
  * The app's access token from `POST /v1.0/oauth2/accessToken` (`{appKey, appSecret}` →
