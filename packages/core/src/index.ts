@@ -56,7 +56,7 @@ export { TickerService, type Tickable } from './runtime/ticker.js';
 export { createProgressCards, type ProgressCards, type ProgressCardsOptions, type ProgressCardsDiagnostics } from './compose.js';
 
 // interaction/: questions and Stop on the card, clicks routed back to the agent.
-export { InteractionRouter, type InteractionEntry } from './interaction/router.js';
+export { InteractionRouter, type InteractionEntry, type InteractivePlugin } from './interaction/router.js';
 export { INTERACTION_TEXTS, type InteractionTexts } from './interaction/texts.js';
 export { interactionCode } from './card/interaction-state.js';
 export { DEFAULT_INTERACTION_TIMEOUT_MS } from './runtime/card-interactions.js';

@@ -1,5 +1,8 @@
 import type { CardView, Locale } from '../card/view.js';
 import type { ChannelPlugin } from '../plugin/contract.js';
+
+/** What the router needs of a plugin: its id and its callbacks. */
+export type InteractivePlugin = Pick<ChannelPlugin, 'id' | 'interaction'>;
 import type { Logger } from '../runtime/logger.js';
 import { INTERACTION_TEXTS } from './texts.js';
 import type { ClickReply, ControlClick } from './types.js';
@@ -45,7 +48,7 @@ export class InteractionRouter {
   /** Decided interaction (or `stop:<cardId>`) → who decided (undefined: the timeout). */
   private readonly decided = new Map<string, { by: string | undefined; locale: Locale }>();
   private readonly replies = new Map<string, ClickReply>();
-  private readonly listening = new Map<ChannelPlugin<any, any>, Promise<boolean>>();
+  private readonly listening = new Map<InteractivePlugin, Promise<boolean>>();
 
   constructor(private readonly logger: Logger) {}
 
@@ -87,7 +90,7 @@ export class InteractionRouter {
    * Starts the plugin's callback listener once (later calls share the first start). Resolves
    * false, with one error logged, when the plugin has no interaction capability or fails to start.
    */
-  listen(plugin: ChannelPlugin<any, any>): Promise<boolean> {
+  listen(plugin: InteractivePlugin): Promise<boolean> {
     let started = this.listening.get(plugin);
     if (!started) {
       const interaction = plugin.interaction;
@@ -118,7 +121,7 @@ export class InteractionRouter {
     const entry = stop ? [...this.stops].find((e) => e.isCurrentCard(click.cardId)) : this.open.get(click.interactionId);
     const done = this.decided.get(decidedKey);
     if (done) return this.say('already-decided', INTERACTION_TEXTS[done.locale].alreadyDecided(done.by), 'info');
-    if (!entry || !entry.isCurrentCard(click.cardId)) return this.say('stale', this.staleText(entry), 'info');
+    if (!entry?.isCurrentCard(click.cardId)) return this.say('stale', this.staleText(entry), 'info');
     const texts = INTERACTION_TEXTS[entry.locale()];
     if (entry.allowed && !entry.allowed.has(click.user.id)) return this.say('not-allowed', texts.notAllowed, 'warning');
     const accepted = entry.accept(click);

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { CardView, Locale } from '../card/view.js';
 import type { InteractionOption, InteractionUser } from '../events/contract.js';
-import type { InteractionEntry, InteractionRouter } from '../interaction/router.js';
+import type { InteractionEntry, InteractionRouter, InteractivePlugin } from '../interaction/router.js';
 import { INTERACTION_TEXTS } from '../interaction/texts.js';
 import type { Answer, ApprovalRequest, AskRequest, ControlClick, Decision, StopHandler } from '../interaction/types.js';
-import type { ChannelPlugin } from '../plugin/contract.js';
 import type { Logger } from './logger.js';
 
 /** Default wait for a click, in ms (10 min). */
@@ -12,7 +11,7 @@ export const DEFAULT_INTERACTION_TIMEOUT_MS = 600_000;
 
 /** What {@link CardInteractions} needs from its card. */
 export interface InteractionHost {
-  readonly plugin: ChannelPlugin<any, any>;
+  readonly plugin: InteractivePlugin;
   readonly router: InteractionRouter;
   readonly logger: Logger;
   readonly requester?: InteractionUser;

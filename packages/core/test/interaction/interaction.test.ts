@@ -9,8 +9,12 @@ function setupInteractive(options: { requester?: string } = {}) {
   let stopped = 0;
   const channel = Object.assign(memoryChannel(), {
     interaction: {
-      start: async (handler: ClickHandler) => void (onClick = handler),
-      stop: async () => void (stopped += 1),
+      start: async (handler: ClickHandler) => {
+        onClick = handler;
+      },
+      stop: async () => {
+        stopped += 1;
+      },
     },
   });
   const cards = createProgressCards({ channels: [channel], logger: silentLogger, env: {} });

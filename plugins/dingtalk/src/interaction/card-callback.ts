@@ -2,7 +2,7 @@ import type { CardView, ClickReply, ControlClick } from '@progresscard/core';
 import type { DingTalkCardPayload } from '../render/renderer.js';
 
 /** Card variable (private to the clicking user) that shows the reply to a click: progresscard's template convention. */
-export const NOTICE_KEY = 'pcNotice';
+const NOTICE_KEY = 'pcNotice';
 
 /**
  * The answer to a card callback (sent back over Stream mode with `socketCallBackResponse`): the
@@ -40,7 +40,7 @@ export function clickFromCardCallback(data: unknown, messageId: string): Control
   const content = parse(payload?.content ?? payload?.value);
   const params = record(record(content?.cardPrivateData)?.params);
   const userId = text(payload?.userId);
-  if (!params || params.pc !== '1' || !userId) return undefined;
+  if (params?.pc !== '1' || !userId) return undefined;
   const cardId = text(params.card);
   const interactionId = text(params.interaction);
   if (!cardId || !interactionId) return undefined;

@@ -32,7 +32,7 @@ export function clickFromCardAction(body: unknown): ControlClick | undefined {
   const operator = record(event.operator);
   const deliveryId = text(header.event_id);
   const userId = text(operator?.open_id);
-  if (!value || value.pc !== '1' || !deliveryId || !userId) return undefined;
+  if (value?.pc !== '1' || !deliveryId || !userId) return undefined;
   const cardId = text(value.card);
   const interactionId = text(value.interaction);
   if (!cardId || !interactionId) return undefined;

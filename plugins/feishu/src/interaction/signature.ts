@@ -5,7 +5,7 @@ import { createDecipheriv, createHash, timingSafeEqual } from 'node:crypto';
  * encrypt key + raw body (headers `X-Lark-Request-Timestamp`, `X-Lark-Request-Nonce`;
  * https://open.feishu.cn/document/uAjLw4CM/ukTMukTMukTM/event-subscription-guide/event-subscriptions/encrypt-key-encryption-configuration-case).
  */
-export function larkSignature(timestamp: string, nonce: string, encryptKey: string, body: string): string {
+function larkSignature(timestamp: string, nonce: string, encryptKey: string, body: string): string {
   return createHash('sha256').update(timestamp + nonce + encryptKey + body).digest('hex');
 }
 
