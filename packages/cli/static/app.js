@@ -65,7 +65,7 @@
     panels[id] = { root: root, counts: counts, notice: notice, chat: chat, line: line, calls: calls };
     // A click on a card button goes to the emulator, which delivers the platform's callback to the app.
     chat.addEventListener('click', function (e) {
-      var button = e.target.closest && e.target.closest('button[data-button]');
+      var button = e.target.closest?.('button[data-button]');
       if (!button) return;
       var holder = button.closest('.card-holder');
       var form = button.closest('.form');
