@@ -13,6 +13,8 @@ import { consoleLogger, type Logger } from './runtime/logger.js';
 import { LiveProgressCard, type OpenCardOptions, type ProgressCard } from './runtime/progress-card.js';
 import { TickerService } from './runtime/ticker.js';
 import { InteractionRouter } from './interaction/router.js';
+import type { ClickReply } from './interaction/types.js';
+import type { InteractionUser } from './events/contract.js';
 import { TOKENS } from './runtime/tokens.js';
 
 /** Options of {@link createProgressCards}. */
@@ -75,6 +77,13 @@ export interface ProgressCards {
    * @throws Error naming the event when it is not `delivery`.
    */
   on(event: 'delivery', listener: DeliveryListener): () => void;
+  /**
+   * Feeds a chat message typed as a reply to a card question (`/approve 3F2A`, `/answer 3F2A text`:
+   * what a card shows when its channel has no callbacks configured). `deliveryId` is the chat
+   * message id. The click rules apply (allowed users, first wins, a re-delivered message counts
+   * once). Returns the reply to send back, or undefined when the text is not a reply to an open question.
+   */
+  reply(text: string, user: InteractionUser, deliveryId: string): ClickReply | undefined;
   /** Resolves when no card has anything left to send. */
   idle(): Promise<void>;
   /**
@@ -159,6 +168,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
       if (typeof listener !== 'function') throw new TypeError(`the "delivery" listener must be a function, got ${typeof listener}`);
       return observers.add(listener);
     },
+    reply: (text, user, deliveryId) => interactions.reply(text, user, deliveryId),
     idle: () => registry.idle(),
     async shutdown(reason = 'shutdown') {
       const cards = [...live];

@@ -4,7 +4,9 @@ import type { ChannelPlugin } from '../plugin/contract.js';
 /** What the router needs of a plugin: its id and its callbacks. */
 export type InteractivePlugin = Pick<ChannelPlugin, 'id' | 'interaction'>;
 import type { Logger } from '../runtime/logger.js';
+import { interactionCode } from '../card/interaction-state.js';
 import { INTERACTION_TEXTS } from './texts.js';
+import type { InteractionUser } from '../events/contract.js';
 import type { ClickReply, ControlClick } from './types.js';
 
 /** Retried deliveries and decided interactions remembered (the oldest are forgotten first). */
@@ -16,6 +18,8 @@ export interface InteractionEntry {
   readonly interactionId: string;
   /** True when `cardId` is the card message the control may act on (the card's current one). */
   isCurrentCard(cardId: string): boolean;
+  /** The card message the controls are on now (for text replies, which name no card). */
+  currentCardId(): string;
   /** Language of the toasts. */
   locale(): Locale;
   /** Users who may decide; undefined: anyone. */
@@ -85,6 +89,27 @@ export class InteractionRouter {
     remember(this.replies, click.deliveryId, reply);
     return reply;
   };
+
+  /**
+   * Handles a text reply typed in the chat instead of a click, for channels whose callbacks are not
+   * configured (the card shows what to type): `/<option id> <code>` (e.g. `/approve 3F2A`) or
+   * `/answer <code> <text>`, where `<code>` is the question's `PendingInteraction.code`. The same
+   * rules apply as for clicks; `deliveryId` (the chat message id) makes a re-delivered message
+   * count once. Returns undefined when the text is not such a reply, or names no open question.
+   */
+  reply(text: string, user: InteractionUser, deliveryId: string): ClickReply | undefined {
+    const match = /^\s*\/([\w-]+)\s+([0-9a-f]{4})\b\s*([\s\S]*)$/i.exec(text);
+    if (!match) return undefined;
+    const [, command, code, rest] = match as unknown as [string, string, string, string];
+    const named = (id: string) => interactionCode(id) === code.toUpperCase();
+    const entry = [...this.open.values()].find((e) => named(e.interactionId));
+    // A question decided already (or a re-delivered message) still gets its answer.
+    const decidedId = entry ? undefined : [...this.decided.keys()].find((id) => !id.startsWith('stop:') && named(id));
+    if (!entry && !decidedId && !this.replies.has(deliveryId)) return undefined;
+    const answer = command.toLowerCase() === 'answer';
+    const interactionId = entry?.interactionId ?? decidedId ?? '';
+    return this.handle({ cardId: entry?.currentCardId() ?? '', interactionId, optionId: answer ? undefined : command, text: answer ? rest : undefined, user, deliveryId });
+  }
 
   /**
    * Starts the plugin's callback listener once (later calls share the first start). Resolves

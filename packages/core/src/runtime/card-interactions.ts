@@ -87,6 +87,7 @@ export class CardInteractions {
     const entry: InteractionEntry = {
       interactionId: 'stop',
       isCurrentCard: (cardId) => cardId === host.currentCardId() && !host.isTerminal(),
+      currentCardId: () => host.currentCardId(),
       locale: () => host.locale(),
       allowed: host.requester ? new Set([host.requester.id]) : undefined,
       accept: (click) => {
@@ -137,6 +138,7 @@ export class CardInteractions {
       const entry: InteractionEntry = {
         interactionId: id,
         isCurrentCard: (clicked) => clicked === cardId && !host.isTerminal(),
+        currentCardId: () => cardId,
         locale: () => host.locale(),
         allowed: allowedIds.length > 0 ? new Set(allowedIds) : undefined,
         accept: (click) => {

@@ -199,4 +199,24 @@ describe('interactive cards', () => {
     await t.cards.shutdown();
     expect(t.stopped()).toBe(1);
   });
+
+  it('text replies (a channel without callbacks): `/approve CODE` and `/answer CODE text` decide like clicks', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const cards = createProgressCards({ channels: [memoryChannel()], logger: silentLogger, env: {} });
+    const card = cards.open('memory', undefined, { locale: 'en', requester: { id: 'ou_ann' } });
+    card.start({ title: 'Deploy' });
+    const decision = card.requestApproval({ prompt: 'Deploy?' });
+    const code = card.view().controls!.pending!.code;
+    expect(code).toMatch(/^[0-9A-F]{4}$/);
+    expect(cards.reply('just chatting', { id: 'ou_ann' }, 'm0')).toBeUndefined();
+    expect(cards.reply(`/approve ${code}`, { id: 'ou_eve' }, 'm1')?.outcome).toBe('not-allowed');
+    expect(cards.reply(`/approve ${code.toLowerCase()}`, { id: 'ou_ann' }, 'm2')?.outcome).toBe('decided');
+    await expect(decision).resolves.toMatchObject({ approved: true, by: { id: 'ou_ann' } });
+    expect(cards.reply(`/approve ${code}`, { id: 'ou_ann' }, 'm2')?.repeated).toBe(true);
+    const answer = card.ask({ prompt: 'Tag?' });
+    const askCode = card.view().controls!.pending!.code;
+    expect(cards.reply(`/answer ${askCode} v1.2.0`, { id: 'ou_ann' }, 'm3')?.outcome).toBe('decided');
+    await expect(answer).resolves.toMatchObject({ text: 'v1.2.0' });
+    await cards.shutdown();
+  });
 });
