@@ -198,4 +198,18 @@ describe('interactive cards on Feishu: HTTP card callbacks through the emulator'
     expect(clicked).toEqual({ cardUpdated: false, error: 'callbacks-not-configured' });
     expect(card.status).toBe('waiting');
   });
+
+  it('answers the url_verification challenge with the verification token, and refuses a wrong token', async () => {
+    const t = await interactive();
+    const card = t.open();
+    void card.requestApproval({ prompt: 'Deploy?', timeoutMs: 60_000 });
+    await t.shown('Approve');
+    const url = (t.h.plugin.interaction as FeishuHttpCallbacks).url!;
+    const challenge = (token: string) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'url_verification', challenge: 'c-123', token }) });
+    const ok = await challenge(VERIFICATION_TOKEN);
+    expect(ok.status).toBe(200);
+    await expect(ok.json()).resolves.toEqual({ challenge: 'c-123' });
+    expect((await challenge('wrong')).status).toBe(401);
+  });
 });
