@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../events/contract.js';
 import { DEFAULT_TEXT_BUFFER_LIMITS, TextBuffer, type TextBufferLimits } from './text-buffer.js';
-import { wellFormed } from '../plugin/kit/text.js';
+import { wellFormed } from './format/text.js';
 import { InteractionLedger } from './interaction-state.js';
 import { toToolLine, toolDetail, type ToolCallRecord } from './tool-lines.js';
 import type { CardStatus, CardView, Locale } from './view.js';

@@ -1,5 +1,5 @@
 import type { EventOf } from '../events/contract.js';
-import { wellFormed } from '../plugin/kit/text.js';
+import { wellFormed } from './format/text.js';
 import type { CardControls, DecidedInteraction, PendingInteraction } from './view.js';
 
 /** Decisions a card keeps showing (the latest). */

@@ -1,7 +1,7 @@
 import { isTerminalStatus, type CardView } from '../card/view.js';
 import type { CallFailure, ChannelPlugin, ChannelSettings, MessageRef } from '../plugin/contract.js';
-import type { Clock } from '../runtime/clock.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Clock } from '../shared/clock.js';
+import type { Logger } from '../shared/logger.js';
 import type { BudgetStore } from './budget-store.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
 import type { CardStore } from './card-store.js';

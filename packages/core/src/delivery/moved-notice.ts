@@ -1,6 +1,6 @@
 import type { CardView } from '../card/view.js';
 import type { CallFailure, CardRenderer, CardTransport, MessageRef } from '../plugin/contract.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Logger } from '../shared/logger.js';
 
 const NOTICE = {
   'zh-CN': '（这张卡片无法再更新，结果已发送为下方的新卡片。）',

@@ -3,7 +3,7 @@ import type { ChannelPlugin } from '../plugin/contract.js';
 
 /** What the router needs of a plugin: its id and its callbacks. */
 export type InteractivePlugin = Pick<ChannelPlugin, 'id' | 'interaction'>;
-import type { Logger } from '../runtime/logger.js';
+import type { Logger } from '../shared/logger.js';
 import { interactionCode } from '../card/interaction-state.js';
 import { INTERACTION_TEXTS } from './texts.js';
 import type { InteractionUser } from '../events/contract.js';

@@ -4,7 +4,7 @@ import type { InteractionOption, InteractionUser } from '../events/contract.js';
 import type { InteractionEntry, InteractionRouter, InteractivePlugin } from '../interaction/router.js';
 import { INTERACTION_TEXTS } from '../interaction/texts.js';
 import type { Answer, ApprovalRequest, AskRequest, ControlClick, Decision, StopHandler } from '../interaction/types.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../shared/logger.js';
 
 /** Default wait for a click, in ms (10 min). */
 export const DEFAULT_INTERACTION_TIMEOUT_MS = 600_000;

@@ -10,8 +10,8 @@ import type { InteractionRouter } from '../interaction/router.js';
 import type { Answer, ApprovalRequest, AskRequest, Decision, StopHandler } from '../interaction/types.js';
 import { CardInteractions } from './card-interactions.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
-import type { Clock } from './clock.js';
-import type { Logger } from './logger.js';
+import type { Clock } from '../shared/clock.js';
+import type { Logger } from '../shared/logger.js';
 import type { Tickable, TickerService } from './ticker.js';
 
 /** Options of `ProgressCards.open`. */

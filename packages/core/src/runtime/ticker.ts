@@ -1,4 +1,4 @@
-import type { Logger } from './logger.js';
+import type { Logger } from '../shared/logger.js';
 
 /** Something the ticker refreshes: a card with running tools. */
 export interface Tickable {
