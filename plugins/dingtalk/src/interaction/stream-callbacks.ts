@@ -58,8 +58,15 @@ export class DingTalkStreamCallbacks implements ChannelInteraction {
     const config = { clientId: o.appKey, clientSecret: o.appSecret, subscriptions: [] } as ConstructorParameters<typeof DWClient>[0];
     const client = new GatewayClient(config, `${o.baseUrl.replace(/\/+$/, '')}/v1.0/gateway/connections/open`);
     client.registerCallbackListener(TOPIC_CARD, (message: DWClientDownStream) => {
-      const click = clickFromCardCallback(message.data, message.headers.messageId);
-      client.socketCallBackResponse(message.headers.messageId, click ? callbackResponse(onClick(click), o.render, o.contentKey) : {});
+      // A callback that fails is answered empty: it never breaks the connection or later clicks.
+      let answer: unknown = {};
+      try {
+        const click = clickFromCardCallback(message.data, message.headers.messageId);
+        if (click) answer = callbackResponse(onClick(click), o.render, o.contentKey);
+      } catch {
+        answer = {};
+      }
+      client.socketCallBackResponse(message.headers.messageId, answer);
     });
     this.client = client;
     await client.getEndpoint();

@@ -38,7 +38,14 @@ export class FeishuHttpCallbacks implements ChannelInteraction {
 
   start(onClick: ClickHandler): Promise<void> {
     if (this.server) return Promise.resolve();
-    const server = createServer((request, response) => void this.serve(request, response, onClick));
+    const server = createServer((request, response) => {
+      // A failing request is answered 500 and never takes the process (or other clicks) down.
+      this.serve(request, response, onClick).catch(() => {
+        if (response.headersSent) return response.end();
+        response.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        response.end(JSON.stringify({ msg: 'internal error' }));
+      });
+    });
     this.server = server;
     return new Promise((resolve, reject) => {
       server.once('error', reject);
