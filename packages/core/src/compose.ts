@@ -1,6 +1,10 @@
 import 'reflect-metadata';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import type { ChannelSettings, ChannelPlugin } from './plugin/contract.js';
+import type { ChannelSettings, ChannelPlugin, Requester } from './plugin/contract.js';
+import { DEFAULT_FEATURE_SWITCHES } from './plugin/kit/switches.js';
+import { capCallsPerMessage } from './runtime/call-cap.js';
+import { CompletionPinger } from './runtime/completion-ping.js';
+import { FinalOnlyCard } from './runtime/final-only-card.js';
 import { InMemoryBudgetStore } from './delivery/budget-store.js';
 import type { FinalDelivery } from './delivery/card-delivery-record.js';
 import { InMemoryCardStore } from './delivery/card-store.js';
@@ -37,6 +41,12 @@ export interface ProgressCardsOptions {
   readonly parent?: DependencyContainer;
 }
 
+/** Options of {@link ProgressCards.open}: the card's own, and who asked for the run. */
+export interface OpenOptions extends OpenCardOptions {
+  /** Who asked for the run: the completion ping mentions them (when the channel's switch is on). */
+  readonly requester?: Requester;
+}
+
 /** A snapshot of a composition's moving parts, for health checks and tests. */
 export interface ProgressCardsDiagnostics {
   /** Cards opened whose final was not reported yet. */
@@ -57,10 +67,12 @@ export interface ProgressCardsDiagnostics {
 export interface ProgressCards {
   /**
    * Opens a card for one run. `target` overrides the channel's configured destination
-   * (plugin-specific, e.g. a chat id).
+   * (plugin-specific, e.g. a chat id). The channel's feature switches apply: `cardPer` unless
+   * `options.cardPer` is given; `progressive: false` holds every update until the run ends and then
+   * sends one card; `completionPing` replies once to the card after a long run.
    * @throws Error naming an unknown channel id.
    */
-  open(channelId: string, target?: unknown, options?: OpenCardOptions): ProgressCard;
+  open(channelId: string, target?: unknown, options?: OpenOptions): ProgressCard;
   /** Effective settings of a channel (defaults ← config ← env). @throws Error naming an unknown channel id. */
   settings(channelId: string): ChannelSettings;
   /** Call counters of a channel since the composition was created. @throws Error naming an unknown channel id. */
@@ -118,7 +130,15 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   container.register(TOKENS.RetrySettings, { useValue: { ...inheritedRetry, ...options.retry } });
   provide(container, TOKENS.BudgetStore, undefined, () => new InMemoryBudgetStore());
   provide(container, TOKENS.CardStore, undefined, () => new InMemoryCardStore());
-  for (const plugin of options.channels) container.register(TOKENS.ChannelPlugin, { useValue: plugin });
+  // A channel with a per-run call cap gets its transport wrapped before the registry sees it.
+  let tickOf: (channelId: string) => number = () => 0;
+  for (const given of options.channels) {
+    const cap = given.switches?.runCallCap;
+    const plugin = cap
+      ? { ...given, transport: capCallsPerMessage(given.transport, cap, () => tickOf(given.id), options.clock ?? systemClock) }
+      : given;
+    container.register(TOKENS.ChannelPlugin, { useValue: plugin });
+  }
   container.register(DeliveryObservers, { useFactory: instanceCachingFactory((c) => new DeliveryObservers(c.resolve(TOKENS.Logger))) });
   container.register(TickerService, { useFactory: instanceCachingFactory((c) => new TickerService(c.resolve(TOKENS.Logger))) });
   container.register(ChannelRegistry, {
@@ -139,16 +159,45 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   const logger = container.resolve(TOKENS.Logger);
   const plugins = container.isRegistered(TOKENS.ChannelPlugin, true) ? container.resolveAll(TOKENS.ChannelPlugin) : [];
   for (const plugin of plugins) registry.addChannel(plugin);
+  tickOf = (channelId) => registry.channel(channelId).settings.tickMs;
   const live = new Set<LiveProgressCard>();
   const interactions = new InteractionRouter(logger);
+  const heldCards = new Set<FinalOnlyCard>();
+  const pings = new Set<Promise<unknown>>();
+  const budgets = container.resolve(TOKENS.BudgetStore);
+  const pingers = new Map(
+    plugins.map((plugin) => [
+      plugin.id,
+      new CompletionPinger({
+        plugin,
+        settings: plugin.switches?.completionPing,
+        budgets,
+        budgetKey: plugin.budgetKey ?? plugin.id,
+        windows: () => registry.channel(plugin.id).settings.budget,
+        logger,
+      }),
+    ]),
+  );
 
   return {
-    open(channelId, target, openOptions) {
+    open(channelId, target, openOptions = {}) {
       const channel = registry.channel(channelId);
-      const card = new LiveProgressCard({ channel, ticker, clock, logger, interactions }, target, openOptions);
+      const switches = channel.plugin.switches ?? DEFAULT_FEATURE_SWITCHES;
+      // The requester decides the card's questions and is mentioned by the completion ping.
+      const { requester } = openOptions;
+      const resolved: OpenCardOptions = { ...openOptions, cardPer: openOptions.cardPer ?? switches.cardPer };
+      const card = new LiveProgressCard({ channel, ticker, clock, logger, interactions }, target, resolved);
       live.add(card);
-      void card.finalDelivery.then(() => live.delete(card));
-      return card;
+      const handle: ProgressCard = switches.progressive ? card : new FinalOnlyCard(card, clock, logger, resolved);
+      if (handle instanceof FinalOnlyCard) heldCards.add(handle);
+      void card.finalDelivery.then((final) => {
+        live.delete(card);
+        if (handle instanceof FinalOnlyCard) heldCards.delete(handle);
+        const ping = pingers.get(channelId)!.afterFinal({ id: card.id, target, view: handle.view(), requester }, final);
+        pings.add(ping);
+        void ping.then(() => pings.delete(ping));
+      });
+      return handle;
     },
     settings: (channelId) => registry.channel(channelId).settings,
     stats: (channelId) => registry.channel(channelId).stats,
@@ -171,6 +220,8 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
     reply: (text, user, deliveryId) => interactions.reply(text, user, deliveryId),
     idle: () => registry.idle(),
     async shutdown(reason = 'shutdown') {
+      // Cards holding their updates until the final: a started one ends as cancelled and is posted.
+      for (const held of heldCards) if (held.started && (held.status === 'running' || held.status === 'waiting')) held.cancel(reason);
       const cards = [...live];
       for (const card of cards) {
         // A card no event reached has posted nothing: it ends without a message.
@@ -180,6 +231,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
       const results = await Promise.all(cards.map((card) => card.finalDelivery));
       // Earlier cards of a card-per-turn run may still be retrying their finals: let them finish too.
       await registry.idle();
+      await Promise.all([...pings]);
       await interactions.close();
       ticker.dispose();
       registry.dispose();

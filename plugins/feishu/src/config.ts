@@ -1,4 +1,4 @@
-import { ChannelConfigError, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
 import { z } from 'zod';
 
 /** receive_id_type values of `im.v1.message.create` (https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/create). */
@@ -53,7 +53,9 @@ export const FeishuCallbacksSchema = z.discriminatedUnion('mode', [
  *   the emulator's `http://127.0.0.1:PORT` (no trailing slash needed).
  * - `receiveIdType` + `receiveId`: where cards go (a chat by default); a target given to `open()` overrides them.
  * - `replyToMessageId` / `replyInThread`: send cards as replies to a message (in its thread).
- * - `locale`: forces the card language; default: the run's (zh-CN unless `run.started` says `en`).
+ * - feature switches (the core kit's, also from `FEISHU_CARD_*` variables, which win): `progressive`,
+ *   `footerStyle`, `footerFields`, `toolFoldAfter` (default 3), `cardPer`, `locale` (default: the run's),
+ *   `completionPing`, `runCallCap`, `monthlyQuota`; see `resolveFeatureSwitches`.
  * - `tickMs`, `perCardIntervalMs`, `debounceMs`, `budget`: override the channel defaults (the core's timing schema).
  * - `requestTimeoutMs`: abort a platform call after this long (default 10000).
  * - `overflow`: an answer too long for one card continues in follow-up cards (default) or is only cut.
@@ -69,14 +71,13 @@ export const FeishuConfigSchema = z
     receiveId: z.string().min(1).optional(),
     replyToMessageId: z.string().min(1).optional(),
     replyInThread: z.boolean().default(false),
-    locale: z.enum(['zh-CN', 'en']).optional(),
-    footerStyle: z.enum(['compact', 'debug']).default('compact'),
     timeZone: z
       .string()
       .min(1)
       .refine((zone) => isTimeZone(zone), 'not an IANA time zone')
       .optional(),
     ...TIMING_OVERRIDES_SHAPE,
+    ...FEATURE_SWITCHES_SHAPE,
     requestTimeoutMs: z.number().int().positive().default(10_000),
     overflow: z.enum(['follow-up', 'truncate']).default('follow-up'),
     callbacks: FeishuCallbacksSchema.optional(),

@@ -1,9 +1,10 @@
-import { DEFAULT_FEISHU_APP, startFeishuEmulator, type FeishuEmulator } from '@progresscard/emulator';
+import { checkFeishuCardContent, DEFAULT_FEISHU_APP, startFeishuEmulator, type FeishuEmulator } from '@progresscard/emulator';
 import { MissingEnvError } from '@progresscard/core';
 import { FEISHU_ENV_VARIABLES, feishu, FeishuConfigError, type FeishuHttpCallbacks, type FeishuPlugin } from '@progresscard/plugin-feishu';
 import { CliUsageError } from '../errors.js';
 import { feishuTemplate, renderFeishuMessage } from '../preview/render-feishu.js';
-import type { ChannelDescriptor } from './descriptor.js';
+import type { ChannelDescriptor, Env } from './descriptor.js';
+import { postJson, stringsIn } from './doctor-support.js';
 
 /** The chat the demo's Feishu cards go to (any `oc_…` id is a chat to the emulator). */
 export const EMULATED_FEISHU_CHAT_ID = 'oc_progresscarddemo';
@@ -31,9 +32,10 @@ export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
           receiveIdType: 'chat_id',
           receiveId: EMULATED_FEISHU_CHAT_ID,
           tickMs: settings.tickMs,
-          callbacks: { mode: 'http', port: 0 },
           ...(settings.locale ? { locale: settings.locale } : {}),
-        }),
+          ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
+          callbacks: { mode: 'http', port: 0 },
+        }, { env: settings.switchEnv ?? {} }),
         emulator,
       ),
     env: (emulator) => [
@@ -54,6 +56,31 @@ export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
         throw error instanceof FeishuConfigError || error instanceof MissingEnvError ? new CliUsageError(error.message) : error;
       }
     },
+  },
+  doctor: {
+    checkCredentials: async (env) => {
+      const { json } = await postJson(`${feishuBaseUrl(env)}/open-apis/auth/v3/tenant_access_token/internal`, {
+        app_id: env.FEISHU_APP_ID,
+        app_secret: env.FEISHU_APP_SECRET,
+      });
+      if (json.code !== 0 || typeof json.tenant_access_token !== 'string') {
+        throw new Error(`Feishu refused the app credentials: code ${String(json.code)} (${String(json.msg ?? '')})`);
+      }
+    },
+    payloadProblems: (payload) => {
+      const card = payload as { schema?: unknown; header?: { title?: unknown }; body?: { elements?: unknown } } | null;
+      const problems: string[] = [];
+      if (!card || typeof card !== 'object') return ['the payload is not an object'];
+      if (card.schema !== '2.0') problems.push(`schema is ${JSON.stringify(card.schema)}, not "2.0" (Card JSON 2.0)`);
+      if (!card.header?.title) problems.push('no header title');
+      if (!Array.isArray(card.body?.elements) || card.body.elements.length === 0) problems.push('body.elements is not a non-empty list');
+      return problems;
+    },
+    limitProblems: (payload) => {
+      const checked = checkFeishuCardContent(JSON.stringify(payload));
+      return checked.ok ? [] : [`Feishu would refuse it: code ${checked.error.code} (${checked.error.msg})`];
+    },
+    texts: (payload) => stringsIn(payload),
   },
   preview: {
     cards: (emulator) =>
@@ -91,4 +118,12 @@ function withEmulatorCallbacks(plugin: FeishuPlugin, emulator: FeishuEmulator): 
       stop: () => callbacks.stop(),
     },
   };
+}
+
+/** The Open Platform base URL `FEISHU_DOMAIN` names: `feishu` (default), `lark`, or a URL such as an emulator's. */
+function feishuBaseUrl(env: Env): string {
+  const domain = env.FEISHU_DOMAIN?.trim() || 'feishu';
+  if (domain === 'feishu') return 'https://open.feishu.cn';
+  if (domain === 'lark') return 'https://open.larksuite.com';
+  return domain.replace(/\/+$/, '');
 }

@@ -32,3 +32,4 @@ export { MONTHLY_QUOTA_MESSAGE as DINGTALK_MONTHLY_QUOTA_MESSAGE, QPS_LIMIT_MESS
 export { parseOpenSpaceId as parseDingTalkOpenSpaceId, type DingTalkSpace, type DingTalkSpaceType } from './open-space.js';
 export { CARD_CALLBACK_TOPIC as DINGTALK_CARD_CALLBACK_TOPIC } from './stream.js';
 export type { DingTalkClick, DingTalkCallbackResult } from './callbacks.js';
+export type { DingTalkRobotMessage } from './robot-messages.js';

@@ -36,6 +36,8 @@ export interface ReplyMessageRequest {
   readonly content: string;
   readonly uuid: string;
   readonly replyInThread: boolean;
+  /** `interactive` (a card, default) or `text` (the completion ping). */
+  readonly msgType?: 'interactive' | 'text';
 }
 
 /** Arguments of {@link FEISHU_API_ROUTES}`.patchMessage`. */
@@ -74,7 +76,7 @@ export const FEISHU_API_ROUTES = {
     call: (client, r) =>
       client.im.v1.message.reply({
         path: { message_id: r.messageId },
-        data: { msg_type: 'interactive', content: r.content, uuid: r.uuid, reply_in_thread: r.replyInThread },
+        data: { msg_type: r.msgType ?? 'interactive', content: r.content, uuid: r.uuid, reply_in_thread: r.replyInThread },
       }) as Promise<FeishuAnswer>,
   }),
   /** Replace a sent card (shared cards only, `update_multi: true`; 5 updates/s per message, 14 days). */

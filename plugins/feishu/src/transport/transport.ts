@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type * as lark from '@larksuiteoapi/node-sdk';
-import type { CardTransport, CallFailure, MessageRef, SendRequest, UpdateRequest } from '@progresscard/core';
+import type { CardTransport, CallFailure, MessageRef, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core';
 import type { FeishuConfig, ReceiveIdType } from '../config.js';
 import type { FeishuCard } from '../render/card-types.js';
 import { FEISHU_GUARD_LIMITS, inspectCard, type GuardLimits } from '../render/guards.js';
@@ -24,6 +24,10 @@ export interface FeishuTarget {
 /** Feishu's `uuid` is at most 50 chars: longer idempotency keys are hashed (stable, so retries still de-duplicate). */
 function toFeishuUuid(key: string): string {
   return key.length <= 50 ? key : createHash('sha256').update(key).digest('hex').slice(0, 50);
+}
+
+function escapeText(text: string): string {
+  return text.replace(/</g, '＜').replace(/>/g, '＞');
 }
 
 /** What the transport needs besides the config. */
@@ -85,6 +89,27 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
   async update(request: UpdateRequest<FeishuCard>): Promise<void> {
     this.#guard(request.payload);
     this.#check(await FEISHU_API_ROUTES.patchMessage.call(this.#client, { messageId: request.message.id, content: JSON.stringify(request.payload) }));
+  }
+
+  /**
+   * A text message replying to the card (`im.v1.message.reply`, `uuid` = the idempotency key), with
+   * `<at user_id="…">` for the mention, which notifies that person
+   * (https://open.larkoffice.com/document/server-docs/im-v1/message-content-description/create_json#text).
+   */
+  async reply(request: ReplyRequest<FeishuTarget | string>): Promise<MessageRef> {
+    const mention = request.mention ? `<at user_id="${request.mention.id.replace(/["<>]/g, '')}">${escapeText(request.mention.name ?? '')}</at> ` : '';
+    const content = JSON.stringify({ text: `${mention}${request.text}` });
+    const answer = await FEISHU_API_ROUTES.replyMessage.call(this.#client, {
+      messageId: request.message.id,
+      content,
+      uuid: toFeishuUuid(request.idempotencyKey),
+      replyInThread: this.#target(request.target).replyInThread,
+      msgType: 'text',
+    });
+    this.#check(answer);
+    const messageId = answer.data?.message_id;
+    if (!messageId) throw new FeishuApiError(200, -1, 'reply answered without data.message_id');
+    return { id: messageId };
   }
 
   /** Drops the cached tenant_access_token; the SDK fetches a new one on the next call. */

@@ -11,3 +11,14 @@ export {
   type TimingOverrides,
 } from './config.js';
 export { configFromEnv, withEnvNames, MissingEnvError, type EnvSource, type EnvVariable } from './env.js';
+export {
+  resolveFeatureSwitches,
+  switchEnvName,
+  DEFAULT_FEATURE_SWITCHES,
+  FEATURE_SWITCHES_SHAPE,
+  SWITCH_ENV_VARIABLES,
+  type FeatureSwitches,
+  type CompletionPingSwitch,
+  type SwitchEnvVariable,
+  type ResolveSwitchesOptions,
+} from './switches.js';
