@@ -219,4 +219,20 @@ describe('interactive cards', () => {
     await expect(answer).resolves.toMatchObject({ text: 'v1.2.0' });
     await cards.shutdown();
   });
+
+  it('a card with progressive updates off cannot show buttons: questions time out at once (deny), with one warning', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
+    const channel = memoryChannel({ switches: { progressive: false } });
+    const cards = createProgressCards({ channels: [channel], logger, env: {} });
+    const card = cards.open('memory', undefined, { locale: 'en' });
+    card.start({ title: 'Deploy' });
+    await expect(card.requestApproval({ prompt: 'Deploy?' })).resolves.toMatchObject({ approved: false, timedOut: true, optionId: 'deny' });
+    await expect(card.ask({ prompt: 'Tag?' })).resolves.toMatchObject({ text: '', timedOut: true });
+    expect(warnings.filter((w) => w.includes('progressive updates are off'))).toHaveLength(1);
+    card.complete('done');
+    await cards.shutdown();
+    expect(channel.calls.filter((c) => c.op === 'send')).toHaveLength(1);
+  });
 });
