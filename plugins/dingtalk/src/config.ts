@@ -42,7 +42,6 @@ const TemplateKeysSchema = z.object({
   title: z.string().min(1).max(100).default('msgTitle'),
   content: z.string().min(1).max(100).default('msgContent'),
   flowStatus: z.string().min(1).max(100).default('flowStatus'),
-  controls: z.string().min(1).max(100).default('pcControls'),
 });
 
 /**
@@ -78,7 +77,7 @@ const TemplateKeysSchema = z.object({
  * - `callbacks`: `{ mode: 'stream' }` receives card button clicks over Stream mode (the official
  *   `dingtalk-stream` client, no public URL; cards are created with `callbackType: 'STREAM'`,
  *   https://open.dingtalk.com/document/development/create-and-deliver-cards); the buttons come from the
- *   controls variable (`templateKeys.controls`, default `pcControls`) your template binds. Without
+ *   controls variable (`callbacks.controlsKey`, default `pcControls`) your template binds. Without
  *   it, open questions show the text reply to type.
  */
 export const DingTalkConfigSchema = z.object({
@@ -101,8 +100,8 @@ export const DingTalkConfigSchema = z.object({
     .optional(),
   ...TIMING_OVERRIDES_SHAPE,
   ...FEATURE_SWITCHES_SHAPE,
-  templateKeys: TemplateKeysSchema.default({ title: 'msgTitle', content: 'msgContent', flowStatus: 'flowStatus', controls: 'pcControls' }),
-  callbacks: z.object({ mode: z.literal('stream') }).strict().optional(),
+  templateKeys: TemplateKeysSchema.default({ title: 'msgTitle', content: 'msgContent', flowStatus: 'flowStatus' }),
+  callbacks: z.object({ mode: z.literal('stream'), controlsKey: z.string().min(1).max(100).default('pcControls') }).strict().optional(),
   cardParams: z.record(z.string().min(1).max(100), z.unknown()).default({}),
   maxContentChars: z.number().int().min(500).max(20_000).default(2500),
   maxContinuationMessages: z.number().int().min(0).max(100).default(20),

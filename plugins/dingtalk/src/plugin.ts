@@ -67,6 +67,7 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     failedState: c.failedState,
     layoutVariables: c.layoutVariables,
     controls: c.callbacks ? 'buttons' : 'text',
+    controlsKey: c.callbacks?.controlsKey,
   });
   const transport = new DingTalkTransport({
     http,

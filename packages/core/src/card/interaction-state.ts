@@ -26,10 +26,13 @@ export class InteractionLedger {
   private pending: PendingInteraction | undefined;
   private readonly decided: DecidedInteraction[] = [];
   private stoppable = false;
+  /** True once the card showed a control: its controls stay in the view (empty) so renderers clear them. */
+  private hadControls = false;
 
   /** Records a question with controls; returns true when the card changed. */
   request(event: EventOf<'interaction.requested'>): boolean {
     if (!event.interactionId) return false;
+    this.hadControls = true;
     this.pending = {
       id: event.interactionId,
       prompt: wellFormed(event.prompt),
@@ -57,12 +60,17 @@ export class InteractionLedger {
   setStoppable(on: boolean): boolean {
     if (this.stoppable === on) return false;
     this.stoppable = on;
+    if (on) this.hadControls = true;
     return true;
   }
 
-  /** The controls to draw on card `cardId`; none once the run ended. */
+  /**
+   * The controls to draw on card `cardId`: undefined on a card that never had any; empty (no
+   * question, no Stop) once they are gone, e.g. after the run ended, so a renderer can clear them.
+   */
   controls(cardId: string | undefined, terminal: boolean): CardControls | undefined {
-    if (cardId === undefined || terminal || (!this.pending && !this.stoppable)) return undefined;
+    if (cardId === undefined || !this.hadControls) return undefined;
+    if (terminal) return { cardId, stop: false };
     return { cardId, pending: this.pending, stop: this.stoppable };
   }
 

@@ -133,7 +133,10 @@ export interface CardView {
   readonly elapsedMs: number;
   /** True when at least one tool is running (the ticker keeps refreshing this card). */
   readonly hasRunningTools: boolean;
-  /** Buttons to draw (absent when the card has none: no open question, no Stop). */
+  /**
+   * Buttons to draw. Absent on a card that never had any; present but empty (no question, no Stop)
+   * once they are gone (decided, removed, run ended), so a renderer can clear what it drew.
+   */
   readonly controls?: CardControls;
   /** Decided interactions, oldest first (the last few). */
   readonly decisions?: readonly DecidedInteraction[];

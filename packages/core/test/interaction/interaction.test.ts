@@ -52,7 +52,7 @@ describe('interactive cards', () => {
     const reply = t.click(card, 'ou_bob', { optionId: 'approve' });
     expect(reply).toMatchObject({ outcome: 'decided', tone: 'success', repeated: false });
     expect(reply.view?.status).toBe('running');
-    expect(reply.view?.controls).toBeUndefined();
+    expect(reply.view?.controls).toMatchObject({ pending: undefined, stop: false });
     expect(reply.view?.decisions).toEqual([expect.objectContaining({ answer: 'Approve', by: 'OU_BOB', tone: 'positive' })]);
     await expect(decision).resolves.toMatchObject({ optionId: 'approve', approved: true, timedOut: false, by: { id: 'ou_bob' } });
     await settle();
@@ -112,7 +112,7 @@ describe('interactive cards', () => {
     await settle(2_000);
     await expect(decision).resolves.toMatchObject({ optionId: 'deny', approved: false, timedOut: true });
     expect(card.view().decisions?.[0]).toMatchObject({ tone: 'timeout', answer: 'Deny' });
-    expect(card.view().controls).toBeUndefined();
+    expect(card.view().controls?.pending).toBeUndefined();
     // a click after the timeout hears it was decided already
     const reply = t.onClick()({ cardId: 'any', interactionId: (await decision).interactionId, optionId: 'approve', user: { id: 'ou_bob' }, deliveryId: 'late' });
     expect(reply).toMatchObject({ outcome: 'already-decided', message: 'Already decided (timed out)' });

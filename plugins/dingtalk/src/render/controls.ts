@@ -29,7 +29,7 @@ export interface ControlButton {
 }
 
 /**
- * The controls variable (`templateKeys.controls`, default `pcControls`): a JSON string
+ * The controls variable (`callbacks.controlsKey`, default `pcControls`): a JSON string
  * `{ buttons: ControlButton[], input?: ControlButton & { placeholder } }`, empty when the card has no
  * controls. progresscard's template convention: the template's buttons and input are bound to it
  * and send their `params` in the card callback (UNCONFIRMED against a published template here;
@@ -37,7 +37,7 @@ export interface ControlButton {
  */
 export function controlsVariable(view: CardView): string {
   const controls = view.controls;
-  if (!controls) return '';
+  if (!controls || (!controls.pending && !controls.stop)) return '';
   const texts = TEXTS[view.locale];
   const params = (interaction: string, option: string): ControlParams => ({ pc: '1', card: controls.cardId, interaction, option });
   const buttons: ControlButton[] = [];

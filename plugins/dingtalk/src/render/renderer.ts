@@ -63,10 +63,12 @@ function streamEndOf(status: CardStatus, failedState: FailedCardState): StreamEn
 
 /** Options of {@link DingTalkRenderer}. */
 export interface DingTalkRendererOptions {
-  /** Template variable names (`controls`: the controls variable, see `controlsVariable`). */
-  readonly keys: LayoutKeys & { readonly flowStatus: string; readonly controls?: string };
+  /** Template variable names. */
+  readonly keys: LayoutKeys & { readonly flowStatus: string };
   /** How open questions are drawn (default `text`: the reply to type; `buttons` needs card callbacks). */
   readonly controls?: ControlStyle;
+  /** The controls variable in `buttons` style (see `controlsVariable`). */
+  readonly controlsKey?: string;
   /** Send `sys_full_json_obj` and `config` (see `layoutVariables`); default true. */
   readonly layoutVariables?: boolean;
   /** State of a failed run; default `finished`. */
@@ -177,7 +179,8 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
         [o.keys.title]: title,
         [o.keys.content]: content,
         [o.keys.flowStatus]: flowStatusOf(view.status, failedState),
-        ...(o.controls === 'buttons' && o.keys.controls ? { [o.keys.controls]: controlsVariable(view) } : {}),
+        // Only cards that had controls carry the variable (empty once they are gone, which clears them).
+        ...(o.controls === 'buttons' && o.controlsKey && view.controls ? { [o.controlsKey]: controlsVariable(view) } : {}),
       },
       streamEnd: streamEndOf(view.status, failedState),
     };
