@@ -7,12 +7,15 @@ export { feishu, type FeishuPlugin, type FeishuPluginOptions, type FeishuFromEnv
 export { FEISHU_ENV_VARIABLES } from './env.js';
 export {
   FEISHU_DEFAULTS,
+  FEISHU_CARDKIT_DEFAULTS,
+  FEISHU_CARD_MODES,
   FeishuConfigSchema,
   FeishuCallbacksSchema,
   FeishuConfigError,
   type FeishuConfig,
   type FeishuConfigInput,
   type ReceiveIdType,
+  type FeishuCardMode,
 } from './config.js';
 export type { FeishuCard } from './render/card-types.js';
 export type { FeishuTarget } from './transport/transport.js';

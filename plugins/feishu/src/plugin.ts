@@ -1,5 +1,5 @@
 import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
-import { FEISHU_DEFAULTS, FeishuConfigError, FeishuConfigSchema, parseFeishuConfig, type FeishuConfig, type FeishuConfigInput } from './config.js';
+import { FEISHU_CARDKIT_DEFAULTS, FEISHU_DEFAULTS, FeishuConfigError, FeishuConfigSchema, parseFeishuConfig, type FeishuConfig, type FeishuConfigInput } from './config.js';
 import { FEISHU_ENV_VARIABLES } from './env.js';
 import type { FeishuCard } from './render/card-types.js';
 import { createFeishuRenderer } from './render/renderer.js';
@@ -27,8 +27,9 @@ export interface FeishuPluginOptions {
 export type FeishuFromEnvOptions = FeishuPluginOptions;
 
 /**
- * The Feishu/Lark channel: Card JSON 2.0 cards sent and patched through the official SDK; an
- * answer too long for one card continues in reply cards (`renderContinuations`).
+ * The Feishu/Lark channel: Card JSON 2.0 cards sent and patched through the official SDK, or with
+ * `mode: 'cardkit'` CardKit card entities whose answer types itself out; an answer too long for one
+ * card continues in reply cards (`renderContinuations`).
  *
  * ```ts
  * const cards = createProgressCards({ channels: [feishu({ appId, appSecret, receiveId: 'oc_…' })] });
@@ -53,7 +54,7 @@ export function feishu(config: FeishuConfigInput, options: FeishuPluginOptions =
   return {
     id: 'feishu',
     configSchema: FeishuConfigSchema,
-    defaults: FEISHU_DEFAULTS,
+    defaults: parsed.mode === 'cardkit' ? FEISHU_CARDKIT_DEFAULTS : FEISHU_DEFAULTS,
     overrides: parseTimingOverrides('feishu', parsed),
     switches,
     config: Object.freeze(visible),

@@ -17,7 +17,18 @@ export const EMULATED_FEISHU_CHAT_ID = 'oc_progresscarddemo';
  */
 const FEISHU_RATE_LIMIT_CODES = new Set([99991400, 230020]);
 
-/** Feishu / Lark: message cards sent and patched through the im/v1 API. */
+/**
+ * `FEISHU_CARD_MODE` for the emulated channel too (`message` or `cardkit`; the real channel reads it
+ * through `feishu.fromEnv`): with `cardkit` the demo's cards are CardKit entities whose answer types out.
+ */
+function emulatedCardMode(env: NodeJS.ProcessEnv = process.env): { mode?: 'message' | 'cardkit' } {
+  const mode = env.FEISHU_CARD_MODE?.trim();
+  if (!mode) return {};
+  if (mode !== 'message' && mode !== 'cardkit') throw new CliUsageError(`FEISHU_CARD_MODE = ${JSON.stringify(mode)} (expected message or cardkit)`);
+  return { mode };
+}
+
+/** Feishu / Lark: message cards sent and patched through the im/v1 API, or CardKit entities (`FEISHU_CARD_MODE=cardkit`). */
 export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
   id: 'feishu',
   label: 'Feishu / Lark',
@@ -34,6 +45,7 @@ export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
           tickMs: settings.tickMs,
           ...(settings.locale ? { locale: settings.locale } : {}),
           ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
+          ...emulatedCardMode(),
           callbacks: { mode: 'http', port: 0 },
         }, { env: settings.switchEnv ?? {} }),
         emulator,
@@ -43,6 +55,7 @@ export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
       { name: 'FEISHU_APP_SECRET', value: DEFAULT_FEISHU_APP.appSecret },
       { name: 'FEISHU_CHAT_ID', value: EMULATED_FEISHU_CHAT_ID, note: 'any oc_… id is a chat' },
       { name: 'FEISHU_DOMAIN', value: emulator.baseUrl },
+      ...(emulatedCardMode().mode ? [{ name: 'FEISHU_CARD_MODE', value: emulatedCardMode().mode! }] : []),
     ],
     pluginHint: (emulator) => `feishu({ …, domain: '${emulator.baseUrl}' })`,
   },

@@ -5,13 +5,20 @@ import type { ReceiveIdType } from '../config.js';
 export interface FeishuAnswer {
   readonly code?: number;
   readonly msg?: string;
-  readonly data?: { readonly message_id?: string; readonly chat_id?: string };
+  readonly data?: {
+    readonly message_id?: string;
+    readonly chat_id?: string;
+    /** The message's content as stored (a card sent by reference: `{"type":"card","data":{"card_id":…}}`). */
+    readonly body?: { readonly content?: string };
+    /** CardKit create: the new entity. */
+    readonly card_id?: string;
+  };
 }
 
 /** One Open API route the transport calls, through the SDK method that wraps it. */
 export interface FeishuRoute<Request> {
-  readonly method: 'POST' | 'PATCH';
-  /** Path under the domain, `:message_id` as a placeholder. */
+  readonly method: 'POST' | 'PATCH' | 'PUT';
+  /** Path under the domain, `:message_id` / `:card_id` / `:element_id` as placeholders. */
   readonly path: string;
   /** The SDK method that calls it. */
   readonly sdkMethod: string;
@@ -46,7 +53,8 @@ export interface PatchMessageRequest {
   readonly content: string;
 }
 
-function route<Request>(entry: FeishuRoute<Request>): FeishuRoute<Request> {
+/** Declares one route (keeps its request type). */
+export function route<Request>(entry: FeishuRoute<Request>): FeishuRoute<Request> {
   return entry;
 }
 

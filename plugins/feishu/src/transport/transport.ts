@@ -5,6 +5,7 @@ import type { FeishuConfig, ReceiveIdType } from '../config.js';
 import type { FeishuCard } from '../render/card-types.js';
 import { FEISHU_GUARD_LIMITS, inspectCard, type GuardLimits } from '../render/guards.js';
 import { FeishuApiError, FeishuLocalError, classifyFeishuError } from './classify.js';
+import { CardKitCards, isCardKitMessage } from './cardkit.js';
 import { createFeishuClient } from './client.js';
 import { FEISHU_API_ROUTES, type FeishuAnswer } from './routes.js';
 import { TokenCache } from './token-cache.js';
@@ -30,6 +31,9 @@ function escapeText(text: string): string {
   return text.replace(/</g, '＜').replace(/>/g, '＞');
 }
 
+/** A target with the config's defaults filled in. */
+type ResolvedTarget = Required<Pick<FeishuTarget, 'receiveIdType' | 'replyInThread'>> & FeishuTarget;
+
 /** What the transport needs besides the config. */
 export interface FeishuTransportOptions {
   readonly limits?: GuardLimits;
@@ -43,7 +47,8 @@ export interface FeishuTransportOptions {
 /**
  * Sends and patches cards with the official SDK ({@link FEISHU_API_ROUTES}): `im.v1.message.create`,
  * or `reply` (to a configured parent, or to the card's main message for a continuation part) with
- * `uuid` = the idempotency key; `im.v1.message.patch` for updates. Answers with a non-zero `code`
+ * `uuid` = the idempotency key; `im.v1.message.patch` for updates. With `mode: 'cardkit'` the main
+ * card is a CardKit entity sent by reference and updated through {@link CardKitCards}. Answers with a non-zero `code`
  * are thrown as {@link FeishuApiError}. Every card is checked against the guard limits before it
  * leaves; a card that would be refused is not sent (thrown as a `rejected` failure).
  */
@@ -52,21 +57,41 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
   readonly #tokens = new TokenCache();
   readonly #config: FeishuConfig;
   readonly #limits: GuardLimits;
+  readonly #cardkit: CardKitCards | undefined;
 
   constructor(config: FeishuConfig, options: FeishuTransportOptions = {}) {
     this.#config = config;
     this.#limits = options.limits ?? FEISHU_GUARD_LIMITS;
     this.#client = options.client ?? createFeishuClient(config, this.#tokens);
+    this.#cardkit = config.mode === 'cardkit' ? new CardKitCards(this.#client) : undefined;
   }
 
   async send(request: SendRequest<FeishuCard, FeishuTarget | string>): Promise<MessageRef> {
     this.#guard(request.payload);
     const target = this.#target(request.target);
-    const content = JSON.stringify(request.payload);
     const uuid = toFeishuUuid(request.idempotencyKey);
+    // Continuation parts are finished text: plain card messages in either mode.
+    if (this.#cardkit && !request.replyTo) {
+      return this.#cardkit.send(request.payload, request.idempotencyKey, (content) => this.#post(target, content, uuid, undefined));
+    }
+    const answer = await this.#post(target, JSON.stringify(request.payload), uuid, request.replyTo);
+    const messageId = answer.data?.message_id;
+    if (!messageId) throw new FeishuApiError(200, -1, 'send answered without data.message_id');
+    return { id: messageId, extra: { chatId: answer.data?.chat_id } };
+  }
+
+  /** Updates one card: a CardKit entity (`mode: 'cardkit'`) or a patched message. */
+  async update(request: UpdateRequest<FeishuCard>): Promise<void> {
+    this.#guard(request.payload);
+    if (this.#cardkit && isCardKitMessage(request.message)) return this.#cardkit.update(request.message, request.payload, request.final);
+    this.#check(await FEISHU_API_ROUTES.patchMessage.call(this.#client, { messageId: request.message.id, content: JSON.stringify(request.payload) }));
+  }
+
+  /** Sends `content` as a new message or a reply (to `replyTo`, or to the configured parent, falling back to the chat when it is gone). */
+  async #post(target: ResolvedTarget, content: string, uuid: string, replyTo: MessageRef | undefined): Promise<FeishuAnswer> {
     let answer: FeishuAnswer;
-    if (request.replyTo) {
-      answer = await this.#reply(request.replyTo.id, content, uuid, target.replyInThread);
+    if (replyTo) {
+      answer = await this.#reply(replyTo.id, content, uuid, target.replyInThread);
     } else if (target.replyToMessageId) {
       try {
         answer = await this.#reply(target.replyToMessageId, content, uuid, target.replyInThread);
@@ -80,15 +105,7 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
       if (!target.receiveId) throw new FeishuLocalError('no receiver: set receiveId in the feishu config or pass a target to open()');
       answer = await this.#create(target.receiveIdType, target.receiveId, content, uuid);
     }
-    const messageId = answer.data?.message_id;
-    if (!messageId) throw new FeishuApiError(200, -1, 'send answered without data.message_id');
-    return { id: messageId, extra: { chatId: answer.data?.chat_id } };
-  }
-
-  /** Patches one message with the card. */
-  async update(request: UpdateRequest<FeishuCard>): Promise<void> {
-    this.#guard(request.payload);
-    this.#check(await FEISHU_API_ROUTES.patchMessage.call(this.#client, { messageId: request.message.id, content: JSON.stringify(request.payload) }));
+    return answer;
   }
 
   /**
@@ -121,7 +138,7 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
     return classifyFeishuError(error);
   }
 
-  #target(target: FeishuTarget | string | undefined): Required<Pick<FeishuTarget, 'receiveIdType' | 'replyInThread'>> & FeishuTarget {
+  #target(target: FeishuTarget | string | undefined): ResolvedTarget {
     const given: FeishuTarget = typeof target === 'string' ? { receiveId: target } : (target ?? {});
     return {
       receiveIdType: given.receiveIdType ?? this.#config.receiveIdType,
@@ -145,10 +162,17 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
     return failure.kind === 'gone' || /code 230001/.test(failure.detail);
   }
 
+  /** Sends a new message; a receiver that cannot be reached is named in the error (`target`). */
   async #create(receiveIdType: ReceiveIdType, receiveId: string, content: string, uuid: string): Promise<FeishuAnswer> {
-    const answer = await FEISHU_API_ROUTES.createMessage.call(this.#client, { receiveIdType, receiveId, content, uuid });
-    this.#check(answer);
-    return answer;
+    try {
+      const answer = await FEISHU_API_ROUTES.createMessage.call(this.#client, { receiveIdType, receiveId, content, uuid });
+      this.#check(answer);
+      return answer;
+    } catch (error) {
+      const failure = classifyFeishuError(error);
+      if (failure.kind === 'target') throw new FeishuLocalError(`feishu cannot reach ${receiveIdType} ${receiveId}: ${failure.detail}`, 'target');
+      throw error;
+    }
   }
 
   async #reply(messageId: string, content: string, uuid: string, replyInThread: boolean): Promise<FeishuAnswer> {
