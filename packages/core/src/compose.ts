@@ -16,6 +16,9 @@ import { systemClock, type Clock } from './shared/clock.js';
 import { consoleLogger, type Logger } from './shared/logger.js';
 import { LiveProgressCard, type OpenCardOptions, type ProgressCard } from './runtime/progress-card.js';
 import { TickerService } from './runtime/ticker.js';
+import { InteractionRouter } from './interaction/router.js';
+import type { ClickReply } from './interaction/types.js';
+import type { InteractionUser } from './events/contract.js';
 import { TOKENS } from './runtime/tokens.js';
 
 /** Options of {@link createProgressCards}. */
@@ -86,6 +89,13 @@ export interface ProgressCards {
    * @throws Error naming the event when it is not `delivery`.
    */
   on(event: 'delivery', listener: DeliveryListener): () => void;
+  /**
+   * Feeds a chat message typed as a reply to a card question (`/approve 3F2A`, `/answer 3F2A text`:
+   * what a card shows when its channel has no callbacks configured). `deliveryId` is the chat
+   * message id. The click rules apply (allowed users, first wins, a re-delivered message counts
+   * once). Returns the reply to send back, or undefined when the text is not a reply to an open question.
+   */
+  reply(text: string, user: InteractionUser, deliveryId: string): ClickReply | undefined;
   /** Resolves when no card has anything left to send. */
   idle(): Promise<void>;
   /**
@@ -151,6 +161,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   for (const plugin of plugins) registry.addChannel(plugin);
   tickOf = (channelId) => registry.channel(channelId).settings.tickMs;
   const live = new Set<LiveProgressCard>();
+  const interactions = new InteractionRouter(logger);
   const heldCards = new Set<FinalOnlyCard>();
   const pings = new Set<Promise<unknown>>();
   const budgets = container.resolve(TOKENS.BudgetStore);
@@ -172,9 +183,10 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
     open(channelId, target, openOptions = {}) {
       const channel = registry.channel(channelId);
       const switches = channel.plugin.switches ?? DEFAULT_FEATURE_SWITCHES;
-      const { requester, ...cardOptions } = openOptions;
-      const resolved: OpenCardOptions = { ...cardOptions, cardPer: cardOptions.cardPer ?? switches.cardPer };
-      const card = new LiveProgressCard({ channel, ticker, clock, logger }, target, resolved);
+      // The requester decides the card's questions and is mentioned by the completion ping.
+      const { requester } = openOptions;
+      const resolved: OpenCardOptions = { ...openOptions, cardPer: openOptions.cardPer ?? switches.cardPer };
+      const card = new LiveProgressCard({ channel, ticker, clock, logger, interactions }, target, resolved);
       live.add(card);
       const handle: ProgressCard = switches.progressive ? card : new FinalOnlyCard(card, clock, logger, resolved);
       if (handle instanceof FinalOnlyCard) heldCards.add(handle);
@@ -205,6 +217,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
       if (typeof listener !== 'function') throw new TypeError(`the "delivery" listener must be a function, got ${typeof listener}`);
       return observers.add(listener);
     },
+    reply: (text, user, deliveryId) => interactions.reply(text, user, deliveryId),
     idle: () => registry.idle(),
     async shutdown(reason = 'shutdown') {
       // Cards holding their updates until the final: a started one ends as cancelled and is posted.
@@ -219,6 +232,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
       // Earlier cards of a card-per-turn run may still be retrying their finals: let them finish too.
       await registry.idle();
       await Promise.all([...pings]);
+      await interactions.close();
       ticker.dispose();
       registry.dispose();
       return results;

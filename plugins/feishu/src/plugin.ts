@@ -3,6 +3,7 @@ import { FEISHU_CARDKIT_DEFAULTS, FEISHU_DEFAULTS, FeishuConfigError, FeishuConf
 import { FEISHU_ENV_VARIABLES } from './env.js';
 import type { FeishuCard } from './render/card-types.js';
 import { createFeishuRenderer } from './render/renderer.js';
+import { feishuInteraction } from './interaction/channel-interaction.js';
 import { FeishuTransport, type FeishuTarget, type FeishuTransportOptions } from './transport/transport.js';
 
 /** The Feishu channel plugin. `config` is the validated config without the app secret. */
@@ -41,6 +42,15 @@ export function feishu(config: FeishuConfigInput, options: FeishuPluginOptions =
   const parsed = parseFeishuConfig(config);
   const { appSecret: _secret, ...visible } = parsed;
   const switches = resolveFeatureSwitches('feishu', parsed, { env: options.env, error: (...args) => new FeishuConfigError(...args) });
+  const renderer = createFeishuRenderer({
+    locale: switches.locale,
+    footerStyle: switches.footerStyle,
+    footerFields: switches.footerFields,
+    toolFoldAfter: switches.toolFoldAfter,
+    timeZone: parsed.timeZone,
+    overflow: parsed.overflow,
+    controls: parsed.callbacks ? 'buttons' : 'text',
+  });
   return {
     id: 'feishu',
     configSchema: FeishuConfigSchema,
@@ -48,15 +58,9 @@ export function feishu(config: FeishuConfigInput, options: FeishuPluginOptions =
     overrides: parseTimingOverrides('feishu', parsed),
     switches,
     config: Object.freeze(visible),
-    renderer: createFeishuRenderer({
-      locale: switches.locale,
-      footerStyle: switches.footerStyle,
-      footerFields: switches.footerFields,
-      toolFoldAfter: switches.toolFoldAfter,
-      timeZone: parsed.timeZone,
-      overflow: parsed.overflow,
-    }),
+    renderer,
     transport: new FeishuTransport(parsed, options),
+    interaction: feishuInteraction(parsed, (view) => renderer.render(view)),
   };
 }
 

@@ -5,6 +5,7 @@ import { DEFAULT_QUIET_PERIOD_MS, noProgressSince } from './liveness.js';
 import { toPlanView } from './plan.js';
 import { DEFAULT_TEXT_BUFFER_LIMITS, TextBuffer, type TextBufferLimits } from './text-buffer.js';
 import { wellFormed } from './format/text.js';
+import { InteractionLedger } from './interaction-state.js';
 import { toToolLine, toolDetail, type ToolCallRecord } from './tool-lines.js';
 import type { CardStatus, CardView, Locale } from './view.js';
 
@@ -47,6 +48,8 @@ export interface CardStateOptions {
   readonly locale?: Locale;
   readonly title?: string;
   readonly textBuffer?: TextBufferLimits;
+  /** Id of the card message this state draws; its controls name it (`CardControls.cardId`). No controls without it. */
+  readonly cardId?: string;
   /**
    * After this long with no event (ms), a running card says "no new progress since …"
    * (default 60 000; 0 turns the note off).
@@ -90,6 +93,8 @@ export class CardState {
   private contextTokens: number | undefined;
   private contextWindow: number | undefined;
   private readonly buffer: TextBuffer;
+  private readonly interactions = new InteractionLedger();
+  private readonly cardId: string | undefined;
   private plan: readonly PlanItem[] = [];
   private readonly files = new ChangedFiles();
   private readonly cost: CostMeter;
@@ -98,6 +103,7 @@ export class CardState {
   private readonly quietPeriodMs: number;
 
   constructor(options: CardStateOptions) {
+    this.cardId = options.cardId;
     this.startedAt = options.startedAt;
     this.lastArrivalAt = options.startedAt;
     this.quietPeriodMs = options.quietPeriodMs ?? DEFAULT_QUIET_PERIOD_MS;
@@ -214,12 +220,15 @@ export class CardState {
         this.files.add(event);
         return { change: 'structural' };
       case 'interaction.requested':
+        this.interactions.request(event);
         this.waitingFor = wellFormed(event.prompt);
         this.waitingCallId = event.callId ?? this.lastStartedCallId;
         this.moveTo('waiting');
         return { change: 'structural' };
-      case 'interaction.resolved':
-        return { change: this.resume() ? 'structural' : 'none' };
+      case 'interaction.resolved': {
+        const decided = this.interactions.resolve(event, at);
+        return { change: this.resume() || decided ? 'structural' : 'none' };
+      }
       case 'run.completed':
         this.releaseText();
         if (event.answer?.trim()) this.finalAnswer = event.answer;
@@ -233,6 +242,11 @@ export class CardState {
         this.error = event.reason;
         return this.end('cancelled', at);
     }
+  }
+
+  /** Shows or hides the Stop button (no effect after the run ended); returns true when the card changed. */
+  setStoppable(on: boolean): boolean {
+    return !this.isTerminal && this.interactions.setStoppable(on);
   }
 
   /** Moves buffered text onto the card; returns true when there was any. */
@@ -285,6 +299,8 @@ export class CardState {
       startedAt: this.startedAt,
       elapsedMs,
       hasRunningTools: this.runningCount > 0,
+      controls: this.interactions.controls(this.cardId, this.isTerminal),
+      decisions: this.interactions.decisions(),
       plan: toPlanView(this.plan),
       changedFiles: this.files.list(),
       noProgressSince: this.status === 'running' ? noProgressSince(this.lastArrivalAt, now, this.quietPeriodMs) : undefined,

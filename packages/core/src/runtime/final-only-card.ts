@@ -6,6 +6,7 @@ import type { MessageRef } from '../plugin/contract.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
+import type { Answer, ApprovalRequest, AskRequest, Decision, StopHandler } from '../interaction/types.js';
 import type { LiveProgressCard, OpenCardOptions, ProgressCard, PushResult } from './progress-card.js';
 
 type Fields<T extends AgentEvent['type']> = Omit<EventOf<T>, 'type'>;
@@ -92,6 +93,37 @@ export class FinalOnlyCard implements ProgressCard {
     const events = this.held;
     this.held = [];
     for (const event of events) this.inner.push(event);
+  }
+
+  /**
+   * A card that posts only its final state cannot show buttons while the run goes on: the question
+   * is answered at once as timed out (the deny option; `timedOut: true`), with one warning.
+   */
+  requestApproval(request: ApprovalRequest): Promise<Decision> {
+    this.warnNoControls('requestApproval');
+    const options = request.options?.length ? request.options : [{ id: 'deny', label: 'Deny' }];
+    const fallback = options.find((o) => o.id === request.onTimeout) ?? options.find((o) => !o.approves) ?? options[0]!;
+    return Promise.resolve({ interactionId: '', optionId: fallback.id, label: fallback.label, approved: false, at: this.clock.now(), timedOut: true });
+  }
+
+  /** As {@link requestApproval}: answered at once as timed out, with empty text. */
+  ask(_request: AskRequest): Promise<Answer> {
+    this.warnNoControls('ask');
+    return Promise.resolve({ interactionId: '', text: '', at: this.clock.now(), timedOut: true });
+  }
+
+  /** No Stop button on a card that posts only its final state (one warning); returns a no-op remover. */
+  onStop(_handler: StopHandler): () => void {
+    this.warnNoControls('onStop');
+    return () => undefined;
+  }
+
+  private warnedNoControls = false;
+
+  private warnNoControls(method: string): void {
+    if (this.warnedNoControls) return;
+    this.warnedNoControls = true;
+    this.logger.warn(`card ${this.id}: ${method} needs a card that updates while the run goes on; progressive updates are off for channel ${this.channelId}, so no buttons are shown and questions time out at once`);
   }
 
   start(fields: Fields<'run.started'> = {}): PushResult { return this.push({ ...fields, type: 'run.started' }); }

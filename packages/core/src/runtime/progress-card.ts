@@ -7,7 +7,10 @@ import type { CardStatus, CardView, Locale, Verbosity } from '../card/view.js';
 import type { CardDeliveryRecord, FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { ChannelDispatcher } from '../delivery/channel-dispatcher.js';
 import type { MessageRef } from '../plugin/contract.js';
-import type { AgentEvent, EventOf, PlanItem } from '../events/contract.js';
+import type { AgentEvent, EventOf, InteractionUser, PlanItem } from '../events/contract.js';
+import type { InteractionRouter } from '../interaction/router.js';
+import type { Answer, ApprovalRequest, AskRequest, Decision, StopHandler } from '../interaction/types.js';
+import { CardInteractions } from './card-interactions.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
@@ -31,6 +34,11 @@ export interface OpenCardOptions {
    * card opened by an earlier process for the same run: the first flush updates it in place.
    */
   readonly message?: MessageRef;
+  /**
+   * The user the run works for (platform user id, e.g. a Feishu open_id): with it, only they (and
+   * a question's `allowedUsers`) may answer the card's questions or press Stop.
+   */
+  readonly requester?: InteractionUser;
   /**
    * How much this card shows: `quiet` (one card at the end), `compact` (status and current tool
    * call) or `detailed` (everything). Wins over the channel's `verbosity` setting.
@@ -86,6 +94,22 @@ export interface ProgressCard {
   complete(answer?: string): PushResult;
   fail(error: string): PushResult;
   cancel(reason?: string): PushResult;
+  /**
+   * Asks the user to approve something from the card: one button per option (default Approve /
+   * Deny), the card waits (orange) until a click or the timeout (default 10 min, then the deny
+   * option, shown on the card). The first valid click wins; see `InteractionRouter` for the rules.
+   * A channel without callbacks shows the text reply to type instead of buttons.
+   * @returns the decision (never rejects for a click; rejects at once naming the field for a bad request).
+   */
+  requestApproval(request: ApprovalRequest): Promise<Decision>;
+  /** Asks the user a question from the card: buttons for `choices`, a text box for `freeText`. Like {@link requestApproval}. */
+  ask(request: AskRequest): Promise<Answer>;
+  /**
+   * Puts a Stop button on the running card. A click (by the `requester` when set) calls `handler`
+   * with the user and ends the card as cancelled by them. A later `onStop` replaces the handler.
+   * @returns a function that removes the button.
+   */
+  onStop(handler: StopHandler): () => void;
   /** The current card (of the current turn in card-per-turn mode). */
   view(): CardView;
   /** The platform message of the current card once it was sent (or given in `OpenCardOptions.message`). */
@@ -111,6 +135,8 @@ export interface CardRuntime {
   readonly ticker: TickerService;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The composition's click router. */
+  readonly interactions: InteractionRouter;
 }
 
 /** @internal The {@link ProgressCard} implementation. Create cards with `ProgressCards.open`. */
@@ -124,6 +150,9 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   /** Events applied so far; 0 means the card was never started and nothing was posted. */
   private eventsApplied = 0;
   private readonly tickMs: number;
+  private readonly interactive: CardInteractions;
+  /** True while `onStop` has a handler: every turn's card shows the Stop button. */
+  private stoppable = false;
   private readonly verbosity: Verbosity;
 
   constructor(
@@ -139,6 +168,35 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     }
     this.verbosity = resolveVerbosity(options.verbosity, runtime.channel.settings.verbosity, options.chatType);
     this.slot = this.newSlot(runtime.clock.now(), options.title, options.locale);
+    this.interactive = new CardInteractions({
+      plugin: runtime.channel.plugin,
+      router: runtime.interactions,
+      logger: runtime.logger,
+      requester: options.requester,
+      push: (event) => void this.push(event),
+      currentCardId: () => this.slot.id,
+      locale: () => this.slot.state.view(runtime.clock.now()).locale,
+      view: () => this.view(),
+      isTerminal: () => this.slot.state.isTerminal,
+      setStoppable: (on) => {
+        this.stoppable = on;
+        if (this.slot.state.setStoppable(on)) this.runtime.channel.markDirty(this.slot.delivery, 'structural');
+      },
+      cancel: (reason) => void this.cancel(reason),
+      now: () => runtime.clock.now(),
+    });
+  }
+
+  requestApproval(request: ApprovalRequest): Promise<Decision> {
+    return this.interactive.requestApproval(request);
+  }
+
+  ask(request: AskRequest): Promise<Answer> {
+    return this.interactive.ask(request);
+  }
+
+  onStop(handler: StopHandler): () => void {
+    return this.interactive.onStop(handler);
   }
 
   get channelId(): string {
@@ -235,6 +293,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     }
     this.eventsApplied += 1;
     if (result.change === 'terminal') {
+      this.interactive.runEnded();
       this.updateTicker(slot);
       this.clearDebounce(slot);
       this.clearQuietTimer(slot);
@@ -307,8 +366,9 @@ export class LiveProgressCard implements ProgressCard, Tickable {
 
   private newSlot(now: number, title: string | undefined, locale: Locale | undefined): Slot {
     const { textBuffer, quietPeriodMs, prices } = this.options;
-    const state = new CardState({ startedAt: now, title, locale, textBuffer, quietPeriodMs, prices });
     const id = `${this.id.slice(0, 28)}-t${this.turn++}`;
+    const state = new CardState({ startedAt: now, title, locale, textBuffer, quietPeriodMs, prices, cardId: id });
+    if (this.stoppable) state.setStoppable(true);
     const slot: Slot = { state, id, debounce: undefined, quiet: undefined, delivery: undefined as unknown as CardDeliveryRecord };
     (slot as { delivery: CardDeliveryRecord }).delivery = this.runtime.channel.register({
       id,

@@ -36,6 +36,8 @@ export interface DingTalkTransportOptions {
   readonly robotCode: string;
   /** Used when a send names no target. */
   readonly defaultTarget?: DingTalkTarget;
+  /** `STREAM`: card callbacks go to the app's Stream-mode client (set when `callbacks` are configured). */
+  readonly callbackType?: 'STREAM';
 }
 
 const OUT_TRACK_ID_PREFIX = 'pc-';
@@ -110,6 +112,7 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
         cardTemplateId: this.options.cardTemplateId,
         outTrackId,
         cardData: { cardParamMap: request.payload.cardParamMap },
+        ...(this.options.callbackType ? { callbackType: this.options.callbackType } : {}),
         ...deliveryFields(target, this.options.robotCode),
       }, token);
     } catch (error) {
