@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../events/contract.js';
 import { DEFAULT_TEXT_BUFFER_LIMITS, TextBuffer, type TextBufferLimits } from './text-buffer.js';
 import { wellFormed } from '../plugin/kit/text.js';
+import { boundedJson, readableArgs } from './bounded-json.js';
 import { toToolLine, toolDetail, type ToolCallRecord } from './tool-lines.js';
 import type { CardStatus, CardView, Locale } from './view.js';
 
@@ -264,7 +265,9 @@ export class CardState {
     this.answerBreakDue = true;
     this.lastStartedCallId = callId;
     const existing = this.calls.get(callId);
-    const argText = wellFormed((args === undefined ? '' : typeof args === 'string' ? args : JSON.stringify(args)).slice(0, MAX_ARG_CHARS));
+    // Object arguments may be cyclic, hold BigInts, nest deeply or throw from a getter: shown as far as they can be.
+    if (args !== undefined && typeof args !== 'string') args = readableArgs(args);
+    const argText = wellFormed((args === undefined ? '' : typeof args === 'string' ? args : boundedJson(args, MAX_ARG_CHARS)).slice(0, MAX_ARG_CHARS));
     if (existing) {
       // A repeated start (e.g. re-sent with full args) keeps the first start time.
       if (existing.state === 'orphan') return resumed ? 'structural' : 'none';

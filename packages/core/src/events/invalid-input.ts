@@ -1,3 +1,4 @@
+import { boundedJson } from '../card/bounded-json.js';
 import type { StandardSchemaV1 } from '../plugin/standard-schema.js';
 
 /** The first problem of a failed validation (zod or any Standard Schema), in words a user can act on. */
@@ -44,7 +45,13 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 export function showValue(value: unknown): string {
   if (value === undefined) return 'undefined (missing)';
   if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  const text = JSON.stringify(value) ?? String(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    // Cyclic, BigInt, a throwing getter: shown as far as it can be.
+    text = boundedJson(value, 100);
+  }
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 

@@ -64,6 +64,15 @@ export interface ProgressCard {
   readonly finalDelivery: Promise<FinalDelivery>;
 }
 
+/** `String(value)`, or a placeholder when even that throws. */
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return '(unprintable error)';
+  }
+}
+
 /** One card message: its state and its delivery record. Card-per-turn mode has several. */
 interface Slot {
   readonly state: CardState;
@@ -119,11 +128,26 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     try {
       event = parseEvent(input);
     } catch (error) {
-      const parseError = error instanceof EventParseError ? error : new EventParseError(String(error), [], input, input);
-      this.runtime.logger.warn(`card ${this.id}: dropped ${parseError.message}`);
-      return { accepted: false, reason: 'invalid', error: parseError };
+      return this.dropped(input, error);
     }
-    return this.apply(event);
+    try {
+      return this.apply(event);
+    } catch (error) {
+      // A bug or a hostile value (a throwing getter read late): this event is dropped, the card carries on.
+      return this.dropped(input, error);
+    }
+  }
+
+  /** Logs and reports one event that could not be applied. Never throws. */
+  private dropped(input: unknown, error: unknown): PushResult {
+    let parseError: EventParseError;
+    try {
+      parseError = error instanceof EventParseError ? error : new EventParseError(`invalid agent event: ${safeString(error)}`, [], undefined, input);
+      this.runtime.logger.warn(`card ${this.id}: dropped ${parseError.message}`);
+    } catch {
+      parseError = new EventParseError('invalid agent event', [], undefined, input);
+    }
+    return { accepted: false, reason: 'invalid', error: parseError };
   }
 
   start(fields: Fields<'run.started'> = {}): PushResult { return this.push({ ...fields, type: 'run.started' }); }
