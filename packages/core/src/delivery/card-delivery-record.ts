@@ -219,12 +219,15 @@ export class CardDeliveryRecord {
 
   /**
    * The final climbs to `rung`. With `freshMessage` it leaves the current message for a new one
-   * (when no message exists yet, the send is simply tried again under a new key).
+   * (when no message exists yet, the send is simply tried again: under the same key while an
+   * earlier send may have created the message, else under a new key).
    */
   climbTo(rung: 'final-in-place' | 'final-fresh', freshMessage: boolean): void {
     this.moveTo(rung);
     this.rungAttempts = 0;
     if (!freshMessage) return;
+    // A send that may have created the message keeps its key: a new one would orphan that message.
+    if (this.messageState !== 'live' && this.sendUncertain) return;
     if (this.messageState === 'live') {
       this.movedFromRef = this.messageRef;
       this.moveMessageTo('gone');
