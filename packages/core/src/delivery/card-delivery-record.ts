@@ -4,6 +4,7 @@ import type { MessageRef } from '../plugin/contract.js';
 import { ContinuationParts } from './continuation-parts.js';
 import { PHASE_TRANSITIONS, isFinalRung, type CardDeliveryPhase } from './delivery-policy.js';
 import { FlushQueue } from './flush-queue.js';
+import { LateCallFence } from './late-calls.js';
 
 /** Where the card's message stands on the platform. */
 export type MessagePhase = 'unsent' | 'live' | 'gone';
@@ -85,6 +86,8 @@ export class CardDeliveryRecord {
   readonly flushQueue: FlushQueue;
   /** Follow-up messages of the current main message. */
   readonly parts: ContinuationParts;
+  /** Older calls of the main message that may still be applied late (see {@link LateCallFence}). */
+  readonly lateCalls: LateCallFence;
   private messageRef: MessageRef | undefined;
   private messageState: MessagePhase = 'unsent';
   private deliveryPhase: CardDeliveryPhase = 'progressive';
@@ -99,8 +102,9 @@ export class CardDeliveryRecord {
   private sendUncertain = false;
   private authRefreshed = false;
 
-  constructor(readonly card: DeliverableCard, minIntervalMs: number) {
+  constructor(readonly card: DeliverableCard, minIntervalMs: number, lateApplyWindowMs = 0) {
     this.flushQueue = new FlushQueue(minIntervalMs);
+    this.lateCalls = new LateCallFence(lateApplyWindowMs);
     this.parts = new ContinuationParts(() => this.sendKey);
   }
 
@@ -120,7 +124,7 @@ export class CardDeliveryRecord {
 
   /** True when the live message already shows the render `key`. */
   shows(key: string): boolean {
-    return this.messageState === 'live' && key === this.lastAcceptedKey;
+    return this.messageState === 'live' && key === this.lastAcceptedKey && !this.lateCalls.reassertDue;
   }
 
   /**
@@ -247,6 +251,7 @@ export class CardDeliveryRecord {
 
   private renewMessage(): void {
     this.generation += 1;
+    this.lateCalls.reset();
     this.lastAcceptedKey = undefined;
     this.sendUncertain = false;
     this.parts.reset();

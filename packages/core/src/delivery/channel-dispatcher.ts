@@ -73,7 +73,7 @@ export class ChannelDispatcher {
 
   /** A delivery record for a new card message. */
   register(card: DeliverableCard): CardDeliveryRecord {
-    return new CardDeliveryRecord(card, this.settings.perCardIntervalMs);
+    return new CardDeliveryRecord(card, this.settings.perCardIntervalMs, this.deps.retry.lateApplyWindowMs);
   }
 
   /** Records a change of a card and starts delivery when the budget allows. */
@@ -139,6 +139,7 @@ export class ChannelDispatcher {
       const failure = this.classify(error);
       this.observe(record, call, startedAt, final, attempt, failure);
       if (call === 'send' && failure.kind === 'transient') record.sendMayHaveSucceeded();
+      if (!final && failure.kind === 'transient') record.lateCalls.callMayLandLate(this.deps.clock.now());
       return this.handleFailure(record, change, final, failure);
     }
     this.counters[call === 'update' ? 'updated' : 'sent'] += 1;
@@ -149,7 +150,14 @@ export class ChannelDispatcher {
     record.accepted(key);
     this.store.put(record, view);
     if (this.nextPart(record, view)) this.requeue(record, change);
-    else if (final) this.finish(record, true);
+    else if (final) this.finishAfterLateCalls(record, change);
+  }
+
+  /** The final is on the message: report it, or first send it again once older calls can no longer land over it. */
+  private finishAfterLateCalls(record: CardDeliveryRecord, change: CardChange): void {
+    const reassertAt = record.lateCalls.finalAccepted(this.deps.clock.now());
+    if (reassertAt === undefined) this.finish(record, true);
+    else this.requeue(record, change, reassertAt);
   }
 
   /** Tells the delivery listeners about one settled call. */

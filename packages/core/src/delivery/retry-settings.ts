@@ -8,6 +8,13 @@ export interface RetrySettings {
   readonly maxConsecutiveFailures: number;
   /** Wait after a rate-limited answer without a retry-after (default 1000). */
   readonly defaultRateLimitWaitMs: number;
+  /**
+   * How long after it failed without a clear answer (a `transient` failure: timeout, connection
+   * lost) a call may still be applied by the platform (default 10 000, the plugins' request
+   * timeout). A final accepted within that time is sent once more when it ends, so an older
+   * update applied late cannot stay on top of it; `finalDelivery` waits for that.
+   */
+  readonly lateApplyWindowMs: number;
 }
 
 /** The defaults of {@link RetrySettings}. */
@@ -16,4 +23,5 @@ export const DEFAULT_RETRY_SETTINGS: RetrySettings = {
   updateRetryDelaysMs: [1000, 2000, 4000],
   maxConsecutiveFailures: 3,
   defaultRateLimitWaitMs: 1000,
+  lateApplyWindowMs: 10_000,
 };
