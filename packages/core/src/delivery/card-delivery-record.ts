@@ -97,6 +97,7 @@ export class CardDeliveryRecord {
   private rungAttempts = 0;
   private finalAttemptsTotal = 0;
   private movedFromRef: MessageRef | undefined;
+  private movedFromLandsUntil = Number.NEGATIVE_INFINITY;
   private replaced = false;
   private generation = 0;
   private sendUncertain = false;
@@ -117,6 +118,8 @@ export class CardDeliveryRecord {
   get finalAttempts(): number { return this.rungAttempts; }
   /** The message the final was moved away from (it kept refusing the final), if any. */
   get movedFrom(): MessageRef | undefined { return this.movedFromRef; }
+  /** Epoch ms until which an older call of {@link movedFrom} may still be applied late. */
+  get movedFromLateUntil(): number { return this.movedFromLandsUntil; }
   /** True when an accepted state is on the live message. */
   get hasAcceptedState(): boolean { return this.messageState === 'live' && this.lastAcceptedKey !== undefined; }
   /** Idempotency key of the message being created (stable across retries of one send). */
@@ -234,6 +237,7 @@ export class CardDeliveryRecord {
     if (this.messageState !== 'live' && this.sendUncertain) return;
     if (this.messageState === 'live') {
       this.movedFromRef = this.messageRef;
+      this.movedFromLandsUntil = this.lateCalls.anyLandsUntil;
       this.moveMessageTo('gone');
     }
     this.renewMessage();

@@ -139,7 +139,7 @@ export class ChannelDispatcher {
       const failure = this.classify(error);
       this.observe(record, call, startedAt, final, attempt, failure);
       if (call === 'send' && failure.kind === 'transient') record.sendMayHaveSucceeded();
-      if (!final && failure.kind === 'transient') record.lateCalls.callMayLandLate(this.deps.clock.now());
+      if (failure.kind === 'transient') record.lateCalls.callMayLandLate(this.deps.clock.now(), final);
       return this.handleFailure(record, change, final, failure);
     }
     this.counters[call === 'update' ? 'updated' : 'sent'] += 1;
@@ -301,15 +301,28 @@ export class ChannelDispatcher {
     else if (continuations.delivered < continuations.total) {
       this.deps.logger.error('final continuation parts undeliverable: every retry failed', { ...fields, missing: continuations.total - continuations.delivered, total: continuations.total });
     }
-    if (ok && record.movedFrom) {
-      const { renderer, transport } = this.plugin;
-      const acquire = () => this.deps.budgets.acquire(this.budgetKey, this.settings.budget);
-      const startedAt = this.deps.clock.now();
-      const report = (failure?: CallFailure) => this.observe(record, 'moved-notice', startedAt, true, 1, failure);
-      void closeMovedMessage({ message: record.movedFrom, finalView: view, renderer, transport, acquire, logger: this.deps.logger, report });
-    }
     this.store.delete(record);
-    record.card.onFinal({ ...report, status: view.status, error, continuations });
+    const result = { ...report, status: view.status, error, continuations };
+    // The message given up for a fresh one is closed like a final before the final is reported.
+    if (ok && record.movedFrom) void this.closeMoved(record, view).then(() => record.card.onFinal(result));
+    else record.card.onFinal(result);
+  }
+
+  /** Closes the message the final moved away from: retried like a final, again after its late calls (see {@link closeMovedMessage}). */
+  private closeMoved(record: CardDeliveryRecord, view: CardView): Promise<void> {
+    const { renderer, transport } = this.plugin;
+    return closeMovedMessage({
+      message: record.movedFrom!,
+      finalView: view,
+      renderer,
+      transport,
+      acquire: () => this.deps.budgets.acquire(this.budgetKey, this.settings.budget),
+      logger: this.deps.logger,
+      clock: this.deps.clock,
+      retryDelaysMs: this.deps.retry.finalRetryDelaysMs,
+      lateCallsUntil: record.movedFromLateUntil,
+      report: (startedAt, attempt, failure) => this.observe(record, 'moved-notice', startedAt, true, attempt, failure),
+    });
   }
 
   /** Render keys of the continuation parts of `view` (none when the renderer has none or throws). */

@@ -7,13 +7,20 @@
 export class LateCallFence {
   private landUntil = Number.NEGATIVE_INFINITY;
   private reassert = false;
+  /** Also counting the final's own tries. */
+  private anyUntil = Number.NEGATIVE_INFINITY;
 
   /** @param windowMs how long after its failure a call may still be applied (`RetrySettings.lateApplyWindowMs`). */
   constructor(private readonly windowMs: number) {}
 
-  /** A call carrying older (non-final) content failed at `now` without a clear answer. */
-  callMayLandLate(now: number): void {
-    this.landUntil = Math.max(this.landUntil, now + this.windowMs);
+  /**
+   * A call failed at `now` without a clear answer. `final`: it carried the final state, which may
+   * land late on this message harmlessly, but not on a message the final moved away from.
+   */
+  callMayLandLate(now: number, final: boolean): void {
+    const until = now + this.windowMs;
+    this.anyUntil = Math.max(this.anyUntil, until);
+    if (!final) this.landUntil = Math.max(this.landUntil, until);
   }
 
   /**
@@ -25,6 +32,11 @@ export class LateCallFence {
     return this.reassert ? this.landUntil : undefined;
   }
 
+  /** Epoch ms until which any call of the message, the final's tries included, may still land (-Infinity when none may). */
+  get anyLandsUntil(): number {
+    return this.anyUntil;
+  }
+
   /** True when the next flush must send the final again although the message shows it already. */
   get reassertDue(): boolean {
     return this.reassert;
@@ -33,6 +45,7 @@ export class LateCallFence {
   /** The message was given up for a fresh one: its late calls no longer matter to the new one. */
   reset(): void {
     this.landUntil = Number.NEGATIVE_INFINITY;
+    this.anyUntil = Number.NEGATIVE_INFINITY;
     this.reassert = false;
   }
 }
