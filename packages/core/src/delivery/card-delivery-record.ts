@@ -35,8 +35,9 @@ export type FinalSkipReason = 'never-started';
 /** How the run's final state reached the chat, reported once per card. */
 export interface FinalDelivery {
   /**
-   * True when the platform accepted the terminal state of the main card, or when there was nothing
-   * to deliver ({@link skipped}).
+   * True when the platform accepted the terminal state of the main card and every continuation
+   * part, or when there was nothing to deliver ({@link skipped}). A final whose parts are missing
+   * is not ok; its {@link error} names them (`continuation part 3 of 3 undeliverable`).
    */
   readonly ok: boolean;
   /** The terminal status that was delivered (or that failed to be). */

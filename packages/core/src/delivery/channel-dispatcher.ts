@@ -295,14 +295,17 @@ export class ChannelDispatcher {
     const view = record.card.view();
     const keys = this.partKeys(record, view);
     const continuations = { delivered: ok ? record.parts.deliveredCount(keys) : 0, total: keys.length };
+    const missing = ok ? record.parts.missingParts(keys) : [];
     const report = record.settle(ok);
     const fields = { card: record.card.id, channel: this.plugin.id };
     if (!ok && !causeLogged) this.deps.logger.error('final undeliverable: every retry failed', { ...fields, attempts: report.attempts, error });
-    else if (continuations.delivered < continuations.total) {
-      this.deps.logger.error('final continuation parts undeliverable: every retry failed', { ...fields, missing: continuations.total - continuations.delivered, total: continuations.total });
+    else if (missing.length > 0) {
+      this.deps.logger.error('final continuation parts undeliverable: every retry failed', { ...fields, parts: missing, missing: missing.length, total: keys.length });
     }
     this.store.delete(record);
-    const result = { ...report, status: view.status, error, continuations };
+    // A final whose continuation parts are missing did not reach the chat whole: not ok, naming them.
+    const partsError = missing.length > 0 ? `continuation part${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${keys.length + 1} undeliverable` : undefined;
+    const result = { ...report, ok: ok && missing.length === 0, status: view.status, error: error ?? partsError, continuations };
     // The message given up for a fresh one is closed like a final before the final is reported.
     if (ok && record.movedFrom) void this.closeMoved(record, view).then(() => record.card.onFinal(result));
     else record.card.onFinal(result);
