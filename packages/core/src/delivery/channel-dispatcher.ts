@@ -376,7 +376,7 @@ export class ChannelDispatcher {
     record.parts.accepted(part.index, part.key);
     this.store.put(record, part.view);
     if (this.nextPart(record, part.view)) this.requeue(record, change);
-    else if (final) this.finish(record, true);
+    else if (final) this.finishAfterLateCalls(record, change);
   }
 
   /**

@@ -43,7 +43,10 @@ export function scriptedPlatform(scripts: Partial<Record<CallSelector, readonly 
     return scripts[selector]?.[index] ?? scripts.any?.[anyIndex] ?? { kind: 'ok' };
   };
   const answer = async <T>(selector: CallSelector, apply: () => Promise<T>): Promise<T> => {
-    const scripted = next(selector);
+    let scripted = next(selector);
+    // Only an existing message can be gone: a send scripted `gone` (while an earlier try's message
+    // may still be in the making) answers like an unreachable platform.
+    if (scripted.kind === 'gone' && selector !== 'update') scripted = { kind: 'transient' };
     if (scripted.kind === 'ok') return apply();
     if (scripted.kind === 'lost') {
       await apply().catch(() => undefined);
@@ -57,17 +60,24 @@ export function scriptedPlatform(scripts: Partial<Record<CallSelector, readonly 
     }
     throw new ScriptedFailure(REFUSALS[scripted.kind]);
   };
+  /** A `gone` answer to an update means the message was recalled: it no longer shows in the chat. */
+  const update = (request: { message: MessageRef; payload: MemoryPayload; final: boolean }) =>
+    answer('update', () => channel.transport.update(request)).catch((error: unknown) => {
+      if (error instanceof ScriptedFailure && error.failure.kind === 'gone') channel.recall(request.message.id);
+      throw error;
+    });
   const plugin: ChannelPlugin<MemoryPayload, string> = {
     ...channel,
     transport: {
-      send: (request) => answer(request.replyTo ? 'reply' : 'send', () => {
-        const known = byKey.get(request.idempotencyKey);
-        if (known) return known;
-        const created = channel.transport.send(request);
-        byKey.set(request.idempotencyKey, created);
-        return created;
-      }),
-      update: (request) => answer('update', () => channel.transport.update(request)),
+      send: (request) =>
+        answer(request.replyTo ? 'reply' : 'send', () => {
+          const known = byKey.get(request.idempotencyKey);
+          if (known) return known;
+          const created = channel.transport.send(request);
+          byKey.set(request.idempotencyKey, created);
+          return created;
+        }),
+      update,
       classify: (error) => (error instanceof ScriptedFailure ? error.failure : channel.transport.classify(error)),
     },
   };
