@@ -11,6 +11,7 @@ import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/retry-set
 import { systemClock, type Clock } from './runtime/clock.js';
 import { consoleLogger, type Logger } from './runtime/logger.js';
 import { LiveProgressCard, type OpenCardOptions, type ProgressCard } from './runtime/progress-card.js';
+import { checkStallSettings, DEFAULT_STALL_SETTINGS, type StallSettings } from './runtime/stall-watch.js';
 import { TickerService } from './runtime/ticker.js';
 import { TOKENS } from './runtime/tokens.js';
 
@@ -26,6 +27,12 @@ export interface ProgressCardsOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Retry timing (default 1 s / 2 s / 4 s backoff, pause after 3 consecutive failures). */
   readonly retry?: Partial<RetrySettings>;
+  /**
+   * When a run nobody feeds counts as stalled (`stallMs`, default 10 min: the card says "no
+   * progress since …" and stops ticking) and when it is given up (`abandonMs`, default 30 min: the
+   * card ends as failed with that reason). A later event resumes a stalled card.
+   */
+  readonly stall?: Partial<StallSettings>;
   /**
    * Parent container (default tsyringe's root container). Whatever it registers under {@link TOKENS}
    * and the options do not give is used: e.g. one `BudgetStore` shared by two compositions.
@@ -96,9 +103,10 @@ function provide<T>(container: DependencyContainer, token: InjectionToken<T>, va
  * the services built on them ({@link TickerService}, {@link ChannelRegistry}). Two compositions share
  * only what their parent container gives both: by default each has its own budgets, ticker and timers.
  *
- * @throws Error when a channel id is malformed or given twice, or a channel's settings are invalid.
+ * @throws Error when a channel id is malformed or given twice, or a channel's settings or the stall settings are invalid.
  */
 export function createProgressCards(options: ProgressCardsOptions): ProgressCards {
+  const stall = checkStallSettings({ ...DEFAULT_STALL_SETTINGS, ...options.stall });
   const container = (options.parent ?? rootContainer).createChildContainer();
   provide(container, TOKENS.Clock, options.clock, () => systemClock);
   provide(container, TOKENS.Logger, options.logger, () => consoleLogger);
@@ -133,7 +141,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   return {
     open(channelId, target, openOptions) {
       const channel = registry.channel(channelId);
-      const card = new LiveProgressCard({ channel, ticker, clock, logger }, target, openOptions);
+      const card = new LiveProgressCard({ channel, ticker, clock, logger, stall }, target, openOptions);
       live.add(card);
       void card.finalDelivery.then(() => live.delete(card));
       return card;

@@ -53,4 +53,5 @@ export { TOKENS } from './runtime/tokens.js';
 export { ChannelRegistry, type ChannelRegistryDeps } from './delivery/channel-registry.js';
 export type { ProgressCard, PushResult, OpenCardOptions } from './runtime/progress-card.js';
 export { TickerService, type Tickable } from './runtime/ticker.js';
+export { DEFAULT_STALL_SETTINGS, type StallSettings } from './runtime/stall-watch.js';
 export { createProgressCards, type ProgressCards, type ProgressCardsOptions, type ProgressCardsDiagnostics } from './compose.js';

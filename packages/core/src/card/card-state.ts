@@ -80,6 +80,8 @@ export class CardState {
   private contextTokens: number | undefined;
   private contextWindow: number | undefined;
   private readonly buffer: TextBuffer;
+  /** Epoch ms of the last event when the run was found stalled; cleared by the next event. */
+  private stalledSince: number | undefined;
 
   constructor(options: CardStateOptions) {
     this.startedAt = options.startedAt;
@@ -121,6 +123,14 @@ export class CardState {
   /** Applies one event; `now` (epoch ms) stands in for a missing `event.at`. */
   apply(event: AgentEvent, now: number): ApplyResult {
     if (this.isTerminal) return { change: 'none', ignored: 'after-terminal' };
+    // An event after a stall resumes the card: the notice goes, whatever the event changes.
+    const resumed = this.stalledSince !== undefined;
+    this.stalledSince = undefined;
+    const result = this.applyEvent(event, now);
+    return resumed && result.change === 'none' ? { ...result, change: 'structural' } : result;
+  }
+
+  private applyEvent(event: AgentEvent, now: number): ApplyResult {
     const at = event.at ?? now;
     this.latestEventAt = Math.max(this.latestEventAt, at);
     switch (event.type) {
@@ -205,6 +215,21 @@ export class CardState {
   }
 
   /** The card as it looks at `now` (epoch ms). */
+  /**
+   * No event arrived for a while (see `stallMs`): a running card shows `no progress since` its
+   * latest event until the next event. Returns the change to deliver (`none` when already shown or terminal).
+   */
+  markStalled(since: number): ChangeKind {
+    if (this.isTerminal || this.stalledSince !== undefined) return 'none';
+    this.stalledSince = since;
+    return 'structural';
+  }
+
+  /** True while the card shows that the run made no progress. */
+  get isStalled(): boolean {
+    return this.stalledSince !== undefined;
+  }
+
   view(now: number): CardView {
     const end = this.endedAt ?? now;
     const elapsedMs = Math.max(0, end - this.startedAt);
@@ -244,6 +269,7 @@ export class CardState {
       startedAt: this.startedAt,
       elapsedMs,
       hasRunningTools: this.runningCount > 0,
+      ...(this.stalledSince !== undefined && !this.isTerminal ? { notice: { kind: 'no-progress' as const, since: this.stalledSince } } : {}),
     };
   }
 

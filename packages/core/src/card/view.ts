@@ -66,6 +66,19 @@ export interface FooterFields {
   readonly sentAt: number;
 }
 
+/**
+ * A line the core adds about the card's liveness, shown as a side note (format it with
+ * `noticeText`):
+ * - `no-progress`: no event arrived since `since` (the run may have stalled; see `stallMs`);
+ * - `updates-interrupted`: the platform refused the card's updates from `since` on, so what it
+ *   showed in between may have been behind.
+ */
+export interface CardNotice {
+  readonly kind: 'no-progress' | 'updates-interrupted';
+  /** Epoch ms. */
+  readonly since: number;
+}
+
 /** What every renderer gets. Times are epoch ms, durations ms. */
 export interface CardView {
   readonly status: CardStatus;
@@ -90,4 +103,6 @@ export interface CardView {
   readonly elapsedMs: number;
   /** True when at least one tool is running (the ticker keeps refreshing this card). */
   readonly hasRunningTools: boolean;
+  /** Set while the card has a liveness notice to show (running cards only). */
+  readonly notice?: CardNotice;
 }

@@ -148,6 +148,7 @@ export class ChannelDispatcher {
     // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
     if (record.callSucceeded()) return this.requeue(record, change);
     record.accepted(key);
+    if (final) record.lateCalls.finalShown(this.deps.clock.now());
     this.store.put(record, view);
     if (this.nextPart(record, view)) this.requeue(record, change);
     else if (final) this.finishAfterLateCalls(record, change);
@@ -155,7 +156,7 @@ export class ChannelDispatcher {
 
   /** The final is on the message: report it, or first send it again once older calls can no longer land over it. */
   private finishAfterLateCalls(record: CardDeliveryRecord, change: CardChange): void {
-    const reassertAt = record.lateCalls.finalAccepted(this.deps.clock.now());
+    const reassertAt = record.lateCalls.finalComplete(this.deps.clock.now());
     if (reassertAt === undefined) this.finish(record, true);
     else this.requeue(record, change, reassertAt);
   }
@@ -306,8 +307,9 @@ export class ChannelDispatcher {
     // A final whose continuation parts are missing did not reach the chat whole: not ok, naming them.
     const partsError = missing.length > 0 ? `continuation part${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${keys.length + 1} undeliverable` : undefined;
     const result = { ...report, ok: ok && missing.length === 0, status: view.status, error: error ?? partsError, continuations };
-    // The message given up for a fresh one is closed like a final before the final is reported.
-    if (ok && record.movedFrom) void this.closeMoved(record, view).then(() => record.card.onFinal(result));
+    // The message given up for a fresh one is closed like a final before the final is reported
+    // (also when the fresh message exists but its last update failed: it may show the final too).
+    if (record.movedFrom && (ok || record.messagePhase === 'live')) void this.closeMoved(record, view).then(() => record.card.onFinal(result));
     else record.card.onFinal(result);
   }
 

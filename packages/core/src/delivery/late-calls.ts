@@ -7,6 +7,8 @@
 export class LateCallFence {
   private landUntil = Number.NEGATIVE_INFINITY;
   private reassert = false;
+  /** When the message last accepted the final. */
+  private shownAt = Number.NEGATIVE_INFINITY;
   /** Also counting the final's own tries. */
   private anyUntil = Number.NEGATIVE_INFINITY;
 
@@ -23,13 +25,20 @@ export class LateCallFence {
     if (!final) this.landUntil = Math.max(this.landUntil, until);
   }
 
+  /** The message accepted the final at `now` (epoch ms). */
+  finalShown(now: number): void {
+    this.shownAt = now;
+    this.reassert = false;
+  }
+
   /**
-   * The final was accepted at `now`. Returns the epoch ms at which it must be sent again because an
-   * older call may still land before then, or undefined when nothing can land after it any more.
+   * The final is complete (continuation parts included) at `now`. Returns the epoch ms at which the
+   * final must be sent again because an older call may have landed after it was shown, or undefined
+   * when nothing can land after it any more.
    */
-  finalAccepted(now: number): number | undefined {
-    this.reassert = this.landUntil > now;
-    return this.reassert ? this.landUntil : undefined;
+  finalComplete(now: number): number | undefined {
+    this.reassert = this.landUntil > this.shownAt;
+    return this.reassert ? Math.max(this.landUntil, now) : undefined;
   }
 
   /** Epoch ms until which any call of the message, the final's tries included, may still land (-Infinity when none may). */
@@ -46,6 +55,7 @@ export class LateCallFence {
   reset(): void {
     this.landUntil = Number.NEGATIVE_INFINITY;
     this.anyUntil = Number.NEGATIVE_INFINITY;
+    this.shownAt = Number.NEGATIVE_INFINITY;
     this.reassert = false;
   }
 }

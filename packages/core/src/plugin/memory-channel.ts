@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { formatFooter } from '../card/format/footer.js';
 import { parseTimingOverrides } from './kit/config.js';
+import { noticeText } from './kit/notice.js';
 import type { ChannelSettings, ChannelPlugin, CallFailure, MessageRef } from './contract.js';
 import { isTerminalStatus, type CardStatus, type CardView } from '../card/view.js';
 
@@ -16,6 +17,8 @@ export interface MemoryPayload {
   readonly footer: string;
   /** Set on continuation parts: the part number (2..n); absent on the main card. */
   readonly part?: number;
+  /** The card's liveness notice (see `CardView.notice`), as text in UTC; absent when none. */
+  readonly notice?: string;
 }
 
 /** One call the in-memory channel received. `at` is epoch ms on the wall/fake clock. */
@@ -111,6 +114,7 @@ function render(view: CardView, format: 'rich' | 'text', chunkChars: number | un
     answer: chunks(view.answer, chunkChars)[0]!,
     // The footer (duration, tokens, sent-at) shows once the run ended, so renders of a running card stay comparable.
     footer: isTerminalStatus(view.status) ? formatFooter(view.footer, { style: 'compact', locale: view.locale, timeZone: 'UTC' }) : '',
+    ...(view.notice ? { notice: noticeText(view.notice, view.locale, 'UTC') } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import type { AgentEvent, EventOf } from '../events/contract.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './logger.js';
+import { abandonedReason, StallWatch, type StallSettings } from './stall-watch.js';
 import type { Tickable, TickerService } from './ticker.js';
 
 /** Options of `ProgressCards.open`. */
@@ -87,6 +88,8 @@ export interface CardRuntime {
   readonly ticker: TickerService;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** When a run nobody feeds counts as stalled and when it is given up. */
+  readonly stall: StallSettings;
 }
 
 /** @internal The {@link ProgressCard} implementation. Create cards with `ProgressCards.open`. */
@@ -99,7 +102,10 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   private warnedAfterTerminal = false;
   /** Events applied so far; 0 means the card was never started and nothing was posted. */
   private eventsApplied = 0;
+  /** Epoch ms of the latest event applied. */
+  private lastEventAt = 0;
   private readonly tickMs: number;
+  private readonly stallWatch: StallWatch;
 
   constructor(
     private readonly runtime: CardRuntime,
@@ -109,6 +115,24 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     this.finalDelivery = new Promise((resolve) => (this.resolveFinal = resolve));
     this.tickMs = runtime.channel.settings.tickMs;
     this.slot = this.newSlot(runtime.clock.now(), options.title, options.locale);
+    this.stallWatch = new StallWatch(runtime.stall, () => this.stalled(), () => this.abandoned());
+    void this.finalDelivery.then(() => this.stallWatch.stop());
+  }
+
+  /** No event for `stallMs`: the card says since when there was no progress, and stops ticking. */
+  private stalled(): void {
+    const { state, delivery } = this.slot;
+    const change = state.markStalled(this.lastEventAt);
+    if (change === 'none') return;
+    this.runtime.logger.warn(`card ${this.id}: no event for ${this.runtime.stall.stallMs} ms; showing it as stalled`);
+    this.runtime.ticker.unwatch(this, this.tickMs);
+    this.runtime.channel.markDirty(delivery, change);
+  }
+
+  /** No event for `abandonMs`: the run is given up and the card ends as failed, saying why. */
+  private abandoned(): void {
+    if (this.slot.state.isTerminal) return;
+    this.push({ type: 'run.failed', error: abandonedReason(this.runtime.stall.abandonMs, this.view().locale) });
   }
 
   get channelId(): string {
@@ -191,7 +215,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   /** Ticker callback: re-render elapsed times of running tools. */
   onTick(): void {
     const { state, delivery } = this.slot;
-    if (!state.hasRunningTools || state.isTerminal || delivery.messagePhase === 'gone') {
+    if (!state.hasRunningTools || state.isTerminal || state.isStalled || delivery.messagePhase === 'gone') {
       this.runtime.ticker.unwatch(this, this.tickMs);
       return;
     }
@@ -211,6 +235,9 @@ export class LiveProgressCard implements ProgressCard, Tickable {
       return { accepted: false, reason: 'after-terminal' };
     }
     this.eventsApplied += 1;
+    this.lastEventAt = now;
+    if (slot.state.isTerminal) this.stallWatch.stop();
+    else this.stallWatch.touch();
     this.updateTicker(slot);
     if (result.change === 'terminal') {
       this.clearDebounce(slot);
@@ -223,7 +250,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   }
 
   private updateTicker(slot: Slot): void {
-    if (slot.state.hasRunningTools && !slot.state.isTerminal) this.runtime.ticker.watch(this, this.tickMs);
+    if (slot.state.hasRunningTools && !slot.state.isTerminal && !slot.state.isStalled) this.runtime.ticker.watch(this, this.tickMs);
     else this.runtime.ticker.unwatch(this, this.tickMs);
   }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createProgressCards, silentLogger } from '../../src/index.js';
-import { scriptedPlatform } from './scripted-platform.js';
+import { scriptedPlatform, type PlatformAnswer } from './scripted-platform.js';
 
 afterEach(() => vi.useRealTimers());
 
@@ -33,5 +33,41 @@ describe('delivery property regressions', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(await card.finalDelivery).toMatchObject({ ok: true });
     expect([...platform.channel.messages.values()].map((message) => message.history.at(-1)!.answer)).toEqual(['FINAL-ANSWER']);
+  });
+
+  it('an update landing late while the final waits for its continuation parts: the final is re-asserted after it', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const answers: PlatformAnswer[] = [{ kind: 'ok' }, { kind: 'ok' }, { kind: 'late', lateMs: 3501 }, { kind: 'ok' }, { kind: 'ok' }, { kind: 'ok' }, { kind: 'rate-limited' }, { kind: 'rate-limited' }, { kind: 'late', lateMs: 1 }];
+    const platform = scriptedPlatform({ any: answers }, { answerChunkChars: 60 });
+    const cards = createProgressCards({ channels: [platform.plugin], logger: silentLogger, env: {} });
+    const card = cards.open('memory');
+    card.start({ title: 'property' });
+    card.answer('Looking. ');
+    card.toolStarted('c1', 'shell', { command: 'step 1' });
+    await vi.advanceTimersByTimeAsync(1083);
+    card.answer('Looking. ');
+    await vi.advanceTimersByTimeAsync(2280);
+    card.toolStarted('c1', 'shell', { command: 'step 1' });
+    await vi.advanceTimersByTimeAsync(2637);
+    card.answer('A longer sentence of the answer that spans more. ');
+    const done = cards.shutdown();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await done).toMatchObject([{ ok: true, status: 'cancelled' }]);
+    expect(platform.channel.messages.get('m1')!.history.at(-1)).toMatchObject({ status: 'cancelled' });
+  });
+
+  it('a final given up on a fresh message that exists: the first message is closed, so the final shows once', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const late: PlatformAnswer = { kind: 'late', lateMs: 1 };
+    const answers: PlatformAnswer[] = [late, { kind: 'rate-limited' }, { kind: 'ok' }, { kind: 'lost' }, late, late, { kind: 'ok' }, { kind: 'rate-limited' }];
+    const platform = scriptedPlatform({ any: answers });
+    const cards = createProgressCards({ channels: [platform.plugin], logger: silentLogger, env: {} });
+    const card = cards.open('memory');
+    card.start({ title: 'property' });
+    card.complete('FINAL-ANSWER');
+    await vi.advanceTimersByTimeAsync(120_000);
+    await card.finalDelivery;
+    const finals = [...platform.channel.messages.values()].filter((message) => message.history.at(-1)!.answer === 'FINAL-ANSWER');
+    expect(finals).toHaveLength(1);
   });
 });

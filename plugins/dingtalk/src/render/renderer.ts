@@ -3,6 +3,7 @@ import {
   cut,
   formatFooter,
   isTerminalStatus,
+  noticeText,
   toolLineText,
   type CardRenderer,
   type CardStatus,
@@ -130,7 +131,8 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     const o = this.options;
     const status = `<font colorTokenV2=${STATUS_COLOR_TOKENS[view.status]}>${STATUS_ICONS[view.status]} **${texts.status[view.status]}**</font>`;
     const head = view.round > 0 ? `${status} · ${texts.round(view.round)}` : status;
-    const detail = this.detail(view, texts);
+    const notice = view.notice ? `<font colorTokenV2=common_level3_base_color>${escapeInline(noticeText(view.notice, locale, o.timeZone))}</font>` : '';
+    const detail = [notice, this.detail(view, texts)].filter(Boolean).join('\n\n');
     const footer = this.footer(view, locale);
     const footerBlock = footer ? `***\n\n<font colorTokenV2=common_level3_base_color>${escapeInline(footer)}</font>` : '';
     const thinkingText = view.answer.trim() === '' && !isTerminalStatus(view.status) ? view.thinking.trim() : '';
@@ -190,6 +192,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
       if (plain !== '') lines.push(escapeInline(plain));
     }
     if (view.status === 'waiting' && view.waitingFor) lines.push(`${texts.waitingFor}: ${escapeInline(cut(view.waitingFor, MAX_INLINE_CHARS))}`);
+    if (view.notice) lines.push(escapeInline(noticeText(view.notice, locale, o.timeZone)));
     if (view.error) lines.push(`${view.status === 'cancelled' ? texts.reason : texts.error}: ${escapeInline(cut(view.error, MAX_INLINE_CHARS))}`);
     const footer = this.footer(view, locale);
     if (footer) lines.push(escapeInline(footer));

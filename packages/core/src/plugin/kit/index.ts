@@ -10,4 +10,5 @@ export {
   type ParseChannelConfigOptions,
   type TimingOverrides,
 } from './config.js';
+export { noticeText } from './notice.js';
 export { configFromEnv, withEnvNames, MissingEnvError, type EnvSource, type EnvVariable } from './env.js';
