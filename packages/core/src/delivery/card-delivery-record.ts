@@ -5,6 +5,7 @@ import { ContinuationParts } from './continuation-parts.js';
 import { PHASE_TRANSITIONS, isFinalRung, type CardDeliveryPhase } from './delivery-policy.js';
 import { FlushQueue } from './flush-queue.js';
 import { LateCallFence } from './late-calls.js';
+import { CardOutage } from './outage.js';
 
 /** Where the card's message stands on the platform. */
 export type MessagePhase = 'unsent' | 'live' | 'gone';
@@ -89,6 +90,8 @@ export class CardDeliveryRecord {
   readonly parts: ContinuationParts;
   /** Older calls of the main message that may still be applied late (see {@link LateCallFence}). */
   readonly lateCalls: LateCallFence;
+  /** Paused updates and probing after consecutive failures (see {@link CardOutage}). */
+  readonly outage = new CardOutage();
   private messageRef: MessageRef | undefined;
   private messageState: MessagePhase = 'unsent';
   private deliveryPhase: CardDeliveryPhase = 'progressive';
@@ -220,9 +223,14 @@ export class CardDeliveryRecord {
     this.replaced = true;
   }
 
-  /** Too many failures: progressive updates stop until the final. */
+  /** Too many failures (or the channel stopped): progressive updates stop. */
   pause(): void {
     if (this.deliveryPhase === 'progressive') this.moveTo('paused');
+  }
+
+  /** A probe of a paused card got through: progressive updates flow again. */
+  resume(): void {
+    if (this.deliveryPhase === 'paused') this.moveTo('progressive');
   }
 
   /**

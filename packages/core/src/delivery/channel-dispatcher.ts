@@ -104,7 +104,7 @@ export class ChannelDispatcher {
 
   /** One flush of one card. Never rejects: one card cannot stop the channel or the process. */
   private async dispatch(record: CardDeliveryRecord, change: CardChange): Promise<void> {
-    const view = record.card.view();
+    const view = record.outage.decorate(record.card.view());
     const final = isTerminalStatus(view.status);
     if (this.stop.stoppedBy && !final) return record.pause();
     let payload: unknown;
@@ -121,6 +121,8 @@ export class ChannelDispatcher {
       if (part) return this.deliverPart(record, change, final, part);
       this.counters.unchanged += 1;
       if (final) this.finish(record, true);
+      // A probe with nothing new to show waits for the next one.
+      else if (record.phase === 'paused' && record.outage.ongoing) this.probeLater(record, { card: record.card.id, channel: this.plugin.id });
       return;
     }
     const { transport } = this.plugin;
@@ -145,6 +147,7 @@ export class ChannelDispatcher {
     this.counters[call === 'update' ? 'updated' : 'sent'] += 1;
     this.stop.lift();
     this.observe(record, call, startedAt, final, attempt);
+    this.probeSucceeded(record);
     // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
     if (record.callSucceeded()) return this.requeue(record, change);
     record.accepted(key);
@@ -159,6 +162,30 @@ export class ChannelDispatcher {
     const reassertAt = record.lateCalls.finalComplete(this.deps.clock.now());
     if (reassertAt === undefined) this.finish(record, true);
     else this.requeue(record, change, reassertAt);
+  }
+
+  /**
+   * Progressive updates failed too often: they pause, and the card probes with backoff (one warning
+   * when the outage begins). A probe renders the latest state, so the first that gets through catches up.
+   */
+  private probeLater(record: CardDeliveryRecord, fields: Record<string, unknown>): void {
+    const now = this.deps.clock.now();
+    if (!record.outage.ongoing) {
+      this.deps.logger.warn('pausing progressive updates; probing the platform with backoff', fields);
+      record.outage.begin(now);
+    }
+    record.pause();
+    record.flushQueue.notBeforeTime(now + record.outage.nextProbeDelay(this.deps.retry.probeDelaysMs));
+    this.pump.request(record, CHANGE_RANK.structural);
+  }
+
+  /** A call of the card got through: an outage ends and progressive updates flow again. */
+  private probeSucceeded(record: CardDeliveryRecord): void {
+    record.outage.accepted(this.deps.clock.now());
+    if (!record.outage.ongoing) return;
+    record.outage.recovered();
+    record.resume();
+    this.deps.logger.warn('progressive updates resumed', { card: record.card.id, channel: this.plugin.id });
   }
 
   /** Tells the delivery listeners about one settled call. */
@@ -218,10 +245,7 @@ export class ChannelDispatcher {
       case 'back-off': {
         const wait = this.waitAfter(failure, () => backoffMs(this.deps.retry.updateRetryDelaysMs, record.callFailed()));
         if (final) return this.retryFinal(record, change, now, wait, failure);
-        if (record.failureStreak >= this.deps.retry.maxConsecutiveFailures && record.phase === 'progressive') {
-          this.deps.logger.warn('pausing progressive updates until the final', fields);
-          return record.pause();
-        }
+        if (record.phase === 'paused' || record.failureStreak >= this.deps.retry.maxConsecutiveFailures) return this.probeLater(record, fields);
         return this.requeue(record, change, now + wait);
       }
       case 'stop-channel':

@@ -4,8 +4,10 @@ export interface RetrySettings {
   readonly finalRetryDelaysMs: readonly number[];
   /** Backoff of a failed progressive update, by consecutive failure (default 1000, 2000, 4000). */
   readonly updateRetryDelaysMs: readonly number[];
-  /** Consecutive failures after which progressive updates pause until the final (default 3). */
+  /** Consecutive failures after which progressive updates pause and the card probes (default 3). */
   readonly maxConsecutiveFailures: number;
+  /** Waits between probes of a paused card, by probe; the last repeats (default 5000, 10 000, 20 000, 30 000). */
+  readonly probeDelaysMs: readonly number[];
   /** Wait after a rate-limited answer without a retry-after (default 1000). */
   readonly defaultRateLimitWaitMs: number;
   /**
@@ -22,6 +24,7 @@ export const DEFAULT_RETRY_SETTINGS: RetrySettings = {
   finalRetryDelaysMs: [1000, 2000, 4000],
   updateRetryDelaysMs: [1000, 2000, 4000],
   maxConsecutiveFailures: 3,
+  probeDelaysMs: [5000, 10_000, 20_000, 30_000],
   defaultRateLimitWaitMs: 1000,
   lateApplyWindowMs: 10_000,
 };
