@@ -12,6 +12,7 @@ import { systemClock, type Clock } from './runtime/clock.js';
 import { consoleLogger, type Logger } from './runtime/logger.js';
 import { LiveProgressCard, type OpenCardOptions, type ProgressCard } from './runtime/progress-card.js';
 import { checkStallSettings, DEFAULT_STALL_SETTINGS, type StallSettings } from './runtime/stall-watch.js';
+import { finalWithin, INTERRUPTED_REASONS, shutdownOptions, type ShutdownOptions } from './runtime/shutdown.js';
 import { TickerService } from './runtime/ticker.js';
 import { TOKENS } from './runtime/tokens.js';
 
@@ -61,7 +62,7 @@ export interface ProgressCards {
   /**
    * Opens a card for one run. `target` overrides the channel's configured destination
    * (plugin-specific, e.g. a chat id).
-   * @throws Error naming an unknown channel id.
+   * @throws Error naming an unknown channel id, or saying the composition was shut down.
    */
   open(channelId: string, target?: unknown, options?: OpenCardOptions): ProgressCard;
   /** Effective settings of a channel (defaults ← config ← env). @throws Error naming an unknown channel id. */
@@ -83,12 +84,16 @@ export interface ProgressCards {
   /** Resolves when no card has anything left to send. */
   idle(): Promise<void>;
   /**
-   * Ends every card still running as cancelled (`reason`), waits for their finals (and those of
-   * earlier turns in card-per-turn mode), and stops all timers. Call it before the process exits
-   * so no card is left spinning. A card opened but never fed an event posts nothing: its final
-   * resolves `{ ok: true, status: 'cancelled', attempts: 0, skipped: 'never-started' }`.
+   * Ends every card still running as cancelled (default reason: "interrupted by a restart" in the
+   * card's language), waits for their finals (and those of earlier turns in card-per-turn mode) at
+   * most `deadlineMs` (default 8000; a final not settled by then is reported `ok: false`), and stops
+   * all timers. Call it before the process exits so no card is left spinning (or use
+   * `installShutdownHandlers`). A card opened but never fed an event posts nothing: its final
+   * resolves `{ ok: true, status: 'cancelled', attempts: 0, skipped: 'never-started' }`. After it,
+   * `open()` is refused. Takes the reason as a string too.
+   * @throws Error (as a rejection) naming `deadlineMs` when it is not a non-negative integer.
    */
-  shutdown(reason?: string): Promise<FinalDelivery[]>;
+  shutdown(options?: string | ShutdownOptions): Promise<FinalDelivery[]>;
 }
 
 /** Registers `value` under `token`; without one, keeps the parent's registration or else registers `fallback`. */
@@ -137,9 +142,11 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   const plugins = container.isRegistered(TOKENS.ChannelPlugin, true) ? container.resolveAll(TOKENS.ChannelPlugin) : [];
   for (const plugin of plugins) registry.addChannel(plugin);
   const live = new Set<LiveProgressCard>();
+  let shutDown = false;
 
   return {
     open(channelId, target, openOptions) {
+      if (shutDown) throw new Error(`cannot open a card on ${JSON.stringify(channelId)}: this ProgressCards was shut down (create a new composition to open cards again)`);
       const channel = registry.channel(channelId);
       const card = new LiveProgressCard({ channel, ticker, clock, logger, stall }, target, openOptions);
       live.add(card);
@@ -165,16 +172,24 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
       return observers.add(listener);
     },
     idle: () => registry.idle(),
-    async shutdown(reason = 'shutdown') {
+    async shutdown(input) {
+      const { reason, deadlineMs } = shutdownOptions(input);
+      const startedAt = Date.now();
+      shutDown = true;
       const cards = [...live];
       for (const card of cards) {
+        const why = reason ?? INTERRUPTED_REASONS[card.view().locale];
         // A card no event reached has posted nothing: it ends without a message.
-        if (card.endIfNeverStarted(reason)) continue;
-        if (card.status === 'running' || card.status === 'waiting') card.cancel(reason);
+        if (card.endIfNeverStarted(why)) continue;
+        if (card.status === 'running' || card.status === 'waiting') card.cancel(why);
       }
-      const results = await Promise.all(cards.map((card) => card.finalDelivery));
+      const results = await Promise.all(cards.map((card) => finalWithin(card.finalDelivery, deadlineMs, () => card.status)));
       // Earlier cards of a card-per-turn run may still be retrying their finals: let them finish too.
-      await registry.idle();
+      // One deadline for all of it: what the finals used is not granted twice.
+      let timer: NodeJS.Timeout | undefined;
+      const left = Math.max(0, deadlineMs - (Date.now() - startedAt));
+      await Promise.race([registry.idle(), new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+      clearTimeout(timer);
       ticker.dispose();
       registry.dispose();
       return results;

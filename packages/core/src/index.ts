@@ -54,4 +54,5 @@ export { ChannelRegistry, type ChannelRegistryDeps } from './delivery/channel-re
 export type { ProgressCard, PushResult, OpenCardOptions } from './runtime/progress-card.js';
 export { TickerService, type Tickable } from './runtime/ticker.js';
 export { DEFAULT_STALL_SETTINGS, type StallSettings } from './runtime/stall-watch.js';
+export { installShutdownHandlers, DEFAULT_SHUTDOWN_DEADLINE_MS, INTERRUPTED_REASONS, type ShutdownOptions, type ShutdownHandlerOptions } from './runtime/shutdown.js';
 export { createProgressCards, type ProgressCards, type ProgressCardsOptions, type ProgressCardsDiagnostics } from './compose.js';

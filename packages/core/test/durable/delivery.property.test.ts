@@ -60,12 +60,12 @@ async function play(s: fc.RecordValue<typeof scenario extends fc.Arbitrary<infer
   if (s.ending === 'completed') card.complete('FINAL-ANSWER');
   else if (s.ending === 'failed') card.fail('FINAL-ERROR');
   else if (s.ending === 'cancelled') card.cancel('FINAL-REASON');
-  const done = s.ending === 'shutdown' ? cards.shutdown().then(() => (shutDown = true)) : card.finalDelivery;
+  const done = s.ending === 'shutdown' ? cards.shutdown({ deadlineMs: 600_000 }).then(() => (shutDown = true)) : card.finalDelivery;
   for (let i = 0; i < 400 && final === undefined; i++) await vi.advanceTimersByTimeAsync(1000);
   await done;
   // Whatever the platform may still apply late lands now.
   for (let i = 0; i < 40 && platform.lateCalls() > 0; i++) await vi.advanceTimersByTimeAsync(1000);
-  if (!shutDown) await cards.shutdown();
+  if (!shutDown) await cards.shutdown({ deadlineMs: 600_000 });
   return { platform, card, final, cards };
 }
 

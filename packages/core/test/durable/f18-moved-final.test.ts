@@ -74,7 +74,7 @@ describe('F18 a final moved to a fresh message', () => {
   it('variant A while shutting down: shutdown() waits for the abandoned message to be closed', async () => {
     const { platform, cards } = await run({ update: [FAIL, FAIL, FAIL, FAIL, FAIL, FAIL] });
     let closed = false;
-    void cards.shutdown().then(() => (closed = true));
+    void cards.shutdown({ deadlineMs: 120_000 }).then(() => (closed = true));
     while (!closed) await vi.advanceTimersByTimeAsync(100);
     expect(chat(platform)).toEqual({ showingFinal: 1, running: 0 });
   });

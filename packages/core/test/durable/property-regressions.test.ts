@@ -17,7 +17,7 @@ describe('delivery property regressions', () => {
     card.answer('A longer sentence of the answer that spans more. ');
     await vi.advanceTimersByTimeAsync(2049);
     card.answer('Looking. ');
-    const done = cards.shutdown();
+    const done = cards.shutdown({ deadlineMs: 120_000 });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(await done).toMatchObject([{ ok: true, status: 'cancelled', continuations: { delivered: 1, total: 1 } }]);
     expect(platform.channel.messages.get('m1')!.history.at(-1)).toMatchObject({ status: 'cancelled' });
@@ -50,7 +50,7 @@ describe('delivery property regressions', () => {
     card.toolStarted('c1', 'shell', { command: 'step 1' });
     await vi.advanceTimersByTimeAsync(2637);
     card.answer('A longer sentence of the answer that spans more. ');
-    const done = cards.shutdown();
+    const done = cards.shutdown({ deadlineMs: 120_000 });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(await done).toMatchObject([{ ok: true, status: 'cancelled' }]);
     expect(platform.channel.messages.get('m1')!.history.at(-1)).toMatchObject({ status: 'cancelled' });
