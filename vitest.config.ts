@@ -14,6 +14,9 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
+    // Some dependencies (eventsource-parser, under the AI SDK) also export TypeScript under "source":
+    // let vite transform them instead of handing .ts files to Node.
+    server: { deps: { inline: ['ai', /@ai-sdk\//, 'eventsource-parser'] } },
     projects: [
       {
         extends: true,

@@ -133,6 +133,7 @@ describe('the packed packages in a project outside the repo', () => {
     expect(summary.summary.channels.map((c) => [c.channel, c.statuses])).toEqual([
       ['feishu', ['completed']],
       ['dingtalk', ['completed']],
+      ['slack', ['completed']],
     ]);
   }, 120_000);
 

@@ -10,6 +10,7 @@ export { parseSpeed, parsePort, parseLang, parseMaxGap, parseChannel } from './o
 export { CHANNELS, CHANNEL_IDS, channelDescriptor, type ChannelId } from './channels/index.js';
 export { feishuChannel, EMULATED_FEISHU_CHAT_ID } from './channels/feishu.js';
 export { dingtalkChannel, EMULATED_DINGTALK } from './channels/dingtalk.js';
+export { slackChannel } from './channels/slack.js';
 export type * from './channels/descriptor.js';
 export { runSession, autoSpeed, MAX_AUTO_SPEED, type SessionOptions } from './commands/session.js';
 export { runEmulatorCommand, DEFAULT_EMULATOR_PORT, type EmulatorCommandOptions } from './commands/emulator.js';
@@ -26,4 +27,5 @@ export { emulatorPreviewSource, previewCalls } from './preview/sources.js';
 export type { PreviewSource, PanelSnapshot, PreviewCall, PreviewCard } from './preview/model.js';
 export { renderFeishuCard } from './preview/render-feishu.js';
 export { renderDingTalkCard } from './preview/render-dingtalk.js';
+export { renderSlackMessage } from './preview/render-slack.js';
 export { renderMarkdown, escapeHtml } from './preview/markdown.js';

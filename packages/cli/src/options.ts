@@ -44,7 +44,7 @@ export function parseLang(value: string): Locale {
   throw new InvalidArgumentError('Expected zh or en.');
 }
 
-/** `--channel`: a channel id (`feishu`, `dingtalk`) or `all`. */
+/** `--channel`: a channel id (`feishu`, `dingtalk`, `slack`) or `all`. */
 export function parseChannel(value: string): ChannelId[] {
   const v = value.trim().toLowerCase();
   if (v === 'all') return [...CHANNEL_IDS];

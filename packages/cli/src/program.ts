@@ -3,6 +3,7 @@ import type { Locale } from '@progresscard/core';
 import { bundledTraces } from '@progresscard/sources';
 import { DEFAULT_EMULATOR_PORT, runEmulatorCommand } from './commands/emulator.js';
 import { runSession } from './commands/session.js';
+import { DEFAULT_IDLE_MS, defaultStatePath, runWatch } from './commands/watch.js';
 import type { CliIO } from './io.js';
 import { CHANNEL_IDS, CHANNELS } from './channels/index.js';
 import { realEnvHelp } from './channels/real.js';
@@ -102,6 +103,31 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
         await runSession(
           { trace: file, traceLabel: 'trace file', format: flags.format, channels: flags.channel, targetSeconds: TARGET_SECONDS, maxGapMs: flags.maxGap, speed: flags.speed,
             locale: flags.lang, real: flags.real, preview, port: flags.port, keepOpen: flags.keepOpen, lingerMs: flags.json ? 0 : linger(), json: flags.json },
+          io,
+        ),
+      );
+    });
+
+  program
+    .command('watch')
+    .description('mirror the Claude Code, Codex and Gemini CLI sessions running on this machine into live cards, until Ctrl-C')
+    .option('--claude <dir>', 'Claude Code projects folder (default ~/.claude/projects)')
+    .option('--codex <dir>', 'Codex sessions folder (default ~/.codex/sessions)')
+    .option('--gemini <dir>', 'Gemini CLI folder (default ~/.gemini/tmp)')
+    .option('--dir <dir>', 'a folder of trace files of any format (repeatable); given folders replace the defaults', (dir: string, dirs: string[] = []) => [...dirs, dir])
+    .option('--state <file>', 'where read positions and open cards are kept', defaultStatePath())
+    .option('--idle <ms>', 'a Claude Code / Gemini run with no tool running ends after this long without new lines', parseMaxGap, DEFAULT_IDLE_MS)
+    .option(`--channel <${[...CHANNEL_IDS, 'all'].join('|')}>`, 'which platform(s) to post to', parseChannel, [...CHANNEL_IDS])
+    .option('--lang <zh|en>', 'card language (default: the run\'s, else zh)', parseLang)
+    .option('--port <port>', 'preview page port (0 = any free port)', parsePort, DEFAULT_PREVIEW_PORT)
+    .option('--no-preview', 'do not serve the live preview page')
+    .option('--real', 'send to the real platform APIs (credentials from the environment, listed below)', false)
+    .addHelpText('after', REAL_HELP)
+    .action(async (flags: { claude?: string; codex?: string; gemini?: string; dir?: string[]; state: string; idle: number; channel: typeof CHANNEL_IDS; lang?: Locale; port: number; preview: boolean; real: boolean }) => {
+      setExitCode(
+        await runWatch(
+          { claude: flags.claude, codex: flags.codex, gemini: flags.gemini, dirs: flags.dir, statePath: flags.state, idleMs: flags.idle || DEFAULT_IDLE_MS, channels: flags.channel,
+            locale: flags.lang, real: flags.real, preview: flags.preview, port: flags.port },
           io,
         ),
       );

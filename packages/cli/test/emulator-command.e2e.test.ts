@@ -13,7 +13,7 @@ async function waitForText(read: () => string, pattern: RegExp, timeoutMs = 10_0
 }
 
 describe('progresscard emulator', () => {
-  it('serves both emulators with the printed credentials until Ctrl-C', async () => {
+  it('serves every channel emulator with the printed credentials until Ctrl-C', async () => {
     const t = memoryIO();
     const run = main(['emulator', '--port', '0', '--preview-port', '0'], t.io);
     await waitForText(t.out, /Press Ctrl-C to stop/);
@@ -38,9 +38,15 @@ describe('progresscard emulator', () => {
     }).then((r) => r.json() as Promise<{ accessToken?: string }>);
     expect(dingtalkToken.accessToken).toBeTruthy();
 
+    const slackAuth = await fetch(`${value('SLACK_API_URL')}auth.test`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${value('SLACK_BOT_TOKEN')}` },
+    }).then((r) => r.json() as Promise<{ ok: boolean }>);
+    expect(slackAuth.ok).toBe(true);
+
     const state = (await fetch(`${previewUrl}api/state`).then((r) => r.json())) as { run: { phase: string }; panels: Array<{ id: string }> };
     expect(state.run.phase).toBe('emulator');
-    expect(state.panels.map((p) => p.id)).toEqual(['feishu', 'dingtalk']);
+    expect(state.panels.map((p) => p.id)).toEqual(['feishu', 'dingtalk', 'slack']);
 
     t.abort();
     expect(await run).toBe(EXIT.ok);

@@ -22,6 +22,7 @@ describe('replay --json', () => {
     expect(parsed.summary.channels.map((c) => [c.channel, c.statuses, c.ok])).toEqual([
       ['feishu', ['completed'], true],
       ['dingtalk', ['completed'], true],
+      ['slack', ['completed'], true],
     ]);
     for (const channel of parsed.summary.channels) {
       // send + at least the final update, all read back from the emulator's call history

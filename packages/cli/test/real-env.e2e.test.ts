@@ -36,15 +36,15 @@ describe('--real without credentials', () => {
 });
 
 describe('--real against the emulators', () => {
-  it('the variables the emulator command prints send a replay to those emulators, both channels', async () => {
+  it('the variables the emulator command prints send a replay to those emulators, every channel', async () => {
     const emulator = memoryIO({});
     const running = main(['emulator', '--port', '0', '--no-preview'], emulator.io);
     let env: Record<string, string> = {};
-    for (let i = 0; i < 100 && !env.DINGTALK_BASE_URL; i++) {
+    for (let i = 0; i < 100 && !env.SLACK_API_URL; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       env = Object.fromEntries([...emulator.out().matchAll(/^\s+export ([A-Z_]+)=(\S+)/gm)].map((m) => [m[1]!, m[2]!]));
     }
-    expect(Object.keys(env)).toEqual(expect.arrayContaining([...REAL_ENV_VARS.feishu, ...REAL_ENV_VARS.dingtalk, 'FEISHU_DOMAIN', 'DINGTALK_BASE_URL']));
+    expect(Object.keys(env)).toEqual(expect.arrayContaining([...REAL_ENV_VARS.feishu, ...REAL_ENV_VARS.dingtalk, ...REAL_ENV_VARS.slack, 'FEISHU_DOMAIN', 'DINGTALK_BASE_URL', 'SLACK_API_URL']));
     // The printed block can be pasted into a shell as it is.
     const block = emulator.out().split('\n').filter((line) => line.trim().startsWith('export ')).join('\n');
     const sourced = execFileSync('bash', ['-c', `${block}\nenv`], { encoding: 'utf8', env: {} });
@@ -57,6 +57,7 @@ describe('--real against the emulators', () => {
       expect(parsed.summary.channels.map((c) => [c.channel, c.statuses])).toEqual([
         ['feishu', ['completed']],
         ['dingtalk', ['completed']],
+        ['slack', ['completed']],
       ]);
     } finally {
       emulator.abort();

@@ -56,6 +56,7 @@ describe('replay engine', () => {
     expect(parsed.cards.map((c) => [c.status, c.delivered])).toEqual([
       ['cancelled', true],
       ['cancelled', true],
+      ['cancelled', true],
     ]);
   }, 30_000);
 

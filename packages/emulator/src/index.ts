@@ -1,3 +1,4 @@
 export * from './common/index.js';
 export * from './feishu/index.js';
 export * from './dingtalk/index.js';
+export * from './slack/index.js';

@@ -20,3 +20,5 @@ export {
   type TraceLocale,
   FORMAT_LABELS,
 } from './types.js';
+export { createTraceLineReader, type TraceLineReader, type TraceLineReaderOptions } from './line-reader.js';
+export { createRecordMapper, eventsOf, type RecordMapper } from './record-mapper.js';

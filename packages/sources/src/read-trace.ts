@@ -1,10 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { DETECT_MAX_LINES, FormatDetector } from './detect.js';
-import { FORMATS } from './formats/index.js';
-import type { Framed } from './framing/framer.js';
-import { ItemQueue } from './output.js';
-import { RunBuilder } from './run-builder.js';
+import { createTraceLineReader } from './line-reader.js';
 import { FORMAT_LABELS, isTraceFormat, TRACE_FORMATS, type ReadTraceOptions, type TraceFormat, type TraceItem } from './types.js';
 
 /**
@@ -74,62 +71,14 @@ async function* convert(input: string | NodeJS.ReadableStream, requested: TraceF
     }
     options.onFormat?.(format);
 
-    const queue = new ItemQueue(options.maxGapMs);
-    const builder = new RunBuilder((item) => queue.push(item), options.locale ?? 'zh-CN', options.locale !== undefined);
-    const { framer: makeFramer, converter: makeConverter } = FORMATS[format];
-    const framer = makeFramer();
-    const converter = makeConverter(builder);
-    let lineNo = 0;
-    let sawPrefixTime = false;
-    let logTime: number | undefined;
-    const readTimes = FORMATS[format].eventsWithoutTimes;
-
-    const deliver = (records: Framed[]): void => {
-      for (const record of records) {
-        builder.line = record.line;
-        if ('error' in record) {
-          builder.error(record.error);
-          continue;
-        }
-        if ('time' in record) {
-          // The agent's own log line: its time stands for the events after it that carry none.
-          logTime = record.time;
-          sawPrefixTime = true;
-          continue;
-        }
-        if (record.at !== undefined) sawPrefixTime = true;
-        // No timestamps anywhere so far (raw piped events): the time of reading is the event time.
-        const at = record.at ?? logTime ?? (sawPrefixTime ? undefined : Date.now());
-        try {
-          converter.record(record.value, readTimes ? at : record.at);
-        } catch (error) {
-          builder.error(`could not convert the record: ${(error as Error).message}`);
-        }
-      }
-    };
-    const feed = (line: string): void => {
-      lineNo += 1;
-      deliver(framer.push(line, lineNo));
-    };
-
-    for (const line of head) {
-      feed(line);
-      yield* queue.take();
-    }
+    const reader = createTraceLineReader(format, { maxGapMs: options.maxGapMs, locale: options.locale });
+    for (const line of head) yield* reader.pushLine(line);
     for (;;) {
       const next = await iterator.next();
       if (next.done) break;
-      feed(next.value);
-      yield* queue.take();
+      yield* reader.pushLine(next.value);
     }
-    deliver(framer.end());
-    builder.line = Math.max(lineNo, 1);
-    try {
-      converter.end();
-    } catch (error) {
-      builder.error(`could not end the trace: ${(error as Error).message}`);
-    }
-    yield* queue.end(Date.now());
+    yield* reader.end();
   } finally {
     lines.close();
     if (typeof input === 'string') (stream as ReturnType<typeof createReadStream>).destroy();

@@ -158,6 +158,11 @@ export class CardDeliveryRecord {
     this.finalAttemptsTotal += 1;
   }
 
+  /** The card continues a message sent earlier (by another process): later flushes update it. */
+  resume(message: MessageRef): void {
+    this.sent(message);
+  }
+
   /** The main message was created. */
   sent(message: MessageRef): void {
     this.messageRef = message;

@@ -4,6 +4,7 @@ import type { TextBufferLimits } from '../card/text-buffer.js';
 import type { CardStatus, CardView, Locale } from '../card/view.js';
 import type { CardDeliveryRecord, FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { ChannelDispatcher } from '../delivery/channel-dispatcher.js';
+import type { MessageRef } from '../plugin/contract.js';
 import type { AgentEvent, EventOf } from '../events/contract.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
 import type { Clock } from './clock.js';
@@ -24,6 +25,11 @@ export interface OpenCardOptions {
   readonly cardPer?: 'run' | 'turn';
   /** Verbose output buffer thresholds (default 50 segments / 8000 characters). */
   readonly textBuffer?: TextBufferLimits;
+  /**
+   * An existing card message to continue instead of sending a new one, e.g. the `message` of a
+   * card opened by an earlier process for the same run: the first flush updates it in place.
+   */
+  readonly message?: MessageRef;
 }
 
 /** Outcome of feeding one event. Bad input never throws out of a card. */
@@ -60,6 +66,8 @@ export interface ProgressCard {
   cancel(reason?: string): PushResult;
   /** The current card (of the current turn in card-per-turn mode). */
   view(): CardView;
+  /** The platform message of the current card once it was sent (or given in `OpenCardOptions.message`). */
+  readonly message: MessageRef | undefined;
   readonly status: CardStatus;
   /** Resolves once with how the run's final state reached the chat. Never rejects. */
   readonly finalDelivery: Promise<FinalDelivery>;
@@ -141,6 +149,10 @@ export class LiveProgressCard implements ProgressCard, Tickable {
 
   get status(): CardStatus {
     return this.slot.state.currentStatus;
+  }
+
+  get message(): MessageRef | undefined {
+    return this.slot.delivery.message;
   }
 
   view(): CardView {
@@ -299,6 +311,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
         if (this.slot === slot) this.resolveFinal(result);
       },
     });
+    if (this.turn === 1 && this.options.message) slot.delivery.resume(this.options.message);
     return slot;
   }
 }

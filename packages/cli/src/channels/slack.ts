@@ -1,0 +1,69 @@
+import { DEFAULT_SLACK_WORKSPACE, startSlackEmulator, type SlackEmulator } from '@progresscard/emulator';
+import { slack, SlackConfigError } from '@progresscard/plugin-slack';
+import { CliUsageError } from '../errors.js';
+import { renderSlackMessage, slackCardState } from '../preview/render-slack.js';
+import type { ChannelDescriptor } from './descriptor.js';
+
+/** Slack: Block Kit messages posted and updated through the Web API (chat.postMessage, chat.update). */
+export const slackChannel: ChannelDescriptor<'slack', SlackEmulator> = {
+  id: 'slack',
+  label: 'Slack',
+  emulated: {
+    start: (port) => startSlackEmulator({ port }),
+    plugin: (emulator, settings) =>
+      slack({
+        botToken: DEFAULT_SLACK_WORKSPACE.botToken,
+        channel: DEFAULT_SLACK_WORKSPACE.channel,
+        apiUrl: emulator.apiUrl,
+        tickMs: settings.tickMs,
+        ...(settings.locale ? { locale: settings.locale } : {}),
+      }),
+    env: (emulator) => [
+      { name: 'SLACK_BOT_TOKEN', value: DEFAULT_SLACK_WORKSPACE.botToken },
+      { name: 'SLACK_CHANNEL_ID', value: DEFAULT_SLACK_WORKSPACE.channel },
+      { name: 'SLACK_API_URL', value: emulator.apiUrl },
+    ],
+    pluginHint: (emulator) => `slack({ …, apiUrl: '${emulator.apiUrl}' })`,
+  },
+  real: {
+    requiredEnv: ['SLACK_BOT_TOKEN', 'SLACK_CHANNEL_ID'],
+    optionalEnv: [{ name: 'SLACK_API_URL', hint: 'the Web API base, default https://slack.com/api/' }],
+    plugin: (env, settings) => {
+      try {
+        return slack({
+          botToken: env.SLACK_BOT_TOKEN!.trim(),
+          channel: env.SLACK_CHANNEL_ID!.trim(),
+          ...(env.SLACK_API_URL?.trim() ? { apiUrl: env.SLACK_API_URL.trim() } : {}),
+          tickMs: settings.tickMs,
+          ...(settings.locale ? { locale: settings.locale } : {}),
+        });
+      } catch (error) {
+        throw error instanceof SlackConfigError ? new CliUsageError(error.message) : error;
+      }
+    },
+  },
+  preview: {
+    cards: (emulator) =>
+      emulator
+        .messages()
+        .filter((m) => m.state !== 'deleted')
+        .map((m) => ({
+          id: m.ts,
+          revision: `${m.updates}:${m.state}`,
+          state: slackCardState(m.blocks),
+          createdAt: m.createdAt,
+          updatedAt: m.updatedAt,
+          version: m.updates,
+          render: () => renderSlackMessage(m.text, m.blocks),
+        })),
+    // Slack answers errors as strings (`ratelimited`, `message_not_found`); the call's `msg` holds them.
+    calls: (emulator) => emulator.calls().map((call) => ({ ...call, code: call.outcome === 'accepted' ? 0 : (call.msg ?? call.code) })),
+    isTokenRoute: (route) => route === 'auth.test',
+    /** HTTP 429 `ratelimited` (https://api.slack.com/apis/rate-limits). */
+    isRateLimited: (call) => call.status === 429 || call.code === 'ratelimited',
+    finalPayload: (emulator, messageId) => {
+      const held = emulator.message(messageId);
+      return held ? { text: held.text, blocks: held.blocks } : undefined;
+    },
+  },
+};

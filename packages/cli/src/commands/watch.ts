@@ -1,0 +1,106 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { watch as watchFiles, type FSWatcher } from 'chokidar';
+import { createProgressCards, silentLogger, type Locale, type ProgressCard } from '@progresscard/core';
+import type { AnyChannelPlugin } from '../channels/descriptor.js';
+import { emulatedPlugins, startEmulators, type Emulators } from '../channels/emulated.js';
+import type { ChannelId } from '../channels/index.js';
+import { realPlugins } from '../channels/real.js';
+import { EXIT } from '../errors.js';
+import { waitFor, type CliIO } from '../io.js';
+import { startPreviewServer, type PreviewServer } from '../preview/server.js';
+import { replayTickMs } from '../replay/clock.js';
+import { pc } from '../terminal/colors.js';
+import { watchLocations, type LocationOptions, type WatchLocation } from '../watch/locations.js';
+import { SessionFollower } from '../watch/session-follower.js';
+import { WatchState } from '../watch/watch-state.js';
+
+/** Default state file: `~/.progresscard/watch-state.json`. */
+export function defaultStatePath(home = homedir()): string {
+  return join(home, '.progresscard', 'watch-state.json');
+}
+
+/** Default quiet time after which a Claude Code / Gemini CLI run with no tool running ends, ms. */
+export const DEFAULT_IDLE_MS = 120_000;
+
+/** Options of {@link runWatch}. */
+export interface WatchOptions extends LocationOptions {
+  readonly statePath: string;
+  readonly channels: readonly ChannelId[];
+  readonly idleMs: number;
+  readonly real: boolean;
+  readonly preview: boolean;
+  readonly port: number;
+  readonly locale?: Locale;
+}
+
+/**
+ * `progresscard watch`: follows the session files coding agents write while they run and mirrors
+ * each run live onto one card per channel (the emulators with the preview page by default, the
+ * real platforms with `--real`), until Ctrl-C. Open runs stay open at exit: a restart continues
+ * their cards on the same messages (with `--real`; the built-in emulators start empty).
+ * @returns the exit code.
+ * @throws CliUsageError (exit 2) for missing `--real` variables, before anything is sent.
+ */
+export async function runWatch(o: WatchOptions, io: CliIO): Promise<number> {
+  const info = (line: string) => io.stdout.write(`${line}\n`);
+  const settings = { tickMs: replayTickMs(1), locale: o.locale };
+  let plugins: AnyChannelPlugin[];
+  let emulators: Emulators | undefined;
+  let preview: PreviewServer | undefined;
+  if (o.real) plugins = realPlugins(o.channels, io.env, settings);
+  else {
+    emulators = await startEmulators(o.channels);
+    plugins = emulatedPlugins(emulators, settings);
+    for (const channel of emulators.channels) info(`  ${channel.descriptor.id} emulator: ${channel.baseUrl}`);
+  }
+  const state = await WatchState.load(o.statePath);
+  const cards = createProgressCards({ channels: plugins, logger: silentLogger, env: {} });
+  const locations = watchLocations(o);
+  const followers = new Map<string, SessionFollower>();
+  let watcher: FSWatcher | undefined;
+  try {
+    if (o.preview && emulators) {
+      preview = await startPreviewServer({ sources: emulators.sources, runInfo: () => ({ title: 'progresscard watch', phase: 'replaying' }), port: o.port });
+      info(`  live preview: ${pc.underline(pc.cyan(preview.url))}`);
+    }
+    const openCards = (_file: string, messages: Readonly<Record<string, { id: string }>> | undefined) => {
+      const opened = new Map<string, ProgressCard>();
+      for (const plugin of plugins) {
+        const message = messages?.[plugin.id];
+        opened.set(plugin.id, cards.open(plugin.id, undefined, { ...(o.locale ? { locale: o.locale } : {}), ...(message ? { message } : {}) }));
+      }
+      return opened;
+    };
+    const deps = { state, openCards, idleMs: o.idleMs, report: (line: string) => info(pc.dim(`  ${line}`)) };
+    const locationOf = (path: string): WatchLocation | undefined => locations.find((l) => path.startsWith(resolve(l.dir)) && l.matches(path));
+
+    let ready = false;
+    watcher = watchFiles(locations.map((l) => resolve(l.dir)), { ignoreInitial: false, persistent: true });
+    const follow = (path: string) => {
+      const location = locationOf(resolve(path));
+      if (!location) return;
+      const follower = new SessionFollower(resolve(path), location, deps);
+      followers.set(resolve(path), follower);
+      void follower.start(!ready).then(() => preview?.notify());
+    };
+    watcher.on('add', follow);
+    watcher.on('change', (path) => {
+      const follower = followers.get(resolve(path));
+      if (follower) void follower.changed().then(() => preview?.notify());
+      else follow(path);
+    });
+    await new Promise<void>((done) => watcher!.once('ready', () => done()));
+    ready = true;
+    info(`${pc.bold('progresscard watch')}: following ${locations.map((l) => `${l.agent} ${l.dir}`).join(', ')} → ${o.real ? 'the real ' : 'emulated '}${o.channels.join(' + ')}; state ${o.statePath}. Ctrl-C to stop.`);
+    await waitFor(io.signal, Number.POSITIVE_INFINITY);
+    return EXIT.ok;
+  } finally {
+    await watcher?.close();
+    await Promise.all([...followers.values()].map((follower) => follower.stop()));
+    // Running cards stay as they are (a restart continues them); what is on its way still goes out.
+    await Promise.race([cards.idle(), waitFor(new AbortController().signal, 5_000)]);
+    await preview?.close();
+    await emulators?.close();
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * `progresscard watch` against a session file being written: a writer process appends a bundled
+ * Claude Code transcript line by line with its recorded timing (scaled); watch mirrors it onto a
+ * Feishu card over the emulator, is restarted mid-run, and the one card it made ends as the card
+ * `replay` makes of the same file.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bundledTraces } from '@progresscard/sources';
+import { startEmulators, type Emulators } from '../src/channels/emulated.js';
+import { feishuChannel } from '../src/channels/feishu.js';
+import { runWatch } from '../src/commands/watch.js';
+import { replayTrace } from '../src/replay/engine.js';
+import { loadTrace } from '../src/replay/trace.js';
+import { fixture, memoryIO } from './helpers.js';
+
+const TRACE = bundledTraces().find((t) => t.name === 'claude-session-parallel-tasks.jsonl')!;
+const cleanup: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+/** Starts the writer process; resolves `written(n)` once it wrote n lines, `done` when it exits. */
+function startWriter(destination: string) {
+  const child: ChildProcess = spawn(process.execPath, [fixture('append-trace.mjs'), TRACE.path, destination, '0.002', '150'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  cleanup.push(() => child.kill());
+  let lines = 0;
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
+  child.stdout!.on('data', (chunk: Buffer) => {
+    lines += (chunk.toString().match(/wrote/g) ?? []).length;
+    for (const waiter of waiters.filter((w) => lines >= w.n)) waiter.resolve();
+  });
+  const done = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return { written: (n: number) => new Promise<void>((resolve) => (lines >= n ? resolve() : waiters.push({ n, resolve }))), done };
+}
+
+/** One `watch` run in this process, stopped like Ctrl-C. */
+function startWatch(dir: string, statePath: string, emulators: Emulators) {
+  const env = Object.fromEntries(emulators.channel('feishu')!.env().map((line) => [line.name, line.value]));
+  const { io, abort, out } = memoryIO(env);
+  const finished = runWatch({ dirs: [dir], statePath, idleMs: 1500, channels: ['feishu'], real: true, preview: false, port: 0, locale: 'en' }, io);
+  return { stop: async () => { abort(); return finished; }, out };
+}
+
+/** A Feishu card as JSON, without the clock time the footer shows (when it was sent). */
+const comparable = (card: unknown) => JSON.stringify(card).replace(/ · \d{2}:\d{2}(?=<\/font>)/g, '');
+
+describe('progresscard watch', () => {
+  it('mirrors a session file as it is written, continues the same card after a restart, and ends as replay does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pc-watch-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const statePath = join(dir, 'state', 'watch-state.json');
+    const sessions = join(dir, 'sessions');
+    const session = join(sessions, 'session.jsonl');
+    const emulators = await startEmulators(['feishu']);
+    cleanup.push(() => emulators.close());
+    const feishu = emulators.emulator(feishuChannel)!;
+
+    // The folder exists before watch starts; the session file appears once watch runs (a new session).
+    mkdirSync(sessions, { recursive: true });
+    let watch = startWatch(sessions, statePath, emulators);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const writer = startWriter(session);
+    await writer.written(20);
+    await expect.poll(() => feishu.messages().length, { timeout: 10_000 }).toBe(1);
+    // Restart mid-run: the next watch reads the state and continues the card on the same message.
+    expect(await watch.stop()).toBe(0);
+    watch = startWatch(sessions, statePath, emulators);
+    cleanup.push(() => watch.stop());
+    await writer.done;
+    const card = () => feishu.messages()[0]!.card;
+    await expect.poll(() => JSON.stringify(card()), { timeout: 15_000 }).toContain('Completed');
+    expect(feishu.messages()).toHaveLength(1);
+    expect(watch.out()).toContain('continuing run 1');
+
+    // The same file replayed (no gap cap) onto a second emulator.
+    const other = await startEmulators(['feishu']);
+    cleanup.push(() => other.close());
+    const trace = await loadTrace(session, 'session.jsonl');
+    const replayed = await replayTrace({ trace, channels: [other.channels[0]!.plugin({ tickMs: 3000 })], speed: 1000, locale: 'en' });
+    const replayCard = other.channels[0]!.finalPayload(replayed.cards[0]!.final!.message!.id);
+    expect(comparable(card())).toBe(comparable(replayCard));
+  }, 60_000);
+});

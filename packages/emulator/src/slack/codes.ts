@@ -1,0 +1,64 @@
+/**
+ * Slack Web API answers the emulator gives. Every error is HTTP 200 `{ ok: false, error }` except
+ * rate limiting, which is HTTP 429 with a `Retry-After` header in seconds
+ * (https://api.slack.com/apis/rate-limits, "Responding to rate limiting conditions").
+ */
+
+/** Route names used in fault rules, call history and counts: the Web API method names. */
+export const SLACK_ROUTES = {
+  authTest: 'auth.test',
+  postMessage: 'chat.postMessage',
+  update: 'chat.update',
+} as const;
+
+/** One of {@link SLACK_ROUTES}. */
+export type SlackRoute = (typeof SLACK_ROUTES)[keyof typeof SLACK_ROUTES];
+
+/** Every route name, for validating fault rules. */
+export const SLACK_ROUTE_NAMES: readonly SlackRoute[] = Object.values(SLACK_ROUTES);
+
+/** A Slack error answer: HTTP status, the `error` string, and headers. */
+export interface SlackError {
+  readonly status: number;
+  readonly error: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+const platform = (error: string): SlackError => ({ status: 200, error });
+
+/**
+ * Documented errors of https://api.slack.com/methods/chat.postMessage and
+ * https://api.slack.com/methods/chat.update (section "Errors").
+ */
+export const SlackErrors = {
+  /** No token given. */
+  notAuthed: () => platform('not_authed'),
+  /** Unknown or revoked token. */
+  invalidAuth: () => platform('invalid_auth'),
+  /** The channel id is not known. */
+  channelNotFound: () => platform('channel_not_found'),
+  /** The bot is not a member of the channel. */
+  notInChannel: () => platform('not_in_channel'),
+  /** chat.update: no message with that `ts` (deleted, or never there). */
+  messageNotFound: () => platform('message_not_found'),
+  /** chat.update: the message is someone else's. */
+  cantUpdateMessage: () => platform('cant_update_message'),
+  /** chat.update: the workspace's message edit window has passed. */
+  editWindowClosed: () => platform('edit_window_closed'),
+  /** Text over 40 000 characters (chat.postMessage "Truncating content"). */
+  msgTooLong: () => platform('msg_too_long'),
+  /** Neither text nor blocks. */
+  noText: () => platform('no_text'),
+  /** Blocks that break a Block Kit rule (https://api.slack.com/reference/block-kit/blocks). */
+  invalidBlocks: () => platform('invalid_blocks'),
+  /** `blocks` is not a JSON array. */
+  invalidBlocksFormat: () => platform('invalid_blocks_format'),
+  /** An argument of the wrong shape. */
+  invalidArguments: () => platform('invalid_arguments'),
+  /** HTTP 429 `ratelimited` with `Retry-After` seconds (https://api.slack.com/apis/rate-limits). */
+  ratelimited: (retryAfterSeconds: number): SlackError => ({
+    status: 429,
+    error: 'ratelimited',
+    headers: { 'retry-after': String(Math.max(1, retryAfterSeconds)) },
+  }),
+} as const;

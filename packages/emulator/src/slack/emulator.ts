@@ -1,0 +1,284 @@
+import { Hono, type Context } from 'hono';
+import { ChangeFeed } from '../common/changes.js';
+import { systemClock, type Clock } from '../common/clock.js';
+import { delay } from '../common/delay.js';
+import { FaultInjector } from '../common/faults.js';
+import { CallHistory, type CallFilter, type CallRecord, type RouteCounts } from '../common/history.js';
+import { InFlightTracker } from '../common/in-flight.js';
+import { SlidingWindowLimiter } from '../common/rate-limiter.js';
+import { listen } from '../common/server.js';
+import { blockProblem } from './blocks.js';
+import { SLACK_ROUTES, SLACK_ROUTE_NAMES, SlackErrors, type SlackError, type SlackRoute } from './codes.js';
+import { DEFAULT_SLACK_LIMITS, type SlackLimits } from './limits.js';
+import { SlackMessageControlError, SlackMessageStore, type SlackMessageState, type StoredSlackMessage } from './messages.js';
+
+/** The bot token and channel the emulator accepts when no options are given. */
+export const DEFAULT_SLACK_WORKSPACE = { botToken: 'xoxb-progresscard-emulator', teamId: 'T0PROGRESS', channel: 'C0PROGRESS' } as const;
+
+/** Options of {@link createSlackEmulator}. */
+export interface SlackEmulatorOptions {
+  /** Bot tokens the emulator accepts (default {@link DEFAULT_SLACK_WORKSPACE}'s). */
+  readonly botTokens?: readonly string[];
+  /** Channels the bot is a member of (default {@link DEFAULT_SLACK_WORKSPACE}'s). */
+  readonly channels?: readonly string[];
+  /** Channels that exist but the bot is not in (answer `not_in_channel`). */
+  readonly channelsWithoutBot?: readonly string[];
+  readonly limits?: Partial<SlackLimits>;
+  readonly clock?: Clock;
+  readonly host?: string;
+  readonly port?: number;
+}
+
+/** A message with its calls, as read back. */
+export interface SlackMessageSnapshot {
+  readonly channel: string;
+  readonly ts: string;
+  readonly threadTs?: string;
+  readonly text: string;
+  readonly blocks: unknown[] | undefined;
+  readonly state: SlackMessageState;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly updates: number;
+  /** Every call about this message (its post and its updates), accepted or not. */
+  readonly history: CallRecord[];
+  /** Most requests about this message processed at once. */
+  readonly maxConcurrentCalls: number;
+}
+
+/** A change of one message (for the preview page). */
+export interface SlackMessageChange {
+  readonly platform: 'slack';
+  readonly kind: 'posted' | 'updated' | 'deleted' | 'edit-closed';
+  readonly at: number;
+  readonly message: SlackMessageSnapshot;
+}
+
+/** An emulator without a server. */
+export interface SlackEmulatorCore {
+  /** The Hono app serving `/api/<method>`. */
+  readonly app: Hono;
+  readonly limits: SlackLimits;
+  /** Fault rules on routes `auth.test`, `chat.postMessage`, `chat.update`; the key of chat.update is the message `ts`. */
+  readonly faults: FaultInjector;
+  /** Deletes a message: later chat.update calls answer `message_not_found`. @throws SlackMessageControlError */
+  deleteMessage(ts: string): SlackMessageSnapshot;
+  /** Closes a message's edit window: later chat.update calls answer `edit_window_closed`. @throws SlackMessageControlError */
+  closeEditWindow(ts: string): SlackMessageSnapshot;
+  /** Every message, oldest first. */
+  messages(): SlackMessageSnapshot[];
+  message(ts: string): SlackMessageSnapshot | undefined;
+  calls(filter?: CallFilter): CallRecord[];
+  counts(): Record<string, RouteCounts>;
+  onChange(listener: (change: SlackMessageChange) => void): () => void;
+}
+
+/** A running Slack emulator. */
+export interface SlackEmulator extends SlackEmulatorCore {
+  /** `http://127.0.0.1:<port>`; the Web API lives under `${baseUrl}/api/`. */
+  readonly baseUrl: string;
+  /** `${baseUrl}/api/`: pass it as `slackApiUrl` of `@slack/web-api`. */
+  readonly apiUrl: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+type Outcome = { ok: true; key?: string; fields: Record<string, unknown>; card?: unknown; change?: SlackMessageChange['kind'] } | { ok: false; error: SlackError; key?: string };
+
+const fail = (error: SlackError, key?: string): Outcome => ({ ok: false, error, key });
+
+/** Parses a form or JSON body; `blocks` may arrive as a JSON string (the SDK form-encodes it). */
+async function readArgs(c: Context): Promise<Record<string, unknown>> {
+  const type = c.req.header('content-type') ?? '';
+  if (type.includes('application/json')) {
+    const body: unknown = await c.req.json().catch(() => ({}));
+    return body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  }
+  const form = await c.req.parseBody();
+  return Object.fromEntries(Object.entries(form).map(([k, v]) => [k, typeof v === 'string' ? v : String(v)]));
+}
+
+function parseBlocks(value: unknown): { blocks?: unknown[]; bad?: true } {
+  if (value === undefined || value === '') return {};
+  if (Array.isArray(value)) return { blocks: value };
+  if (typeof value !== 'string') return { bad: true };
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return Array.isArray(parsed) ? { blocks: parsed } : { bad: true };
+  } catch {
+    return { bad: true };
+  }
+}
+
+/**
+ * Builds the Slack Web API emulator (auth.test, chat.postMessage, chat.update) without listening.
+ * Limits and errors follow https://api.slack.com/methods/chat.postMessage,
+ * https://api.slack.com/methods/chat.update and https://api.slack.com/apis/rate-limits.
+ */
+export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEmulatorCore {
+  const clock = options.clock ?? systemClock;
+  const limits: SlackLimits = { ...DEFAULT_SLACK_LIMITS, ...options.limits };
+  const tokens = new Set(options.botTokens ?? [DEFAULT_SLACK_WORKSPACE.botToken]);
+  const channels = new Set(options.channels ?? [DEFAULT_SLACK_WORKSPACE.channel]);
+  const outsiders = new Set(options.channelsWithoutBot ?? []);
+  const history = new CallHistory(clock);
+  const inFlight = new InFlightTracker();
+  const faults = new FaultInjector(clock, SLACK_ROUTE_NAMES);
+  const store = new SlackMessageStore();
+  const changes = new ChangeFeed<SlackMessageChange>();
+  const postLimiter = new SlidingWindowLimiter(limits.postMessageWindows, clock);
+  const updateLimiter = new SlidingWindowLimiter(limits.updateWindows, clock);
+  const snapshot = (m: StoredSlackMessage): SlackMessageSnapshot =>
+    structuredClone({
+      channel: m.channel,
+      ts: m.ts,
+      ...(m.threadTs ? { threadTs: m.threadTs } : {}),
+      text: m.text,
+      blocks: m.blocks,
+      state: m.state,
+      createdAt: m.createdAt,
+      updatedAt: m.updatedAt,
+      updates: m.updates,
+      history: history.list({ key: m.ts }),
+      maxConcurrentCalls: inFlight.max(m.ts),
+    });
+  const notify = (kind: SlackMessageChange['kind'], ts: string) => {
+    if (changes.size > 0) changes.emit({ platform: 'slack', kind, at: clock(), message: snapshot(store.require(ts)) });
+  };
+
+  const checkContent = (args: Record<string, unknown>): { error?: SlackError; text: string; blocks?: unknown[] } => {
+    const text = typeof args.text === 'string' ? args.text : '';
+    const { blocks, bad } = parseBlocks(args.blocks);
+    if (bad) return { error: SlackErrors.invalidBlocksFormat(), text };
+    if (!text && !blocks?.length) return { error: SlackErrors.noText(), text };
+    if ([...text].length > limits.maxTextChars) return { error: SlackErrors.msgTooLong(), text };
+    if (blocks && blockProblem(blocks, limits)) return { error: SlackErrors.invalidBlocks(), text };
+    return { text, blocks };
+  };
+
+  const run = async (c: Context, route: SlackRoute, handler: (args: Record<string, unknown>, token: string) => Outcome, keyOf?: (args: Record<string, unknown>) => string | undefined) => {
+    const receivedAt = clock();
+    const args = await readArgs(c);
+    const key = keyOf?.(args);
+    const leave = key ? inFlight.enter(key) : () => {};
+    try {
+      const decision = faults.onCall(route, key);
+      await delay(decision.latencyMs);
+      const request = { ...args, token: undefined };
+      if (decision.response) {
+        const body = decision.response.body as { error?: unknown } | undefined;
+        history.record({
+          route, key, outcome: 'rejected', status: decision.response.status, code: -1,
+          msg: typeof body?.error === 'string' ? body.error : undefined, request, faultId: decision.responseRuleId, receivedAt,
+        });
+        return new Response(JSON.stringify(decision.response.body ?? { ok: false, error: 'fatal_error' }), {
+          status: decision.response.status,
+          headers: { 'content-type': 'application/json; charset=utf-8', ...decision.response.headers },
+        });
+      }
+      const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? (typeof args.token === 'string' ? args.token : undefined);
+      const outcome: Outcome = !bearer ? fail(SlackErrors.notAuthed(), key) : !tokens.has(bearer) ? fail(SlackErrors.invalidAuth(), key) : handler(args, bearer);
+      if (outcome.ok) {
+        history.record({ route, key: outcome.key ?? key, outcome: 'accepted', status: 200, code: 0, msg: 'ok', request, card: outcome.card, receivedAt });
+        if (outcome.change && outcome.key) notify(outcome.change, outcome.key);
+        return c.json({ ok: true, ...outcome.fields });
+      }
+      history.record({ route, key: outcome.key ?? key, outcome: 'rejected', status: outcome.error.status, code: -1, msg: outcome.error.error, request, receivedAt });
+      return new Response(JSON.stringify({ ok: false, error: outcome.error.error }), {
+        status: outcome.error.status,
+        headers: { 'content-type': 'application/json; charset=utf-8', ...outcome.error.headers },
+      });
+    } finally {
+      leave();
+    }
+  };
+
+  const channelError = (channel: unknown): SlackError | undefined => {
+    if (typeof channel !== 'string' || channel === '') return SlackErrors.channelNotFound();
+    if (outsiders.has(channel)) return SlackErrors.notInChannel();
+    if (!channels.has(channel)) return SlackErrors.channelNotFound();
+    return undefined;
+  };
+
+  const app = new Hono();
+  app.post(`/api/${SLACK_ROUTES.authTest}`, (c) =>
+    run(c, SLACK_ROUTES.authTest, () => ({ ok: true, fields: { url: 'https://progresscard.slack.com/', team: 'progresscard', team_id: DEFAULT_SLACK_WORKSPACE.teamId, user_id: 'U0BOT', bot_id: 'B0BOT' } })),
+  );
+  app.post(`/api/${SLACK_ROUTES.postMessage}`, (c) =>
+    run(c, SLACK_ROUTES.postMessage, (args, token) => {
+      const channelProblem = channelError(args.channel);
+      if (channelProblem) return fail(channelProblem);
+      const channel = args.channel as string;
+      const threadTs = typeof args.thread_ts === 'string' && args.thread_ts !== '' ? args.thread_ts : undefined;
+      if (threadTs && store.get(threadTs)?.channel !== channel) return fail(SlackErrors.invalidArguments());
+      const content = checkContent(args);
+      if (content.error) return fail(content.error);
+      const limited = postLimiter.tryAcquire(channel);
+      if (!limited.allowed) return fail(SlackErrors.ratelimited(Math.ceil(limited.retryAfterMs / 1000)));
+      const now = clock();
+      const message = store.add({ channel, ts: store.nextTs(now), threadTs, botToken: token, text: content.text, blocks: content.blocks, state: 'live', createdAt: now, updatedAt: now, updates: 0 });
+      return { ok: true, key: message.ts, card: content.blocks, change: 'posted', fields: { channel, ts: message.ts, message: { type: 'message', text: message.text, ts: message.ts, ...(threadTs ? { thread_ts: threadTs } : {}) } } };
+    }),
+  );
+  app.post(`/api/${SLACK_ROUTES.update}`, (c) =>
+    run(
+      c,
+      SLACK_ROUTES.update,
+      (args, token) => {
+        const ts = typeof args.ts === 'string' ? args.ts : '';
+        const channelProblem = channelError(args.channel);
+        if (channelProblem) return fail(channelProblem, ts);
+        const message = store.get(ts);
+        if (!message || message.channel !== args.channel || message.state === 'deleted') return fail(SlackErrors.messageNotFound(), ts);
+        if (message.botToken !== token) return fail(SlackErrors.cantUpdateMessage(), ts);
+        if (message.state === 'edit-closed') return fail(SlackErrors.editWindowClosed(), ts);
+        const content = checkContent(args);
+        if (content.error) return fail(content.error, ts);
+        const limited = updateLimiter.tryAcquire(token);
+        if (!limited.allowed) return fail(SlackErrors.ratelimited(Math.ceil(limited.retryAfterMs / 1000)), ts);
+        message.text = content.text;
+        if (content.blocks) message.blocks = content.blocks;
+        message.updatedAt = clock();
+        message.updates += 1;
+        return { ok: true, key: ts, card: content.blocks, change: 'updated', fields: { channel: message.channel, ts, text: message.text } };
+      },
+      (args) => (typeof args.ts === 'string' ? args.ts : undefined),
+    ),
+  );
+  app.notFound((c) => c.json({ ok: false, error: 'unknown_method' }, 404));
+  app.onError((error, c) => c.json({ ok: false, error: 'fatal_error', detail: `(emulator) ${error.message}` }, 500));
+
+  const control = (ts: string, to: SlackMessageState, kind: SlackMessageChange['kind']) => {
+    store.transition(ts, to);
+    notify(kind, ts);
+    return snapshot(store.require(ts));
+  };
+  return {
+    app,
+    limits,
+    faults,
+    deleteMessage: (ts) => control(ts, 'deleted', 'deleted'),
+    closeEditWindow: (ts) => control(ts, 'edit-closed', 'edit-closed'),
+    messages: () => store.list().map(snapshot),
+    message: (ts) => {
+      const found = store.get(ts);
+      return found ? snapshot(found) : undefined;
+    },
+    calls: (filter) => history.list(filter),
+    counts: () => history.counts(),
+    onChange: (listener) => changes.subscribe(listener),
+  };
+}
+
+/**
+ * Starts the Slack emulator on loopback HTTP. Point `@slack/web-api` at it with
+ * `new WebClient(token, { slackApiUrl: emulator.apiUrl })`.
+ * @throws the listen error (e.g. `EADDRINUSE`).
+ */
+export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Promise<SlackEmulator> {
+  const core = createSlackEmulator(options);
+  const server = await listen(core.app, { host: options.host, port: options.port });
+  return Object.assign(core, { baseUrl: server.baseUrl, apiUrl: `${server.baseUrl}/api/`, port: server.port, close: server.close });
+}
+
+export { SlackMessageControlError };

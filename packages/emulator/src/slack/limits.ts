@@ -1,0 +1,34 @@
+import type { LimitWindow } from '../common/rate-limiter.js';
+
+/** Slack limits the emulator enforces. Durations in ms. */
+export interface SlackLimits {
+  /**
+   * chat.postMessage per channel: "generally allows posting one message per second per channel",
+   * short bursts allowed (https://api.slack.com/methods/chat.postMessage, Rate limits: Special).
+   * Default 1/s averaged over a minute: 60 per 60 000 ms.
+   */
+  readonly postMessageWindows: readonly LimitWindow[];
+  /** chat.update is Tier 3, "50+ per minute" per app per workspace (https://api.slack.com/apis/rate-limits). Default 50/min. */
+  readonly updateWindows: readonly LimitWindow[];
+  /** Message `text` at most 40 000 characters (https://api.slack.com/methods/chat.postMessage "Truncating content"). */
+  readonly maxTextChars: number;
+  /** At most 50 blocks per message (https://api.slack.com/reference/block-kit/blocks). */
+  readonly maxBlocks: number;
+  /** Section `text` at most 3 000 characters (https://api.slack.com/reference/block-kit/blocks#section). */
+  readonly maxSectionTextChars: number;
+  /** Header text at most 150 characters (https://api.slack.com/reference/block-kit/blocks#header). */
+  readonly maxHeaderChars: number;
+  /** Context block at most 10 elements (https://api.slack.com/reference/block-kit/blocks#context). */
+  readonly maxContextElements: number;
+}
+
+/** The documented values. */
+export const DEFAULT_SLACK_LIMITS: SlackLimits = {
+  postMessageWindows: [{ limit: 60, intervalMs: 60_000 }],
+  updateWindows: [{ limit: 50, intervalMs: 60_000 }],
+  maxTextChars: 40_000,
+  maxBlocks: 50,
+  maxSectionTextChars: 3000,
+  maxHeaderChars: 150,
+  maxContextElements: 10,
+};

@@ -1,0 +1,57 @@
+import { ChannelConfigError, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { z } from 'zod';
+
+/**
+ * Slack's channel defaults: tick 3000 ms; a budget of 50 calls per minute (chat.update is Tier 3,
+ * "50+ per minute" per app per workspace: https://api.slack.com/apis/rate-limits); 1000 ms between two
+ * calls for one card (chat.postMessage "generally allows posting one message per second per channel":
+ * https://api.slack.com/methods/chat.postMessage); text released at least every 2500 ms.
+ */
+export const SLACK_DEFAULTS: ChannelSettings = {
+  tickMs: 3000,
+  budget: [{ limit: 50, intervalMs: 60_000 }],
+  perCardIntervalMs: 1000,
+  debounceMs: 2500,
+};
+
+/**
+ * Config of `slack(config)`. Durations in ms.
+ * - `botToken`: the bot token (`xoxb-…`), sent as `Authorization: Bearer`.
+ * - `channel`: the channel id cards go to (`C…`); a target given to `open()` overrides it.
+ * - `apiUrl`: the Web API base, default `https://slack.com/api/` (the emulator's `apiUrl` in tests).
+ * - `locale`: forces the card language; default: the run's.
+ * - `tickMs`, `perCardIntervalMs`, `debounceMs`, `budget`: override the channel defaults.
+ * - `requestTimeoutMs`: abort a call after this long (default 10000).
+ */
+export const SlackConfigSchema = z
+  .object({
+    botToken: z.string().regex(/^xox[abp]-/, 'a Slack token starts with xoxb-'),
+    channel: z.string().regex(/^[CDG][A-Z0-9]+$/, 'a channel id such as C0123ABC'),
+    apiUrl: z.url({ protocol: /^https?$/ }).default('https://slack.com/api/'),
+    locale: z.enum(['zh-CN', 'en']).optional(),
+    footerStyle: z.enum(['compact', 'debug']).default('compact'),
+    ...TIMING_OVERRIDES_SHAPE,
+    requestTimeoutMs: z.number().int().positive().default(10_000),
+  })
+  .strict();
+
+/** Config as written by the user. */
+export type SlackConfigInput = z.input<typeof SlackConfigSchema>;
+/** Config with defaults applied. */
+export type SlackConfig = z.output<typeof SlackConfigSchema>;
+
+/** Bad Slack config: names the field and value (the token is shown as `<hidden>`). */
+export class SlackConfigError extends ChannelConfigError {
+  override readonly name = 'SlackConfigError';
+}
+
+/**
+ * Validates and completes a config.
+ * @throws SlackConfigError naming the first bad field and its value.
+ */
+export function parseSlackConfig(input: unknown): SlackConfig {
+  return parseChannelConfig('slack', SlackConfigSchema, input, {
+    secretFields: new Set(['botToken']),
+    error: (...args) => new SlackConfigError(...args),
+  });
+}

@@ -1,0 +1,42 @@
+import { parseTimingOverrides, type ChannelPlugin } from '@progresscard/core';
+import type { WebClient } from '@slack/web-api';
+import { SLACK_DEFAULTS, SlackConfigSchema, parseSlackConfig, type SlackConfig, type SlackConfigInput } from './config.js';
+import type { SlackMessage } from './render/message-types.js';
+import { createSlackRenderer } from './render/renderer.js';
+import { SlackTransport, type SlackTarget } from './transport/transport.js';
+
+/** The Slack channel plugin. `config` is the validated config without the bot token. */
+export interface SlackPlugin extends ChannelPlugin<SlackMessage, SlackTarget | string> {
+  readonly id: 'slack';
+  readonly config: Readonly<Omit<SlackConfig, 'botToken'>>;
+}
+
+/** Options of {@link slack} that are not config. */
+export interface SlackPluginOptions {
+  /** A ready `@slack/web-api` client (then `apiUrl`, `requestTimeoutMs` and the no-retry settings are yours to set). */
+  readonly client?: WebClient;
+}
+
+/**
+ * The Slack channel: Block Kit cards posted with `chat.postMessage` and replaced with `chat.update`
+ * through the official `@slack/web-api` client; an answer too long for one message continues in
+ * thread replies (`renderContinuations`).
+ *
+ * ```ts
+ * const cards = createProgressCards({ channels: [slack({ botToken: 'xoxb-…', channel: 'C0123ABC' })] });
+ * ```
+ * @throws SlackConfigError naming the bad field and value (never the token), e.g. `slack channel = "general" (…)`.
+ */
+export function slack(config: SlackConfigInput, options: SlackPluginOptions = {}): SlackPlugin {
+  const parsed = parseSlackConfig(config);
+  const { botToken: _token, ...visible } = parsed;
+  return {
+    id: 'slack',
+    configSchema: SlackConfigSchema,
+    defaults: SLACK_DEFAULTS,
+    overrides: parseTimingOverrides('slack', parsed),
+    config: Object.freeze(visible),
+    renderer: createSlackRenderer({ locale: parsed.locale, footerStyle: parsed.footerStyle }),
+    transport: new SlackTransport(parsed, { client: options.client }),
+  };
+}

@@ -1,0 +1,94 @@
+import { cut, formatFooter, isTerminalStatus, oneLine, statusLabel, type CardRenderer, type CardView, type FooterStyle, type Locale } from '@progresscard/core';
+import type { SlackBlock, SlackMessage } from './message-types.js';
+import { SLACK_LIMITS, type SlackLimits } from './limits.js';
+import { splitSections, toMrkdwn } from './mrkdwn.js';
+import { SLACK_TEXTS, type SlackTexts } from './texts.js';
+
+/** Options of {@link createSlackRenderer}. */
+export interface SlackRendererOptions {
+  /** Forces the card language; default: the view's. */
+  readonly locale?: Locale;
+  readonly footerStyle?: FooterStyle;
+  readonly timeZone?: string;
+  readonly limits?: SlackLimits;
+}
+
+const STATUS_EMOJI = { running: ':hourglass_flowing_sand:', waiting: ':raising_hand:', completed: ':white_check_mark:', failed: ':x:', cancelled: ':no_entry_sign:' } as const;
+const TOOLS_SHOWN = 12;
+
+const section = (text: string, blockId?: string): SlackBlock => ({ type: 'section', ...(blockId ? { block_id: blockId } : {}), text: { type: 'mrkdwn', text } });
+const context = (text: string, blockId?: string): SlackBlock => ({ type: 'context', ...(blockId ? { block_id: blockId } : {}), elements: [{ type: 'mrkdwn', text }] });
+
+/** The answer as section texts: main message first, then each thread reply's, and what was left out. */
+function answerParts(answer: string, limits: SlackLimits): { main: string[]; replies: string[][]; leftOut: number } {
+  const sections = answer.trim() === '' ? [] : splitSections(toMrkdwn(answer), limits.maxSectionChars);
+  const main = sections.slice(0, limits.mainAnswerSections);
+  const replies: string[][] = [];
+  let rest = sections.slice(limits.mainAnswerSections);
+  while (rest.length > 0 && replies.length < limits.maxReplies) {
+    replies.push(rest.slice(0, limits.replyAnswerSections));
+    rest = rest.slice(limits.replyAnswerSections);
+  }
+  return { main, replies, leftOut: rest.reduce((n, s) => n + s.length, 0) };
+}
+
+function toolsBlock(view: CardView, t: SlackTexts, limits: SlackLimits): SlackBlock | undefined {
+  if (view.tools.length === 0) return undefined;
+  const shown = view.tools.slice(-TOOLS_SHOWN);
+  const older = view.tools.length - shown.length;
+  const lines = [`*${t.tools(view.tools.length)}*`, ...(older > 0 ? [`_${t.olderTools(older)}_`] : []), ...shown.map((tool) => `• ${toMrkdwn(oneLine(tool.text, 300))}`)];
+  return section(cut(lines.join('\n'), limits.maxSectionChars), 'tools');
+}
+
+/**
+ * The Slack renderer: a Block Kit card of a header (status emoji and title), a context line (status,
+ * round), tool calls, thinking while running, the answer in sections of at most 3000 characters, and a
+ * context footer. An answer longer than the main message holds continues in thread replies
+ * ({@link CardRenderer.renderContinuations}). The fallback is the same content as plain `text`.
+ */
+export function createSlackRenderer(options: SlackRendererOptions = {}): CardRenderer<SlackMessage> {
+  const limits = options.limits ?? SLACK_LIMITS;
+  const localeOf = (view: CardView) => options.locale ?? view.locale;
+  const footer = (view: CardView) => formatFooter(view.footer, { locale: localeOf(view), style: options.footerStyle ?? 'compact', timeZone: options.timeZone });
+  const headline = (view: CardView) => `${statusLabel(view.status, localeOf(view))} · ${oneLine(view.title, 120)}`;
+
+  return {
+    render(view) {
+      const locale = localeOf(view);
+      const t = SLACK_TEXTS[locale];
+      const { main, replies, leftOut } = answerParts(view.answer, limits);
+      const blocks: SlackBlock[] = [
+        { type: 'header', text: { type: 'plain_text', text: oneLine(`${view.title}`, limits.maxHeaderChars), emoji: true } },
+        context(`${STATUS_EMOJI[view.status]} *${statusLabel(view.status, locale)}*${view.round > 0 ? ` · ${t.round(view.round)}` : ''}`, 'status'),
+      ];
+      const tools = toolsBlock(view, t, limits);
+      if (tools) blocks.push(tools);
+      if (view.thinking.trim() !== '' && !isTerminalStatus(view.status) && view.answer.trim() === '')
+        blocks.push(context(cut(`_${t.thinking}:_ ${toMrkdwn(oneLine(view.thinking.slice(-600), 600))}`, limits.maxSectionChars), 'thinking'));
+      main.forEach((text, i) => blocks.push(section(text, `answer_${i + 1}`)));
+      if (replies.length > 0) blocks.push(context(`_${t.continuesInThread(replies.length)}_`, 'notice'));
+      else if (leftOut > 0) blocks.push(context(`_${t.cutNotice(leftOut)}_`, 'notice'));
+      if (view.status === 'waiting' && view.waitingFor) blocks.push(section(cut(`*${t.waitingFor}:* ${toMrkdwn(view.waitingFor)}`, limits.maxSectionChars), 'waiting'));
+      if (view.error) blocks.push(section(cut(`:warning: ${toMrkdwn(view.error)}`, limits.maxSectionChars), 'error'));
+      blocks.push(context(toMrkdwn(footer(view)), 'footer'));
+      return { text: cut(headline(view), limits.maxTextChars), blocks };
+    },
+
+    renderFallback(view) {
+      const parts = [headline(view), ...view.tools.slice(-TOOLS_SHOWN).map((tool) => `- ${oneLine(tool.text, 300)}`), view.answer, view.error ?? '', footer(view)];
+      // Plain text: Slack shows `text` as is when there are no blocks; keep it well under the 40 000 limit.
+      return { text: cut(parts.filter((p) => p.trim() !== '').join('\n\n').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'), 3900) };
+    },
+
+    renderContinuations(view) {
+      const t = SLACK_TEXTS[localeOf(view)];
+      const { replies, leftOut } = answerParts(view.answer, limits);
+      return replies.map((sections, i) => {
+        const last = i === replies.length - 1;
+        const blocks: SlackBlock[] = [context(`_${oneLine(view.title, 100)} ${t.part(i + 2)}_`, 'part_label'), ...sections.map((text, j) => section(text, `answer_${j + 1}`))];
+        if (last && leftOut > 0) blocks.push(context(`_${t.cutNotice(leftOut)}_`, 'notice'));
+        return { text: `${oneLine(view.title, 100)} ${t.part(i + 2)}`, blocks };
+      });
+    },
+  };
+}

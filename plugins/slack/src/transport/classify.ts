@@ -1,0 +1,76 @@
+import type { CallFailure } from '@progresscard/core';
+import { ErrorCode } from '@slack/web-api';
+
+/** The plugin refused to send something itself (a message over the Block Kit limits). */
+export class SlackLocalError extends Error {
+  override readonly name = 'SlackLocalError';
+}
+
+/**
+ * Slack `error` strings by failure kind (errors of https://api.slack.com/methods/chat.postMessage and
+ * https://api.slack.com/methods/chat.update; tokens: https://api.slack.com/authentication/token-types):
+ * the message can no longer be edited → `gone`; the token → `auth`; Slack's side → `transient`.
+ * Everything else (`msg_too_long`, `invalid_blocks`, `channel_not_found`, `not_in_channel`, …) → `rejected`.
+ */
+export const SLACK_ERROR_KINDS: Readonly<Record<string, CallFailure['kind']>> = {
+  message_not_found: 'gone',
+  cant_update_message: 'gone',
+  edit_window_closed: 'gone',
+  not_authed: 'auth',
+  invalid_auth: 'auth',
+  token_revoked: 'auth',
+  token_expired: 'auth',
+  account_inactive: 'auth',
+  internal_error: 'transient',
+  fatal_error: 'transient',
+  service_unavailable: 'transient',
+  request_timeout: 'transient',
+};
+
+interface SlackLikeError {
+  readonly code?: unknown;
+  readonly retryAfter?: unknown;
+  readonly data?: { readonly error?: unknown };
+  readonly statusCode?: unknown;
+  readonly original?: { readonly code?: unknown; readonly name?: unknown; readonly message?: unknown };
+}
+
+/**
+ * Maps what `@slack/web-api` threw to the core's failure kinds:
+ * - `ratelimited` (HTTP 429, thrown as a rate-limited error because the client is built with
+ *   `rejectRateLimitedCalls`) → `rate-limited` for the whole channel, after `Retry-After` seconds
+ *   (https://api.slack.com/apis/rate-limits); Slack counts per method and workspace, not per message;
+ * - platform errors by {@link SLACK_ERROR_KINDS}, anything else `rejected`;
+ * - HTTP 5xx, timeouts and network errors → `transient`; HTTP 401/403 → `auth`.
+ * Never throws; `detail` holds the error string or status, never the token.
+ */
+export function classifySlackError(error: unknown): CallFailure {
+  if (error instanceof SlackLocalError) return { kind: 'rejected', detail: error.message };
+  const e = (error ?? {}) as SlackLikeError;
+  switch (e.code) {
+    case ErrorCode.RateLimitedError: {
+      const seconds = Number(e.retryAfter);
+      return { kind: 'rate-limited', scope: 'channel', retryAfterMs: Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined, detail: `slack ratelimited (Retry-After ${String(e.retryAfter)} s)` };
+    }
+    case ErrorCode.PlatformError: {
+      const name = typeof e.data?.error === 'string' ? e.data.error : 'unknown_error';
+      if (name === 'ratelimited') return { kind: 'rate-limited', scope: 'channel', detail: 'slack ratelimited' };
+      return { kind: SLACK_ERROR_KINDS[name] ?? 'rejected', detail: `slack error ${name}` } as CallFailure;
+    }
+    case ErrorCode.HTTPError: {
+      const status = Number(e.statusCode);
+      const detail = `slack HTTP ${String(e.statusCode)}`;
+      if (status === 401 || status === 403) return { kind: 'auth', detail };
+      if (status === 429) return { kind: 'rate-limited', scope: 'channel', detail };
+      if (status >= 500) return { kind: 'transient', detail };
+      return { kind: 'rejected', detail };
+    }
+    case ErrorCode.RequestError: {
+      const cause = e.original;
+      const name = typeof cause?.code === 'string' ? cause.code : typeof cause?.name === 'string' ? cause.name : 'request error';
+      return { kind: 'transient', detail: `slack request failed (${name})` };
+    }
+    default:
+      return { kind: 'transient', detail: `slack unexpected error (${error instanceof Error ? error.name : typeof error})` };
+  }
+}

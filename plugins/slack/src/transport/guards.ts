@@ -1,0 +1,18 @@
+import type { SlackMessage } from '../render/message-types.js';
+import type { SlackLimits } from '../render/limits.js';
+import { codePointLength } from '@progresscard/core';
+
+/** Why Slack would refuse `message` (`invalid_blocks`, `msg_too_long`), empty when it would not. */
+export function messageProblems(message: SlackMessage, limits: SlackLimits): string[] {
+  const problems: string[] = [];
+  if (codePointLength(message.text) > limits.maxTextChars) problems.push(`text over ${limits.maxTextChars} characters`);
+  const blocks = message.blocks ?? [];
+  if (blocks.length > limits.maxBlocks) problems.push(`${blocks.length} blocks, at most ${limits.maxBlocks}`);
+  for (const [i, block] of blocks.entries()) {
+    if (block.type === 'header' && codePointLength(block.text.text) > limits.maxHeaderChars) problems.push(`blocks[${i}] header over ${limits.maxHeaderChars} characters`);
+    if (block.type === 'section' && codePointLength(block.text.text) > limits.maxSectionChars) problems.push(`blocks[${i}] section over ${limits.maxSectionChars} characters`);
+    if (block.type === 'section' && block.text.text === '') problems.push(`blocks[${i}] section is empty`);
+    if (block.type === 'context' && block.elements.length > limits.maxContextElements) problems.push(`blocks[${i}] context over ${limits.maxContextElements} elements`);
+  }
+  return problems;
+}

@@ -1,0 +1,41 @@
+import type { ChatPostMessageArguments, ChatUpdateArguments, WebClient } from '@slack/web-api';
+
+/** What a chat call resolves to (the SDK throws for `ok: false`). */
+export interface SlackAnswer {
+  readonly ok?: boolean;
+  readonly ts?: string;
+  readonly channel?: string;
+}
+
+/** One Web API method the transport calls, through the SDK. */
+export interface SlackRoute<Request> {
+  /** The Web API method, also the emulator's route name. */
+  readonly method: string;
+  /** The platform doc of the method. */
+  readonly doc: string;
+  /** Rate-limit tier as documented. */
+  readonly tier: string;
+  call(client: WebClient, request: Request): Promise<SlackAnswer>;
+}
+
+function route<Request>(entry: SlackRoute<Request>): SlackRoute<Request> {
+  return entry;
+}
+
+/** The Slack Web API methods the plugin uses. */
+export const SLACK_API_ROUTES = {
+  /** Posts a card; a continuation part is posted as a thread reply (`thread_ts` = the card's message). */
+  postMessage: route<ChatPostMessageArguments>({
+    method: 'chat.postMessage',
+    doc: 'https://api.slack.com/methods/chat.postMessage',
+    tier: 'Special: about 1 message per second per channel, short bursts allowed',
+    call: (client, r) => client.chat.postMessage(r),
+  }),
+  /** Replaces a posted card's text and blocks. */
+  update: route<ChatUpdateArguments>({
+    method: 'chat.update',
+    doc: 'https://api.slack.com/methods/chat.update',
+    tier: 'Tier 3: 50+ per minute',
+    call: (client, r) => client.chat.update(r),
+  }),
+} as const;

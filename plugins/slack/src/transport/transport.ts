@@ -1,0 +1,89 @@
+import type { CallFailure, CardTransport, MessageRef, SendRequest, UpdateRequest } from '@progresscard/core';
+import { LogLevel, WebClient } from '@slack/web-api';
+import type { SlackConfig } from '../config.js';
+import { SLACK_LIMITS, type SlackLimits } from '../render/limits.js';
+import type { SlackMessage } from '../render/message-types.js';
+import { SlackLocalError, classifySlackError } from './classify.js';
+import { messageProblems } from './guards.js';
+import { SLACK_API_ROUTES } from './routes.js';
+
+/** Where a card goes: a channel id, or the configured channel when left out. */
+export interface SlackTarget {
+  readonly channel?: string;
+}
+
+const silentLogger = { debug() {}, info() {}, warn() {}, error() {}, setLevel() {}, getLevel: () => LogLevel.ERROR, setName() {} };
+
+/**
+ * Posts and updates cards with the official `@slack/web-api` client: `chat.postMessage` (a
+ * continuation part as a thread reply), `chat.update`. The client retries nothing and rejects
+ * rate-limited calls (`retryConfig: { retries: 0 }`, `rejectRateLimitedCalls: true`), so retries,
+ * budgets and `Retry-After` pauses stay the core's.
+ *
+ * Slack has no idempotency key for chat.postMessage: a send the core retries after an answer that
+ * never arrived can post a second message. Sends that succeeded are remembered by idempotency key,
+ * so a repeated key answers the same message.
+ */
+export class SlackTransport implements CardTransport<SlackMessage, SlackTarget | string> {
+  readonly #client: WebClient;
+  readonly #config: SlackConfig;
+  readonly #limits: SlackLimits;
+  readonly #sent = new Map<string, MessageRef>();
+
+  constructor(config: SlackConfig, options: { client?: WebClient; limits?: SlackLimits } = {}) {
+    this.#config = config;
+    this.#limits = options.limits ?? SLACK_LIMITS;
+    this.#client =
+      options.client ??
+      new WebClient(config.botToken, {
+        slackApiUrl: config.apiUrl.endsWith('/') ? config.apiUrl : `${config.apiUrl}/`,
+        timeout: config.requestTimeoutMs,
+        retryConfig: { retries: 0 },
+        rejectRateLimitedCalls: true,
+        logger: silentLogger,
+      });
+  }
+
+  async send(request: SendRequest<SlackMessage, SlackTarget | string>): Promise<MessageRef> {
+    const known = this.#sent.get(request.idempotencyKey);
+    if (known) return known;
+    this.#guard(request.payload);
+    const target = typeof request.target === 'string' ? { channel: request.target } : (request.target ?? {});
+    const replyChannel = request.replyTo?.extra?.channel;
+    const channel = typeof replyChannel === 'string' ? replyChannel : (target.channel ?? this.#config.channel);
+    const answer = await SLACK_API_ROUTES.postMessage.call(this.#client, {
+      channel,
+      text: request.payload.text,
+      ...(request.payload.blocks ? { blocks: [...request.payload.blocks] } : {}),
+      ...(request.replyTo ? { thread_ts: request.replyTo.id } : {}),
+      unfurl_links: false,
+      unfurl_media: false,
+    } as Parameters<typeof SLACK_API_ROUTES.postMessage.call>[1]);
+    if (!answer.ts) throw new SlackLocalError('chat.postMessage answered without ts');
+    const ref: MessageRef = { id: answer.ts, extra: { channel: answer.channel ?? channel } };
+    this.#sent.set(request.idempotencyKey, ref);
+    if (this.#sent.size > 10_000) this.#sent.delete(this.#sent.keys().next().value as string);
+    return ref;
+  }
+
+  /** Replaces the message's text and blocks (the plain-text fallback clears the blocks). */
+  async update(request: UpdateRequest<SlackMessage>): Promise<void> {
+    this.#guard(request.payload);
+    const channel = request.message.extra?.channel;
+    await SLACK_API_ROUTES.update.call(this.#client, {
+      channel: typeof channel === 'string' ? channel : this.#config.channel,
+      ts: request.message.id,
+      text: request.payload.text,
+      blocks: [...(request.payload.blocks ?? [])],
+    } as Parameters<typeof SLACK_API_ROUTES.update.call>[1]);
+  }
+
+  classify(error: unknown): CallFailure {
+    return classifySlackError(error);
+  }
+
+  #guard(message: SlackMessage): void {
+    const problems = messageProblems(message, this.#limits);
+    if (problems.length > 0) throw new SlackLocalError(`message not sent, Slack would refuse it: ${problems.join('; ')}`);
+  }
+}

@@ -1,0 +1,119 @@
+import { createProgressCards, type ProgressCard, type ProgressCards } from '@progresscard/core';
+import { recordingLogger } from '@progresscard/core/testing';
+import { DEFAULT_SLACK_LIMITS, DEFAULT_SLACK_WORKSPACE, startSlackEmulator, type SlackEmulator, type SlackEmulatorOptions, type SlackMessageSnapshot } from '@progresscard/emulator';
+import { SLACK_DEFAULTS, slack, type SlackConfigInput, type SlackPlugin } from '../src/index.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+/** Options of {@link harness}. */
+export interface HarnessOptions {
+  /**
+   * Script time runs this many times faster than wall time. Slack's limits are per minute, so the
+   * emulator's windows and the plugin's budget shrink by the same factor (the whole world runs faster).
+   */
+  readonly scale?: number;
+  readonly plugin?: Partial<SlackConfigInput>;
+  readonly emulator?: SlackEmulatorOptions;
+}
+
+/** A Slack emulator, the plugin pointed at it over loopback, and a composition of the core. */
+export interface Harness {
+  readonly emulator: SlackEmulator;
+  readonly plugin: SlackPlugin;
+  readonly cards: ProgressCards;
+  readonly logger: ReturnType<typeof recordingLogger>;
+  /** Wall-clock epoch ms of script time 0. */
+  readonly t0: number;
+  play(card: ProgressCard, events: readonly Record<string, unknown>[]): Promise<void>;
+  until(atMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts an emulator and a composition over the Slack plugin. */
+export async function harness(options: HarnessOptions = {}): Promise<Harness> {
+  const scale = options.scale ?? 1;
+  const scaled = (windows: readonly { limit: number; intervalMs: number }[]) => windows.map((w) => ({ limit: w.limit, intervalMs: Math.round(w.intervalMs / scale) }));
+  const emulator = await startSlackEmulator({
+    limits: { postMessageWindows: scaled(DEFAULT_SLACK_LIMITS.postMessageWindows), updateWindows: scaled(DEFAULT_SLACK_LIMITS.updateWindows) },
+    ...options.emulator,
+  });
+  const plugin = slack({
+    botToken: DEFAULT_SLACK_WORKSPACE.botToken,
+    channel: DEFAULT_SLACK_WORKSPACE.channel,
+    apiUrl: emulator.apiUrl,
+    tickMs: Math.round(3000 / scale),
+    debounceMs: Math.round(2500 / scale),
+    locale: 'en',
+    budget: scaled(SLACK_DEFAULTS.budget),
+    perCardIntervalMs: Math.round(SLACK_DEFAULTS.perCardIntervalMs / scale),
+    ...options.plugin,
+  });
+  const logger = recordingLogger();
+  const t0 = Date.now();
+  const cards = createProgressCards({
+    channels: [plugin],
+    clock: { now: () => t0 + (Date.now() - t0) * scale },
+    logger,
+    env: {},
+    retry: { finalRetryDelaysMs: [1000, 2000, 4000].map((d) => d / scale), updateRetryDelaysMs: [1000, 2000, 4000].map((d) => d / scale) },
+  });
+  const wall = (atMs: number) => t0 + atMs / scale;
+  return {
+    emulator,
+    plugin,
+    cards,
+    logger,
+    t0,
+    until: async (atMs) => void (await sleep(wall(atMs) - Date.now())),
+    async play(card, events) {
+      for (const event of events) {
+        const at = Number(event.at ?? 0);
+        await sleep(wall(at) - Date.now());
+        card.push({ ...event, at: t0 + at });
+      }
+    },
+    async close() {
+      await cards.shutdown();
+      await emulator.close();
+    },
+  };
+}
+
+interface Block {
+  type: string;
+  block_id?: string;
+  text?: { text: string };
+  elements?: { text: string }[];
+}
+
+/** Text of the blocks whose block_id starts with `prefix` (sections and contexts), joined by newlines. */
+export function blockText(blocks: unknown, prefix: string): string | undefined {
+  const found = ((blocks ?? []) as Block[]).filter((b) => b.block_id?.startsWith(prefix));
+  if (found.length === 0) return undefined;
+  return found.map((b) => b.text?.text ?? b.elements?.map((e) => e.text).join(' ') ?? '').join('\n');
+}
+
+/** The status word of a card (`Completed`, `已完成`, …) from its status context. */
+export function statusOf(blocks: unknown): string {
+  return /\*(.+?)\*/.exec(blockText(blocks, 'status') ?? '')?.[1] ?? '';
+}
+
+/** How far a card has got, comparable between two cards: [finished?, tools, tools done, answer length]. */
+export function progressOf(blocks: unknown): number[] {
+  const done = /Completed|Failed|Cancelled|已完成|失败|已取消/.test(statusOf(blocks)) ? 1 : 0;
+  const tools = blockText(blocks, 'tools') ?? '';
+  const count = Number(/· (\d+)\*/.exec(tools)?.[1] ?? 0);
+  const finished = (tools.match(/✅|完成|done/g) ?? []).length;
+  return [done, count, finished, (blockText(blocks, 'answer_') ?? '').length];
+}
+
+/** True when `b` has got at least as far as `a` (lexicographic on {@link progressOf}). */
+export function notOlder(a: number[], b: number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return b[i]! > a[i]!;
+  return true;
+}
+
+/** The blocks a message accepted, in order (its post and every accepted update). */
+export function acceptedCards(message: SlackMessageSnapshot): unknown[] {
+  return message.history.filter((h) => h.outcome === 'accepted' && h.card !== undefined).map((h) => h.card);
+}
