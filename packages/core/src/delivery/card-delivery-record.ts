@@ -234,7 +234,7 @@ export class CardDeliveryRecord {
   }
 
   /** A probe of a paused card got through: progressive updates flow again. */
-  resume(): void {
+  resumeUpdates(): void {
     if (this.deliveryPhase === 'paused') this.moveTo('progressive');
   }
 

@@ -184,7 +184,7 @@ export class ChannelDispatcher {
     record.outage.accepted(this.deps.clock.now());
     if (!record.outage.ongoing) return;
     record.outage.recovered();
-    record.resume();
+    record.resumeUpdates();
     this.deps.logger.warn('progressive updates resumed', { card: record.card.id, channel: this.plugin.id });
   }
 

@@ -40,7 +40,9 @@ const scenario = fc.record({
 });
 
 /** Plays one scenario; returns the chat, the report and what the composition still holds. */
-async function play(s: fc.RecordValue<typeof scenario extends fc.Arbitrary<infer T> ? { [K in keyof T]: fc.Arbitrary<T[K]> } : never>) {
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
+
+async function play(s: Scenario) {
   vi.useFakeTimers({ now: 1_700_000_000_000 });
   const platform = scriptedPlatform({ any: s.answers }, { latencyMs: s.latencyMs, answerChunkChars: s.chunkChars });
   const cards = createProgressCards({ channels: [platform.plugin], logger: silentLogger, env: {} });
