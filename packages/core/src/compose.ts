@@ -8,8 +8,8 @@ import type { ChannelStats } from './delivery/channel-dispatcher.js';
 import { ChannelRegistry } from './delivery/channel-registry.js';
 import { DeliveryObservers, type DeliveryListener } from './delivery/delivery-observers.js';
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/retry-settings.js';
-import { systemClock, type Clock } from './runtime/clock.js';
-import { consoleLogger, type Logger } from './runtime/logger.js';
+import { systemClock, type Clock } from './shared/clock.js';
+import { consoleLogger, type Logger } from './shared/logger.js';
 import { LiveProgressCard, type OpenCardOptions, type ProgressCard } from './runtime/progress-card.js';
 import { checkStallSettings, DEFAULT_STALL_SETTINGS, type StallSettings } from './runtime/stall-watch.js';
 import { finalWithin, INTERRUPTED_REASONS, shutdownOptions, type ShutdownOptions } from './runtime/shutdown.js';
@@ -19,6 +19,7 @@ import { TOKENS } from './runtime/tokens.js';
 /** Options of {@link createProgressCards}. */
 export interface ProgressCardsOptions {
   /** The channels cards can be opened on, e.g. `[feishu(cfg), dingtalk(cfg)]` (default: those the parent registers). */
+  // biome-ignore lint/suspicious/noExplicitAny: each channel has its own payload and target types; the core passes them through without looking inside.
   readonly channels: readonly ChannelPlugin<any, any>[];
   /** Time source (default the parent's, else the wall clock). */
   readonly clock?: Clock;

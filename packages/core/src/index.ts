@@ -15,7 +15,7 @@ export { formatFooter, formatTokenCount, formatClockTime, type FooterStyle, type
 
 // plugin/: where a channel plugs in.
 export * from './plugin/contract.js';
-export type { StandardSchemaV1 } from './plugin/standard-schema.js';
+export type { StandardSchemaV1 } from './shared/standard-schema.js';
 export * from './plugin/kit/index.js';
 export { tickEnvName, resolveChannelSettings } from './plugin/channel-settings.js';
 export {
@@ -47,8 +47,8 @@ export type { ChannelStats } from './delivery/channel-dispatcher.js';
 export type { DeliveryCall, DeliveryEvent, DeliveryListener } from './delivery/delivery-observers.js';
 
 // runtime and the composition root.
-export { systemClock, type Clock } from './runtime/clock.js';
-export { consoleLogger, silentLogger, type Logger } from './runtime/logger.js';
+export { systemClock, type Clock } from './shared/clock.js';
+export { consoleLogger, silentLogger, type Logger } from './shared/logger.js';
 export { TOKENS } from './runtime/tokens.js';
 export { ChannelRegistry, type ChannelRegistryDeps } from './delivery/channel-registry.js';
 export type { ProgressCard, PushResult, OpenCardOptions } from './runtime/progress-card.js';

@@ -38,7 +38,7 @@ function isHttpUrl(value: string): boolean {
  * Markdown card" template (`382e4302-551d-4880-bf29-a30acfab2e71.schema`, dingtalk-stream-sdk-python
  * `card_instance.py`): `msgTitle`, `msgContent` (markdown) and `flowStatus` (AI-card state).
  */
-export const TemplateKeysSchema = z.object({
+const TemplateKeysSchema = z.object({
   title: z.string().min(1).max(100).default('msgTitle'),
   content: z.string().min(1).max(100).default('msgContent'),
   flowStatus: z.string().min(1).max(100).default('flowStatus'),

@@ -27,7 +27,7 @@ export interface DingTalkFromEnvOptions extends DingTalkPluginOptions {
 }
 
 /** Every cardParamMap value must be a string: strings pass, everything else is JSON-encoded (https://open.dingtalk.com/document/development/instructions-for-filling-in-api-card-data). */
-export function toCardParamMap(values: Readonly<Record<string, unknown>>): Record<string, string> {
+function toCardParamMap(values: Readonly<Record<string, unknown>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined) continue;

@@ -2,7 +2,7 @@ import type { CardView, Locale } from '@progresscard/core';
 import { viewAfterEvents, type ScriptedEvent } from '@progresscard/core/testing';
 
 /** 2026-01-01T08:00:00Z: fixed so footers (sent-at time) are deterministic. */
-export const T0 = Date.UTC(2026, 0, 1, 8, 0, 0);
+const T0 = Date.UTC(2026, 0, 1, 8, 0, 0);
 
 /** A view after `events` (each `at` is ms from T0), looked at `nowOffsetMs` after T0. */
 export function viewAfter(events: ReadonlyArray<Record<string, unknown>>, nowOffsetMs: number, locale: Locale = 'zh-CN'): CardView {

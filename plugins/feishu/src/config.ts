@@ -2,7 +2,7 @@ import { ChannelConfigError, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type Ch
 import { z } from 'zod';
 
 /** receive_id_type values of `im.v1.message.create` (https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/create). */
-export const RECEIVE_ID_TYPES = ['chat_id', 'open_id', 'user_id', 'union_id', 'email'] as const;
+const RECEIVE_ID_TYPES = ['chat_id', 'open_id', 'user_id', 'union_id', 'email'] as const;
 /** One of {@link RECEIVE_ID_TYPES}. */
 export type ReceiveIdType = (typeof RECEIVE_ID_TYPES)[number];
 

@@ -5,7 +5,7 @@ import { feishu, type FeishuCard, type FeishuConfigInput, type FeishuPlugin } fr
 import type { FeishuElement } from '../src/render/card-types.js';
 
 /** A logger that keeps every line, to check that nothing secret is logged. */
-export function recordingLogger(): Logger & { lines: string[] } {
+function recordingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
   const keep = (level: string) => (message: string, fields?: Record<string, unknown>) => {
     lines.push(`${level} ${message} ${fields ? JSON.stringify(fields) : ''}`);
@@ -94,7 +94,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
 }
 
 /** Every element of a card, nested ones included. */
-export function elementsOf(card: FeishuCard | Record<string, unknown> | undefined): FeishuElement[] {
+function elementsOf(card: FeishuCard | Record<string, unknown> | undefined): FeishuElement[] {
   const out: FeishuElement[] = [];
   const walk = (els: readonly FeishuElement[]) =>
     els.forEach((e) => {

@@ -2,7 +2,7 @@ import type { CardView } from '@progresscard/core';
 import { viewAfterEvents, type ScriptedEvent } from '@progresscard/core/testing';
 
 /** Epoch ms used as the start of every scripted view (2026-01-01T00:00:00Z). */
-export const T0 = Date.UTC(2026, 0, 1);
+const T0 = Date.UTC(2026, 0, 1);
 
 /**
  * The view after `events` (each with `at` = ms after T0), looked at `nowOffset` ms after T0.

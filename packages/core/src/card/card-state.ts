@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../events/contract.js';
 import { DEFAULT_TEXT_BUFFER_LIMITS, TextBuffer, type TextBufferLimits } from './text-buffer.js';
-import { wellFormed } from '../plugin/kit/text.js';
+import { wellFormed } from './format/text.js';
 import { boundedJson, readableArgs } from './bounded-json.js';
 import { toToolLine, toolDetail, type ToolCallRecord } from './tool-lines.js';
 import type { CardStatus, CardView, Locale } from './view.js';
@@ -192,7 +192,7 @@ export class CardState {
         return { change: this.resume() ? 'structural' : 'none' };
       case 'run.completed':
         this.releaseText();
-        if (event.answer && event.answer.trim()) this.finalAnswer = event.answer;
+        if (event.answer?.trim()) this.finalAnswer = event.answer;
         return this.end('completed', at);
       case 'run.failed':
         this.releaseText();

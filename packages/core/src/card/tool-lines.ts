@@ -1,5 +1,5 @@
 import { formatDuration } from './format/duration.js';
-import { cut } from '../plugin/kit/text.js';
+import { cut } from './format/text.js';
 import type { Locale, ToolLine, ToolLineState } from './view.js';
 
 /** Longest tool detail shown on a line, in characters; longer ones end with `…`. */

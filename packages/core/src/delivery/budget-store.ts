@@ -1,5 +1,5 @@
 import pThrottle from 'p-throttle';
-import { systemClock, type Clock } from '../runtime/clock.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import type { BudgetWindow } from '../plugin/contract.js';
 
 /**

@@ -11,7 +11,7 @@ import { CardOutage } from './outage.js';
 export type MessagePhase = 'unsent' | 'live' | 'gone';
 
 /** Allowed moves of {@link MessagePhase}. */
-export const MESSAGE_TRANSITIONS: Readonly<Record<MessagePhase, readonly MessagePhase[]>> = {
+const MESSAGE_TRANSITIONS: Readonly<Record<MessagePhase, readonly MessagePhase[]>> = {
   unsent: ['live'],
   live: ['gone'],
   gone: ['live'],
@@ -194,7 +194,8 @@ export class CardDeliveryRecord {
 
   /** Counts a failed call; returns the consecutive failures. */
   callFailed(): number {
-    return (this.consecutiveFailures += 1);
+    this.consecutiveFailures += 1;
+    return this.consecutiveFailures;
   }
 
   /** Whether a credential refresh may still be tried in this failure streak; marks it tried. */

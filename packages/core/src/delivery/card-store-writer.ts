@@ -1,5 +1,5 @@
 import type { CardView } from '../card/view.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Logger } from '../shared/logger.js';
 import type { CardDeliveryRecord } from './card-delivery-record.js';
 import type { CardStore } from './card-store.js';
 

@@ -1,7 +1,7 @@
 import { isTerminalStatus, type CardView } from '../card/view.js';
 import type { CallFailure, ChannelPlugin, ChannelSettings, MessageRef } from '../plugin/contract.js';
-import type { Clock } from '../runtime/clock.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Clock } from '../shared/clock.js';
+import type { Logger } from '../shared/logger.js';
 import type { BudgetStore } from './budget-store.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
 import type { CardStore } from './card-store.js';
@@ -299,9 +299,15 @@ export class ChannelDispatcher {
     const index = Math.max(0, this.ladder.findIndex((step) => step.rung === record.phase));
     const rung = this.ladder[index]!;
     const delays = rung.rung === 'undeliverable' ? [] : rung.delaysMs;
-    if (record.finalAttempts <= delays.length) return this.requeue(record, change, now + Math.max(wait, delays[record.finalAttempts - 1]!));
+    if (record.finalAttempts <= delays.length) {
+      this.requeue(record, change, now + Math.max(wait, delays[record.finalAttempts - 1]!));
+      return;
+    }
     const next = this.ladder[index + 1];
-    if (!next || next.rung === 'undeliverable') return this.finish(record, false, failure.detail);
+    if (!next || next.rung === 'undeliverable') {
+      this.finish(record, false, failure.detail);
+      return;
+    }
     record.climbTo(next.rung, FRESH_MESSAGE_AFTER[failure.kind]);
     this.requeue(record, change, now + wait);
   }
@@ -432,7 +438,10 @@ export class ChannelDispatcher {
       return;
     }
     let failures = 0;
-    const wait = this.waitAfter(failure, () => backoffMs(this.deps.retry.updateRetryDelaysMs, (failures = record.parts.failed(index))));
+    const wait = this.waitAfter(failure, () => {
+      failures = record.parts.failed(index);
+      return backoffMs(this.deps.retry.updateRetryDelaysMs, failures);
+    });
     if (failures === 0) failures = record.parts.failed(index);
     if (final) {
       const delays = this.deps.retry.finalRetryDelaysMs;

@@ -1,7 +1,7 @@
 import type { ChannelPlugin } from '../plugin/contract.js';
 import { resolveChannelSettings } from '../plugin/channel-settings.js';
-import { systemClock } from '../runtime/clock.js';
-import type { Logger } from '../runtime/logger.js';
+import { systemClock } from '../shared/clock.js';
+import type { Logger } from '../shared/logger.js';
 import type { BudgetStore } from './budget-store.js';
 import type { CardStore } from './card-store.js';
 import { ChannelDispatcher } from './channel-dispatcher.js';

@@ -1,5 +1,5 @@
 import type { CallFailure, CallFailureKind } from '../plugin/contract.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Logger } from '../shared/logger.js';
 
 /**
  * Failure kinds that stop a channel (the `stop-channel` action of the failure table), with the one
@@ -8,7 +8,7 @@ import type { Logger } from '../runtime/logger.js';
  *   every later call would be refused the same way;
  * - `quota`: the platform's call quota for a long period is spent.
  */
-export const CHANNEL_STOP_REASONS: Readonly<Partial<Record<CallFailureKind, { readonly log: string; readonly finalError: string }>>> = {
+const CHANNEL_STOP_REASONS: Readonly<Partial<Record<CallFailureKind, { readonly log: string; readonly finalError: string }>>> = {
   auth: {
     log: 'credentials refused, also right after a credential refresh (check the app id and secret): progressive updates stop for every card of the channel, each final gets one try',
     finalError: 'credentials refused',

@@ -95,7 +95,9 @@ export class ContinuationParts {
 
   /** Counts a failed call of part `index`; returns its consecutive failures. */
   failed(index: number): number {
-    return (this.part(index).failures += 1);
+    const part = this.part(index);
+    part.failures += 1;
+    return part.failures;
   }
 
   /** The message of part `index` is gone: the next call sends a new one under a new key. */

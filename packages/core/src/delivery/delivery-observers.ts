@@ -1,5 +1,5 @@
 import type { CallFailure, CallFailureKind } from '../plugin/contract.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Logger } from '../shared/logger.js';
 
 /**
  * Which platform call a {@link DeliveryEvent} reports:

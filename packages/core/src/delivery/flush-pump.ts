@@ -1,4 +1,4 @@
-import type { Clock } from '../runtime/clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { FlushQueue } from './flush-queue.js';
 
 /** What the pump flushes: anything that owns a {@link FlushQueue}. */

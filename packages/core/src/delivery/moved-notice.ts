@@ -1,7 +1,7 @@
 import type { CardView } from '../card/view.js';
 import type { CallFailure, CardRenderer, CardTransport, MessageRef } from '../plugin/contract.js';
-import type { Clock } from '../runtime/clock.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Clock } from '../shared/clock.js';
+import type { Logger } from '../shared/logger.js';
 
 const NOTICE = {
   'zh-CN': '（这张卡片无法再更新，结果已发送为下方的新卡片。）',
@@ -12,7 +12,7 @@ const NOTICE = {
  * The view shown on a message that was given up for a fresh one: the final status and a note
  * pointing to the new card, without the answer (so the chat does not hold the answer twice).
  */
-export function movedNoticeView(finalView: CardView): CardView {
+function movedNoticeView(finalView: CardView): CardView {
   return { ...finalView, answer: NOTICE[finalView.locale], thinking: '', tools: [], hasRunningTools: false };
 }
 

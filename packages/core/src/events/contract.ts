@@ -7,8 +7,38 @@ import { z } from 'zod';
  * milliseconds (rounded to whole ms); when absent, the card's clock stamps it on arrival.
  */
 
+/** Earliest `at` accepted: 2000-01-01T00:00:00Z in epoch ms. */
+export const EARLIEST_EVENT_TIME_MS = Date.UTC(2000, 0, 1);
+/** Latest `at` accepted: 2100-01-01T00:00:00Z in epoch ms. */
+export const LATEST_EVENT_TIME_MS = Date.UTC(2100, 0, 1);
+
+/** What an out-of-range `at` most likely is, for the error message. */
+function timeUnitHint(value: number): string {
+  if (value >= EARLIEST_EVENT_TIME_MS / 1000 && value < LATEST_EVENT_TIME_MS / 1000) return ': this looks like seconds (multiply by 1000)';
+  if (value >= EARLIEST_EVENT_TIME_MS * 1000 && value < LATEST_EVENT_TIME_MS * 1000) return ': this looks like microseconds (divide by 1000)';
+  if (value >= EARLIEST_EVENT_TIME_MS * 1e6 && value < LATEST_EVENT_TIME_MS * 1e6) return ': this looks like nanoseconds (divide by 1e6)';
+  return '';
+}
+
 // Fractional epoch ms (`performance.timeOrigin + performance.now()`) are common: rounded, not refused.
-const at = { at: z.number().nonnegative().transform(Math.round).optional() };
+// Seconds, microseconds or nanoseconds are refused, naming the unit: taken as ms they would put the
+// card in 1970 or the year 55000 (and a clock time past year 275760 cannot be formatted at all).
+const at = {
+  at: z
+    .number()
+    .check((ctx) => {
+      const value = ctx.value;
+      if (!Number.isFinite(value) || value < EARLIEST_EVENT_TIME_MS || value >= LATEST_EVENT_TIME_MS) {
+        ctx.issues.push({
+          code: 'custom',
+          input: value,
+          message: `must be epoch milliseconds between 2000-01-01 and 2100-01-01${Number.isFinite(value) ? timeUnitHint(value) : ''}`,
+        });
+      }
+    })
+    .transform(Math.round)
+    .optional(),
+};
 const nonEmpty = z.string().min(1);
 
 /** The run began. `locale` selects the card language (`zh-CN` default, `en`). */

@@ -1,5 +1,5 @@
 import { boundedJson } from '../card/bounded-json.js';
-import type { StandardSchemaV1 } from '../plugin/standard-schema.js';
+import type { StandardSchemaV1 } from '../shared/standard-schema.js';
 
 /** The first problem of a failed validation (zod or any Standard Schema), in words a user can act on. */
 export interface InputProblem {

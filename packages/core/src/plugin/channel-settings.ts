@@ -1,5 +1,5 @@
 import { showValue } from '../events/invalid-input.js';
-import type { Logger } from '../runtime/logger.js';
+import type { Logger } from '../shared/logger.js';
 import type { ChannelSettings, ChannelPlugin } from './contract.js';
 
 /** `feishu` → `FEISHU_CARD_TOOL_TICK_MS`; dashes become underscores. */

@@ -1,5 +1,5 @@
 import type { CardView } from '../card/view.js';
-import type { StandardSchemaV1 } from './standard-schema.js';
+import type { StandardSchemaV1 } from '../shared/standard-schema.js';
 
 /**
  * The channel plugin contract. A plugin is data plus two small objects: a renderer (view → payload)

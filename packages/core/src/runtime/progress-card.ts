@@ -7,8 +7,8 @@ import type { ChannelDispatcher } from '../delivery/channel-dispatcher.js';
 import type { MessageRef } from '../plugin/contract.js';
 import type { AgentEvent, EventOf } from '../events/contract.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
-import type { Clock } from './clock.js';
-import type { Logger } from './logger.js';
+import type { Clock } from '../shared/clock.js';
+import type { Logger } from '../shared/logger.js';
 import { abandonedReason, StallWatch, type StallSettings } from './stall-watch.js';
 import type { Tickable, TickerService } from './ticker.js';
 

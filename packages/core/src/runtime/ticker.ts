@@ -1,4 +1,4 @@
-import type { Logger } from './logger.js';
+import type { Logger } from '../shared/logger.js';
 
 /** Something the ticker refreshes: a card with running tools. */
 export interface Tickable {
@@ -37,7 +37,7 @@ export class TickerService {
   /** Stops ticking `card` (no-op when it is not watched). */
   unwatch(card: Tickable, intervalMs: number): void {
     const group = this.groups.get(intervalMs);
-    if (!group || !group.members.delete(card)) return;
+    if (!group?.members.delete(card)) return;
     if (group.members.size === 0) {
       clearInterval(group.timer);
       this.groups.delete(intervalMs);

@@ -3,8 +3,8 @@ import type { BudgetStore } from '../delivery/budget-store.js';
 import type { CardStore } from '../delivery/card-store.js';
 import type { RetrySettings } from '../delivery/retry-settings.js';
 import type { ChannelPlugin } from '../plugin/contract.js';
-import type { Clock } from './clock.js';
-import type { Logger } from './logger.js';
+import type { Clock } from '../shared/clock.js';
+import type { Logger } from '../shared/logger.js';
 
 /**
  * Injection tokens of the seams that vary. `createProgressCards` registers a default for each one

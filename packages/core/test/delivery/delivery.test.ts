@@ -58,7 +58,7 @@ describe('shared budget', () => {
       }
       await settle(300);
     }
-    all.forEach((card, index) => card.complete(`answer ${index}`));
+    for (const [index, card] of all.entries()) card.complete(`answer ${index}`);
     await settle(60_000);
     expect(maxInWindow(channel.calls, 1000)).toBeLessThanOrEqual(5);
     expect(channel.messages.size).toBe(20);
@@ -74,7 +74,7 @@ describe('shared budget', () => {
   it('honours several windows at once (3/s and 5 per 4 s)', async () => {
     const { channel, cards } = setup({ overrides: { budget: [{ limit: 3, intervalMs: 1000 }, { limit: 5, intervalMs: 4000 }], perCardIntervalMs: 0 } });
     const all = Array.from({ length: 8 }, () => cards.open('memory'));
-    all.forEach((card, i) => card.complete(`a${i}`));
+    for (const [i, card] of all.entries()) card.complete(`a${i}`);
     await settle(30_000);
     expect(channel.calls).toHaveLength(8);
     expect(maxInWindow(channel.calls, 1000)).toBeLessThanOrEqual(3);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventParseError, parseEvent } from '../../src/index.js';
 
 describe('parseEvent', () => {
@@ -21,5 +21,30 @@ describe('parseEvent', () => {
     }
     expect(caught).toBeInstanceOf(EventParseError);
     expect((caught as Error).message).toContain(text);
+  });
+});
+
+describe('event time units', () => {
+  afterEach(() => vi.useRealTimers());
+  const ms = Date.UTC(2026, 10, 30, 12, 0, 0);
+  it.each([
+    ['seconds', Math.round(ms / 1000), 'multiply by 1000'],
+    ['microseconds', ms * 1000, 'divide by 1000'],
+    ['nanoseconds', ms * 1e6, 'divide by 1e6'],
+  ])('refuses an `at` in %s, naming the field and the likely unit', (_unit, at, hint) => {
+    expect(() => parseEvent({ type: 'run.started', at })).toThrow(EventParseError);
+    expect(() => parseEvent({ type: 'run.started', at })).toThrow(new RegExp(`run\\.started\\.at = ${at} \\(must be epoch milliseconds.*${hint.replace(/[.*]/g, '\\$&')}`));
+  });
+
+  it('a card fed an `at` in nanoseconds keeps its other events and delivers its final', async () => {
+    const { setup, settle } = await import('../helpers.js');
+    const { channel, cards } = setup();
+    const card = cards.open('memory');
+    expect(card.start({ title: 'units' }).accepted).toBe(true);
+    expect(card.push({ type: 'answer.delta', text: 'done', at: ms * 1e6 })).toMatchObject({ accepted: false, reason: 'invalid' });
+    card.complete('done');
+    await settle();
+    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+    expect(channel.calls.at(-1)?.payload.answer).toBe('done');
   });
 });

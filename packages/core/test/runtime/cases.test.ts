@@ -1,6 +1,6 @@
 import { loadFaultCases } from '../../src/testing/index.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type AgentEvent, type MemoryPayload } from '../../src/index.js';
+import type { MemoryPayload } from '../../src/index.js';
 import { play, settle, setup } from '../helpers.js';
 
 /** Field fault cases (copied from the shared case list) that concern the core. */

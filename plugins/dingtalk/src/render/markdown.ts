@@ -36,7 +36,7 @@ function escapeTags(text: string): string {
  * Code shown as written in a fence: a zero-width space after each `<` that could open a tag
  * (`<font`, `</a`, `<!--`), so the card never parses it as one.
  */
-export function neutraliseCode(code: string): string {
+function neutraliseCode(code: string): string {
   return code.replace(/<(?=[A-Za-z/!?])/g, `<${ZERO_WIDTH_SPACE}`);
 }
 

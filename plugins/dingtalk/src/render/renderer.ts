@@ -49,13 +49,13 @@ export type FailedCardState = 'finished' | 'failed';
  * "3" FINISHED, "5" FAILED). Cancelled is shown as finished, so it never keeps the typing animation;
  * failed follows {@link FailedCardState}.
  */
-export function flowStatusOf(status: CardStatus, failedState: FailedCardState): '2' | '3' | '5' {
+function flowStatusOf(status: CardStatus, failedState: FailedCardState): '2' | '3' | '5' {
   if (status === 'running' || status === 'waiting') return '2';
   return status === 'failed' && failedState === 'failed' ? '5' : '3';
 }
 
 /** The stream end of a state (see {@link StreamEnd}). */
-export function streamEndOf(status: CardStatus, failedState: FailedCardState): StreamEnd {
+function streamEndOf(status: CardStatus, failedState: FailedCardState): StreamEnd {
   if (!isTerminalStatus(status)) return 'open';
   return status === 'failed' && failedState === 'failed' ? 'error' : 'finalize';
 }

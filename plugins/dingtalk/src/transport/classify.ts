@@ -6,29 +6,29 @@ import { IP_BANNED_CODE, NOT_JSON_CODE, RESULT_FALSE_CODE } from './http.js';
  * Wait after a per-second QPS answer: the doc advises waiting out the 1 s window (https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server);
  * the DingTalk-Real-AI connector (`src/services/messaging/card.ts`) and hermes-agent back off 2 s.
  */
-export const QPS_RETRY_AFTER_MS = 2000;
+const QPS_RETRY_AFTER_MS = 2000;
 /** Wait after a per-minute (QPM) answer: the window's length (its size is not published, https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server). */
-export const QPM_RETRY_AFTER_MS = 60_000;
+const QPM_RETRY_AFTER_MS = 60_000;
 
 /** Wait after the per-IP ban answer: the ban lasts 5 minutes (https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server). */
-export const IP_BAN_RETRY_AFTER_MS = 5 * 60_000;
+const IP_BAN_RETRY_AFTER_MS = 5 * 60_000;
 
 /**
  * Code of the spent monthly quota: standard organisations get 5 000 metered calls a month (token,
  * auth and contacts calls exempt); past it every call answers 403 with this code until the month ends
  * (https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server).
  */
-export const MONTHLY_QUOTA_CODE = 'Forbidden.AccessDenied.ApiCountLimitForOrg';
+const MONTHLY_QUOTA_CODE = 'Forbidden.AccessDenied.ApiCountLimitForOrg';
 
 /**
  * Codes meaning "this card no longer exists": `param.cardNotExist`
  * (https://open.dingtalk.com/document/development/interactive-card-update-interface), `cardInstance.notExist`,
  * `param.stream.outTrackId` (https://open.dingtalk.com/document/development/api-streamingupdate).
  */
-export const GONE_CODES: ReadonlySet<string> = new Set(['param.cardNotExist', 'cardInstance.notExist', 'param.stream.outTrackId']);
+const GONE_CODES: ReadonlySet<string> = new Set(['param.cardNotExist', 'cardInstance.notExist', 'param.stream.outTrackId']);
 
 /** Codes meaning "the token is bad": `InvalidAuthentication` (HTTP 400, https://open.dingtalk.com/document/development/server-api-error-codes-1), the generic 401 `Unauthorized`. */
-export const AUTH_CODES: ReadonlySet<string> = new Set(['InvalidAuthentication', 'Unauthorized', 'invalidClientIdOrSecret', 'accesstoken.expired']);
+const AUTH_CODES: ReadonlySet<string> = new Set(['InvalidAuthentication', 'Unauthorized', 'invalidClientIdOrSecret', 'accesstoken.expired']);
 
 /**
  * Maps what the DingTalk transport threw to the core's failure kinds. Never throws.

@@ -1,9 +1,9 @@
-import axios, { type AxiosInstance } from 'axios';
+import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import { DingTalkApiError, DingTalkNetworkError } from './errors.js';
 import type { DingTalkRoute } from './routes.js';
 
 /** Header carrying the access token on every v1.0 endpoint (https://open.dingtalk.com/document/development/obtain-the-access-token-of-an-internal-app). */
-export const ACCESS_TOKEN_HEADER = 'x-acs-dingtalk-access-token';
+const ACCESS_TOKEN_HEADER = 'x-acs-dingtalk-access-token';
 
 /** Code of a {@link DingTalkApiError} for an answer that is not a JSON object (e.g. an HTML page). */
 export const NOT_JSON_CODE = 'response.notJson';
@@ -43,7 +43,7 @@ export class DingTalkHttp {
    */
   async call<Body, Answer>(route: DingTalkRoute<Body, Answer>, body: Body, token?: string): Promise<Answer> {
     const { operation } = route;
-    let response;
+    let response: AxiosResponse<unknown>;
     try {
       response = await this.axios.request({
         method: route.method,

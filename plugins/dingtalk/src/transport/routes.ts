@@ -16,7 +16,7 @@ export interface DingTalkRoute<Body, Answer> {
 }
 
 /** `cardData` of a card: every `cardParamMap` value is a string (https://open.dingtalk.com/document/development/instructions-for-filling-in-api-card-data). */
-export interface CardData {
+interface CardData {
   readonly cardParamMap: Readonly<Record<string, string>>;
 }
 

@@ -3,7 +3,7 @@ import type { DingTalkHttp } from './http.js';
 import { DINGTALK_API_ROUTES } from './routes.js';
 
 /** Refresh this long before `expireIn` runs out (DingTalk-Real-AI connector: 5 min before the 2 h expiry). */
-export const TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
+const TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
 
 /**
  * The app's access token from `POST /v1.0/oauth2/accessToken` (`{appKey, appSecret}` →
@@ -12,48 +12,54 @@ export const TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
  * The token and the secret never appear in errors or logs.
  */
 export class AccessTokenCache {
-  private token: { value: string; refreshAt: number } | undefined;
-  private pending: Promise<string> | undefined;
+  // `#private` fields: unlike TypeScript's `private`, they stay out of `util.inspect`,
+  // `JSON.stringify` and object spreads, so the secret and the token cannot leak through them.
+  #token: { value: string; refreshAt: number } | undefined;
+  #pending: Promise<string> | undefined;
   /** Bumped by {@link invalidate} so an answer that was already on its way is not cached. */
-  private epoch = 0;
+  #epoch = 0;
+  readonly #http: DingTalkHttp;
+  readonly #appKey: string;
+  readonly #appSecret: string;
+  /** Epoch ms. */
+  readonly #now: () => number;
 
-  constructor(
-    private readonly http: DingTalkHttp,
-    private readonly appKey: string,
-    private readonly appSecret: string,
-    /** Epoch ms. */
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(http: DingTalkHttp, appKey: string, appSecret: string, now: () => number = Date.now) {
+    this.#http = http;
+    this.#appKey = appKey;
+    this.#appSecret = appSecret;
+    this.#now = now;
+  }
 
   /**
    * A valid token, fetched when none is cached or the cached one is about to expire.
    * @throws DingTalkApiError (e.g. 400 `invalidClientIdOrSecret`) or DingTalkNetworkError.
    */
   async get(): Promise<string> {
-    if (this.token && this.now() < this.token.refreshAt) return this.token.value;
-    this.pending ??= this.fetch().finally(() => {
-      this.pending = undefined;
+    if (this.#token && this.#now() < this.#token.refreshAt) return this.#token.value;
+    this.#pending ??= this.fetch().finally(() => {
+      this.#pending = undefined;
     });
-    return this.pending;
+    return this.#pending;
   }
 
   /** Drops the cached token; the next {@link get} fetches a new one. */
   invalidate(): void {
-    this.token = undefined;
-    this.pending = undefined;
-    this.epoch += 1;
+    this.#token = undefined;
+    this.#pending = undefined;
+    this.#epoch += 1;
   }
 
   private async fetch(): Promise<string> {
-    const epoch = this.epoch;
-    const startedAt = this.now();
-    const body = await this.http.call(DINGTALK_API_ROUTES.accessToken, { appKey: this.appKey, appSecret: this.appSecret });
+    const epoch = this.#epoch;
+    const startedAt = this.#now();
+    const body = await this.#http.call(DINGTALK_API_ROUTES.accessToken, { appKey: this.#appKey, appSecret: this.#appSecret });
     if (typeof body.accessToken !== 'string' || body.accessToken === '') {
       throw new DingTalkApiError('token', 200, 'token.missing', 'the answer had no accessToken');
     }
     const lifetimeMs = (typeof body.expireIn === 'number' && body.expireIn > 0 ? body.expireIn : 7200) * 1000;
     const margin = Math.min(TOKEN_REFRESH_MARGIN_MS, lifetimeMs / 10);
-    if (epoch === this.epoch) this.token = { value: body.accessToken, refreshAt: startedAt + lifetimeMs - margin };
+    if (epoch === this.#epoch) this.#token = { value: body.accessToken, refreshAt: startedAt + lifetimeMs - margin };
     return body.accessToken;
   }
 }

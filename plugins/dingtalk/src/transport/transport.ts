@@ -20,7 +20,7 @@ import type { CardWriter } from './card-writer.js';
 export type CardSendPhase = 'new' | 'created' | 'delivered';
 
 /** Allowed moves of {@link CardSendPhase}. */
-export const SEND_TRANSITIONS: Readonly<Record<CardSendPhase, readonly CardSendPhase[]>> = {
+const SEND_TRANSITIONS: Readonly<Record<CardSendPhase, readonly CardSendPhase[]>> = {
   new: ['created', 'delivered'],
   created: ['delivered'],
   delivered: [],

@@ -8,7 +8,7 @@ import { fenceMarker, splitBlocks } from './markdown/index.js';
  * (https://open.feishu.cn/document/feishu-cards/card-json-v2-structure), so a long answer is spread
  * over several components, split at block boundaries.
  */
-export const MAX_ANSWER_ELEMENT_CHARS = 4000;
+const MAX_ANSWER_ELEMENT_CHARS = 4000;
 
 /** A fenced block longer than `max`, cut into fenced pieces (each closed and reopened with its opener). */
 function splitFence(text: string, max: number): string[] {

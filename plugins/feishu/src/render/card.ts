@@ -22,9 +22,9 @@ export interface CardRenderOptions {
 }
 
 /** Thinking text kept on the card (its tail), in characters. */
-export const MAX_THINKING_CHARS = 3000;
+const MAX_THINKING_CHARS = 3000;
 /** Prompt / error / reason text kept, in characters. */
-export const MAX_SIDE_TEXT_CHARS = 2000;
+const MAX_SIDE_TEXT_CHARS = 2000;
 const MAX_TITLE_CHARS = 100;
 
 /** Degradation steps when even an empty answer does not fit: 0 full, 1 no thinking, 2 also compact tools. */

@@ -4,9 +4,9 @@ import { escapeCardMarkdown } from './markdown/index.js';
 import type { CardTexts } from './texts.js';
 
 /** Tool calls shown unfolded when a run has more than this many. */
-export const VISIBLE_TOOLS = 3;
+const VISIBLE_TOOLS = 3;
 /** Older tool calls listed inside the folded panel at most (the rest are counted). */
-export const MAX_FOLDED_TOOLS = 30;
+const MAX_FOLDED_TOOLS = 30;
 
 const TOOL_ICON: Readonly<Record<ToolLine['state'], string>> = { running: '⏳', finished: '✅', failed: '❌', orphan: '▫️', interrupted: '⏹' };
 

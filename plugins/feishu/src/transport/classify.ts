@@ -22,16 +22,16 @@ export class FeishuLocalError extends Error {
 }
 
 /** 230011 recalled, 231003 deleted, 230031 older than 14 days: the message can no longer be edited. */
-export const GONE_CODES: ReadonlySet<number> = new Set([230011, 231003, 230031]);
+const GONE_CODES: ReadonlySet<number> = new Set([230011, 231003, 230031]);
 /**
  * Token problems: 99991661 no/malformed header, 99991663 invalid or expired tenant_access_token,
  * 99991664/99991665/99991668/99991671 other token errors, 10014/10015/99991543 bad app credentials.
  */
-export const AUTH_CODES: ReadonlySet<number> = new Set([99991661, 99991663, 99991664, 99991665, 99991668, 99991671, 10014, 10015, 99991543]);
+const AUTH_CODES: ReadonlySet<number> = new Set([99991661, 99991663, 99991664, 99991665, 99991668, 99991671, 10014, 10015, 99991543]);
 /** 230020: 5 updates/s per message or 5 sends/s per chat. */
-export const MESSAGE_RATE_LIMIT_CODE = 230020;
+const MESSAGE_RATE_LIMIT_CODE = 230020;
 /** 99991400: gateway limit per app (50/s, 1000/min), HTTP 429 (400 on old APIs). */
-export const APP_RATE_LIMIT_CODE = 99991400;
+const APP_RATE_LIMIT_CODE = 99991400;
 
 const NETWORK_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ERR_NETWORK', 'ERR_CANCELED', 'UND_ERR_SOCKET']);
 

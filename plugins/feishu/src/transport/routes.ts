@@ -88,12 +88,6 @@ export const FEISHU_API_ROUTES = {
   }),
 } as const;
 
-/**
- * The token route, called by the SDK itself (cached in the plugin's own `TokenCache`):
- * `POST /open-apis/auth/v3/tenant_access_token/internal` with `{ app_id, app_secret }`.
- */
-export const FEISHU_TOKEN_ROUTE = {
-  method: 'POST',
-  path: '/open-apis/auth/v3/tenant_access_token/internal',
-  doc: 'https://open.larkoffice.com/document/ukTMukTMukTM/ukDNz4SO0MjL5QzM/auth-v3/auth/tenant_access_token_internal',
-} as const;
+// The token route (`POST /open-apis/auth/v3/tenant_access_token/internal`, doc:
+// https://open.larkoffice.com/document/ukTMukTMukTM/ukDNz4SO0MjL5QzM/auth-v3/auth/tenant_access_token_internal)
+// is called by the SDK itself; its answers are cached in the plugin's own `TokenCache`.

@@ -22,7 +22,7 @@ export interface FeishuTarget {
 }
 
 /** Feishu's `uuid` is at most 50 chars: longer idempotency keys are hashed (stable, so retries still de-duplicate). */
-export function toFeishuUuid(key: string): string {
+function toFeishuUuid(key: string): string {
   return key.length <= 50 ? key : createHash('sha256').update(key).digest('hex').slice(0, 50);
 }
 

@@ -65,7 +65,7 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
       if (tools) blocks.push(tools);
       if (view.thinking.trim() !== '' && !isTerminalStatus(view.status) && view.answer.trim() === '')
         blocks.push(context(cut(`_${t.thinking}:_ ${toMrkdwn(oneLine(view.thinking.slice(-600), 600))}`, limits.maxSectionChars), 'thinking'));
-      main.forEach((text, i) => blocks.push(section(text, `answer_${i + 1}`)));
+      for (const [i, text] of main.entries()) blocks.push(section(text, `answer_${i + 1}`));
       if (replies.length > 0) blocks.push(context(`_${t.continuesInThread(replies.length)}_`, 'notice'));
       else if (leftOut > 0) blocks.push(context(`_${t.cutNotice(leftOut)}_`, 'notice'));
       if (view.status === 'waiting' && view.waitingFor) blocks.push(section(cut(`*${t.waitingFor}:* ${toMrkdwn(view.waitingFor)}`, limits.maxSectionChars), 'waiting'));

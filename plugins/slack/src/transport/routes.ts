@@ -1,7 +1,7 @@
 import type { ChatPostMessageArguments, ChatUpdateArguments, WebClient } from '@slack/web-api';
 
 /** What a chat call resolves to (the SDK throws for `ok: false`). */
-export interface SlackAnswer {
+interface SlackAnswer {
   readonly ok?: boolean;
   readonly ts?: string;
   readonly channel?: string;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeInvalidInput } from '../../events/invalid-input.js';
 import type { ChannelSettings } from '../contract.js';
-import type { StandardSchemaV1 } from '../standard-schema.js';
+import type { StandardSchemaV1 } from '../../shared/standard-schema.js';
 
 /**
  * Bad channel config: the message names the channel, the field and the value, e.g.

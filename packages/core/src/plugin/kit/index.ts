@@ -1,5 +1,5 @@
 /** The plugin kit: what every channel plugin needs and should not write again. */
-export { cut, oneLine, codePointLength, wellFormed, tailCodePoints } from './text.js';
+export { cut, oneLine, codePointLength, wellFormed, tailCodePoints } from '../../card/format/text.js';
 export { STATUS_LABELS, statusLabel, DEFAULT_TITLES, TOOL_CALLS_HEADINGS } from './status.js';
 export {
   ChannelConfigError,

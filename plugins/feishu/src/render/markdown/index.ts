@@ -1,4 +1,4 @@
-export { splitBlocks, openFenceAtEnd, fenceMarker, type MarkdownBlock } from './blocks.js';
+export { splitBlocks, openFenceAtEnd, fenceMarker } from './blocks.js';
 export { escapeCardMarkdown } from './escape.js';
-export { limitTables, countTables, type LimitedTables } from './tables.js';
+export { limitTables, countTables } from './tables.js';
 export { truncateMarkdown, type Truncated } from './truncate.js';

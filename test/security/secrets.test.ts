@@ -1,0 +1,49 @@
+/**
+ * A channel plugin holds the app's credentials; nothing a product might log or dump about it may
+ * show them: `util.inspect` (console.log of the plugin or the composition), `JSON.stringify`, or
+ * an object spread of its transport.
+ */
+import { inspect } from 'node:util';
+import { createProgressCards, silentLogger } from '@progresscard/core';
+import { dingtalk } from '@progresscard/plugin-dingtalk';
+import { feishu } from '@progresscard/plugin-feishu';
+import { slack } from '@progresscard/plugin-slack';
+import { describe, expect, it } from 'vitest';
+
+const SECRET = 'sEcReT-value-0123456789';
+
+const plugins = {
+  feishu: () => feishu({ appId: 'cli_secret_test', appSecret: SECRET, receiveId: 'oc_x' }),
+  dingtalk: () =>
+    dingtalk({ appKey: 'dingsecrettest', appSecret: SECRET, cardTemplateId: 't.schema', target: { type: 'group', openConversationId: 'cidX==' } }),
+  slack: () => slack({ botToken: `xoxb-${SECRET}`, channel: 'C0123' }),
+};
+
+/** JSON.stringify that survives cycles (a cycle is written as "[cycle]"). */
+function stringify(value: unknown): string {
+  const seen = new WeakSet<object>();
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v === 'object' && v !== null) {
+      if (seen.has(v)) return '[cycle]';
+      seen.add(v);
+    }
+    return v;
+  });
+}
+
+describe('credentials stay out of dumps', () => {
+  for (const [name, make] of Object.entries(plugins)) {
+    it(`${name}: util.inspect, JSON.stringify and a spread of the transport never show the secret`, () => {
+      const plugin = make();
+      const cards = createProgressCards({ channels: [plugin], logger: silentLogger, env: {} });
+      for (const dump of [
+        inspect(plugin, { depth: 10, showHidden: true }),
+        inspect(cards, { depth: 10 }),
+        stringify(plugin),
+        stringify({ ...plugin.transport }),
+      ]) {
+        expect(dump).not.toContain(SECRET);
+      }
+    });
+  }
+});
