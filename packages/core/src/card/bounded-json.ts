@@ -10,6 +10,26 @@ function read(object: object, key: string): unknown {
   }
 }
 
+/** JSON text of a value that is not an object (functions and symbols as `null`); undefined for objects. */
+function scalarJson(item: unknown): string | undefined {
+  switch (typeof item) {
+    case 'string':
+      return JSON.stringify(item);
+    case 'number':
+      return Number.isFinite(item) ? String(item) : 'null';
+    case 'boolean':
+      return String(item);
+    case 'bigint':
+      return item.toString();
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return 'null';
+    default:
+      return item === null ? 'null' : undefined;
+  }
+}
+
 /**
  * JSON text of any value, never throwing, at most `maxChars` characters: a cycle shows as
  * `"[circular]"`, a BigInt as its digits, a getter or `toJSON` that throws as `"[unreadable]"`,
@@ -33,24 +53,16 @@ export function boundedJson(value: unknown, maxChars: number): string {
         item = '[unreadable]';
       }
     }
-    switch (typeof item) {
-      case 'string':
-        return write(JSON.stringify(item));
-      case 'number':
-        return write(Number.isFinite(item) ? String(item) : 'null');
-      case 'boolean':
-        return write(String(item));
-      case 'bigint':
-        return write(item.toString());
-      case 'undefined':
-      case 'function':
-      case 'symbol':
-        return write('null');
+    const scalar = scalarJson(item);
+    if (scalar !== undefined) {
+      write(scalar);
+      return;
     }
-    if (item === null) return write('null');
     const object = item as object;
-    if (path.has(object)) return write('"[circular]"');
-    if (depth >= MAX_DEPTH) return write('"…"');
+    if (path.has(object) || depth >= MAX_DEPTH) {
+      write(path.has(object) ? '"[circular]"' : '"…"');
+      return;
+    }
     path.add(object);
     try {
       if (Array.isArray(object)) {

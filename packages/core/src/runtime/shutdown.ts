@@ -82,7 +82,10 @@ export function installShutdownHandlers(cards: ShutsDown, options: ShutdownHandl
     process.kill(process.pid, signal);
   });
   function handler(signal: NodeJS.Signals): void {
-    if (shuttingDown) return exit(signal);
+    if (shuttingDown) {
+      exit(signal);
+      return;
+    }
     shuttingDown = true;
     void cards.shutdown({ reason: options.reason, deadlineMs: options.deadlineMs }).catch(() => undefined).then(() => exit(signal));
   }

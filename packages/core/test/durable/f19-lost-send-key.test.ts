@@ -17,10 +17,14 @@ describe('F19 a send whose answer was lost, followed by failures', () => {
     });
     const keys: string[] = [];
     const send = platform.plugin.transport.send;
-    const plugin = { ...platform.plugin, transport: { ...platform.plugin.transport, send: (request: SendRequest<never, never>) => (keys.push(request.idempotencyKey), send(request)) } };
+    const plugin = { ...platform.plugin, transport: { ...platform.plugin.transport, send: (request: SendRequest<never, never>) => {
+      keys.push(request.idempotencyKey);
+      return send(request);
+    } } };
     const cards = createProgressCards({ channels: [plugin], logger: silentLogger, env: {} });
     const card = cards.open('memory');
-    for (const event of c.events) card.push(event);
+    const t0 = Date.now();
+    for (const event of c.events) card.push({ ...event, at: t0 + event.at });
     await settle(60_000);
     expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
     expect(platform.channel.messages.size).toBe(1);

@@ -17,7 +17,7 @@ describe('F20 continuation cards of a long answer that every reply refuses', () 
     const logger = recordingLogger();
     const cards = createProgressCards({ channels: [platform.plugin], logger, env: {} });
     const card = cards.open('memory');
-    card.push(c.events[0]);
+    card.push({ ...c.events[0], at: Date.now() });
     const answer = Array.from({ length: 850 }, (_, i) => (i % 40 === 0 ? '```js\nconst line = 1;\n```' : `- item ${i}: prose that goes on for a while`)).join('\n');
     expect(answer.length).toBeGreaterThan(25_000);
     card.complete(answer);

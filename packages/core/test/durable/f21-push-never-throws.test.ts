@@ -32,7 +32,7 @@ describe('F21 pushing tool arguments that cannot be serialised', () => {
     const card = cards.open('memory');
     const other = cards.open('memory');
     other.start({ title: 'other' });
-    expect(card.push(c.events[0])).toEqual({ accepted: true });
+    expect(card.push({ ...c.events[0], at: Date.now() })).toEqual({ accepted: true });
     let result: unknown;
     expect(() => (result = card.push({ type: 'tool.started', callId: 'c1', name: 'x', args: makeArgs() }))).not.toThrow();
     expect(result).toSatisfy((r: { accepted: boolean; reason?: string }) => r.accepted || r.reason === 'invalid');
