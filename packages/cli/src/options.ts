@@ -52,3 +52,10 @@ export function parseChannel(value: string): ChannelId[] {
   if (id) return [id];
   throw new InvalidArgumentError(`Expected ${CHANNEL_IDS.join(', ')} or all.`);
 }
+
+/** `--tick-ms`, `--processes`, `--run-minutes`, `--monthly-quota`, `--run-call-cap`: a whole number > 0. */
+export function parsePositiveInteger(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError('Expected a whole number greater than 0.');
+  return n;
+}

@@ -2,12 +2,15 @@ import { Command, Option } from 'commander';
 import type { Locale } from '@progresscard/core';
 import { bundledTraces } from '@progresscard/sources';
 import { DEFAULT_EMULATOR_PORT, runEmulatorCommand } from './commands/emulator.js';
+import { runDoctor } from './commands/doctor.js';
+import { runPlan } from './commands/plan.js';
 import { runSession } from './commands/session.js';
+import { runSmoke } from './commands/smoke.js';
 import { DEFAULT_IDLE_MS, defaultStatePath, runWatch } from './commands/watch.js';
 import type { CliIO } from './io.js';
-import { CHANNEL_IDS, CHANNELS } from './channels/index.js';
+import { CHANNEL_IDS, CHANNELS, type ChannelId } from './channels/index.js';
 import { realEnvHelp } from './channels/real.js';
-import { parseChannel, parseLang, parseMaxGap, parsePort, parseSpeed } from './options.js';
+import { parseChannel, parseLang, parseMaxGap, parsePort, parsePositiveInteger, parseSpeed } from './options.js';
 import { DEFAULT_PREVIEW_PORT } from './preview/server.js';
 import { FORMAT_CHOICES, type FormatChoice } from './replay/trace.js';
 import { CLI_VERSION } from './version.js';
@@ -56,6 +59,9 @@ Examples:
   npx progresscard replay codex-rollout-parallel.jsonl    replay a bundled trace (or any trace file) by name
   npx progresscard replay session.jsonl --json --speed 50 only a JSON summary on stdout
   npx progresscard emulator                               the emulators standalone, for your own agent
+  npx progresscard doctor --emulator                      check config, credentials, renderer, guards, delivery, budget
+  npx progresscard smoke --out smoke-artefacts            the scenario matrix on the emulators: payloads, preview, PNGs
+  npx progresscard plan --channel feishu --tick-ms 3000   how many runs stay fresh, and how stale under load
   npx progresscard replay --help                          bundled traces, --real and exit codes`;
 
 /** Builds the `progresscard` command line. Commands resolve with their exit code via `setExitCode`. */
@@ -141,6 +147,46 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
     .option('--no-preview', 'do not serve the live preview page')
     .action(async (flags: { port: number; previewPort: number; preview: boolean }) => {
       setExitCode(await runEmulatorCommand({ port: flags.port, previewPort: flags.previewPort, preview: flags.preview }, io));
+    });
+
+  const channelOption = `--channel <${[...CHANNEL_IDS, 'all'].join('|')}>`;
+  program
+    .command('doctor')
+    .description('check each channel layer by layer: config and env, credentials, renderer, guards, a send → update → final, budget, switches')
+    .option(channelOption, 'which platform(s) to check', parseChannel, [...CHANNEL_IDS])
+    .option('--emulator', 'check against the embedded emulators instead of the platforms in the environment', false)
+    .option('--explain', 'print every detail line', false)
+    .option('--json', 'print the report as JSON (shape in the CLI README)', false)
+    .option('--no-send', 'skip the send → update → final round trip')
+    .addHelpText('after', `\nEnvironment (without --emulator):\n${realEnvHelp()}\n\nExit codes: 0 every check passed (warnings allowed); 1 a check failed; 2 bad arguments.`)
+    .action(async (flags: { channel: ChannelId[]; emulator: boolean; explain: boolean; json: boolean; send: boolean }) => {
+      setExitCode(await runDoctor({ channels: flags.channel, emulator: flags.emulator, explain: flags.explain, json: flags.json, send: flags.send }, io));
+    });
+
+  program
+    .command('smoke')
+    .description('run the scenario matrix per channel and write payload JSON, preview.html, PNGs and result.json')
+    .option(channelOption, 'which platform(s)', parseChannel, [...CHANNEL_IDS])
+    .option('--send', 'send to the real chats from the environment instead of the emulators', false)
+    .option('--out <dir>', 'output folder', 'smoke-artefacts')
+    .option('--scenario <ids...>', 'only these scenarios')
+    .option('--no-screenshots', 'do not take PNG screenshots')
+    .action(async (flags: { channel: ChannelId[]; send: boolean; out: string; scenario?: string[]; screenshots: boolean }) => {
+      setExitCode(await runSmoke({ channels: flags.channel, send: flags.send, out: flags.out, screenshots: flags.screenshots, scenarios: flags.scenario }, io));
+    });
+
+  program
+    .command('plan')
+    .description('budget arithmetic: runs that stay fully fresh, staleness at 2×/10×/100× load, runs a month under a quota')
+    .option(channelOption, 'which platform(s)', parseChannel, [...CHANNEL_IDS])
+    .option('--tick-ms <ms>', 'tick of running tools (default: the channel\'s)', parsePositiveInteger)
+    .option('--processes <n>', 'processes sharing one app\'s budget', parsePositiveInteger, 1)
+    .option('--run-minutes <n>', 'typical run length for the quota figures', parsePositiveInteger, 10)
+    .option('--monthly-quota <calls>', 'platform calls a month (default: the platform\'s known quota)', parsePositiveInteger)
+    .option('--run-call-cap <calls>', 'most calls one run may spend (stretches the tick)', parsePositiveInteger)
+    .option('--json', 'print the figures as JSON', false)
+    .action(async (flags: { channel: ChannelId[]; tickMs?: number; processes: number; runMinutes: number; monthlyQuota?: number; runCallCap?: number; json: boolean }) => {
+      setExitCode(await runPlan({ channels: flags.channel, tickMs: flags.tickMs, processes: flags.processes, runMinutes: flags.runMinutes, monthlyQuota: flags.monthlyQuota, runCallCap: flags.runCallCap, json: flags.json }, io));
     });
 
   return program;

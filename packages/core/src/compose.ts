@@ -1,6 +1,10 @@
 import 'reflect-metadata';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import type { ChannelSettings, ChannelPlugin } from './plugin/contract.js';
+import type { ChannelSettings, ChannelPlugin, Requester } from './plugin/contract.js';
+import { DEFAULT_FEATURE_SWITCHES } from './plugin/kit/switches.js';
+import { capCallsPerMessage } from './runtime/call-cap.js';
+import { CompletionPinger } from './runtime/completion-ping.js';
+import { FinalOnlyCard } from './runtime/final-only-card.js';
 import { InMemoryBudgetStore } from './delivery/budget-store.js';
 import type { FinalDelivery } from './delivery/card-delivery-record.js';
 import { InMemoryCardStore } from './delivery/card-store.js';
@@ -42,6 +46,12 @@ export interface ProgressCardsOptions {
   readonly parent?: DependencyContainer;
 }
 
+/** Options of {@link ProgressCards.open}: the card's own, and who asked for the run. */
+export interface OpenOptions extends OpenCardOptions {
+  /** Who asked for the run: the completion ping mentions them (when the channel's switch is on). */
+  readonly requester?: Requester;
+}
+
 /** A snapshot of a composition's moving parts, for health checks and tests. */
 export interface ProgressCardsDiagnostics {
   /** Cards opened whose final was not reported yet. */
@@ -62,10 +72,12 @@ export interface ProgressCardsDiagnostics {
 export interface ProgressCards {
   /**
    * Opens a card for one run. `target` overrides the channel's configured destination
-   * (plugin-specific, e.g. a chat id).
+   * (plugin-specific, e.g. a chat id). The channel's feature switches apply: `cardPer` unless
+   * `options.cardPer` is given; `progressive: false` holds every update until the run ends and then
+   * sends one card; `completionPing` replies once to the card after a long run.
    * @throws Error naming an unknown channel id, or saying the composition was shut down.
    */
-  open(channelId: string, target?: unknown, options?: OpenCardOptions): ProgressCard;
+  open(channelId: string, target?: unknown, options?: OpenOptions): ProgressCard;
   /** Effective settings of a channel (defaults ← config ← env). @throws Error naming an unknown channel id. */
   settings(channelId: string): ChannelSettings;
   /** Call counters of a channel since the composition was created. @throws Error naming an unknown channel id. */
@@ -121,7 +133,15 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   container.register(TOKENS.RetrySettings, { useValue: { ...inheritedRetry, ...options.retry } });
   provide(container, TOKENS.BudgetStore, undefined, () => new InMemoryBudgetStore());
   provide(container, TOKENS.CardStore, undefined, () => new InMemoryCardStore());
-  for (const plugin of options.channels) container.register(TOKENS.ChannelPlugin, { useValue: plugin });
+  // A channel with a per-run call cap gets its transport wrapped before the registry sees it.
+  let tickOf: (channelId: string) => number = () => 0;
+  for (const given of options.channels) {
+    const cap = given.switches?.runCallCap;
+    const plugin = cap
+      ? { ...given, transport: capCallsPerMessage(given.transport, cap, () => tickOf(given.id), options.clock ?? systemClock) }
+      : given;
+    container.register(TOKENS.ChannelPlugin, { useValue: plugin });
+  }
   container.register(DeliveryObservers, { useFactory: instanceCachingFactory((c) => new DeliveryObservers(c.resolve(TOKENS.Logger))) });
   container.register(TickerService, { useFactory: instanceCachingFactory((c) => new TickerService(c.resolve(TOKENS.Logger))) });
   container.register(ChannelRegistry, {
@@ -142,17 +162,45 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   const logger = container.resolve(TOKENS.Logger);
   const plugins = container.isRegistered(TOKENS.ChannelPlugin, true) ? container.resolveAll(TOKENS.ChannelPlugin) : [];
   for (const plugin of plugins) registry.addChannel(plugin);
+  tickOf = (channelId) => registry.channel(channelId).settings.tickMs;
   const live = new Set<LiveProgressCard>();
   let shutDown = false;
+  const heldCards = new Set<FinalOnlyCard>();
+  const pings = new Set<Promise<unknown>>();
+  const budgets = container.resolve(TOKENS.BudgetStore);
+  const pingers = new Map(
+    plugins.map((plugin) => [
+      plugin.id,
+      new CompletionPinger({
+        plugin,
+        settings: plugin.switches?.completionPing,
+        budgets,
+        budgetKey: plugin.budgetKey ?? plugin.id,
+        windows: () => registry.channel(plugin.id).settings.budget,
+        logger,
+      }),
+    ]),
+  );
 
   return {
-    open(channelId, target, openOptions) {
+    open(channelId, target, openOptions = {}) {
       if (shutDown) throw new Error(`cannot open a card on ${JSON.stringify(channelId)}: this ProgressCards was shut down (create a new composition to open cards again)`);
       const channel = registry.channel(channelId);
-      const card = new LiveProgressCard({ channel, ticker, clock, logger, stall }, target, openOptions);
+      const switches = channel.plugin.switches ?? DEFAULT_FEATURE_SWITCHES;
+      const { requester, ...cardOptions } = openOptions;
+      const resolved: OpenCardOptions = { ...cardOptions, cardPer: cardOptions.cardPer ?? switches.cardPer };
+      const card = new LiveProgressCard({ channel, ticker, clock, logger, stall }, target, resolved);
       live.add(card);
-      void card.finalDelivery.then(() => live.delete(card));
-      return card;
+      const handle: ProgressCard = switches.progressive ? card : new FinalOnlyCard(card, clock, logger, resolved);
+      if (handle instanceof FinalOnlyCard) heldCards.add(handle);
+      void card.finalDelivery.then((final) => {
+        live.delete(card);
+        if (handle instanceof FinalOnlyCard) heldCards.delete(handle);
+        const ping = pingers.get(channelId)!.afterFinal({ id: card.id, target, view: handle.view(), requester }, final);
+        pings.add(ping);
+        void ping.then(() => pings.delete(ping));
+      });
+      return handle;
     },
     settings: (channelId) => registry.channel(channelId).settings,
     stats: (channelId) => registry.channel(channelId).stats,
@@ -177,6 +225,10 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
       const { reason, deadlineMs } = shutdownOptions(input);
       const startedAt = Date.now();
       shutDown = true;
+      // Cards holding their updates until the final: a started one ends as cancelled and is posted.
+      for (const held of heldCards) {
+        if (held.started && (held.status === 'running' || held.status === 'waiting')) held.cancel(reason ?? INTERRUPTED_REASONS[held.view().locale]);
+      }
       const cards = [...live];
       for (const card of cards) {
         const why = reason ?? INTERRUPTED_REASONS[card.view().locale];
@@ -189,7 +241,8 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
       // One deadline for all of it: what the finals used is not granted twice.
       let timer: NodeJS.Timeout | undefined;
       const left = Math.max(0, deadlineMs - (Date.now() - startedAt));
-      await Promise.race([registry.idle(), new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+      const rest = Promise.all([registry.idle(), Promise.all([...pings])]);
+      await Promise.race([rest, new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
       clearTimeout(timer);
       ticker.dispose();
       registry.dispose();

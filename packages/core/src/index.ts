@@ -11,7 +11,7 @@ export { CardState, type ApplyResult, type CardStateOptions, type ChangeKind } f
 export { TextBuffer, DEFAULT_TEXT_BUFFER_LIMITS, type TextBufferLimits, type TextKind } from './card/text-buffer.js';
 export { toolDetail, toolLineText, MAX_TOOL_DETAIL_CHARS, type ToolLineParts } from './card/tool-lines.js';
 export { formatDuration } from './card/format/duration.js';
-export { formatFooter, formatTokenCount, formatClockTime, type FooterStyle, type FooterOptions } from './card/format/footer.js';
+export { formatFooter, formatTokenCount, formatClockTime, FOOTER_FIELDS, type FooterStyle, type FooterField, type FooterOptions } from './card/format/footer.js';
 
 // plugin/: where a channel plugs in.
 export * from './plugin/contract.js';
@@ -25,6 +25,7 @@ export {
   type MemoryChannelOptions,
   type MemoryPayload,
   type MemoryCall,
+  type MemoryReply,
   type MemoryMessage,
   type MemoryFault,
 } from './plugin/memory-channel.js';
@@ -55,4 +56,6 @@ export type { ProgressCard, PushResult, OpenCardOptions } from './runtime/progre
 export { TickerService, type Tickable } from './runtime/ticker.js';
 export { DEFAULT_STALL_SETTINGS, type StallSettings } from './runtime/stall-watch.js';
 export { installShutdownHandlers, DEFAULT_SHUTDOWN_DEADLINE_MS, INTERRUPTED_REASONS, type ShutdownOptions, type ShutdownHandlerOptions } from './runtime/shutdown.js';
-export { createProgressCards, type ProgressCards, type ProgressCardsOptions, type ProgressCardsDiagnostics } from './compose.js';
+export { createProgressCards, type ProgressCards, type ProgressCardsOptions, type ProgressCardsDiagnostics, type OpenOptions } from './compose.js';
+export { completionPingText } from './runtime/completion-ping.js';
+export { tickStretch } from './runtime/call-cap.js';

@@ -1,4 +1,4 @@
-import { ChannelConfigError, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
 import { z } from 'zod';
 import { DingTalkTargetSchema } from './transport/target.js';
 
@@ -53,8 +53,10 @@ const TemplateKeysSchema = z.object({
  * - `target`: default destination, `{type:'group', openConversationId}` or `{type:'user', userId}`;
  *   `ProgressCards.open(channel, target)` may give one per card.
  * - `baseUrl`: default `https://api.dingtalk.com`; any http(s) URL, e.g. the emulator's.
- * - `locale`: card language; default: the run's (`run.started.locale`, else zh-CN).
- * - `footerStyle` (`compact` | `debug`), `timeZone` (IANA, for the footer's sent-at time).
+ * - feature switches (the core kit's, also from `DINGTALK_CARD_*` variables, which win): `progressive`,
+ *   `footerStyle`, `footerFields`, `toolFoldAfter` (overrides `maxToolLines`), `cardPer`, `locale`
+ *   (default: the run's), `completionPing`, `runCallCap`, `monthlyQuota`; see `resolveFeatureSwitches`.
+ * - `timeZone` (IANA, for the footer's sent-at time).
  * - `tickMs`, `budget`, `perCardIntervalMs`, `debounceMs`: override the channel defaults (the core's timing schema).
  * - `templateKeys`: variable names in your template; `cardParams`: extra fixed template variables
  *   (non-strings are JSON-encoded, since every cardParamMap value must be a string).
@@ -80,8 +82,6 @@ export const DingTalkConfigSchema = z.object({
   cardTemplateId: z.string().trim().min(1),
   target: DingTalkTargetSchema.optional(),
   baseUrl: z.string().refine(isHttpUrl, 'must be an http(s) URL').default(DINGTALK_API_BASE_URL),
-  locale: z.enum(['zh-CN', 'en']).optional(),
-  footerStyle: z.enum(['compact', 'debug']).default('compact'),
   timeZone: z
     .string()
     .refine((tz) => {
@@ -94,6 +94,7 @@ export const DingTalkConfigSchema = z.object({
     }, 'must be an IANA time zone')
     .optional(),
   ...TIMING_OVERRIDES_SHAPE,
+  ...FEATURE_SWITCHES_SHAPE,
   templateKeys: TemplateKeysSchema.default({ title: 'msgTitle', content: 'msgContent', flowStatus: 'flowStatus' }),
   cardParams: z.record(z.string().min(1).max(100), z.unknown()).default({}),
   maxContentChars: z.number().int().min(500).max(20_000).default(2500),

@@ -1,5 +1,5 @@
-import { configFromEnv, parseTimingOverrides, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
-import { DINGTALK_DEFAULTS, DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig, type DingTalkConfigInput } from './config.js';
+import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
+import { DINGTALK_DEFAULTS, DingTalkConfigError, DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig, type DingTalkConfigInput } from './config.js';
 import { DINGTALK_ENV_VARIABLES } from './env.js';
 import { DingTalkRenderer, type DingTalkCardPayload } from './render/renderer.js';
 import { DingTalkHttp } from './transport/http.js';
@@ -18,13 +18,12 @@ export type DingTalkPlugin = ChannelPlugin<DingTalkCardPayload, DingTalkTarget> 
 export interface DingTalkPluginOptions {
   /** Epoch-ms clock for the token cache (default `Date.now`). */
   readonly now?: () => number;
-}
-
-/** Options of `dingtalk.fromEnv`: those of {@link dingtalk}, and where to read the variables. */
-export interface DingTalkFromEnvOptions extends DingTalkPluginOptions {
-  /** Default `process.env`. */
+  /** Read for the feature switch variables `DINGTALK_CARD_*` (default `process.env`). */
   readonly env?: EnvSource;
 }
+
+/** Options of `dingtalk.fromEnv`: those of {@link dingtalk}; `env` is also where the config variables are read. */
+export type DingTalkFromEnvOptions = DingTalkPluginOptions;
 
 /** Every cardParamMap value must be a string: strings pass, everything else is JSON-encoded (https://open.dingtalk.com/document/development/instructions-for-filling-in-api-card-data). */
 function toCardParamMap(values: Readonly<Record<string, unknown>>): Record<string, string> {
@@ -51,17 +50,19 @@ function toCardParamMap(values: Readonly<Record<string, unknown>>): Record<strin
  */
 export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): DingTalkPlugin {
   const c = parseDingTalkConfig(config);
+  const switches = resolveFeatureSwitches('dingtalk', c, { env: options.env, error: (...args) => new DingTalkConfigError(...args) });
   const http = new DingTalkHttp(c.baseUrl, c.timeoutMs);
   const tokens = new AccessTokenCache(http, c.appKey, c.appSecret, options.now);
   const renderer = new DingTalkRenderer({
     keys: c.templateKeys,
     staticParams: toCardParamMap(c.cardParams),
-    locale: c.locale,
-    footerStyle: c.footerStyle,
+    locale: switches.locale,
+    footerStyle: switches.footerStyle,
+    footerFields: switches.footerFields,
     timeZone: c.timeZone,
     maxContentChars: c.maxContentChars,
     maxContinuationMessages: c.maxContinuationMessages,
-    maxToolLines: c.maxToolLines,
+    maxToolLines: switches.toolFoldAfter ?? c.maxToolLines,
     failedState: c.failedState,
     layoutVariables: c.layoutVariables,
   });
@@ -78,6 +79,7 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     configSchema: DingTalkConfigSchema,
     defaults: DINGTALK_DEFAULTS,
     overrides: parseTimingOverrides('dingtalk', c),
+    switches,
     renderer,
     transport,
     config: { ...c, appSecret: '<hidden>' },
@@ -98,7 +100,7 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
  * @throws DingTalkConfigError naming the bad field, the variable it came from and its value (never the secret).
  */
 dingtalk.fromEnv = function fromEnv(overrides: Partial<DingTalkConfigInput> = {}, options: DingTalkFromEnvOptions = {}): DingTalkPlugin {
-  const { env = process.env, ...pluginOptions } = options;
+  const env = options.env ?? process.env;
   const config = configFromEnv('dingtalk', DINGTALK_ENV_VARIABLES, env, overrides);
-  return withEnvNames(DINGTALK_ENV_VARIABLES, overrides, () => dingtalk(config, pluginOptions));
+  return withEnvNames(DINGTALK_ENV_VARIABLES, overrides, () => dingtalk(config, { ...options, env }));
 };

@@ -8,7 +8,8 @@ describe('DingTalk config', () => {
   it('applies defaults: api.dingtalk.com, compact footer, 2500 code points, streaming content, robotCode = appKey', () => {
     const plugin = dingtalk(base);
     expect(plugin.id).toBe('dingtalk');
-    expect(plugin.config).toMatchObject({ baseUrl: 'https://api.dingtalk.com', footerStyle: 'compact', maxContentChars: 2500, contentMode: 'streaming', failedState: 'finished', appSecret: '<hidden>' });
+    expect(plugin.switches).toMatchObject({ footerStyle: 'compact', progressive: true });
+    expect(plugin.config).toMatchObject({ baseUrl: 'https://api.dingtalk.com', maxContentChars: 2500, contentMode: 'streaming', failedState: 'finished', appSecret: '<hidden>' });
     expect(plugin.defaults).toEqual({ tickMs: 3000, budget: [{ limit: 20, intervalMs: 1000 }], perCardIntervalMs: 500, debounceMs: 2500 });
     expect(plugin.defaults).toBe(DINGTALK_DEFAULTS);
     expect(plugin.overrides).toEqual({});

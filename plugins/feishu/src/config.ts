@@ -1,10 +1,15 @@
-import { ChannelConfigError, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
 import { z } from 'zod';
 
 /** receive_id_type values of `im.v1.message.create` (https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/create). */
 const RECEIVE_ID_TYPES = ['chat_id', 'open_id', 'user_id', 'union_id', 'email'] as const;
 /** One of {@link RECEIVE_ID_TYPES}. */
 export type ReceiveIdType = (typeof RECEIVE_ID_TYPES)[number];
+
+/** How cards reach Feishu: patched card messages, or CardKit card entities with a streamed answer. */
+export const FEISHU_CARD_MODES = ['message', 'cardkit'] as const;
+/** One of {@link FEISHU_CARD_MODES}. */
+export type FeishuCardMode = (typeof FEISHU_CARD_MODES)[number];
 
 /**
  * Feishu's channel defaults: tick 3000 ms; budget 50 calls/s and 1000/min per app (message/create,
@@ -23,15 +28,35 @@ export const FEISHU_DEFAULTS: ChannelSettings = {
 };
 
 /**
+ * Defaults of `mode: 'cardkit'`: the CardKit routes have the same per-app budget, 50 calls/s and
+ * 1000/min (https://open.larksuite.com/document/uAjLw4CM/ukTMukTMukTM/cardkit-v1/card/update); one card
+ * entity takes at most 10 operations/s
+ * (https://open.larkoffice.com/document/uAjLw4CM/ukzMukzMukzM/feishu-cards/streaming-updates-openapi-overview),
+ * and one update may take up to three (reopening an expired stream), so 250 ms between two updates
+ * of a card stays under it most of the time and the rare burst is answered as a card rate limit.
+ * Text is released every 1000 ms: the client types each new piece out.
+ */
+export const FEISHU_CARDKIT_DEFAULTS: ChannelSettings = {
+  ...FEISHU_DEFAULTS,
+  debounceMs: 1000,
+};
+
+/**
  * Config of `feishu(config)`. Durations in ms.
  * - `domain`: `feishu` (open.feishu.cn, default), `lark` (open.larksuite.com) or a base URL such as
  *   the emulator's `http://127.0.0.1:PORT` (no trailing slash needed).
  * - `receiveIdType` + `receiveId`: where cards go (a chat by default); a target given to `open()` overrides them.
  * - `replyToMessageId` / `replyInThread`: send cards as replies to a message (in its thread).
- * - `locale`: forces the card language; default: the run's (zh-CN unless `run.started` says `en`).
+ * - feature switches (the core kit's, also from `FEISHU_CARD_*` variables, which win): `progressive`,
+ *   `footerStyle`, `footerFields`, `toolFoldAfter` (default 3), `cardPer`, `locale` (default: the run's),
+ *   `completionPing`, `runCallCap`, `monthlyQuota`; see `resolveFeatureSwitches`.
  * - `tickMs`, `perCardIntervalMs`, `debounceMs`, `budget`: override the channel defaults (the core's timing schema).
  * - `requestTimeoutMs`: abort a platform call after this long (default 10000).
  * - `overflow`: an answer too long for one card continues in follow-up cards (default) or is only cut.
+ * - `mode`: `message` (default) sends a card message and patches it (`im.v1.message.patch`);
+ *   `cardkit` creates a CardKit card entity in streaming mode, sends it by reference and types the
+ *   answer out with element-content updates (https://open.larkoffice.com/document/uAjLw4CM/ukzMukzMukzM/feishu-cards/streaming-updates-openapi-overview).
+ *   CardKit needs the app permission `cardkit:card:write` and Feishu clients 7.20+.
  */
 export const FeishuConfigSchema = z
   .object({
@@ -42,16 +67,16 @@ export const FeishuConfigSchema = z
     receiveId: z.string().min(1).optional(),
     replyToMessageId: z.string().min(1).optional(),
     replyInThread: z.boolean().default(false),
-    locale: z.enum(['zh-CN', 'en']).optional(),
-    footerStyle: z.enum(['compact', 'debug']).default('compact'),
     timeZone: z
       .string()
       .min(1)
       .refine((zone) => isTimeZone(zone), 'not an IANA time zone')
       .optional(),
     ...TIMING_OVERRIDES_SHAPE,
+    ...FEATURE_SWITCHES_SHAPE,
     requestTimeoutMs: z.number().int().positive().default(10_000),
     overflow: z.enum(['follow-up', 'truncate']).default('follow-up'),
+    mode: z.enum(FEISHU_CARD_MODES).default('message'),
   })
   .strict();
 

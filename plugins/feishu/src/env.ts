@@ -4,11 +4,13 @@ import type { FeishuConfigInput } from './config.js';
 /**
  * The environment variables `feishu.fromEnv()` reads, in order. Required: `FEISHU_APP_ID`,
  * `FEISHU_APP_SECRET` and `FEISHU_CHAT_ID` (the chat cards go to, an `oc_…` chat_id); optional:
- * `FEISHU_DOMAIN` (`feishu`, `lark` or a base URL such as an emulator's).
+ * `FEISHU_DOMAIN` (`feishu`, `lark` or a base URL such as an emulator's) and `FEISHU_CARD_MODE`
+ * (`message` or `cardkit`).
  */
 export const FEISHU_ENV_VARIABLES: readonly EnvVariable<FeishuConfigInput>[] = [
   { name: 'FEISHU_APP_ID', field: 'appId', required: true, hint: 'the app id, cli_…' },
   { name: 'FEISHU_APP_SECRET', field: 'appSecret', required: true, secret: true, hint: 'the app secret' },
   { name: 'FEISHU_CHAT_ID', field: 'receiveId', required: true, hint: 'the chat cards go to, oc_…' },
   { name: 'FEISHU_DOMAIN', field: 'domain', required: false, hint: 'feishu (default), lark or a base URL' },
+  { name: 'FEISHU_CARD_MODE', field: 'mode', required: false, hint: 'message (default) or cardkit (streamed answer)' },
 ];

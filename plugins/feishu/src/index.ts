@@ -7,11 +7,14 @@ export { feishu, type FeishuPlugin, type FeishuPluginOptions, type FeishuFromEnv
 export { FEISHU_ENV_VARIABLES } from './env.js';
 export {
   FEISHU_DEFAULTS,
+  FEISHU_CARDKIT_DEFAULTS,
+  FEISHU_CARD_MODES,
   FeishuConfigSchema,
   FeishuConfigError,
   type FeishuConfig,
   type FeishuConfigInput,
   type ReceiveIdType,
+  type FeishuCardMode,
 } from './config.js';
 export type { FeishuCard } from './render/card-types.js';
 export type { FeishuTarget } from './transport/transport.js';

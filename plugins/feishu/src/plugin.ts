@@ -1,5 +1,5 @@
-import { configFromEnv, parseTimingOverrides, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
-import { FEISHU_DEFAULTS, FeishuConfigSchema, parseFeishuConfig, type FeishuConfig, type FeishuConfigInput } from './config.js';
+import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
+import { FEISHU_CARDKIT_DEFAULTS, FEISHU_DEFAULTS, FeishuConfigError, FeishuConfigSchema, parseFeishuConfig, type FeishuConfig, type FeishuConfigInput } from './config.js';
 import { FEISHU_ENV_VARIABLES } from './env.js';
 import type { FeishuCard } from './render/card-types.js';
 import { createFeishuRenderer } from './render/renderer.js';
@@ -18,35 +18,41 @@ export interface FeishuPluginOptions {
    * token cache and request timeout. With a client of your own, `refreshAuth` cannot clear its token cache.
    */
   readonly client?: FeishuTransportOptions['client'];
-}
-
-/** Options of `feishu.fromEnv`: those of {@link feishu}, and where to read the variables. */
-export interface FeishuFromEnvOptions extends FeishuPluginOptions {
-  /** Default `process.env`. */
+  /** Read for the feature switch variables `FEISHU_CARD_*` (default `process.env`). */
   readonly env?: EnvSource;
 }
 
+/** Options of `feishu.fromEnv`: those of {@link feishu}; `env` is also where the config variables are read. */
+export type FeishuFromEnvOptions = FeishuPluginOptions;
+
 /**
- * The Feishu/Lark channel: Card JSON 2.0 cards sent and patched through the official SDK; an
- * answer too long for one card continues in reply cards (`renderContinuations`).
+ * The Feishu/Lark channel: Card JSON 2.0 cards sent and patched through the official SDK, or with
+ * `mode: 'cardkit'` CardKit card entities whose answer types itself out; an answer too long for one
+ * card continues in reply cards (`renderContinuations`).
  *
  * ```ts
  * const cards = createProgressCards({ channels: [feishu({ appId, appSecret, receiveId: 'oc_…' })] });
  * ```
+ * Feature switches come from the config and the `FEISHU_CARD_*` variables (which win; see
+ * `resolveFeatureSwitches`).
  * @throws FeishuConfigError naming the bad field and value (never the secret), e.g. `feishu tickMs = 0 (…)`.
  */
 export function feishu(config: FeishuConfigInput, options: FeishuPluginOptions = {}): FeishuPlugin {
   const parsed = parseFeishuConfig(config);
   const { appSecret: _secret, ...visible } = parsed;
+  const switches = resolveFeatureSwitches('feishu', parsed, { env: options.env, error: (...args) => new FeishuConfigError(...args) });
   return {
     id: 'feishu',
     configSchema: FeishuConfigSchema,
-    defaults: FEISHU_DEFAULTS,
+    defaults: parsed.mode === 'cardkit' ? FEISHU_CARDKIT_DEFAULTS : FEISHU_DEFAULTS,
     overrides: parseTimingOverrides('feishu', parsed),
+    switches,
     config: Object.freeze(visible),
     renderer: createFeishuRenderer({
-      locale: parsed.locale,
-      footerStyle: parsed.footerStyle,
+      locale: switches.locale,
+      footerStyle: switches.footerStyle,
+      footerFields: switches.footerFields,
+      toolFoldAfter: switches.toolFoldAfter,
       timeZone: parsed.timeZone,
       overflow: parsed.overflow,
     }),
@@ -67,7 +73,7 @@ export function feishu(config: FeishuConfigInput, options: FeishuPluginOptions =
  * @throws FeishuConfigError naming the bad field, the variable it came from and its value (never the secret).
  */
 feishu.fromEnv = function fromEnv(overrides: Partial<FeishuConfigInput> = {}, options: FeishuFromEnvOptions = {}): FeishuPlugin {
-  const { env = process.env, ...pluginOptions } = options;
+  const env = options.env ?? process.env;
   const config = configFromEnv('feishu', FEISHU_ENV_VARIABLES, env, overrides);
-  return withEnvNames(FEISHU_ENV_VARIABLES, overrides, () => feishu(config as FeishuConfigInput, pluginOptions));
+  return withEnvNames(FEISHU_ENV_VARIABLES, overrides, () => feishu(config as FeishuConfigInput, { ...options, env }));
 };

@@ -12,11 +12,12 @@ describe('feishu config', () => {
       domain: 'feishu',
       receiveIdType: 'chat_id',
       replyInThread: false,
-      footerStyle: 'compact',
       requestTimeoutMs: 10_000,
       overflow: 'follow-up',
     });
-    const plugin = feishu(base);
+    const plugin = feishu(base, { env: {} });
+    // Feature switches at their defaults: progressive updates, compact footer, one card per run.
+    expect(plugin.switches).toEqual({ progressive: true, footerStyle: 'compact', cardPer: 'run' });
     expect(plugin.id).toBe('feishu');
     expect(plugin.defaults).toEqual({
       tickMs: 3000,

@@ -30,12 +30,19 @@ describe('feishu.fromEnv', () => {
     expect(attempt).toThrow(/^feishu domain \(FEISHU_DOMAIN\) = "ftp:\/\/open.feishu.cn" /);
   });
 
+  it('FEISHU_CARD_MODE=cardkit turns on the streamed CardKit mode; a wrong value names the variable', () => {
+    expect(feishu.fromEnv({}, { env: { ...ENV, FEISHU_CARD_MODE: 'cardkit' } }).config.mode).toBe('cardkit');
+    expect(feishu.fromEnv({}, { env: ENV }).config.mode).toBe('message');
+    expect(() => feishu.fromEnv({}, { env: { ...ENV, FEISHU_CARD_MODE: 'stream' } })).toThrow(/^feishu mode \(FEISHU_CARD_MODE\) = "stream" /);
+  });
+
   it('lists its variables as data, the required ones first', () => {
     expect(FEISHU_ENV_VARIABLES.map((variable) => `${variable.name}${variable.required ? '' : '?'}`)).toEqual([
       'FEISHU_APP_ID',
       'FEISHU_APP_SECRET',
       'FEISHU_CHAT_ID',
       'FEISHU_DOMAIN?',
+      'FEISHU_CARD_MODE?',
     ]);
   });
 });

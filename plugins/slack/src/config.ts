@@ -1,4 +1,4 @@
-import { ChannelConfigError, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
 import { z } from 'zod';
 
 /**
@@ -19,7 +19,9 @@ export const SLACK_DEFAULTS: ChannelSettings = {
  * - `botToken`: the bot token (`xoxb-…`), sent as `Authorization: Bearer`.
  * - `channel`: the channel id cards go to (`C…`); a target given to `open()` overrides it.
  * - `apiUrl`: the Web API base, default `https://slack.com/api/` (the emulator's `apiUrl` in tests).
- * - `locale`: forces the card language; default: the run's.
+ * - feature switches (the core kit's, also from `SLACK_CARD_*` variables, which win): `progressive`,
+ *   `footerStyle`, `footerFields`, `toolFoldAfter` (default 12), `cardPer`, `locale` (default: the
+ *   run's), `completionPing`, `runCallCap`, `monthlyQuota`; see `resolveFeatureSwitches`.
  * - `tickMs`, `perCardIntervalMs`, `debounceMs`, `budget`: override the channel defaults.
  * - `requestTimeoutMs`: abort a call after this long (default 10000).
  */
@@ -28,9 +30,8 @@ export const SlackConfigSchema = z
     botToken: z.string().regex(/^xox[abp]-/, 'a Slack token starts with xoxb-'),
     channel: z.string().regex(/^[CDG][A-Z0-9]+$/, 'a channel id such as C0123ABC'),
     apiUrl: z.url({ protocol: /^https?$/ }).default('https://slack.com/api/'),
-    locale: z.enum(['zh-CN', 'en']).optional(),
-    footerStyle: z.enum(['compact', 'debug']).default('compact'),
     ...TIMING_OVERRIDES_SHAPE,
+    ...FEATURE_SWITCHES_SHAPE,
     requestTimeoutMs: z.number().int().positive().default(10_000),
   })
   .strict();

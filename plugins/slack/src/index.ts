@@ -7,3 +7,4 @@ export { SLACK_DEFAULTS, SlackConfigSchema, SlackConfigError, type SlackConfig, 
 export type { SlackMessage, SlackBlock, SlackText } from './render/message-types.js';
 export type { SlackTarget } from './transport/transport.js';
 export { SLACK_ERROR_KINDS } from './transport/classify.js';
+export { slackMessageProblems } from './transport/guards.js';

@@ -1,6 +1,6 @@
-import { parseTimingOverrides, type ChannelPlugin } from '@progresscard/core';
+import { parseTimingOverrides, resolveFeatureSwitches, type ChannelPlugin, type EnvSource } from '@progresscard/core';
 import type { WebClient } from '@slack/web-api';
-import { SLACK_DEFAULTS, SlackConfigSchema, parseSlackConfig, type SlackConfig, type SlackConfigInput } from './config.js';
+import { SLACK_DEFAULTS, SlackConfigError, SlackConfigSchema, parseSlackConfig, type SlackConfig, type SlackConfigInput } from './config.js';
 import type { SlackMessage } from './render/message-types.js';
 import { createSlackRenderer } from './render/renderer.js';
 import { SlackTransport, type SlackTarget } from './transport/transport.js';
@@ -15,6 +15,8 @@ export interface SlackPlugin extends ChannelPlugin<SlackMessage, SlackTarget | s
 export interface SlackPluginOptions {
   /** A ready `@slack/web-api` client (then `apiUrl`, `requestTimeoutMs` and the no-retry settings are yours to set). */
   readonly client?: WebClient;
+  /** Read for the feature switch variables `SLACK_CARD_*` (default `process.env`). */
+  readonly env?: EnvSource;
 }
 
 /**
@@ -30,13 +32,15 @@ export interface SlackPluginOptions {
 export function slack(config: SlackConfigInput, options: SlackPluginOptions = {}): SlackPlugin {
   const parsed = parseSlackConfig(config);
   const { botToken: _token, ...visible } = parsed;
+  const switches = resolveFeatureSwitches('slack', parsed, { env: options.env, error: (...args) => new SlackConfigError(...args) });
   return {
     id: 'slack',
     configSchema: SlackConfigSchema,
     defaults: SLACK_DEFAULTS,
     overrides: parseTimingOverrides('slack', parsed),
+    switches,
     config: Object.freeze(visible),
-    renderer: createSlackRenderer({ locale: parsed.locale, footerStyle: parsed.footerStyle }),
+    renderer: createSlackRenderer({ locale: switches.locale, footerStyle: switches.footerStyle, footerFields: switches.footerFields, toolFoldAfter: switches.toolFoldAfter }),
     transport: new SlackTransport(parsed, { client: options.client }),
   };
 }

@@ -14,12 +14,19 @@ export type AnyChannelPlugin = ChannelPlugin<any, any>;
 /** Environment variables as the CLI reads them. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** Timing and language every channel of a replay gets. */
+/** Timing and language every channel of a replay (or a `doctor` / `smoke` run) gets. */
 export interface ReplayChannelSettings {
-  /** Wall-ms tick of running tools (see `replayTickMs`). */
-  readonly tickMs: number;
+  /** Wall-ms tick of running tools (see `replayTickMs`); default: the channel's own. */
+  readonly tickMs?: number;
   /** Forces the card language; default: the run's. */
   readonly locale?: Locale;
+  /** IANA zone of the footer's clock time (default the process's); `smoke` fixes it for stable payloads. */
+  readonly timeZone?: string;
+  /**
+   * Read for the feature switch variables (`FEISHU_CARD_*`, …). Emulated plugins read none unless
+   * given; real plugins read the environment they are built from.
+   */
+  readonly switchEnv?: Env;
 }
 
 /** What every platform emulator offers the CLI once it listens on loopback. */
@@ -110,6 +117,22 @@ export interface ChannelDescriptor<Id extends string = string, Emulator extends 
      * @throws CliUsageError naming the bad config field.
      */
     plugin(env: Env, settings: ReplayChannelSettings): AnyChannelPlugin;
+  };
+  /** What `progresscard doctor` checks beyond the plugin itself. */
+  readonly doctor: {
+    /** The platform's metered calls per month, when it has such a quota (for the budget figures). */
+    readonly monthlyQuota?: number;
+    /**
+     * Asks the platform's token endpoint with the credentials in `env` (one call).
+     * @throws Error with the platform's answer (code and message, never the secret).
+     */
+    checkCredentials(env: Env): Promise<void>;
+    /** What is wrong with a rendered payload's shape (empty when it is a valid card of this platform). */
+    payloadProblems(payload: unknown, plugin: AnyChannelPlugin): string[];
+    /** Where a rendered payload breaks the platform's size and element limits (empty when within). */
+    limitProblems(payload: unknown, plugin: AnyChannelPlugin): string[];
+    /** Every text a payload shows, for the smoke checks (markers found, nothing lost, nothing twice). */
+    texts(payload: unknown): string;
   };
   /** How the preview page and `--json` read the emulator's accepted state. */
   readonly preview: {

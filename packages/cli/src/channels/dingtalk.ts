@@ -1,9 +1,11 @@
 import { DEFAULT_DINGTALK_APP, startDingTalkEmulator, type DingTalkEmulator } from '@progresscard/emulator';
 import { MissingEnvError } from '@progresscard/core';
-import { DINGTALK_ENV_VARIABLES, dingtalk, DingTalkConfigError } from '@progresscard/plugin-dingtalk';
+import { DINGTALK_API_BASE_URL, DINGTALK_ENV_VARIABLES, dingtalk, DingTalkConfigError, type DingTalkPlugin } from '@progresscard/plugin-dingtalk';
+import { codePointLength } from '@progresscard/core';
 import { CliUsageError } from '../errors.js';
 import { renderDingTalkCard } from '../preview/render-dingtalk.js';
 import type { ChannelDescriptor } from './descriptor.js';
+import { postJson, stringsIn } from './doctor-support.js';
 
 /** The DingTalk card template and group the demo uses on the emulator (it accepts any template id). */
 export const EMULATED_DINGTALK = {
@@ -32,7 +34,8 @@ export const dingtalkChannel: ChannelDescriptor<'dingtalk', DingTalkEmulator> = 
         baseUrl: emulator.baseUrl,
         tickMs: settings.tickMs,
         ...(settings.locale ? { locale: settings.locale } : {}),
-      }),
+        ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
+      }, { env: settings.switchEnv ?? {} }),
     env: (emulator) => [
       { name: 'DINGTALK_APP_KEY', value: DEFAULT_DINGTALK_APP.appKey },
       { name: 'DINGTALK_APP_SECRET', value: DEFAULT_DINGTALK_APP.appSecret },
@@ -53,6 +56,33 @@ export const dingtalkChannel: ChannelDescriptor<'dingtalk', DingTalkEmulator> = 
         throw error instanceof DingTalkConfigError || error instanceof MissingEnvError ? new CliUsageError(error.message) : error;
       }
     },
+  },
+  doctor: {
+    // A standard organisation's metered calls a month (token calls exempt):
+    // https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server
+    monthlyQuota: 5000,
+    checkCredentials: async (env) => {
+      const base = (env.DINGTALK_BASE_URL?.trim() || DINGTALK_API_BASE_URL).replace(/\/+$/, '');
+      const { status, json } = await postJson(`${base}/v1.0/oauth2/accessToken`, { appKey: env.DINGTALK_APP_KEY, appSecret: env.DINGTALK_APP_SECRET });
+      if (typeof json.accessToken !== 'string') {
+        throw new Error(`DingTalk refused the app credentials: HTTP ${status} ${String(json.code ?? '')} (${String(json.message ?? '')})`);
+      }
+    },
+    payloadProblems: (payload, plugin) => {
+      const keys = (plugin as DingTalkPlugin).config.templateKeys;
+      const map = (payload as { cardParamMap?: Record<string, unknown> } | null)?.cardParamMap;
+      if (!map || typeof map !== 'object') return ['no cardParamMap'];
+      const problems = Object.entries(map).filter(([, value]) => typeof value !== 'string').map(([key]) => `cardParamMap.${key} is not a string`);
+      for (const [role, key] of Object.entries(keys)) if (!(key in map)) problems.push(`template variable ${key} (${role}) is missing`);
+      return problems;
+    },
+    limitProblems: (payload, plugin) => {
+      const config = (plugin as DingTalkPlugin).config;
+      const content = (payload as { cardParamMap?: Record<string, string> }).cardParamMap?.[config.templateKeys.content] ?? '';
+      const length = codePointLength(content);
+      return length > config.maxContentChars ? [`content has ${length} code points, more than maxContentChars ${config.maxContentChars}`] : [];
+    },
+    texts: (payload) => stringsIn(payload),
   },
   preview: {
     cards: (emulator) =>

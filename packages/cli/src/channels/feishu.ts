@@ -1,9 +1,10 @@
-import { DEFAULT_FEISHU_APP, startFeishuEmulator, type FeishuEmulator } from '@progresscard/emulator';
+import { checkFeishuCardContent, DEFAULT_FEISHU_APP, startFeishuEmulator, type FeishuEmulator } from '@progresscard/emulator';
 import { MissingEnvError } from '@progresscard/core';
 import { FEISHU_ENV_VARIABLES, feishu, FeishuConfigError } from '@progresscard/plugin-feishu';
 import { CliUsageError } from '../errors.js';
 import { feishuTemplate, renderFeishuMessage } from '../preview/render-feishu.js';
-import type { ChannelDescriptor } from './descriptor.js';
+import type { ChannelDescriptor, Env } from './descriptor.js';
+import { postJson, stringsIn } from './doctor-support.js';
 
 /** The chat the demo's Feishu cards go to (any `oc_…` id is a chat to the emulator). */
 export const EMULATED_FEISHU_CHAT_ID = 'oc_progresscarddemo';
@@ -16,7 +17,18 @@ export const EMULATED_FEISHU_CHAT_ID = 'oc_progresscarddemo';
  */
 const FEISHU_RATE_LIMIT_CODES = new Set([99991400, 230020]);
 
-/** Feishu / Lark: message cards sent and patched through the im/v1 API. */
+/**
+ * `FEISHU_CARD_MODE` for the emulated channel too (`message` or `cardkit`; the real channel reads it
+ * through `feishu.fromEnv`): with `cardkit` the demo's cards are CardKit entities whose answer types out.
+ */
+function emulatedCardMode(env: NodeJS.ProcessEnv = process.env): { mode?: 'message' | 'cardkit' } {
+  const mode = env.FEISHU_CARD_MODE?.trim();
+  if (!mode) return {};
+  if (mode !== 'message' && mode !== 'cardkit') throw new CliUsageError(`FEISHU_CARD_MODE = ${JSON.stringify(mode)} (expected message or cardkit)`);
+  return { mode };
+}
+
+/** Feishu / Lark: message cards sent and patched through the im/v1 API, or CardKit entities (`FEISHU_CARD_MODE=cardkit`). */
 export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
   id: 'feishu',
   label: 'Feishu / Lark',
@@ -31,12 +43,15 @@ export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
         receiveId: EMULATED_FEISHU_CHAT_ID,
         tickMs: settings.tickMs,
         ...(settings.locale ? { locale: settings.locale } : {}),
-      }),
+        ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
+        ...emulatedCardMode(),
+      }, { env: settings.switchEnv ?? {} }),
     env: (emulator) => [
       { name: 'FEISHU_APP_ID', value: DEFAULT_FEISHU_APP.appId },
       { name: 'FEISHU_APP_SECRET', value: DEFAULT_FEISHU_APP.appSecret },
       { name: 'FEISHU_CHAT_ID', value: EMULATED_FEISHU_CHAT_ID, note: 'any oc_… id is a chat' },
       { name: 'FEISHU_DOMAIN', value: emulator.baseUrl },
+      ...(emulatedCardMode().mode ? [{ name: 'FEISHU_CARD_MODE', value: emulatedCardMode().mode! }] : []),
     ],
     pluginHint: (emulator) => `feishu({ …, domain: '${emulator.baseUrl}' })`,
   },
@@ -50,6 +65,31 @@ export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
         throw error instanceof FeishuConfigError || error instanceof MissingEnvError ? new CliUsageError(error.message) : error;
       }
     },
+  },
+  doctor: {
+    checkCredentials: async (env) => {
+      const { json } = await postJson(`${feishuBaseUrl(env)}/open-apis/auth/v3/tenant_access_token/internal`, {
+        app_id: env.FEISHU_APP_ID,
+        app_secret: env.FEISHU_APP_SECRET,
+      });
+      if (json.code !== 0 || typeof json.tenant_access_token !== 'string') {
+        throw new Error(`Feishu refused the app credentials: code ${String(json.code)} (${String(json.msg ?? '')})`);
+      }
+    },
+    payloadProblems: (payload) => {
+      const card = payload as { schema?: unknown; header?: { title?: unknown }; body?: { elements?: unknown } } | null;
+      const problems: string[] = [];
+      if (!card || typeof card !== 'object') return ['the payload is not an object'];
+      if (card.schema !== '2.0') problems.push(`schema is ${JSON.stringify(card.schema)}, not "2.0" (Card JSON 2.0)`);
+      if (!card.header?.title) problems.push('no header title');
+      if (!Array.isArray(card.body?.elements) || card.body.elements.length === 0) problems.push('body.elements is not a non-empty list');
+      return problems;
+    },
+    limitProblems: (payload) => {
+      const checked = checkFeishuCardContent(JSON.stringify(payload));
+      return checked.ok ? [] : [`Feishu would refuse it: code ${checked.error.code} (${checked.error.msg})`];
+    },
+    texts: (payload) => stringsIn(payload),
   },
   preview: {
     cards: (emulator) =>
@@ -68,3 +108,11 @@ export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
     finalPayload: (emulator, messageId) => emulator.message(messageId)?.card,
   },
 };
+
+/** The Open Platform base URL `FEISHU_DOMAIN` names: `feishu` (default), `lark`, or a URL such as an emulator's. */
+function feishuBaseUrl(env: Env): string {
+  const domain = env.FEISHU_DOMAIN?.trim() || 'feishu';
+  if (domain === 'feishu') return 'https://open.feishu.cn';
+  if (domain === 'lark') return 'https://open.larksuite.com';
+  return domain.replace(/\/+$/, '');
+}

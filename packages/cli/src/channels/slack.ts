@@ -1,8 +1,9 @@
 import { DEFAULT_SLACK_WORKSPACE, startSlackEmulator, type SlackEmulator } from '@progresscard/emulator';
-import { slack, SlackConfigError } from '@progresscard/plugin-slack';
+import { slack, SlackConfigError, slackMessageProblems, type SlackMessage } from '@progresscard/plugin-slack';
 import { CliUsageError } from '../errors.js';
 import { renderSlackMessage, slackCardState } from '../preview/render-slack.js';
 import type { ChannelDescriptor } from './descriptor.js';
+import { postJson, stringsIn } from './doctor-support.js';
 
 /** Slack: Block Kit messages posted and updated through the Web API (chat.postMessage, chat.update). */
 export const slackChannel: ChannelDescriptor<'slack', SlackEmulator> = {
@@ -17,7 +18,7 @@ export const slackChannel: ChannelDescriptor<'slack', SlackEmulator> = {
         apiUrl: emulator.apiUrl,
         tickMs: settings.tickMs,
         ...(settings.locale ? { locale: settings.locale } : {}),
-      }),
+      }, { env: settings.switchEnv ?? {} }),
     env: (emulator) => [
       { name: 'SLACK_BOT_TOKEN', value: DEFAULT_SLACK_WORKSPACE.botToken },
       { name: 'SLACK_CHANNEL_ID', value: DEFAULT_SLACK_WORKSPACE.channel },
@@ -36,11 +37,29 @@ export const slackChannel: ChannelDescriptor<'slack', SlackEmulator> = {
           ...(env.SLACK_API_URL?.trim() ? { apiUrl: env.SLACK_API_URL.trim() } : {}),
           tickMs: settings.tickMs,
           ...(settings.locale ? { locale: settings.locale } : {}),
-        });
+        }, { env: settings.switchEnv ?? env });
       } catch (error) {
         throw error instanceof SlackConfigError ? new CliUsageError(error.message) : error;
       }
     },
+  },
+  doctor: {
+    /** `auth.test` says whether the bot token is valid (https://api.slack.com/methods/auth.test). */
+    checkCredentials: async (env) => {
+      const base = (env.SLACK_API_URL?.trim() || 'https://slack.com/api/').replace(/\/?$/, '/');
+      const { json } = await postJson(`${base}auth.test`, {}, { authorization: `Bearer ${env.SLACK_BOT_TOKEN?.trim() ?? ''}` });
+      if (json.ok !== true) throw new Error(`Slack refused the bot token: ${String(json.error ?? 'no answer')}`);
+    },
+    payloadProblems: (payload) => {
+      const message = payload as Partial<SlackMessage> | null;
+      if (!message || typeof message !== 'object') return ['the payload is not an object'];
+      const problems: string[] = [];
+      if (typeof message.text !== 'string' || message.text === '') problems.push('no notification text');
+      if (message.blocks !== undefined && !Array.isArray(message.blocks)) problems.push('blocks is not a list');
+      return problems;
+    },
+    limitProblems: (payload) => slackMessageProblems(payload as SlackMessage),
+    texts: (payload) => stringsIn(payload),
   },
   preview: {
     cards: (emulator) =>

@@ -1,5 +1,6 @@
 import type { CardView } from '../card/view.js';
 import type { StandardSchemaV1 } from '../shared/standard-schema.js';
+import type { FeatureSwitches } from './kit/switches.js';
 
 /**
  * The channel plugin contract. A plugin is data plus two small objects: a renderer (view → payload)
@@ -79,6 +80,28 @@ export interface UpdateRequest<Payload> {
   readonly final: boolean;
 }
 
+/** Who asked for a run, as the platform knows them (Feishu `open_id`, DingTalk `userId`). */
+export interface Requester {
+  /** Platform user id, used for the @-mention. */
+  readonly id: string;
+  /** Display name, shown where the platform cannot mention. */
+  readonly name?: string;
+}
+
+/** Arguments of {@link CardTransport.reply}: a short plain message replying to a card. */
+export interface ReplyRequest<Target = unknown> {
+  /** The card's main message, which this message replies to. */
+  readonly message: MessageRef;
+  /** The card's target as given to `open()` (undefined = the plugin's configured target). */
+  readonly target: Target | undefined;
+  /** Plain text, one line. */
+  readonly text: string;
+  /** Mention this person, when the platform can. */
+  readonly mention?: Requester;
+  /** Stable per reply: a retried call with the same key must never post a second message. */
+  readonly idempotencyKey: string;
+}
+
 /**
  * Sends and updates cards on one platform. Methods throw on failure; {@link classify} says how.
  * Every call must settle: give HTTP requests a timeout (the Feishu and DingTalk plugins use 10 s).
@@ -88,6 +111,11 @@ export interface UpdateRequest<Payload> {
 export interface CardTransport<Payload, Target = unknown> {
   send(request: SendRequest<Payload, Target>): Promise<MessageRef>;
   update(request: UpdateRequest<Payload>): Promise<void>;
+  /**
+   * Posts a short plain message replying to a card (the completion ping: card edits notify no
+   * one, a new message does). Optional: a channel without it gets no ping. Throws like `send`.
+   */
+  reply?(request: ReplyRequest<Target>): Promise<MessageRef>;
   /** Drops cached credentials so the next call fetches new ones (called once per failure streak on an `auth` failure). */
   refreshAuth?(): Promise<void>;
   /** Maps anything `send`/`update` threw to a failure kind. Must not throw. */
@@ -143,6 +171,12 @@ export interface ChannelPlugin<Payload = unknown, Target = unknown> {
   readonly budgetKey?: string;
   /** Overrides from the user's config; env (`<ID>_CARD_TOOL_TICK_MS`) overrides these in turn. */
   readonly overrides?: Partial<ChannelSettings>;
+  /**
+   * The channel's feature switches, resolved from its config and env by `resolveFeatureSwitches`
+   * (progressive updates, card per run/turn, completion ping, call cap; the renderer applies the
+   * footer, folding and language ones). Absent = every switch at its default.
+   */
+  readonly switches?: FeatureSwitches;
   readonly renderer: CardRenderer<Payload>;
   readonly transport: CardTransport<Payload, Target>;
 }

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { formatFooter } from '../card/format/footer.js';
 import { parseTimingOverrides } from './kit/config.js';
 import { noticeText } from './kit/notice.js';
-import type { ChannelSettings, ChannelPlugin, CallFailure, MessageRef } from './contract.js';
+import type { ChannelSettings, ChannelPlugin, CallFailure, MessageRef, Requester } from './contract.js';
+import { resolveFeatureSwitches } from './kit/switches.js';
 import { isTerminalStatus, type CardStatus, type CardView } from '../card/view.js';
 
 /** What the in-memory channel renders: plain data, easy to assert on. */
@@ -44,6 +45,17 @@ export interface MemoryMessage {
   readonly replyTo?: string;
 }
 
+/** A reply (completion ping) the in-memory channel received. */
+export interface MemoryReply {
+  /** The card message replied to. */
+  readonly replyTo: string;
+  readonly text: string;
+  readonly mention?: Requester;
+  readonly idempotencyKey: string;
+  /** Epoch ms on the wall/fake clock. */
+  readonly at: number;
+}
+
 /** A scripted answer: `op` calls (or every call) fail with `failure` while `when` holds. */
 export interface MemoryFault {
   readonly op?: 'send' | 'update';
@@ -71,12 +83,18 @@ export interface MemoryChannelOptions {
    * shown in chunks of this size: the first on the card, the others as continuation parts.
    */
   readonly answerChunkChars?: number;
+  /** Feature switch config (`progressive`, `completionPing`, …), read like every plugin's with `resolveFeatureSwitches`. */
+  readonly switches?: Readonly<Record<string, unknown>>;
+  /** Read for `<ID>_CARD_*` switch variables (default: none, so tests never see the process's). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The in-memory reference channel: a {@link ChannelPlugin} that records every call and can be told to fail. */
 export interface MemoryChannel extends ChannelPlugin<MemoryPayload, string> {
   readonly messages: Map<string, MemoryMessage>;
   readonly calls: MemoryCall[];
+  /** Replies (completion pings) posted, oldest first. */
+  readonly replies: MemoryReply[];
   /** Answers the next matching calls with a failure. */
   failNext(fault: MemoryFault): void;
   /** Marks a message recalled: later updates answer `gone`. */
@@ -146,6 +164,8 @@ export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel
   const faults: MemoryFault[] = [];
   const inFlight = { now: 0, max: 0 };
   const byKey = new Map<string, string>();
+  const replies: MemoryReply[] = [];
+  const switches = resolveFeatureSwitches(id, options.switches ?? {}, { env: options.env ?? {} });
 
   if (options.answerChunkChars !== undefined && !(Number.isSafeInteger(options.answerChunkChars) && options.answerChunkChars > 0)) {
     throw new Error(`memoryChannel answerChunkChars must be a positive integer, got ${JSON.stringify(options.answerChunkChars)}`);
@@ -181,8 +201,10 @@ export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel
     configSchema: z.object({}),
     defaults: MEMORY_CHANNEL_DEFAULTS,
     overrides,
+    switches,
     messages,
     calls,
+    replies,
     inFlight,
     failNext: (fault) => faults.push({ ...fault }),
     recall(messageId) {
@@ -211,6 +233,19 @@ export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel
         await call('update', message.id, payload, () => {
           messages.get(message.id)!.history.push(payload);
         });
+      },
+      async reply({ message, text, mention, idempotencyKey }): Promise<MessageRef> {
+        const index = faults.findIndex((fault) => !fault.op);
+        if (index >= 0) {
+          const fault = faults[index]!;
+          fault.times = (fault.times ?? 1) - 1;
+          if (fault.times <= 0) faults.splice(index, 1);
+          throw new MemoryFailure(fault.failure);
+        }
+        if (!replies.some((reply) => reply.idempotencyKey === idempotencyKey)) {
+          replies.push({ replyTo: message.id, text, idempotencyKey, at: Date.now(), ...(mention ? { mention } : {}) });
+        }
+        return { id: `r${replies.length}` };
       },
       classify: (error) =>
         error instanceof MemoryFailure ? error.failure : { kind: 'transient', detail: String(error) },

@@ -42,7 +42,7 @@ function toDingTalkRecord(r: CallRecord): DingTalkCallRecord {
 
 /**
  * Builds the DingTalk card API emulator (token, createAndDeliver, create, deliver, instance update,
- * streaming) with the documented validation, error envelopes, the 20 QPS per app per API limit, the
+ * streaming, robot group and 1:1 messages) with the documented validation, error envelopes, the 20 QPS per app per API limit, the
  * monthly quota, a template model (streaming switch, failed state, blank cards: `display` of every
  * card), fault injection and read-back, without listening.
  * @throws DingTalkEmulatorOptionError for bad options.
@@ -75,6 +75,7 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
     maxStreamingContentChars: o.maxStreamingContentChars,
     monthlyQuota: o.monthlyQuota,
     metered: { count: 0 },
+    robotMessages: [],
     notify(result) {
       if (changes.size === 0 || !result.change || !result.card) return;
       const card = store.get(result.card.outTrackId);
@@ -133,6 +134,7 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
       const card = store.get(outTrackId);
       return card && snapshot(card);
     },
+    robotMessages: () => structuredClone(ctx.robotMessages),
     calls: (filter = {}) => history.list({ route: filter.route, key: filter.outTrackId, outcome: filter.outcome }).map(toDingTalkRecord),
     counts: () => history.counts(),
     onChange: (listener) => changes.subscribe(listener),

@@ -3,6 +3,7 @@ import { randomHex } from '../common/index.js';
 import type { DingTalkCardInstance, DingTalkCardSpace, DingTalkCardStore } from './card-store.js';
 import { DingTalkApiFailure, failures } from './errors.js';
 import type { DingTalkTokenRegistry } from './tokens.js';
+import { acceptRobotMessage, type DingTalkRobotMessage } from './robot-messages.js';
 import { parseCreate, parseDeliver, parseStreaming, parseUpdate } from './validation.js';
 
 /**
@@ -17,6 +18,8 @@ export const DINGTALK_ROUTES = {
   'card.deliver': { method: 'POST', path: '/v1.0/card/instances/deliver' },
   'card.update': { method: 'PUT', path: '/v1.0/card/instances' },
   'card.streaming': { method: 'PUT', path: '/v1.0/card/streaming' },
+  'robot.groupMessages.send': { method: 'POST', path: '/v1.0/robot/groupMessages/send' },
+  'robot.oToMessages.batchSend': { method: 'POST', path: '/v1.0/robot/oToMessages/batchSend' },
 } as const;
 
 /** A route name, e.g. `card.update` for `PUT /v1.0/card/instances`. */
@@ -41,6 +44,8 @@ export interface HandlerContext {
   readonly knownTemplates?: ReadonlySet<string>;
   readonly streamingKeys?: ReadonlySet<string>;
   readonly maxStreamingContentChars?: number;
+  /** Robot messages accepted so far, oldest first. */
+  readonly robotMessages: DingTalkRobotMessage[];
 }
 
 /** A successful answer: the JSON body plus what to record. */
@@ -81,7 +86,7 @@ function toResult(space: DingTalkCardSpace): DeliverResult {
 /** The key (card or app) a call is about, read from its body before it is validated. */
 export function keyOf(route: DingTalkRoute, body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
-  const field = route === 'oauth2.accessToken' ? 'appKey' : 'outTrackId';
+  const field = route === 'oauth2.accessToken' ? 'appKey' : route.startsWith('robot.') ? 'robotCode' : 'outTrackId';
   const value = (body as Record<string, unknown>)[field];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
@@ -130,6 +135,10 @@ export function handle(ctx: HandlerContext, route: DingTalkRoute, body: unknown)
       const { applied, card } = ctx.store.stream(frame.outTrackId, frame, ctx.clock());
       return { body: { success: true, result: true }, card, change: applied ? 'streamed' : undefined };
     }
+    case 'robot.groupMessages.send':
+      return { body: acceptRobotMessage(body, 'group', ctx.clock(), ctx.robotMessages) };
+    case 'robot.oToMessages.batchSend':
+      return { body: acceptRobotMessage(body, 'user', ctx.clock(), ctx.robotMessages) };
     default:
       throw new DingTalkApiFailure(500, 'unknownError', '未知错误');
   }

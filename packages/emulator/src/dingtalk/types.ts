@@ -1,3 +1,4 @@
+import type { DingTalkRobotMessage } from './robot-messages.js';
 import type { Hono } from 'hono';
 import type { Clock, FaultInjector, RouteCounts, LimitWindow } from '../common/index.js';
 import type { DingTalkCardInstance } from './card-store.js';
@@ -127,6 +128,8 @@ export interface DingTalkEmulatorCore {
   tokens(): Array<{ token: string; appKey: string; expiresAt: number }>;
   /** Every card, in creation order. */
   cards(): DingTalkCardSnapshot[];
+  /** Robot messages (`groupMessages/send`, `oToMessages/batchSend`) accepted so far, oldest first. */
+  robotMessages(): DingTalkRobotMessage[];
   /** One card, or undefined. */
   card(outTrackId: string): DingTalkCardSnapshot | undefined;
   /** Every call (accepted and rejected) in arrival order, optionally filtered. */

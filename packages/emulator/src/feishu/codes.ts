@@ -9,6 +9,14 @@ export const FEISHU_ROUTES = {
   create: 'im.message.create',
   reply: 'im.message.reply',
   patch: 'im.message.patch',
+  /** `POST /open-apis/cardkit/v1/cards` (https://open.larksuite.com/document/uAjLw4CM/ukTMukTMukTM/cardkit-v1/card/create). */
+  cardCreate: 'cardkit.card.create',
+  /** `PUT /open-apis/cardkit/v1/cards/:card_id` (https://open.larksuite.com/document/uAjLw4CM/ukTMukTMukTM/cardkit-v1/card/update). */
+  cardUpdate: 'cardkit.card.update',
+  /** `PATCH /open-apis/cardkit/v1/cards/:card_id/settings` (https://open.larksuite.com/document/uAjLw4CM/ukTMukTMukTM/cardkit-v1/card/settings). */
+  cardSettings: 'cardkit.card.settings',
+  /** `PUT /open-apis/cardkit/v1/cards/:card_id/elements/:element_id/content` (https://open.larkoffice.com/document/cardkit-v1/card-element/content). */
+  elementContent: 'cardkit.element.content',
 } as const;
 
 /** One of {@link FEISHU_ROUTES}. */
@@ -74,4 +82,38 @@ export const FeishuErrors = {
     msg: 'request trigger frequency limit',
     headers: { 'x-ogw-ratelimit-limit': String(limit), 'x-ogw-ratelimit-reset': String(resetSeconds) },
   }),
+} as const;
+
+/**
+ * CardKit errors (all HTTP 400): the error tables of the card create, update and settings docs
+ * (https://open.larksuite.com/document/uAjLw4CM/ukTMukTMukTM/cardkit-v1/card/update), except where a
+ * comment says UNCONFIRMED (seen in open-source Feishu clients only).
+ */
+export const CardKitErrors = {
+  /** 10002: invalid parameter. */
+  invalidParam: (detail: string) => business(10002, `invalid param: ${detail}`),
+  /** 200220: the card content could not be generated (card JSON unreadable). */
+  cardContent: (detail: string) => business(200220, `Failed to generate card content: ${detail}`),
+  /** 200740: no card entity with this id. */
+  notFound: () => business(200740, 'card not found'),
+  /** 200750: the entity is older than 14 days. */
+  expired: () => business(200750, 'card is expired'),
+  /** 200770: this uuid was used before. */
+  uuidConflict: () => business(200770, 'uuid conflict'),
+  /** 200860: the card is over 30 KB. */
+  tooLarge: () => business(200860, 'card size exceeds the limit'),
+  /** 200850: the write that met the end of the streaming window (UNCONFIRMED: openclaw/openclaw#139443). */
+  streamingTimeout: () => business(200850, 'card streaming timeout'),
+  /** 300309: streaming mode is closed (UNCONFIRMED: openclaw/openclaw#139443, #150634). */
+  streamingClosed: () => business(300309, 'streaming mode is closed'),
+  /** 300303: only Card JSON 2.0. */
+  schemaNotSupported: () => business(300303, 'only schema 2.0 is supported'),
+  /** 300305: more than 200 components. */
+  tooManyElements: () => business(300305, 'the number of elements exceeds the limit'),
+  /** 300311: another app created the entity. */
+  noPermission: () => business(300311, 'no permission to operate this card'),
+  /** 300313: no component with this element_id (code UNCONFIRMED). */
+  elementNotFound: (elementId: string) => business(300313, `element ${elementId} not found`),
+  /** 300317: `sequence` not greater than the last accepted one. */
+  sequenceNotIncreasing: () => business(300317, 'sequence number compare failed'),
 } as const;

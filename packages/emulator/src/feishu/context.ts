@@ -4,6 +4,7 @@ import type { FaultInjector } from '../common/faults.js';
 import type { CallHistory } from '../common/history.js';
 import type { InFlightTracker } from '../common/in-flight.js';
 import type { SlidingWindowLimiter } from '../common/rate-limiter.js';
+import type { CardEntityStore } from './card-entities.js';
 import type { MessageStore } from './messages.js';
 import type { TokenStore } from './tokens.js';
 import type { FeishuLimits, FeishuMessageChange } from './types.js';
@@ -16,6 +17,7 @@ export interface FeishuContext {
   readonly authErrorStatus: 400 | 401;
   readonly tokens: TokenStore;
   readonly messages: MessageStore;
+  readonly entities: CardEntityStore;
   readonly faults: FaultInjector;
   readonly history: CallHistory;
   readonly inFlight: InFlightTracker;
@@ -24,6 +26,8 @@ export interface FeishuContext {
   readonly appLimiter: SlidingWindowLimiter;
   /** Keyed by message id. */
   readonly messageLimiter: SlidingWindowLimiter;
+  /** CardKit operations per card entity (10/s), keyed by card_id. */
+  readonly cardLimiter: SlidingWindowLimiter;
   /** Keyed by chat id. */
   readonly chatLimiter: SlidingWindowLimiter;
   /** p2p chat id per receiver (`<receive_id_type>:<receive_id>`). */

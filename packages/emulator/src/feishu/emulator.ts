@@ -8,9 +8,11 @@ import { SlidingWindowLimiter } from '../common/rate-limiter.js';
 import { listen } from '../common/server.js';
 import { FEISHU_ROUTE_NAMES } from './codes.js';
 import type { FeishuContext } from './context.js';
-import { FeishuMessageControlError, MessageStore } from './messages.js';
+import { FeishuMessageControlError, MessageStore, type StoredMessage } from './messages.js';
 import { resolveOptions } from './options.js';
+import { CardEntityStore, snapshotEntity, type FeishuCardEntitySnapshot } from './card-entities.js';
 import { mountAuthRoutes } from './routes-auth.js';
+import { mountCardKitRoutes } from './routes-cardkit.js';
 import { mountMessageRoutes } from './routes-messages.js';
 import { snapshotMessage } from './snapshot.js';
 import { TokenStore, type FeishuApp, type IssuedToken } from './tokens.js';
@@ -25,7 +27,9 @@ export interface FeishuEmulatorCore {
   readonly limits: FeishuLimits;
   /**
    * Fault rules on routes `auth.tenant_access_token`, `im.message.create`, `im.message.reply`,
-   * `im.message.patch`; the key of reply/patch calls is the path `message_id`. Windows are measured
+   * `im.message.patch`, `cardkit.card.create`, `cardkit.card.update`, `cardkit.card.settings`,
+   * `cardkit.element.content`; the key of reply/patch calls is the path `message_id`, of CardKit
+   * calls on an entity its `card_id`. Windows are measured
    * from `faults.origin` (emulator start unless moved with `faults.setOrigin`).
    */
   readonly faults: FaultInjector;
@@ -43,6 +47,10 @@ export interface FeishuEmulatorCore {
   messages(filter?: { chatId?: string }): FeishuMessageSnapshot[];
   /** One message, or undefined. */
   message(messageId: string): FeishuMessageSnapshot | undefined;
+  /** Every CardKit card entity, oldest first. */
+  cardEntities(): FeishuCardEntitySnapshot[];
+  /** One card entity, or undefined. */
+  cardEntity(cardId: string): FeishuCardEntitySnapshot | undefined;
   /** Every call (accepted and rejected) in arrival order. */
   calls(filter?: CallFilter): CallRecord[];
   /** Calls / accepted / rejected per route. */
@@ -60,7 +68,7 @@ export interface FeishuEmulator extends FeishuEmulatorCore {
 }
 
 /**
- * Builds the Feishu Open API emulator (token, send, reply, patch) without listening.
+ * Builds the Feishu Open API emulator (token, send, reply, patch, CardKit entities) without listening.
  * @throws FeishuEmulatorOptionError for bad options.
  */
 export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): FeishuEmulatorCore {
@@ -69,8 +77,10 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
   const history = new CallHistory(clock);
   const inFlight = new InFlightTracker();
   const messages = new MessageStore();
+  const entities = new CardEntityStore();
   const changes = new ChangeFeed<FeishuMessageChange>();
-  const snapshot = (id: string) => snapshotMessage(messages.require(id), history, inFlight);
+  const snapshotOf = (m: StoredMessage) => snapshotMessage(m, history, inFlight, m.cardId ? entities.get(m.cardId) : undefined);
+  const snapshot = (id: string) => snapshotOf(messages.require(id));
   const ctx: FeishuContext = {
     clock,
     limits: o.limits,
@@ -78,6 +88,7 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
     authErrorStatus: o.authErrorStatus,
     tokens: new TokenStore(o.apps, clock, o.tokenTtlSeconds),
     messages,
+    entities,
     faults: new FaultInjector(clock, FEISHU_ROUTE_NAMES),
     history,
     inFlight,
@@ -85,6 +96,7 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
     appLimiter: new SlidingWindowLimiter(o.limits.appWindows, clock),
     messageLimiter: new SlidingWindowLimiter(o.limits.messageUpdateWindows, clock),
     chatLimiter: new SlidingWindowLimiter(o.limits.chatSendWindows, clock),
+    cardLimiter: new SlidingWindowLimiter(o.limits.cardOperationWindows, clock),
     p2pChats: new Map(),
     notify(kind, messageId) {
       if (changes.size === 0) return;
@@ -95,6 +107,7 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
   const app = new Hono();
   mountAuthRoutes(app, ctx);
   mountMessageRoutes(app, ctx);
+  mountCardKitRoutes(app, ctx);
   app.notFound((c) => c.json({ code: 404, msg: `(emulator) no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => c.json({ code: 500, msg: `(emulator) internal error: ${error.message}` }, 500));
 
@@ -127,8 +140,13 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
       messages
         .list()
         .filter((m) => filter.chatId === undefined || m.chatId === filter.chatId)
-        .map((m) => snapshotMessage(m, history, inFlight)),
+        .map(snapshotOf),
     message: (messageId) => (messages.get(messageId) ? snapshot(messageId) : undefined),
+    cardEntities: () => entities.list().map(snapshotEntity),
+    cardEntity: (cardId) => {
+      const entity = entities.get(cardId);
+      return entity ? snapshotEntity(entity) : undefined;
+    },
     calls: (filter) => history.list(filter),
     counts: () => history.counts(),
     onChange: (listener) => changes.subscribe(listener),

@@ -1,5 +1,5 @@
 // Only Feishu-prefixed names leave this folder, so `export *` next to the DingTalk half cannot clash.
-export { FEISHU_ROUTES, FEISHU_ROUTE_NAMES, FeishuErrors, type FeishuRoute, type FeishuError } from './codes.js';
+export { FEISHU_ROUTES, FEISHU_ROUTE_NAMES, FeishuErrors, CardKitErrors as FeishuCardKitErrors, type FeishuRoute, type FeishuError } from './codes.js';
 export * from './types.js';
 export type { FeishuApp, IssuedToken as FeishuIssuedToken, TokenState as FeishuTokenState } from './tokens.js';
 export {
@@ -16,3 +16,4 @@ export {
 } from './card-rules.js';
 export { DEFAULT_FEISHU_LIMITS, FeishuEmulatorOptionError } from './options.js';
 export * from './emulator.js';
+export type { FeishuCardEntitySnapshot } from './card-entities.js';

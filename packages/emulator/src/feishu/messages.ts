@@ -39,6 +39,8 @@ export interface StoredMessage extends MessageIdentity {
   state: MessageState;
   /** Accepted patches so far. */
   updates: number;
+  /** The CardKit card entity the message was sent by reference (its card is the entity's). */
+  readonly cardId?: string;
 }
 
 /** Thrown for a control call on an unknown message or an illegal state change. */

@@ -26,6 +26,8 @@ export type FeishuOutcome =
       readonly key?: string;
       readonly card?: unknown;
       readonly change?: FeishuChangeKind;
+      /** The message the change event is about, when it is not `key` (a card entity sent by reference). */
+      readonly changeKey?: string;
     }
   | { readonly ok: false; readonly error: FeishuError; readonly key?: string; readonly card?: unknown };
 
@@ -112,7 +114,8 @@ export async function runCall(
         route: spec.route, key: outcome.key, outcome: 'accepted', status: 200, code: 0,
         msg: outcome.msg ?? 'success', request: stored, card: outcome.card, receivedAt,
       });
-      if (outcome.change && outcome.key) ctx.notify(outcome.change, outcome.key);
+      const changed = outcome.changeKey ?? outcome.key;
+      if (outcome.change && changed) ctx.notify(outcome.change, changed);
       return new Response(JSON.stringify({ code: 0, msg: outcome.msg ?? 'success', ...outcome.fields }), {
         status: 200,
         headers: { ...JSON_HEADERS, 'x-tt-logid': logId },

@@ -4,6 +4,7 @@ import { checkContent, MSG_TYPES } from './content-rules.js';
 import type { FeishuContext } from './context.js';
 import { newChatId, newMessageId, newThreadId, type StoredMessage } from './messages.js';
 import { runCall, type FeishuOutcome } from './pipeline.js';
+import { resolveCardReference } from './routes-cardkit.js';
 
 /** receive_id_type values and what a valid receive_id looks like (message/create doc). */
 const RECEIVE_ID_SHAPES: Readonly<Record<string, RegExp>> = {
@@ -52,7 +53,10 @@ function sendMessage(
     const existing = ctx.messages.findByUuid(appId, uuid, now, ctx.limits.uuidWindowMs);
     if (existing) return { ok: true, key: existing.messageId, fields: { data: messageData(existing, ctx.tenantKey) } };
   }
-  const checked = checkContent(msgType, content, ctx.limits);
+  // A CardKit card entity sent by reference: the message shows the entity's current card.
+  const reference = msgType === 'interactive' ? resolveCardReference(ctx, appId, content) : undefined;
+  if (reference && 'error' in reference) return reject(reference.error, fault);
+  const checked = reference ? { value: { card: reference.entity.card, shared: true, mentions: [] } } : checkContent(msgType, content, ctx.limits);
   if ('error' in checked) return reject(checked.error, fault);
   const chatId = where.chatId();
   const limited = ctx.chatLimiter.tryAcquire(chatId);
@@ -76,7 +80,9 @@ function sendMessage(
     updatedAt: now,
     state: 'live',
     updates: 0,
+    cardId: reference?.entity.cardId,
   });
+  if (reference) reference.entity.messageId = message.messageId;
   return { ok: true, key: message.messageId, card: checked.value.card, change: 'created', fields: { data: messageData(message, ctx.tenantKey) } };
 }
 

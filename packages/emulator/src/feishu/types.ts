@@ -23,6 +23,19 @@ export interface FeishuLimits extends CardLimits {
   readonly editWindowMs: number;
   /** Same `uuid` within 1 h (ms) → the same message. */
   readonly uuidWindowMs: number;
+  /**
+   * CardKit operations per card entity: 10/s ("对于单个卡片实体…频率上限为 10 次/秒",
+   * https://open.larkoffice.com/document/uAjLw4CM/ukzMukzMukzM/feishu-cards/streaming-updates-openapi-overview)
+   * → 230020 (the code is UNCONFIRMED).
+   */
+  readonly cardOperationWindows: readonly LimitWindow[];
+  /**
+   * Streaming mode closes itself this long (ms) after it was last opened; default 10 min (UNCONFIRMED
+   * on an official page; openclaw/openclaw#150634 quotes "流式更新模式将在距上次开启 10 分钟后自动关闭").
+   */
+  readonly streamingWindowMs: number;
+  /** A card entity can be operated for 14 days (ms) → 200750 (card create doc). */
+  readonly entityLifetimeMs: number;
 }
 
 /** Options of {@link createFeishuEmulator} / {@link startFeishuEmulator}. */
@@ -60,9 +73,11 @@ export interface FeishuMessageSnapshot extends MessageIdentity {
   /** Epoch ms (emulator clock; moved back by `age`). */
   readonly createdAt: number;
   readonly updatedAt: number;
-  /** Accepted patches. */
+  /** Accepted patches (and, for a card entity sent by reference, the entity's accepted operations). */
   readonly updates: number;
-  /** Every call about this message (send/reply that created it, patches), accepted and rejected, in order. */
+  /** The CardKit card entity the message was sent by reference; `card` is its current card. */
+  readonly cardId?: string;
+  /** Every call about this message (send/reply that created it, patches, its card entity's operations), accepted and rejected, in order. */
   readonly history: readonly CallRecord[];
   /** Highest number of requests about this message processed at the same time. */
   readonly maxConcurrentCalls: number;

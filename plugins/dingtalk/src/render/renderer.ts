@@ -8,6 +8,7 @@ import {
   type CardRenderer,
   type CardStatus,
   type CardView,
+  type FooterField,
   type FooterStyle,
   type Locale,
   type ToolLine,
@@ -75,6 +76,8 @@ export interface DingTalkRendererOptions {
   /** Card language; default the view's. */
   readonly locale?: Locale;
   readonly footerStyle: FooterStyle;
+  /** Footer parts shown (default: all the style shows). */
+  readonly footerFields?: readonly FooterField[];
   readonly timeZone?: string;
   /** Most code points of the markdown variable (also of each follow-up message). */
   readonly maxContentChars: number;
@@ -235,7 +238,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
 
   private footer(view: CardView, locale: Locale): string {
     if (!isTerminalStatus(view.status) && this.options.footerStyle !== 'debug') return '';
-    return formatFooter(view.footer, { style: this.options.footerStyle, locale, timeZone: this.options.timeZone });
+    return formatFooter(view.footer, { style: this.options.footerStyle, fields: this.options.footerFields, locale, timeZone: this.options.timeZone });
   }
 
   /**

@@ -55,6 +55,22 @@ export interface StreamingUpdateBody {
   readonly isError: boolean;
 }
 
+/** Body of a robot group message: `msgKey` `sampleText` takes `msgParam` `{"content": …}`. */
+export interface RobotGroupMessageBody {
+  readonly robotCode: string;
+  readonly openConversationId: string;
+  readonly msgKey: string;
+  readonly msgParam: string;
+}
+
+/** Body of a robot 1:1 message to `userIds`. */
+export interface RobotUserMessageBody {
+  readonly robotCode: string;
+  readonly userIds: readonly string[];
+  readonly msgKey: string;
+  readonly msgParam: string;
+}
+
 function route<Body, Answer>(entry: DingTalkRoute<Body, Answer>): DingTalkRoute<Body, Answer> {
   return entry;
 }
@@ -95,5 +111,19 @@ export const DINGTALK_API_ROUTES = {
     method: 'PUT',
     path: '/v1.0/card/streaming',
     doc: 'https://open.dingtalk.com/document/development/api-streamingupdate',
+  }),
+  /** A robot's plain message to a group (`msgParam` a JSON string ≤ 15 000 bytes). */
+  groupMessage: route<RobotGroupMessageBody, { processQueryKey?: unknown }>({
+    operation: 'robotMessage',
+    method: 'POST',
+    path: '/v1.0/robot/groupMessages/send',
+    doc: 'https://open.dingtalk.com/document/orgapp/the-robot-sends-a-group-message',
+  }),
+  /** A robot's plain message to users in their 1:1 chats. */
+  userMessage: route<RobotUserMessageBody, { processQueryKey?: unknown }>({
+    operation: 'robotMessage',
+    method: 'POST',
+    path: '/v1.0/robot/oToMessages/batchSend',
+    doc: 'https://open.dingtalk.com/document/orgapp/chatbots-send-one-on-one-chat-messages-in-batches',
   }),
 } as const;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { showValue, type CardTransport, type CallFailure, type MessageRef, type SendRequest, type UpdateRequest } from '@progresscard/core';
+import { showValue, type CardTransport, type CallFailure, type MessageRef, type ReplyRequest, type SendRequest, type UpdateRequest } from '@progresscard/core';
 import { classifyDingTalkError } from './classify.js';
 import { DingTalkApiError, DingTalkDeliveryError, DingTalkTargetError, type FailedDelivery } from './errors.js';
 import type { DingTalkCardPayload } from '../render/renderer.js';
@@ -77,6 +77,8 @@ function failedOf(results: unknown): FailedDelivery[] | undefined {
 export class DingTalkTransport implements CardTransport<DingTalkCardPayload, DingTalkTarget> {
   /** Cards whose send is between `new` and `delivered`. */
   private readonly phases = new Map<string, { phase: CardSendPhase; target: DingTalkTarget }>();
+  /** Replies already posted, by idempotency key (the robot API takes no key of its own). */
+  private readonly replies = new Map<string, MessageRef>();
 
   constructor(private readonly options: DingTalkTransportOptions) {}
 
@@ -147,6 +149,30 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
    */
   async update(request: UpdateRequest<DingTalkCardPayload>): Promise<void> {
     await this.options.writer.write(request.message.id, request.payload);
+  }
+
+  /**
+   * A plain robot message in the card's chat (`sampleText`): `groupMessages/send` for a group,
+   * `oToMessages/batchSend` for a 1:1 chat. The robot API can neither reply to a card nor @-mention
+   * (that needs a webhook robot), so the requester is named as `@name` text. The API takes no
+   * idempotency key: a key already answered here is not sent again.
+   * @throws DingTalkTargetError, DingTalkApiError, DingTalkNetworkError.
+   */
+  async reply(request: ReplyRequest<DingTalkTarget>): Promise<MessageRef> {
+    const known = this.replies.get(request.idempotencyKey);
+    if (known) return known;
+    const target = this.resolveTarget(request.target);
+    const name = request.mention ? `@${request.mention.name ?? request.mention.id} ` : '';
+    const message = { robotCode: this.options.robotCode, msgKey: 'sampleText', msgParam: JSON.stringify({ content: `${name}${request.text}` }) };
+    const token = await this.options.tokens.get();
+    const answer = target.type === 'group'
+      ? await this.options.http.call(DINGTALK_API_ROUTES.groupMessage, { ...message, openConversationId: target.openConversationId }, token)
+      : await this.options.http.call(DINGTALK_API_ROUTES.userMessage, { ...message, userIds: [target.userId] }, token);
+    const ref: MessageRef = { id: String(answer.processQueryKey ?? request.idempotencyKey) };
+    this.replies.set(request.idempotencyKey, ref);
+    // Keys of the latest replies are enough: a retry follows its first try within seconds.
+    if (this.replies.size > 1000) this.replies.delete(this.replies.keys().next().value!);
+    return ref;
   }
 
   async refreshAuth(): Promise<void> {

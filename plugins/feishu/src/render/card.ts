@@ -1,4 +1,4 @@
-import { isTerminalStatus, noticeText, oneLine, type CardView, type FooterStyle, type Locale } from '@progresscard/core';
+import { isTerminalStatus, noticeText, oneLine, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core';
 import type { FeishuCard, FeishuElement } from './card-types.js';
 import { FEISHU_GUARD_LIMITS, fitText, prepareAgentMarkdown, type GuardLimits } from './guards.js';
 import { escapeCardMarkdown, type Truncated } from './markdown/index.js';
@@ -12,6 +12,10 @@ export interface CardRenderOptions {
   /** Forces the card language; default: the view's locale (zh-CN unless the run said otherwise). */
   readonly locale?: Locale;
   readonly footerStyle: FooterStyle;
+  /** Footer parts shown (default: all the style shows). */
+  readonly footerFields?: readonly FooterField[];
+  /** Tool calls shown before older ones fold into a panel (default 3). */
+  readonly toolFoldAfter?: number;
   /** IANA zone of the footer's sent-at time; default the process's. */
   readonly timeZone?: string;
   /** What happens to an answer too long for one card: follow-up cards (default) or only a notice. */
@@ -65,8 +69,8 @@ function build(p: Parts, answer: string, notice: string | undefined, level: Leve
   if (elements.length === 0 || (elements.length === 1 && elements[0]!.element_id === 'thinking_panel')) {
     elements.push(markdown('placeholder', running ? texts.thinkingNow : texts.noAnswer));
   }
-  elements.push(...toolElements(view, texts, level === 2));
-  elements.push(...footerElements(view, { style: p.options.footerStyle, timeZone: p.options.timeZone }, p.locale));
+  elements.push(...toolElements(view, texts, level === 2, p.options.toolFoldAfter));
+  elements.push(...footerElements(view, { style: p.options.footerStyle, fields: p.options.footerFields, timeZone: p.options.timeZone }, p.locale));
   return {
     schema: '2.0',
     config: {

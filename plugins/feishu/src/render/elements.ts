@@ -1,9 +1,9 @@
-import { formatFooter, isTerminalStatus, type CardView, type FooterStyle, type ToolLine } from '@progresscard/core';
+import { formatFooter, isTerminalStatus, type CardView, type FooterField, type FooterStyle, type ToolLine } from '@progresscard/core';
 import type { FeishuElement } from './card-types.js';
 import { escapeCardMarkdown } from './markdown/index.js';
 import type { CardTexts } from './texts.js';
 
-/** Tool calls shown unfolded when a run has more than this many. */
+/** Tool calls shown unfolded when a run has more than this many (the default of the `toolFoldAfter` switch). */
 const VISIBLE_TOOLS = 3;
 /** Older tool calls listed inside the folded panel at most (the rest are counted). */
 const MAX_FOLDED_TOOLS = 30;
@@ -36,21 +36,21 @@ function toolItem(tool: ToolLine): string {
 
 /**
  * The tools section: a title and the calls' lines (texts with live durations come from the core).
- * Up to 3 calls all show. With more, the latest call and the most recent running ones (3 at most
- * in all) stay visible and the others fold into a panel (at most 30 listed, the rest counted).
- * `compact` replaces the panel with one line that counts the folded calls.
+ * Up to `unfolded` calls (default 3) all show. With more, the latest call and the most recent running
+ * ones (`unfolded` at most in all) stay visible and the others fold into a panel (at most 30 listed,
+ * the rest counted). `compact` replaces the panel with one line that counts the folded calls.
  */
-export function toolElements(view: CardView, texts: CardTexts, compact: boolean): FeishuElement[] {
+export function toolElements(view: CardView, texts: CardTexts, compact: boolean, unfolded: number = VISIBLE_TOOLS): FeishuElement[] {
   const tools = view.tools;
   if (tools.length === 0) return [];
   const out: FeishuElement[] = [{ tag: 'hr', element_id: 'tools_divider' }, markdown('tools_title', `**${texts.tools}** · ${tools.length}`)];
-  if (tools.length <= VISIBLE_TOOLS) {
+  if (tools.length <= unfolded) {
     out.push(markdown('tools', tools.map(toolItem).join('\n')));
     return out;
   }
   const latest = tools.length - 1;
   const shown = new Set<number>([latest]);
-  for (let i = latest - 1; i >= 0 && shown.size < VISIBLE_TOOLS; i--) if (tools[i]!.state === 'running') shown.add(i);
+  for (let i = latest - 1; i >= 0 && shown.size < unfolded; i--) if (tools[i]!.state === 'running') shown.add(i);
   const visible = tools.filter((_, i) => shown.has(i));
   const folded = tools.filter((_, i) => !shown.has(i));
   if (compact) {
@@ -68,6 +68,8 @@ export function toolElements(view: CardView, texts: CardTexts, compact: boolean)
 /** Footer options. */
 export interface FooterRender {
   readonly style: FooterStyle;
+  /** Parts shown (default: all the style shows). */
+  readonly fields?: readonly FooterField[];
   readonly timeZone?: string;
 }
 
@@ -77,7 +79,7 @@ export interface FooterRender {
  */
 export function footerElements(view: CardView, footer: FooterRender, locale: CardView['locale']): FeishuElement[] {
   if (!isTerminalStatus(view.status)) return [];
-  const text = formatFooter(view.footer, { style: footer.style, locale, timeZone: footer.timeZone });
+  const text = formatFooter(view.footer, { style: footer.style, fields: footer.fields, locale, timeZone: footer.timeZone });
   return [markdown('footer', `<font color='grey'>${escapeCardMarkdown(text)}</font>`, { text_size: 'notation' })];
 }
 

@@ -24,7 +24,7 @@ export function renderFallbackCard(view: CardView, options: CardRenderOptions): 
     lines.push(`${view.status === 'failed' ? texts.failedLabel : texts.cancelledLabel}${texts.colon}${view.error}`);
   if (view.tools.length > 0) lines.push(`${texts.tools}:\n${view.tools.slice(-10).map((t) => `- ${t.text}`).join('\n')}`);
   if (isTerminalStatus(view.status))
-    lines.push(formatFooter(view.footer, { style: options.footerStyle, locale, timeZone: options.timeZone }));
+    lines.push(formatFooter(view.footer, { style: options.footerStyle, fields: options.footerFields, locale, timeZone: options.timeZone }));
   const make = (text: string): FeishuCard => ({
     schema: '2.0',
     config: { update_multi: true, summary: { content: `${texts.status[view.status]} · ${oneLine(title, 60)}` }, width_mode: 'fill' },

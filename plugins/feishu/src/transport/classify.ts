@@ -21,8 +21,23 @@ export class FeishuLocalError extends Error {
   }
 }
 
-/** 230011 recalled, 231003 deleted, 230031 older than 14 days: the message can no longer be edited. */
-const GONE_CODES: ReadonlySet<number> = new Set([230011, 231003, 230031]);
+/**
+ * The message or card can no longer be edited: 230011 recalled, 231003 deleted, 230031 older than
+ * 14 days; CardKit 200740 no such card entity, 200750 entity older than 14 days
+ * (https://open.larksuite.com/document/uAjLw4CM/ukTMukTMukTM/cardkit-v1/card/update).
+ */
+const GONE_CODES: ReadonlySet<number> = new Set([230011, 231003, 230031, 200740, 200750]);
+/**
+ * CardKit answers worth a later retry: 200810 the card is in an ongoing interaction, 300317
+ * `sequence` did not increase (card update doc); 200850 streaming timeout and 300309 streaming mode
+ * closed (seen by open-source clients, e.g. openclaw/openclaw#139443), which the transport answers by
+ * reopening streaming or a full update before they would reach the core.
+ */
+const CARDKIT_TRANSIENT_CODES: ReadonlySet<number> = new Set([200810, 300317, 200850, 300309]);
+/** 200850 / 300309: the entity's streaming mode is closed (its window ran out). */
+export const STREAMING_CLOSED_CODES: ReadonlySet<number> = new Set([200850, 300309]);
+/** 300317: the `sequence` was not above the entity's last one. */
+export const SEQUENCE_CODE = 300317;
 /**
  * Token problems: 99991661 no/malformed header, 99991663 invalid or expired tenant_access_token,
  * 99991664/99991665/99991668/99991671 other token errors, 10014/10015/99991543 bad app credentials.
@@ -72,7 +87,8 @@ function header(headers: Readonly<Record<string, unknown>>, name: string): strin
  * the HTTP status (Feishu answers business errors with HTTP 400, and some with HTTP 200):
  * - 230020 → `rate-limited` (this card, 1 s); HTTP 429 / 99991400 → `rate-limited` (the whole channel,
  *   for `x-ogw-ratelimit-reset` seconds);
- * - 230011, 231003, 230031 → `gone`;
+ * - 230011, 231003, 230031, 200740, 200750 → `gone`;
+ * - 200810, 300317, 200850, 300309 (CardKit) → `transient`;
  * - token / credential codes, HTTP 401 → `auth`;
  * - HTTP 5xx, timeouts, network errors, anything unknown → `transient`;
  * - other codes (230001, 230025, 230099 with its sub-code…) → `rejected`.
@@ -96,9 +112,15 @@ export function classifyFeishuError(error: unknown): CallFailure {
     return { kind: 'rate-limited', scope: 'channel', retryAfterMs: Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined, detail };
   }
   if (code !== undefined && GONE_CODES.has(code)) return { kind: 'gone', detail };
+  if (code !== undefined && CARDKIT_TRANSIENT_CODES.has(code)) return { kind: 'transient', detail };
   if ((code !== undefined && AUTH_CODES.has(code)) || status === 401) return { kind: 'auth', detail };
   if (status !== undefined && status >= 500) return { kind: 'transient', detail };
   if (code !== undefined && code !== 0) return { kind: 'rejected', detail };
   if (status !== undefined && status >= 400) return { kind: 'rejected', detail };
   return { kind: 'transient', detail };
+}
+
+/** The platform `code` of what the transport threw, when it carried one. */
+export function feishuCodeOf(error: unknown): number | undefined {
+  return answerOf(error)?.code;
 }

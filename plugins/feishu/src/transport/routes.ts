@@ -5,13 +5,20 @@ import type { ReceiveIdType } from '../config.js';
 export interface FeishuAnswer {
   readonly code?: number;
   readonly msg?: string;
-  readonly data?: { readonly message_id?: string; readonly chat_id?: string };
+  readonly data?: {
+    readonly message_id?: string;
+    readonly chat_id?: string;
+    /** The message's content as stored (a card sent by reference: `{"type":"card","data":{"card_id":…}}`). */
+    readonly body?: { readonly content?: string };
+    /** CardKit create: the new entity. */
+    readonly card_id?: string;
+  };
 }
 
 /** One Open API route the transport calls, through the SDK method that wraps it. */
 export interface FeishuRoute<Request> {
-  readonly method: 'POST' | 'PATCH';
-  /** Path under the domain, `:message_id` as a placeholder. */
+  readonly method: 'POST' | 'PATCH' | 'PUT';
+  /** Path under the domain, `:message_id` / `:card_id` / `:element_id` as placeholders. */
   readonly path: string;
   /** The SDK method that calls it. */
   readonly sdkMethod: string;
@@ -36,6 +43,8 @@ export interface ReplyMessageRequest {
   readonly content: string;
   readonly uuid: string;
   readonly replyInThread: boolean;
+  /** `interactive` (a card, default) or `text` (the completion ping). */
+  readonly msgType?: 'interactive' | 'text';
 }
 
 /** Arguments of {@link FEISHU_API_ROUTES}`.patchMessage`. */
@@ -44,7 +53,8 @@ export interface PatchMessageRequest {
   readonly content: string;
 }
 
-function route<Request>(entry: FeishuRoute<Request>): FeishuRoute<Request> {
+/** Declares one route (keeps its request type). */
+export function route<Request>(entry: FeishuRoute<Request>): FeishuRoute<Request> {
   return entry;
 }
 
@@ -74,7 +84,7 @@ export const FEISHU_API_ROUTES = {
     call: (client, r) =>
       client.im.v1.message.reply({
         path: { message_id: r.messageId },
-        data: { msg_type: 'interactive', content: r.content, uuid: r.uuid, reply_in_thread: r.replyInThread },
+        data: { msg_type: r.msgType ?? 'interactive', content: r.content, uuid: r.uuid, reply_in_thread: r.replyInThread },
       }) as Promise<FeishuAnswer>,
   }),
   /** Replace a sent card (shared cards only, `update_multi: true`; 5 updates/s per message, 14 days). */

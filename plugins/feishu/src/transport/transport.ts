@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type * as lark from '@larksuiteoapi/node-sdk';
-import type { CardTransport, CallFailure, MessageRef, SendRequest, UpdateRequest } from '@progresscard/core';
+import type { CardTransport, CallFailure, MessageRef, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core';
 import type { FeishuConfig, ReceiveIdType } from '../config.js';
 import type { FeishuCard } from '../render/card-types.js';
 import { FEISHU_GUARD_LIMITS, inspectCard, type GuardLimits } from '../render/guards.js';
 import { FeishuApiError, FeishuLocalError, classifyFeishuError } from './classify.js';
+import { CardKitCards, isCardKitMessage } from './cardkit.js';
 import { createFeishuClient } from './client.js';
 import { FEISHU_API_ROUTES, type FeishuAnswer } from './routes.js';
 import { TokenCache } from './token-cache.js';
@@ -26,6 +27,13 @@ function toFeishuUuid(key: string): string {
   return key.length <= 50 ? key : createHash('sha256').update(key).digest('hex').slice(0, 50);
 }
 
+function escapeText(text: string): string {
+  return text.replace(/</g, '＜').replace(/>/g, '＞');
+}
+
+/** A target with the config's defaults filled in. */
+type ResolvedTarget = Required<Pick<FeishuTarget, 'receiveIdType' | 'replyInThread'>> & FeishuTarget;
+
 /** What the transport needs besides the config. */
 export interface FeishuTransportOptions {
   readonly limits?: GuardLimits;
@@ -39,7 +47,8 @@ export interface FeishuTransportOptions {
 /**
  * Sends and patches cards with the official SDK ({@link FEISHU_API_ROUTES}): `im.v1.message.create`,
  * or `reply` (to a configured parent, or to the card's main message for a continuation part) with
- * `uuid` = the idempotency key; `im.v1.message.patch` for updates. Answers with a non-zero `code`
+ * `uuid` = the idempotency key; `im.v1.message.patch` for updates. With `mode: 'cardkit'` the main
+ * card is a CardKit entity sent by reference and updated through {@link CardKitCards}. Answers with a non-zero `code`
  * are thrown as {@link FeishuApiError}. Every card is checked against the guard limits before it
  * leaves; a card that would be refused is not sent (thrown as a `rejected` failure).
  */
@@ -48,21 +57,41 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
   readonly #tokens = new TokenCache();
   readonly #config: FeishuConfig;
   readonly #limits: GuardLimits;
+  readonly #cardkit: CardKitCards | undefined;
 
   constructor(config: FeishuConfig, options: FeishuTransportOptions = {}) {
     this.#config = config;
     this.#limits = options.limits ?? FEISHU_GUARD_LIMITS;
     this.#client = options.client ?? createFeishuClient(config, this.#tokens);
+    this.#cardkit = config.mode === 'cardkit' ? new CardKitCards(this.#client) : undefined;
   }
 
   async send(request: SendRequest<FeishuCard, FeishuTarget | string>): Promise<MessageRef> {
     this.#guard(request.payload);
     const target = this.#target(request.target);
-    const content = JSON.stringify(request.payload);
     const uuid = toFeishuUuid(request.idempotencyKey);
+    // Continuation parts are finished text: plain card messages in either mode.
+    if (this.#cardkit && !request.replyTo) {
+      return this.#cardkit.send(request.payload, request.idempotencyKey, (content) => this.#post(target, content, uuid, undefined));
+    }
+    const answer = await this.#post(target, JSON.stringify(request.payload), uuid, request.replyTo);
+    const messageId = answer.data?.message_id;
+    if (!messageId) throw new FeishuApiError(200, -1, 'send answered without data.message_id');
+    return { id: messageId, extra: { chatId: answer.data?.chat_id } };
+  }
+
+  /** Updates one card: a CardKit entity (`mode: 'cardkit'`) or a patched message. */
+  async update(request: UpdateRequest<FeishuCard>): Promise<void> {
+    this.#guard(request.payload);
+    if (this.#cardkit && isCardKitMessage(request.message)) return this.#cardkit.update(request.message, request.payload, request.final);
+    this.#check(await FEISHU_API_ROUTES.patchMessage.call(this.#client, { messageId: request.message.id, content: JSON.stringify(request.payload) }));
+  }
+
+  /** Sends `content` as a new message or a reply (to `replyTo`, or to the configured parent, falling back to the chat when it is gone). */
+  async #post(target: ResolvedTarget, content: string, uuid: string, replyTo: MessageRef | undefined): Promise<FeishuAnswer> {
     let answer: FeishuAnswer;
-    if (request.replyTo) {
-      answer = await this.#reply(request.replyTo.id, content, uuid, target.replyInThread);
+    if (replyTo) {
+      answer = await this.#reply(replyTo.id, content, uuid, target.replyInThread);
     } else if (target.replyToMessageId) {
       try {
         answer = await this.#reply(target.replyToMessageId, content, uuid, target.replyInThread);
@@ -76,15 +105,28 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
       if (!target.receiveId) throw new FeishuLocalError('no receiver: set receiveId in the feishu config or pass a target to open()');
       answer = await this.#create(target.receiveIdType, target.receiveId, content, uuid);
     }
-    const messageId = answer.data?.message_id;
-    if (!messageId) throw new FeishuApiError(200, -1, 'send answered without data.message_id');
-    return { id: messageId, extra: { chatId: answer.data?.chat_id } };
+    return answer;
   }
 
-  /** Patches one message with the card. */
-  async update(request: UpdateRequest<FeishuCard>): Promise<void> {
-    this.#guard(request.payload);
-    this.#check(await FEISHU_API_ROUTES.patchMessage.call(this.#client, { messageId: request.message.id, content: JSON.stringify(request.payload) }));
+  /**
+   * A text message replying to the card (`im.v1.message.reply`, `uuid` = the idempotency key), with
+   * `<at user_id="…">` for the mention, which notifies that person
+   * (https://open.larkoffice.com/document/server-docs/im-v1/message-content-description/create_json#text).
+   */
+  async reply(request: ReplyRequest<FeishuTarget | string>): Promise<MessageRef> {
+    const mention = request.mention ? `<at user_id="${request.mention.id.replace(/["<>]/g, '')}">${escapeText(request.mention.name ?? '')}</at> ` : '';
+    const content = JSON.stringify({ text: `${mention}${request.text}` });
+    const answer = await FEISHU_API_ROUTES.replyMessage.call(this.#client, {
+      messageId: request.message.id,
+      content,
+      uuid: toFeishuUuid(request.idempotencyKey),
+      replyInThread: this.#target(request.target).replyInThread,
+      msgType: 'text',
+    });
+    this.#check(answer);
+    const messageId = answer.data?.message_id;
+    if (!messageId) throw new FeishuApiError(200, -1, 'reply answered without data.message_id');
+    return { id: messageId };
   }
 
   /** Drops the cached tenant_access_token; the SDK fetches a new one on the next call. */
@@ -96,7 +138,7 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
     return classifyFeishuError(error);
   }
 
-  #target(target: FeishuTarget | string | undefined): Required<Pick<FeishuTarget, 'receiveIdType' | 'replyInThread'>> & FeishuTarget {
+  #target(target: FeishuTarget | string | undefined): ResolvedTarget {
     const given: FeishuTarget = typeof target === 'string' ? { receiveId: target } : (target ?? {});
     return {
       receiveIdType: given.receiveIdType ?? this.#config.receiveIdType,

@@ -1,4 +1,4 @@
-import { cut, formatFooter, isTerminalStatus, oneLine, statusLabel, type CardRenderer, type CardView, type FooterStyle, type Locale } from '@progresscard/core';
+import { cut, formatFooter, isTerminalStatus, oneLine, statusLabel, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core';
 import type { SlackBlock, SlackMessage } from './message-types.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { splitSections, toMrkdwn } from './mrkdwn.js';
@@ -9,6 +9,10 @@ export interface SlackRendererOptions {
   /** Forces the card language; default: the view's. */
   readonly locale?: Locale;
   readonly footerStyle?: FooterStyle;
+  /** Footer parts shown (default: all the style shows). */
+  readonly footerFields?: readonly FooterField[];
+  /** Latest tool calls shown; older ones are counted (default 12). */
+  readonly toolFoldAfter?: number;
   readonly timeZone?: string;
   readonly limits?: SlackLimits;
 }
@@ -32,9 +36,9 @@ function answerParts(answer: string, limits: SlackLimits): { main: string[]; rep
   return { main, replies, leftOut: rest.reduce((n, s) => n + s.length, 0) };
 }
 
-function toolsBlock(view: CardView, t: SlackTexts, limits: SlackLimits): SlackBlock | undefined {
+function toolsBlock(view: CardView, t: SlackTexts, limits: SlackLimits, toolsShown: number): SlackBlock | undefined {
   if (view.tools.length === 0) return undefined;
-  const shown = view.tools.slice(-TOOLS_SHOWN);
+  const shown = view.tools.slice(-toolsShown);
   const older = view.tools.length - shown.length;
   const lines = [`*${t.tools(view.tools.length)}*`, ...(older > 0 ? [`_${t.olderTools(older)}_`] : []), ...shown.map((tool) => `• ${toMrkdwn(oneLine(tool.text, 300))}`)];
   return section(cut(lines.join('\n'), limits.maxSectionChars), 'tools');
@@ -49,7 +53,7 @@ function toolsBlock(view: CardView, t: SlackTexts, limits: SlackLimits): SlackBl
 export function createSlackRenderer(options: SlackRendererOptions = {}): CardRenderer<SlackMessage> {
   const limits = options.limits ?? SLACK_LIMITS;
   const localeOf = (view: CardView) => options.locale ?? view.locale;
-  const footer = (view: CardView) => formatFooter(view.footer, { locale: localeOf(view), style: options.footerStyle ?? 'compact', timeZone: options.timeZone });
+  const footer = (view: CardView) => formatFooter(view.footer, { locale: localeOf(view), style: options.footerStyle ?? 'compact', fields: options.footerFields, timeZone: options.timeZone });
   const headline = (view: CardView) => `${statusLabel(view.status, localeOf(view))} · ${oneLine(view.title, 120)}`;
 
   return {
@@ -61,7 +65,7 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
         { type: 'header', text: { type: 'plain_text', text: oneLine(`${view.title}`, limits.maxHeaderChars), emoji: true } },
         context(`${STATUS_EMOJI[view.status]} *${statusLabel(view.status, locale)}*${view.round > 0 ? ` · ${t.round(view.round)}` : ''}`, 'status'),
       ];
-      const tools = toolsBlock(view, t, limits);
+      const tools = toolsBlock(view, t, limits, options.toolFoldAfter ?? TOOLS_SHOWN);
       if (tools) blocks.push(tools);
       if (view.thinking.trim() !== '' && !isTerminalStatus(view.status) && view.answer.trim() === '')
         blocks.push(context(cut(`_${t.thinking}:_ ${toMrkdwn(oneLine(view.thinking.slice(-600), 600))}`, limits.maxSectionChars), 'thinking'));

@@ -1,5 +1,5 @@
 import type { SlackMessage } from '../render/message-types.js';
-import type { SlackLimits } from '../render/limits.js';
+import { SLACK_LIMITS, type SlackLimits } from '../render/limits.js';
 import { codePointLength } from '@progresscard/core';
 
 /** Why Slack would refuse `message` (`invalid_blocks`, `msg_too_long`), empty when it would not. */
@@ -15,4 +15,13 @@ export function messageProblems(message: SlackMessage, limits: SlackLimits): str
     if (block.type === 'context' && block.elements.length > limits.maxContextElements) problems.push(`blocks[${i}] context over ${limits.maxContextElements} elements`);
   }
   return problems;
+}
+
+/**
+ * Why Slack would refuse `message` under its documented limits (50 blocks, 3000 characters a section
+ * text, 40 000 a message text; https://api.slack.com/reference/block-kit/blocks), empty when it
+ * would not. For tooling such as `progresscard doctor`.
+ */
+export function slackMessageProblems(message: SlackMessage): string[] {
+  return messageProblems(message, SLACK_LIMITS);
 }

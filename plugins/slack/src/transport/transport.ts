@@ -1,4 +1,4 @@
-import type { CallFailure, CardTransport, MessageRef, SendRequest, UpdateRequest } from '@progresscard/core';
+import type { CallFailure, CardTransport, MessageRef, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core';
 import { LogLevel, WebClient } from '@slack/web-api';
 import type { SlackConfig } from '../config.js';
 import { SLACK_LIMITS, type SlackLimits } from '../render/limits.js';
@@ -76,6 +76,16 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
       text: request.payload.text,
       blocks: [...(request.payload.blocks ?? [])],
     } as Parameters<typeof SLACK_API_ROUTES.update.call>[1]);
+  }
+
+  /**
+   * The completion ping: a plain message in the card's thread (`chat.postMessage` with `thread_ts`),
+   * mentioning the requester as `<@USER_ID>`, which notifies them
+   * (https://api.slack.com/reference/surfaces/formatting#mentioning-users). Sent once per key.
+   */
+  async reply(request: ReplyRequest<SlackTarget | string>): Promise<MessageRef> {
+    const mention = request.mention ? `<@${request.mention.id.replace(/[<>|]/g, '')}> ` : '';
+    return this.send({ target: request.target, payload: { text: `${mention}${request.text}` }, idempotencyKey: request.idempotencyKey, replacing: false, replyTo: request.message });
   }
 
   classify(error: unknown): CallFailure {

@@ -4,9 +4,20 @@ import { formatDuration } from './duration.js';
 /** `compact`: `11s · model-x · in 12.8k / out 1.1k · ctx 34% · 20:55`; `debug`: exact numbers and tool count. */
 export type FooterStyle = 'compact' | 'debug';
 
+/** The parts a footer can show, in the order it shows them (`tools`: the debug style's tool count; `time`: the clock time). */
+export const FOOTER_FIELDS = ['duration', 'model', 'tokens', 'context', 'tools', 'time'] as const;
+
+/** One of {@link FOOTER_FIELDS}. */
+export type FooterField = (typeof FOOTER_FIELDS)[number];
+
 /** Options of {@link formatFooter}. */
 export interface FooterOptions {
   readonly style: FooterStyle;
+  /**
+   * Only these parts are shown (default: all the style shows; `tools` only shows with `debug` unless
+   * listed here). Unknown values are left out as they were.
+   */
+  readonly fields?: readonly FooterField[];
   readonly locale: Locale;
   /** IANA time zone for the sent-at time; default the process's. */
   readonly timeZone?: string;
@@ -48,20 +59,22 @@ const words = {
 export function formatFooter(fields: FooterFields, options: FooterOptions): string {
   const w = words[options.locale];
   const debug = options.style === 'debug';
+  const shown = new Set<FooterField>(options.fields ?? FOOTER_FIELDS.filter((field) => field !== 'tools' || debug));
   const count = debug ? (n: number) => n.toLocaleString('en-US') : formatTokenCount;
-  const parts: string[] = [debug ? `${fields.durationMs} ms` : formatDuration(fields.durationMs, options.locale)];
-  if (fields.model) parts.push(fields.model);
+  const parts: string[] = [];
+  if (shown.has('duration')) parts.push(debug ? `${fields.durationMs} ms` : formatDuration(fields.durationMs, options.locale));
+  if (fields.model && shown.has('model')) parts.push(fields.model);
   const tokens: string[] = [];
   if (fields.inputTokens !== undefined) tokens.push(`${w.in} ${count(fields.inputTokens)}`);
   if (fields.outputTokens !== undefined) tokens.push(`${w.out} ${count(fields.outputTokens)}`);
-  if (tokens.length > 0) parts.push(tokens.join(' / '));
-  if (fields.contextPercent !== undefined) {
+  if (tokens.length > 0 && shown.has('tokens')) parts.push(tokens.join(' / '));
+  if (fields.contextPercent !== undefined && shown.has('context')) {
     const exact = debug && fields.contextTokens !== undefined && fields.contextWindow !== undefined
       ? ` (${count(fields.contextTokens)}/${count(fields.contextWindow)})`
       : '';
     parts.push(`${w.ctx} ${fields.contextPercent}%${exact}`);
   }
-  if (debug) parts.push(`${w.tools} ${fields.toolCount}${w.calls ? ` ${w.calls}` : ''}`);
-  parts.push(formatClockTime(fields.sentAt, options.timeZone));
+  if (shown.has('tools')) parts.push(`${w.tools} ${fields.toolCount}${w.calls ? ` ${w.calls}` : ''}`);
+  if (shown.has('time')) parts.push(formatClockTime(fields.sentAt, options.timeZone));
   return parts.join(' · ');
 }

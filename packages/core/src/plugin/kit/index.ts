@@ -12,3 +12,14 @@ export {
 } from './config.js';
 export { noticeText } from './notice.js';
 export { configFromEnv, withEnvNames, MissingEnvError, type EnvSource, type EnvVariable } from './env.js';
+export {
+  resolveFeatureSwitches,
+  switchEnvName,
+  DEFAULT_FEATURE_SWITCHES,
+  FEATURE_SWITCHES_SHAPE,
+  SWITCH_ENV_VARIABLES,
+  type FeatureSwitches,
+  type CompletionPingSwitch,
+  type SwitchEnvVariable,
+  type ResolveSwitchesOptions,
+} from './switches.js';

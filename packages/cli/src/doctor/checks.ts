@@ -1,0 +1,174 @@
+import { createProgressCards, resolveChannelSettings, silentLogger, type CardView, type Logger } from '@progresscard/core';
+import type { AnyChannelDescriptor, AnyChannelPlugin, Env } from '../channels/descriptor.js';
+import { budgetPlan, formatPlan, type PlanResult } from '../plan/budget-plan.js';
+import { SMOKE_SCENARIOS } from '../smoke/scenarios.js';
+import { finalView, runningView } from '../smoke/views.js';
+import type { DoctorCheck, DoctorLayer, DoctorStatus } from './report.js';
+
+/**
+ * The checks of one channel, layer by layer. A layer that cannot run because an earlier one failed
+ * is `skip`. Nothing here throws: every failure becomes a check naming its layer.
+ */
+
+/** What one channel's checks need. */
+export interface ChannelCheckInput {
+  readonly descriptor: AnyChannelDescriptor;
+  /** Where the config and switch variables come from (the emulator's with `--emulator`). */
+  readonly env: Env;
+  /** Send → update → final on the target chat (default true). */
+  readonly send: boolean;
+  /** How long the round trip may take (ms). */
+  readonly deliveryTimeoutMs: number;
+  /** Test seam: change the plugin before it is checked (e.g. break its renderer). */
+  readonly plugin?: (plugin: AnyChannelPlugin) => AnyChannelPlugin;
+}
+
+const check = (layer: DoctorLayer, status: DoctorStatus, summary: string, details: readonly string[] = []): DoctorCheck => ({ layer, status, summary, details });
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Views the renderer must turn into valid payloads: running with tools, completed, failed. */
+function sampleViews(): Array<{ name: string; view: CardView }> {
+  const tools = SMOKE_SCENARIOS.find((s) => s.id === 'tool-calls')!;
+  const structured = SMOKE_SCENARIOS.find((s) => s.id === 'structured-reply')!;
+  const failed = { ...structured, end: { type: 'run.failed', error: 'model overloaded', at: 2500 } };
+  return [
+    { name: 'running with tools', view: runningView(tools)! },
+    { name: 'completed', view: finalView(structured) },
+    { name: 'failed', view: finalView(failed) },
+  ];
+}
+
+/** Views that push the guards: a 20-row table, many tables, a long analysis. */
+function stressViews(): Array<{ name: string; view: CardView }> {
+  const byId = (id: string) => SMOKE_SCENARIOS.find((s) => s.id === id)!;
+  const table = byId('table-3x5');
+  const manyTables = { ...table, events: [table.events[0]!, ...Array.from({ length: 8 }, (_, i) => ({ ...table.events[1]!, at: 1000 + i }))] };
+  return [
+    { name: '20-row table', view: finalView(byId('table-20-rows')) },
+    { name: '8 tables', view: finalView(manyTables) },
+    { name: 'long analysis', view: finalView(byId('long-analysis')) },
+  ];
+}
+
+function rendererCheck(descriptor: AnyChannelDescriptor, plugin: AnyChannelPlugin): DoctorCheck {
+  const problems: string[] = [];
+  for (const { name, view } of sampleViews()) {
+    for (const [kind, render] of [['card', () => plugin.renderer.render(view)], ['fallback', () => plugin.renderer.renderFallback(view)]] as const) {
+      try {
+        for (const problem of descriptor.doctor.payloadProblems(render(), plugin)) problems.push(`${name} ${kind}: ${problem}`);
+      } catch (error) {
+        problems.push(`${name} ${kind}: the renderer threw ${message(error)}`);
+      }
+    }
+  }
+  return problems.length === 0
+    ? check('renderer', 'pass', `renders valid ${descriptor.label} payloads (running, completed, failed, fallback)`)
+    : check('renderer', 'fail', `the renderer produced ${problems.length} invalid payload(s)`, problems);
+}
+
+function guardsCheck(descriptor: AnyChannelDescriptor, plugin: AnyChannelPlugin): DoctorCheck {
+  const problems: string[] = [];
+  for (const { name, view } of stressViews()) {
+    try {
+      const payloads = [plugin.renderer.render(view), ...(plugin.renderer.renderContinuations?.(view) ?? [])];
+      payloads.forEach((payload, index) => {
+        for (const problem of descriptor.doctor.limitProblems(payload, plugin)) problems.push(`${name}, message ${index + 1}: ${problem}`);
+      });
+    } catch (error) {
+      problems.push(`${name}: the renderer threw ${message(error)}`);
+    }
+  }
+  return problems.length === 0
+    ? check('guards', 'pass', 'tables, element counts and sizes stay within the platform limits')
+    : check('guards', 'fail', 'a card would be refused by the platform', problems);
+}
+
+async function deliveryCheck(input: ChannelCheckInput, plugin: AnyChannelPlugin): Promise<DoctorCheck> {
+  if (!input.send) return check('delivery', 'warn', 'round trip not tried (--no-send)');
+  const warnings: string[] = [];
+  const logger: Logger = { ...silentLogger, warn: (m) => void warnings.push(m), error: (m) => void warnings.push(m) };
+  const cards = createProgressCards({ channels: [plugin], logger, env: input.env });
+  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), input.deliveryTimeoutMs).unref());
+  try {
+    const card = cards.open(plugin.id, undefined, { title: 'progresscard doctor', locale: 'en' });
+    card.start({ title: 'progresscard doctor: test card', locale: 'en' });
+    card.toolStarted('doctor-1', 'shell', { command: 'progresscard doctor' });
+    if ((await Promise.race([cards.idle(), timeout])) === 'timeout') return check('delivery', 'fail', 'the first send did not settle in time', warnings);
+    card.toolFinished('doctor-1', 'ok');
+    card.complete('This card was sent by `progresscard doctor`; it can be deleted.');
+    const final = await Promise.race([card.finalDelivery, timeout]);
+    if (final === 'timeout') return check('delivery', 'fail', 'the final did not settle in time', warnings);
+    const stats = cards.stats(plugin.id);
+    const figures = `${JSON.stringify(stats)}`;
+    if (!final.ok) return check('delivery', 'fail', `the final was not delivered: ${final.error ?? 'unknown error'}`, [figures, ...warnings]);
+    return check('delivery', warnings.length > 0 ? 'warn' : 'pass', `send → update → final delivered (message ${final.message?.id ?? '?'}, left in the chat as a test card)`, [figures, ...warnings]);
+  } finally {
+    await cards.shutdown('doctor finished');
+  }
+}
+
+function budgetCheck(descriptor: AnyChannelDescriptor, plugin: AnyChannelPlugin, env: Env): { check: DoctorCheck; plan?: PlanResult } {
+  try {
+    const settings = resolveChannelSettings(plugin, env, silentLogger);
+    const switches = plugin.switches;
+    const monthlyQuota = switches?.monthlyQuota ?? descriptor.doctor.monthlyQuota;
+    const plan = budgetPlan({ budget: settings.budget, tickMs: settings.tickMs, monthlyQuota, runCallCap: switches?.runCallCap });
+    const details = formatPlan(descriptor.label, plan).split('\n');
+    const tight = plan.runsPerMonth !== undefined && plan.runsPerMonth < 100 && plan.capped === undefined;
+    const summary = `${plan.freshRuns} runs with running tools stay fully fresh at a ${plan.tickSeconds} s tick${plan.runsPerMonth === undefined ? '' : `; about ${plan.runsPerMonth} ${plan.runMinutes}-minute runs a month`}`;
+    if (tight) details.push(`the monthly quota allows few runs: set ${descriptor.id} runCallCap (or ${descriptor.id.toUpperCase()}_CARD_RUN_CALL_CAP) to stretch the tick`);
+    return { check: check('budget', tight ? 'warn' : 'pass', summary, details), plan };
+  } catch (error) {
+    return { check: check('budget', 'fail', `the budget settings are invalid: ${message(error)}`) };
+  }
+}
+
+function switchesCheck(plugin: AnyChannelPlugin): DoctorCheck {
+  const s = plugin.switches;
+  if (!s) return check('switches', 'pass', 'no feature switches (all defaults)');
+  const notes: string[] = [];
+  if (!s.progressive) notes.push('progressive updates are off: one card is sent at the final only');
+  if (s.footerStyle === 'debug') notes.push('the footer is in debug style');
+  if (s.cardPer === 'turn') notes.push('a new card per round (cardPer: turn)');
+  const info = [
+    `progressive ${s.progressive ? 'on' : 'off'}, footer ${s.footerStyle}${s.footerFields ? ` (${s.footerFields.join(', ')})` : ''}, card per ${s.cardPer}`,
+    `language ${s.locale ?? "the run's"}, tool folding ${s.toolFoldAfter ?? 'default'}, completion ping ${s.completionPing ? `after ${s.completionPing.afterMs} ms` : 'off'}`,
+  ];
+  return notes.length > 0 ? check('switches', 'warn', notes.join('; '), info) : check('switches', 'pass', 'defaults for progressive updates, footer and cards', info);
+}
+
+/** Every layer's check for one channel, in order, and the budget figures when they could be worked out. */
+export async function checkChannel(input: ChannelCheckInput): Promise<{ checks: DoctorCheck[]; plan?: PlanResult }> {
+  const { descriptor, env } = input;
+  const missing = descriptor.real.requiredEnv.filter((name) => !env[name]?.trim());
+  const skipAll = (reason: string) =>
+    (['credentials', 'renderer', 'guards', 'delivery', 'budget', 'switches'] as const).map((layer) => check(layer, 'skip', reason));
+  if (missing.length > 0) {
+    return { checks: [check('config', 'fail', `missing ${missing.join(', ')}`, [`set ${missing.join(', ')} (values are never printed)`]), ...skipAll('config failed')] };
+  }
+  let plugin: AnyChannelPlugin;
+  try {
+    plugin = descriptor.real.plugin(env, { switchEnv: env });
+    if (input.plugin) plugin = input.plugin(plugin);
+  } catch (error) {
+    return { checks: [check('config', 'fail', message(error)), ...skipAll('config failed')] };
+  }
+  const present = [...descriptor.real.requiredEnv, ...descriptor.real.optionalEnv.map((v) => v.name).filter((name) => env[name]?.trim())];
+  const checks: DoctorCheck[] = [check('config', 'pass', `${present.join(', ')} set; config valid`)];
+  let credentialsOk = true;
+  try {
+    await descriptor.doctor.checkCredentials(env);
+    checks.push(check('credentials', 'pass', 'the token endpoint accepted the app credentials'));
+  } catch (error) {
+    credentialsOk = false;
+    checks.push(check('credentials', 'fail', message(error)));
+  }
+  const renderer = rendererCheck(descriptor, plugin);
+  checks.push(renderer, guardsCheck(descriptor, plugin));
+  const canSend = credentialsOk && renderer.status !== 'fail';
+  checks.push(canSend ? await deliveryCheck(input, plugin) : check('delivery', 'skip', credentialsOk ? 'renderer failed' : 'credentials failed'));
+  const budget = budgetCheck(descriptor, plugin, env);
+  checks.push(budget.check, switchesCheck(plugin));
+  return { checks, plan: budget.plan };
+}

@@ -1,0 +1,123 @@
+import type { BudgetWindow } from '@progresscard/core';
+
+/**
+ * Budget arithmetic for `progresscard plan` and `doctor`. Every figure comes from one number,
+ * {@link sustainedCallsPerSecond} of the channel's declared budget windows, so when budgets change
+ * shape (e.g. keyed pacing) only that function has to follow.
+ *
+ * Formulas (all per app, i.e. per budget key):
+ * - sustained rate R = min over windows of limit ÷ window seconds (Feishu: min(50/1 s, 1000/60 s) = 16.7/s);
+ * - a run with running tools needs one update per tick T, so fully fresh runs N = ⌊R × T⌋ (Feishu, T = 3 s: 50);
+ * - at load L runs, each card refreshes every max(T, L ÷ R) seconds; staleness = that − T;
+ * - calls per run ≈ duration ÷ T + 2 (the send and the final); runs per month = ⌊quota ÷ calls per run⌋;
+ * - a per-run call cap C stretches the tick to duration ÷ (C − 2) for a run of that duration.
+ */
+
+/**
+ * Calls per second the channel can keep up forever under all its windows at once: the smallest
+ * `limit / (intervalMs / 1000)`. This is the one place `plan` reads the budget's shape.
+ * @throws Error when `windows` is empty.
+ */
+export function sustainedCallsPerSecond(windows: readonly BudgetWindow[]): number {
+  if (windows.length === 0) throw new Error('budget has no windows');
+  return Math.min(...windows.map((window) => window.limit / (window.intervalMs / 1000)));
+}
+
+/** Input of {@link budgetPlan}. */
+export interface PlanInput {
+  readonly budget: readonly BudgetWindow[];
+  /** Tick of running tools, ms. */
+  readonly tickMs: number;
+  /** Processes sharing the app's budget (each with its own in-memory budget store): the rate is split. */
+  readonly processes?: number;
+  /** Typical run length for the quota figures, ms (default 10 minutes). */
+  readonly runMs?: number;
+  /** Platform calls per month (DingTalk standard org: 5000), if the platform meters them. */
+  readonly monthlyQuota?: number;
+  /** Most calls one card message may spend (the `runCallCap` switch). */
+  readonly runCallCap?: number;
+}
+
+/** One load level of {@link PlanResult.load}. */
+export interface LoadLevel {
+  /** How many times the fully fresh load. */
+  readonly factor: number;
+  /** Concurrent runs with running tools. */
+  readonly runs: number;
+  /** Seconds between two refreshes of one card at this load. */
+  readonly refreshEverySeconds: number;
+  /** Seconds a card lags behind its tick at this load (0 when fully fresh). */
+  readonly staleSeconds: number;
+}
+
+/** What {@link budgetPlan} works out. Rates in calls/s, times in seconds unless named. */
+export interface PlanResult {
+  readonly callsPerSecond: number;
+  readonly tickSeconds: number;
+  readonly processes: number;
+  /** Runs with running tools that all refresh every tick. */
+  readonly freshRuns: number;
+  /** At 1×, 2×, 10× and 100× the fully fresh load. */
+  readonly load: readonly LoadLevel[];
+  /** Calls one run of {@link PlanInput.runMs} spends at the tick. */
+  readonly callsPerRun: number;
+  readonly runMinutes: number;
+  /** With a monthly quota: runs of that length a month; otherwise undefined. */
+  readonly runsPerMonth?: number;
+  /** With a call cap: the tick a run of that length is stretched to (seconds), and the calls it then spends. */
+  readonly capped?: { readonly cap: number; readonly tickSeconds: number; readonly callsPerRun: number; readonly runsPerMonth?: number };
+}
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
+
+/**
+ * The plan for one channel. @throws Error naming the bad input (a tick or process count that is not positive).
+ */
+export function budgetPlan(input: PlanInput): PlanResult {
+  const processes = input.processes ?? 1;
+  if (!(input.tickMs > 0)) throw new Error(`tickMs must be > 0, got ${input.tickMs}`);
+  if (!(Number.isInteger(processes) && processes > 0)) throw new Error(`processes must be a positive integer, got ${processes}`);
+  const rate = sustainedCallsPerSecond(input.budget) / processes;
+  const tick = input.tickMs / 1000;
+  const freshRuns = Math.max(0, Math.floor(rate * tick + 1e-9));
+  const base = Math.max(1, freshRuns);
+  const load = [1, 2, 10, 100].map((factor) => {
+    const runs = base * factor;
+    const refresh = Math.max(tick, runs / rate);
+    return { factor, runs, refreshEverySeconds: round1(refresh), staleSeconds: round1(refresh - tick) };
+  });
+  const runMs = input.runMs ?? 600_000;
+  const callsPerRun = Math.ceil(runMs / input.tickMs) + 2;
+  const perMonth = (calls: number) => (input.monthlyQuota === undefined ? undefined : Math.floor(input.monthlyQuota / calls));
+  const result: PlanResult = {
+    callsPerSecond: round1(rate),
+    tickSeconds: tick,
+    processes,
+    freshRuns,
+    load,
+    callsPerRun,
+    runMinutes: round1(runMs / 60_000),
+    runsPerMonth: perMonth(callsPerRun),
+  };
+  if (input.runCallCap === undefined) return result;
+  const cap = input.runCallCap;
+  const stretchedTick = Math.max(tick, runMs / 1000 / Math.max(1, cap - 2));
+  const cappedCalls = Math.min(callsPerRun, cap);
+  return { ...result, capped: { cap, tickSeconds: round1(stretchedTick), callsPerRun: cappedCalls, runsPerMonth: perMonth(cappedCalls) } };
+}
+
+/** The plan as the lines `progresscard plan` prints. */
+export function formatPlan(label: string, plan: PlanResult): string {
+  const lines = [
+    `${label}: ${plan.callsPerSecond} calls/s sustained${plan.processes > 1 ? ` per process (${plan.processes} processes share the app)` : ''}, tick ${plan.tickSeconds} s`,
+    `  fully fresh: ${plan.freshRuns} runs with running tools (⌊${plan.callsPerSecond} × ${plan.tickSeconds}⌋)`,
+    ...plan.load.slice(1).map((l) => `  at ${l.factor}× (${l.runs} runs): each card refreshes every ${l.refreshEverySeconds} s (${l.staleSeconds} s stale)`),
+    `  a ${plan.runMinutes}-minute run spends about ${plan.callsPerRun} calls (${plan.runMinutes * 60} s ÷ ${plan.tickSeconds} s + send + final)`,
+  ];
+  if (plan.runsPerMonth !== undefined) lines.push(`  monthly quota allows about ${plan.runsPerMonth} such runs a month`);
+  if (plan.capped) {
+    const c = plan.capped;
+    lines.push(`  with a cap of ${c.cap} calls per run: tick stretched to ${c.tickSeconds} s, ${c.callsPerRun} calls per run${c.runsPerMonth === undefined ? '' : `, about ${c.runsPerMonth} runs a month`}; the final always goes out`);
+  }
+  return lines.join('\n');
+}

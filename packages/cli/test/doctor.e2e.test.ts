@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { CHANNEL_IDS, DOCTOR_LAYERS, doctorReport, main, type AnyChannelPlugin, type DoctorReport } from '../src/index.js';
+import { memoryIO } from './helpers.js';
+
+const parse = (text: string) => JSON.parse(text) as DoctorReport;
+
+describe('progresscard doctor', () => {
+  it('--emulator --json: every layer of both channels passes and the exit code is 0', async () => {
+    const { io, out } = memoryIO({});
+    const code = await main(['doctor', '--emulator', '--json'], io);
+    const report = parse(out());
+    expect(report.ok).toBe(true);
+    expect(code).toBe(0);
+    expect(report.mode).toBe('emulator');
+    expect(report.channels.map((c) => c.channel)).toEqual([...CHANNEL_IDS]);
+    for (const channel of report.channels) {
+      expect(channel.checks.map((c) => c.layer)).toEqual(DOCTOR_LAYERS);
+      expect(channel.checks.every((c) => c.status === 'pass' || c.status === 'warn')).toBe(true);
+    }
+    // The DingTalk monthly quota shows in the budget figures and as a warning.
+    const dingtalk = report.channels.find((c) => c.channel === 'dingtalk')!;
+    expect(dingtalk.plan).toMatchObject({ freshRuns: 60, runsPerMonth: 24 });
+    expect(report.warnings).toContainEqual(expect.objectContaining({ channel: 'dingtalk', layer: 'budget' }));
+  });
+
+  it('a missing variable fails the config layer, names the variable (never a value) and exits 1', async () => {
+    const { io, out } = memoryIO({ FEISHU_APP_ID: 'cli_x', FEISHU_APP_SECRET: 'super-secret-value' });
+    const code = await main(['doctor', '--channel', 'feishu'], io);
+    expect(code).toBe(1);
+    expect(out()).toMatch(/❌ config\s+missing FEISHU_CHAT_ID/);
+    expect(out()).toContain('doctor: failed (feishu/config)');
+    expect(out()).not.toContain('super-secret-value');
+  });
+
+  it('a broken renderer fails the renderer layer and skips the delivery', async () => {
+    const { io } = memoryIO({});
+    const breakRenderer = (plugin: AnyChannelPlugin): AnyChannelPlugin => ({
+      ...plugin,
+      renderer: { ...plugin.renderer, render: () => ({ elements: [] }) },
+    });
+    const report = await doctorReport({ channels: ['feishu', 'dingtalk', 'slack'], emulator: true, json: true, explain: false, send: true, plugin: breakRenderer }, io);
+    expect(report.ok).toBe(false);
+    for (const channel of report.channels) {
+      const layers = Object.fromEntries(channel.checks.map((c) => [c.layer, c.status]));
+      expect(layers).toMatchObject({ config: 'pass', credentials: 'pass', renderer: 'fail', delivery: 'skip' });
+    }
+    const feishu = report.channels[0]!.checks.find((c) => c.layer === 'renderer')!;
+    expect(feishu.details.join('\n')).toContain('not "2.0"');
+    const dingtalk = report.channels[1]!.checks.find((c) => c.layer === 'renderer')!;
+    expect(dingtalk.details.join('\n')).toContain('no cardParamMap');
+    const slack = report.channels[2]!.checks.find((c) => c.layer === 'renderer')!;
+    expect(slack.details.join('\n')).toContain('no notification text');
+  });
+
+  it('a switch from the environment shows as a warning (progressive updates off)', async () => {
+    const { io, out } = memoryIO({ FEISHU_CARD_PROGRESSIVE: 'off' });
+    const code = await main(['doctor', '--emulator', '--channel', 'feishu', '--json'], io);
+    const report = parse(out());
+    expect(code).toBe(0);
+    expect(report.warnings).toContainEqual({ channel: 'feishu', layer: 'switches', message: 'progressive updates are off: one card is sent at the final only' });
+  });
+});

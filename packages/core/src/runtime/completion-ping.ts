@@ -1,0 +1,105 @@
+import { formatDuration } from '../card/format/duration.js';
+import type { CardView, Locale } from '../card/view.js';
+import type { BudgetStore } from '../delivery/budget-store.js';
+import type { FinalDelivery } from '../delivery/card-delivery-record.js';
+import type { BudgetWindow, ChannelPlugin, Requester } from '../plugin/contract.js';
+import { statusLabel } from '../plugin/kit/status.js';
+import { oneLine } from '../card/format/text.js';
+import type { CompletionPingSwitch } from '../plugin/kit/switches.js';
+import type { Logger } from '../shared/logger.js';
+
+/** Why a finished card got no completion ping (or `sent`). */
+export type CompletionPingOutcome =
+  | 'sent'
+  | 'off'
+  | 'no-reply-method'
+  | 'final-not-delivered'
+  | 'too-short'
+  | 'cancelled'
+  | 'already-sent'
+  | 'failed';
+
+const ICONS = { completed: '✅', failed: '❌', cancelled: '⏹', running: '', waiting: '' } as const;
+
+/**
+ * The ping's text: status and run time in the card's language, e.g. `✅ 已完成 · 用时 12 分 3 秒：构建修复`
+ * or `✅ Completed in 12m 3s: Fix the build`. The mention is the transport's (platforms differ).
+ */
+export function completionPingText(view: CardView, locale: Locale = view.locale): string {
+  const duration = formatDuration(view.elapsedMs, locale);
+  const status = `${ICONS[view.status]} ${statusLabel(view.status, locale)}`.trim();
+  const title = oneLine(view.title, 40);
+  return locale === 'zh-CN' ? `${status} · 用时 ${duration}：${title}` : `${status} in ${duration}: ${title}`;
+}
+
+/** What a composition gives the pinger. */
+export interface CompletionPingDeps {
+  readonly plugin: ChannelPlugin;
+  readonly settings: CompletionPingSwitch | undefined;
+  readonly budgets: BudgetStore;
+  readonly budgetKey: string;
+  readonly windows: () => readonly BudgetWindow[];
+  readonly logger: Logger;
+  /** Waits `ms` before the one retry (timers, so fake time drives it in tests). */
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/** The card as the pinger sees it once its final settled. */
+export interface PingedCard {
+  readonly id: string;
+  readonly target: unknown;
+  readonly view: CardView;
+  readonly requester?: Requester;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * Sends at most one completion ping per card: when the switch is on, the transport has `reply`, the
+ * final reached the chat, the run lasted at least `afterMs` and it was not cancelled (unless
+ * `onCancelled`). One platform call drawn from the channel's budget like any other; a rate-limited
+ * answer (the call was refused, nothing posted) gets one retry with the same idempotency key. Other
+ * failures are not retried: a timed-out call may have posted, and a ping must never show twice.
+ * Never throws: a failure is one warning.
+ */
+export class CompletionPinger {
+  private readonly pinged = new Set<string>();
+
+  constructor(private readonly deps: CompletionPingDeps) {}
+
+  /** Decides and, when due, sends. */
+  async afterFinal(card: PingedCard, final: FinalDelivery): Promise<CompletionPingOutcome> {
+    const { settings, plugin } = this.deps;
+    if (!settings) return 'off';
+    const reply = plugin.transport.reply;
+    if (!reply) return 'no-reply-method';
+    if (!final.ok || !final.message || final.skipped) return 'final-not-delivered';
+    if (final.status === 'cancelled' && !settings.onCancelled) return 'cancelled';
+    if (card.view.elapsedMs < settings.afterMs) return 'too-short';
+    if (this.pinged.has(card.id)) return 'already-sent';
+    this.pinged.add(card.id);
+    const request = {
+      message: final.message,
+      target: card.target,
+      text: completionPingText(card.view),
+      mention: card.requester,
+      idempotencyKey: `${card.id}-ping`,
+    };
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      try {
+        await this.deps.budgets.acquire(this.deps.budgetKey, this.deps.windows());
+        await reply.call(plugin.transport, request);
+        return 'sent';
+      } catch (error) {
+        const failure = plugin.transport.classify(error);
+        const retry = attempt === 1 && failure.kind === 'rate-limited';
+        if (!retry) {
+          this.deps.logger.warn(`${plugin.id} card ${card.id}: completion ping failed (${failure.kind}: ${failure.detail})`);
+          return 'failed';
+        }
+        await (this.deps.sleep ?? defaultSleep)(failure.kind === 'rate-limited' ? (failure.retryAfterMs ?? 1000) : 1000);
+      }
+    }
+    return 'failed';
+  }
+}
