@@ -53,7 +53,14 @@ describe('bundled traces replay to final Slack messages', () => {
         const message = emulator.message(final.message!.id)!;
         expect(slackCardState(message.blocks)).toBe(card.view().status);
         expect(JSON.stringify(message.blocks)).not.toContain('执行中');
+        // The plan checklist and the changed files reach the Slack message too.
+        const view = card.view();
+        const blocks = JSON.stringify(message.blocks);
+        if (view.plan) expect(blocks).toContain(`计划 · ${view.plan.done} / ${view.plan.total}`);
+        if (view.changedFiles.length > 0) expect(blocks).toContain(`修改了 ${view.changedFiles.length} 个文件`);
       }
+      const plans = [...byRun.values()].map((card) => card.view().plan).map((plan) => (plan ? `${plan.done} / ${plan.total}` : null));
+      expect(plans).toEqual(EXPECTED[trace.name]!.plans);
     });
   }
 });

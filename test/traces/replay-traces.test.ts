@@ -3,7 +3,7 @@
  * packages/sources/fixtures/traces) replays through sources → core → a channel, on fake time, to
  * final cards whose statuses, tool counts and failed-tool counts match what the trace records; the
  * final views then render on both platforms (Feishu card and DingTalk card) with the same status,
- * title and tool count.
+ * title and tool count, and each run's final plan checklist and changed-files summary.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createProgressCards, memoryChannel, silentLogger, type CardStatus, type CardView, type ProgressCard } from '@progresscard/core';
@@ -93,6 +93,22 @@ describe('bundled traces replay to final cards on both channels', () => {
       const toolCount = expected.tools ?? rawFacts(trace.format, trace.path, errorLines).toolIds.size;
       expect(tools).toHaveLength(toolCount);
       if (expected.failed !== undefined) expect(tools.filter((tool) => tool.state === 'failed')).toHaveLength(expected.failed);
+
+      // The plan checklist and the changed files stay on each run's final card, on both platforms.
+      expect(views.map((view) => (view.plan ? `${view.plan.done} / ${view.plan.total}` : null))).toEqual(expected.plans);
+      expect(views.map((view) => view.changedFiles.length)).toEqual(expected.changedFiles);
+      for (const view of views) {
+        const feishuText = JSON.stringify(feishuRenderer.render(view));
+        const dingText = dingtalkRenderer.render(view).cardParamMap.msgContent!;
+        for (const text of [feishuText, dingText]) {
+          if (view.plan) expect(text).toContain(`计划 · ${view.plan.done} / ${view.plan.total}`);
+          else expect(text).not.toContain('计划 · ');
+          if (view.changedFiles.length > 0) expect(text).toContain(`修改了 ${view.changedFiles.length} 个文件`);
+        }
+        // Plan tool calls are not tool lines.
+        expect(view.tools.map((tool) => tool.name)).not.toContain('TodoWrite');
+        expect(view.tools.map((tool) => tool.name)).not.toContain('update_plan');
+      }
 
       for (const view of views) {
         // No title is raw markup, on either platform.

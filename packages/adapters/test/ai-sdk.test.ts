@@ -61,7 +61,55 @@ async function settle<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
+/** Step 1 sets a plan (TodoWrite, input streamed) and writes a file; step 2 answers. */
+function planningModel() {
+  const todos = JSON.stringify({ todos: [{ content: 'Write notes', status: 'in_progress' }, { content: 'Review', status: 'pending' }] });
+  const write = JSON.stringify({ path: 'notes.md', content: '# Notes\nline 2\n' });
+  return new MockLanguageModelV3({
+    modelId: 'mock-plan',
+    doStream: [
+      streamOf([
+        { type: 'stream-start', warnings: [] },
+        { type: 'tool-input-start', id: 'plan-1', toolName: 'TodoWrite' },
+        { type: 'tool-input-delta', id: 'plan-1', delta: todos.slice(0, 20) },
+        { type: 'tool-input-delta', id: 'plan-1', delta: todos.slice(20) },
+        { type: 'tool-input-end', id: 'plan-1' },
+        { type: 'tool-call', toolCallId: 'plan-1', toolName: 'TodoWrite', input: todos },
+        { type: 'tool-call', toolCallId: 'write-1', toolName: 'write_file', input: write },
+        { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_use' }, usage: usage(100, 10) },
+      ]),
+      streamOf([
+        { type: 'stream-start', warnings: [] },
+        { type: 'text-start', id: 't1' },
+        { type: 'text-delta', id: 't1', delta: 'Notes written.' },
+        { type: 'text-end', id: 't1' },
+        { type: 'finish', finishReason: { unified: 'stop', raw: 'end_turn' }, usage: usage(120, 5) },
+      ]),
+    ],
+  });
+}
+
 describe('mirrorAiSdk (ai 6, mock model)', () => {
+  it('a TodoWrite tool is the card\'s plan, not a tool line; a write tool adds its file to the changed files', async () => {
+    const h = memoryHarness();
+    const card = h.open();
+    const tools = {
+      TodoWrite: tool({ inputSchema: z.object({ todos: z.array(z.object({ content: z.string(), status: z.string() })) }), execute: async () => 'ok' }),
+      write_file: tool({ inputSchema: z.object({ path: z.string(), content: z.string() }), execute: async () => 'written' }),
+    };
+    const result = streamText({ model: planningModel(), tools, stopWhen: stepCountIs(3), prompt: 'Write notes' });
+    await settle(mirrorAiSdk(result.fullStream, card));
+    const view = card.view();
+    expect(view.status).toBe('completed');
+    expect(view.plan).toMatchObject({ done: 0, total: 2, items: [{ text: 'Write notes', status: 'in_progress' }, { text: 'Review', status: 'pending' }] });
+    expect(view.tools.map((t) => t.name)).toEqual(['write_file']);
+    expect(view.changedFiles).toEqual([{ path: 'notes.md', kind: 'modified', added: 2, removed: undefined }]);
+    const payload = await settle(h.finalPayload(card));
+    expect(payload.plan?.[0]).toBe('Plan · 0 / 2');
+    expect(payload.changedFiles).toEqual(['1 file changed', 'notes.md (+2)']);
+    await h.cards.shutdown();
+  });
+
   it('shows the tool call with its result, the answer and the token usage of both steps', async () => {
     const h = memoryHarness();
     const card = h.open();

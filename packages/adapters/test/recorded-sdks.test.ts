@@ -54,7 +54,11 @@ describe('mirrorClaudeAgent (recorded query() messages)', () => {
     expect(payload.status).toBe('completed');
     expect(payload.title).toBe('Fix issue 52');
     expect(payload.answer).toBe(String(result.result).trim());
-    expect(card.view().footer.toolCount).toBe(69);
+    // 69 tool calls, 13 of them TodoWrite: those are the plan, 12 / 12 done at the end.
+    expect(card.view().footer.toolCount).toBe(56);
+    expect(card.view().plan).toMatchObject({ done: 12, total: 12 });
+    expect(card.view().changedFiles).toHaveLength(6);
+    expect(card.view().footer.costUsd).toBe(result.total_cost_usd);
     expect(card.view().footer.model).toMatch(/^claude-/);
     expect(card.view().footer.inputTokens).toBeGreaterThan(0);
     expect(payload.footer).not.toBe('');

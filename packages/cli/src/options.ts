@@ -36,6 +36,15 @@ export function parseMaxGap(value: string): number {
   return ms;
 }
 
+/** `--idle`: quiet time after which a run ends, in ms (integer > 0). */
+export function parseIdle(value: string): number {
+  const ms = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(ms) || ms <= 0) {
+    throw new InvalidArgumentError('Expected a whole number of milliseconds greater than 0, e.g. --idle 120000.');
+  }
+  return ms;
+}
+
 /** `--lang`: `zh` / `zh-CN` → zh-CN, `en` → en. */
 export function parseLang(value: string): Locale {
   const v = value.trim().toLowerCase();

@@ -10,7 +10,7 @@ import { DEFAULT_IDLE_MS, defaultStatePath, runWatch } from './commands/watch.js
 import type { CliIO } from './io.js';
 import { CHANNEL_IDS, CHANNELS, type ChannelId } from './channels/index.js';
 import { realEnvHelp } from './channels/real.js';
-import { parseChannel, parseLang, parseMaxGap, parsePort, parsePositiveInteger, parseSpeed } from './options.js';
+import { parseChannel, parseIdle, parseLang, parseMaxGap, parsePort, parsePositiveInteger, parseSpeed } from './options.js';
 import { DEFAULT_PREVIEW_PORT } from './preview/server.js';
 import { FORMAT_CHOICES, type FormatChoice } from './replay/trace.js';
 import { CLI_VERSION } from './version.js';
@@ -120,9 +120,9 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
     .option('--claude <dir>', 'Claude Code projects folder (default ~/.claude/projects)')
     .option('--codex <dir>', 'Codex sessions folder (default ~/.codex/sessions)')
     .option('--gemini <dir>', 'Gemini CLI folder (default ~/.gemini/tmp)')
-    .option('--dir <dir>', 'a folder of trace files of any format (repeatable); given folders replace the defaults', (dir: string, dirs: string[] = []) => [...dirs, dir])
+    .option('--dir <dir>', 'a folder of trace files of any format (repeatable); given folders replace the defaults and must exist', (dir: string, dirs: string[] = []) => [...dirs, dir])
     .option('--state <file>', 'where read positions and open cards are kept', defaultStatePath())
-    .option('--idle <ms>', 'a Claude Code / Gemini run with no tool running ends after this long without new lines', parseMaxGap, DEFAULT_IDLE_MS)
+    .option('--idle <ms>', 'a Claude Code / Gemini run with no tool running ends after this long without new lines', parseIdle, DEFAULT_IDLE_MS)
     .option(`--channel <${[...CHANNEL_IDS, 'all'].join('|')}>`, 'which platform(s) to post to', parseChannel, [...CHANNEL_IDS])
     .option('--lang <zh|en>', 'card language (default: the run\'s, else zh)', parseLang)
     .option('--port <port>', 'preview page port (0 = any free port)', parsePort, DEFAULT_PREVIEW_PORT)
@@ -132,7 +132,7 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
     .action(async (flags: { claude?: string; codex?: string; gemini?: string; dir?: string[]; state: string; idle: number; channel: typeof CHANNEL_IDS; lang?: Locale; port: number; preview: boolean; real: boolean }) => {
       setExitCode(
         await runWatch(
-          { claude: flags.claude, codex: flags.codex, gemini: flags.gemini, dirs: flags.dir, statePath: flags.state, idleMs: flags.idle || DEFAULT_IDLE_MS, channels: flags.channel,
+          { claude: flags.claude, codex: flags.codex, gemini: flags.gemini, dirs: flags.dir, statePath: flags.state, idleMs: flags.idle, channels: flags.channel,
             locale: flags.lang, real: flags.real, preview: flags.preview, port: flags.port },
           io,
         ),

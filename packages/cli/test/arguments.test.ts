@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT, main } from '../src/index.js';
 import { fixture, memoryIO } from './helpers.js';
@@ -54,6 +57,29 @@ describe('argument handling', () => {
       expect(replay.out()).toContain(option);
     }
     expect(replay.out()).toContain('DINGTALK_OPEN_CONVERSATION_ID');
+  });
+
+  it.each([['abc'], ['0'], ['-5'], ['1.5']])('watch rejects --idle %s, naming --idle (a positive number of ms)', async (value) => {
+    const t = memoryIO();
+    expect(await main(['watch', '--idle', value, '--no-preview'], t.io)).toBe(EXIT.usage);
+    expect(t.err()).toContain("'--idle <ms>'");
+    expect(t.err()).toContain(`'${value}'`);
+    expect(t.err()).toContain('e.g. --idle');
+    expect(t.err()).not.toContain('--max-gap');
+  });
+
+  it('watch exits 2 naming each given folder that does not exist, before starting anything', async () => {
+    const existing = mkdtempSync(join(tmpdir(), 'progresscard-watch-'));
+    try {
+      const t = memoryIO();
+      const argv = ['watch', '--dir', existing, '--dir', '/nonexistent/traces', '--codex', '/nonexistent/codex', '--no-preview', '--state', join(existing, 'state.json')];
+      expect(await main(argv, t.io)).toBe(EXIT.usage);
+      expect(t.err()).toContain('no such folder: --codex /nonexistent/codex, --dir /nonexistent/traces');
+      expect(t.err()).not.toContain(existing);
+      expect(t.out()).toBe('');
+    } finally {
+      rmSync(existing, { recursive: true, force: true });
+    }
   });
 
   it('rejects an unknown command', async () => {

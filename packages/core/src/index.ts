@@ -11,7 +11,25 @@ export { CardState, type ApplyResult, type CardStateOptions, type ChangeKind } f
 export { TextBuffer, DEFAULT_TEXT_BUFFER_LIMITS, type TextBufferLimits, type TextKind } from './card/text-buffer.js';
 export { toolDetail, toolLineText, MAX_TOOL_DETAIL_CHARS, type ToolLineParts } from './card/tool-lines.js';
 export { formatDuration } from './card/format/duration.js';
-export { formatFooter, formatTokenCount, formatClockTime, FOOTER_FIELDS, type FooterStyle, type FooterField, type FooterOptions } from './card/format/footer.js';
+export { noProgressSince, DEFAULT_QUIET_PERIOD_MS } from './card/liveness.js';
+export { checkPriceTable, type ModelPrice, type PriceTable } from './card/cost.js';
+export {
+  resolveVerbosity,
+  viewForVerbosity,
+  DEFAULT_VERBOSITY,
+  type ChatType,
+  type VerbositySetting,
+} from './card/verbosity.js';
+export {
+  formatFooter,
+  formatTokenCount,
+  formatClockTime,
+  formatCost,
+  FOOTER_FIELDS,
+  type FooterStyle,
+  type FooterField,
+  type FooterOptions,
+} from './card/format/footer.js';
 
 // plugin/: where a channel plugs in.
 export * from './plugin/contract.js';

@@ -22,3 +22,5 @@ export {
 } from './types.js';
 export { createTraceLineReader, type TraceLineReader, type TraceLineReaderOptions } from './line-reader.js';
 export { createRecordMapper, eventsOf, type RecordMapper } from './record-mapper.js';
+export { ToolEffects } from './event-effects.js';
+export { PLAN_TOOL_NAMES, fileChangesFromCall, planFromCall, type FileChange } from './tool-effects.js';

@@ -1,4 +1,5 @@
-import { AgentEventSchema } from '@progresscard/core';
+import { AgentEventSchema, type PlanItem } from '@progresscard/core';
+import { fileChangesFromCall, planFromCall, type FileChange } from './tool-effects.js';
 import type { TraceItem, TraceLocale } from './types.js';
 
 /**
@@ -27,6 +28,8 @@ export interface UsageFields {
   outputTokens?: number;
   contextTokens?: number;
   contextWindow?: number;
+  /** The run's cost so far in US dollars as the source states it (kept as is, not rounded). */
+  totalCostUsd?: number;
   model?: string;
 }
 
@@ -90,6 +93,12 @@ export class RunBuilder {
   private thinkingSeen = false;
   private lastAnswer = '';
   private lastAnswerKey: string | undefined;
+  /** Plan tool calls of this run: shown as the plan, so their results are not tool lines either. */
+  private readonly planCalls = new Set<string>();
+  /** File changes of running file-writing calls, sent when the call succeeds. */
+  private readonly pendingFiles = new Map<string, FileChange[]>();
+  /** Set once the format reported a file change itself: calls' arguments are not read for changes again. */
+  private nativeFileChanges = false;
 
   /**
    * @param sink receives every item.
@@ -190,9 +199,23 @@ export class RunBuilder {
     this.lastAnswerKey = key;
   }
 
-  /** A tool call began. A repeated id is ignored. */
+  /**
+   * A tool call began. A repeated id is ignored. A plan tool call (`TodoWrite`, `update_plan`…)
+   * sends `plan.updated` instead of a tool line; a file-writing call's changes are kept for its
+   * successful finish (see `fileChangesFromCall`).
+   */
   toolStarted(callId: string, name: string, args: string | undefined): void {
-    if (!this.active || this.tools.has(callId) || this.finished.has(callId)) return;
+    if (!this.active || this.tools.has(callId) || this.finished.has(callId) || this.planCalls.has(callId)) return;
+    const plan = planFromCall(name, args);
+    if (plan) {
+      this.planCalls.add(callId);
+      this.plan(plan);
+      return;
+    }
+    if (!this.nativeFileChanges) {
+      const files = fileChangesFromCall(name, args);
+      if (files.length > 0) this.pendingFiles.set(callId, files);
+    }
     this.tools.set(callId, { name, startedAt: this.clock });
     this.emit({ type: 'tool.started', callId, name, ...(args !== undefined ? { args } : {}) });
   }
@@ -215,6 +238,9 @@ export class RunBuilder {
    */
   toolFinished(callId: string, result: ToolResult = {}): void {
     if (!this.active || this.finished.has(callId)) return;
+    if (this.planCalls.has(callId)) return;
+    const files = this.pendingFiles.get(callId);
+    this.pendingFiles.delete(callId);
     const open = this.tools.get(callId);
     if (open?.startedAt !== undefined && result.durationMs !== undefined && result.durationMs > 0) {
       this.tick(open.startedAt + result.durationMs);
@@ -227,6 +253,22 @@ export class RunBuilder {
       ...(result.summary ? { summary: result.summary } : {}),
       ...(result.isError ? { isError: true } : {}),
     });
+    if (files && !result.isError) for (const file of files) this.emit({ type: 'file.changed', ...file });
+  }
+
+  /** The agent's plan as it stands now (the whole list). */
+  plan(items: readonly PlanItem[]): void {
+    if (this.active) this.emit({ type: 'plan.updated', items });
+  }
+
+  /**
+   * Files the format itself reports changed (Codex `patch_apply_end`): from then on, calls' arguments
+   * are no longer read for changes, so none is counted twice.
+   */
+  filesChanged(changes: readonly FileChange[]): void {
+    this.nativeFileChanges = true;
+    this.pendingFiles.clear();
+    if (this.active) for (const change of changes) this.emit({ type: 'file.changed', ...change });
   }
 
   /** Token usage of one model call; dropped when every field is missing or no run is going or waiting. */
@@ -235,7 +277,7 @@ export class RunBuilder {
     const clean: Fields = {};
     for (const [key, value] of Object.entries(fields)) {
       if (key === 'model' ? typeof value === 'string' && value : typeof value === 'number' && Number.isFinite(value) && value >= 0) {
-        clean[key] = key === 'model' ? value : Math.round(value as number);
+        clean[key] = key === 'model' || key === 'totalCostUsd' ? value : Math.round(value as number);
       }
     }
     if (clean.contextWindow === 0) delete clean.contextWindow;
@@ -296,6 +338,8 @@ export class RunBuilder {
     this.accepting = false;
     this.tools.clear();
     this.finished.clear();
+    this.planCalls.clear();
+    this.pendingFiles.clear();
     this.answerSeen = false;
     this.thinkingSeen = false;
     this.lastAnswer = '';

@@ -7,9 +7,20 @@ import { captures, jsonl, rawLines, walk } from './helpers.js';
  * the file, and the number of model calls with usage.
  */
 export interface RawFacts {
+  /** Tool calls that are tool lines: every call but the plan tool calls. */
   readonly toolIds: Set<string>;
+  /** Plan tool calls (`TodoWrite`, `update_plan`, codex exec `todo_list` items): the card's plan, not tool lines. */
+  readonly planIds: Set<string>;
   readonly resultIds: Set<string>;
   readonly usageCount: number;
+}
+
+const PLAN_TOOLS = new Set(['TodoWrite', 'update_plan', 'todowrite', 'write_todos']);
+
+/** Moves the plan tool calls out of `toolIds` into their own set. */
+function splitPlanCalls(facts: Omit<RawFacts, 'planIds'>, planIds: Set<string>): RawFacts {
+  for (const id of planIds) facts.toolIds.delete(id);
+  return { ...facts, planIds };
 }
 
 const isTokenNumber = (value: unknown): boolean => typeof value === 'number';
@@ -18,15 +29,17 @@ function claudeTranscript(path: string): RawFacts {
   const toolIds = new Set<string>();
   const resultIds = new Set<string>();
   const usageIds = new Set<string>();
+  const planIds = new Set<string>();
   for (const record of jsonl(path)) {
     for (const object of walk(record)) {
       if (object.type === 'tool_use' && typeof object.id === 'string') toolIds.add(object.id);
+      if (object.type === 'tool_use' && typeof object.id === 'string' && PLAN_TOOLS.has(object.name as string)) planIds.add(object.id);
       if (object.type === 'tool_result' && typeof object.tool_use_id === 'string') resultIds.add(object.tool_use_id);
       const usage = object.usage as Record<string, unknown> | undefined;
       if (typeof object.id === 'string' && object.id.startsWith('msg_') && usage && Object.values(usage).some(isTokenNumber)) usageIds.add(object.id);
     }
   }
-  return { toolIds, resultIds, usageCount: usageIds.size };
+  return splitPlanCalls({ toolIds, resultIds, usageCount: usageIds.size }, planIds);
 }
 
 function claudeStreamLog(path: string, errorLines: readonly number[]): RawFacts {
@@ -38,7 +51,8 @@ function claudeStreamLog(path: string, errorLines: readonly number[]): RawFacts 
   for (const line of errorLines) for (const id of captures(lines[line - 1]!, /"tool_use_id":\s*"(toolu_\w+)"/g)) resultIds.delete(id);
   // One usage per model message, plus what a `result` adds from its own totals (streamed messages under-report).
   const results = (text.match(/"modelUsage":/g) ?? []).length;
-  return { toolIds, resultIds, usageCount: captures(text, /"id":\s*"(msg_\w+)"/g).size + results };
+  const planIds = captures(text, /"id":\s*"(toolu_\w+)",\s*"name":\s*"TodoWrite"/g);
+  return splitPlanCalls({ toolIds, resultIds, usageCount: captures(text, /"id":\s*"(msg_\w+)"/g).size + results }, planIds);
 }
 
 function codexRollout(path: string): RawFacts {
@@ -46,9 +60,13 @@ function codexRollout(path: string): RawFacts {
   const resultIds = new Set<string>();
   let usageCount = 0;
   let last = '';
+  const planIds = new Set<string>();
   for (const record of jsonl(path) as Array<{ type: string; payload: Record<string, any> }>) {
     const payload = record.payload;
     if (['function_call', 'custom_tool_call'].includes(payload.type)) toolIds.add(payload.call_id);
+    if (payload.type === 'function_call' && PLAN_TOOLS.has(payload.name)) planIds.add(payload.call_id);
+    // Code mode: a script whose first tool call is update_plan.
+    if (payload.type === 'custom_tool_call' && /\btools\.(\w+)\s*\(/.exec(String(payload.input))?.[1] === 'update_plan') planIds.add(payload.call_id);
     if (['function_call_output', 'custom_tool_call_output'].includes(payload.type)) resultIds.add(payload.call_id);
     if (payload.type === 'token_count' && payload.info) {
       const total = payload.info.total_token_usage;
@@ -57,7 +75,7 @@ function codexRollout(path: string): RawFacts {
       last = key;
     }
   }
-  return { toolIds, resultIds, usageCount };
+  return splitPlanCalls({ toolIds, resultIds, usageCount }, planIds);
 }
 
 function codexExec(path: string): RawFacts {
@@ -65,6 +83,7 @@ function codexExec(path: string): RawFacts {
   const resultIds = new Set<string>();
   let run = 0;
   let usageCount = 0;
+  const planIds = new Set<string>();
   for (const line of rawLines(path)) {
     const content = splitPrefixForTests(line);
     if (!content.startsWith('{')) continue;
@@ -72,12 +91,13 @@ function codexExec(path: string): RawFacts {
     if (event.type === 'turn.started') run++;
     if (event.type === 'turn.completed') usageCount++;
     const item = event.item;
-    if (item && ['command_execution', 'file_change', 'todo_list', 'mcp_tool_call', 'web_search'].includes(item.type)) {
+    if (item?.type === 'todo_list') planIds.add(`${run}:${item.id}`);
+    if (item && ['command_execution', 'file_change', 'mcp_tool_call', 'web_search'].includes(item.type)) {
       toolIds.add(`${run}:${item.id}`);
       if (event.type === 'item.completed') resultIds.add(`${run}:${item.id}`);
     }
   }
-  return { toolIds, resultIds, usageCount };
+  return { toolIds, resultIds, usageCount, planIds };
 }
 
 function geminiChat(path: string): RawFacts {
@@ -92,7 +112,7 @@ function geminiChat(path: string): RawFacts {
       if (['success', 'error', 'cancelled'].includes(call.status)) resultIds.add(call.id);
     }
   }
-  return { toolIds, resultIds, usageCount: usageIds.size };
+  return { toolIds, resultIds, usageCount: usageIds.size, planIds: new Set() };
 }
 
 /** The raw facts of a bundled trace, by its format. */

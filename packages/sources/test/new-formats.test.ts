@@ -29,10 +29,12 @@ describe('formats added in round 2, on their recorded traces', () => {
     expect(ofType(events, 'run.completed')[0]!.answer).toMatch(/^完成 Rust/);
   });
 
-  it('reads OpenCode JSON events in a wrapper log: 21 completed calls, then the timeout fails the run', async () => {
+  it('reads OpenCode JSON events in a wrapper log: 21 completed calls (3 of them todowrite, the plan), then the timeout fails the run', async () => {
     const { events, errors } = await collect(byName('opencode-agent-json-events.log').path);
     expect(errors).toEqual([]);
-    expect(ofType(events, 'tool.finished')).toHaveLength(21);
+    expect(ofType(events, 'tool.finished')).toHaveLength(18);
+    expect(ofType(events, 'plan.updated')).toHaveLength(3);
+    expect(ofType(events, 'tool.started').map((event) => event.name)).not.toContain('todowrite');
     expect(ofType(events, 'tool.finished').filter((event) => event.isError)).toEqual([]);
     expect(ofType(events, 'run.failed').map((event) => event.error)).toEqual(['The operation timed out.']);
   });

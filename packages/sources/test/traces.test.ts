@@ -107,6 +107,15 @@ describe.each(bundledTraces().filter((trace) => RAW_FACT_FORMATS.has(trace.forma
     expect(synthetic).toEqual(new Set([...facts.toolIds].filter((id) => !facts.resultIds.has(id))));
   });
 
+  it('sends each plan tool call as the plan (plan.updated), never as a tool line', async () => {
+    const { events } = await convert(trace);
+    const facts = rawFacts(trace.format, trace.path, errorLines);
+    const plans = events.filter(({ event }) => event.type === 'plan.updated');
+    if (trace.format === 'codex-exec') expect(plans.length).toBeGreaterThanOrEqual(facts.planIds.size);
+    else expect(plans).toHaveLength(facts.planIds.size);
+    for (const { event } of plans) if (event.type === 'plan.updated') expect(event.items.length).toBeGreaterThan(0);
+  });
+
   it('counts usage once per model message', async () => {
     const { events } = await convert(trace);
     const usage = ofType(events, 'usage').filter((event) => event.inputTokens !== undefined || event.outputTokens !== undefined);

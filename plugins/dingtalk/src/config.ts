@@ -1,4 +1,4 @@
-import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
 import { z } from 'zod';
 import { DingTalkTargetSchema } from './transport/target.js';
 
@@ -23,15 +23,6 @@ export const DINGTALK_DEFAULTS: ChannelSettings = {
 };
 
 const positiveInt = z.number().int().positive();
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Names of the card template's variables the plugin fills. Defaults fit DingTalk's official "AI
@@ -58,6 +49,7 @@ const TemplateKeysSchema = z.object({
  *   (default: the run's), `completionPing`, `runCallCap`, `monthlyQuota`; see `resolveFeatureSwitches`.
  * - `timeZone` (IANA, for the footer's sent-at time).
  * - `tickMs`, `budget`, `perCardIntervalMs`, `debounceMs`: override the channel defaults (the core's timing schema).
+ * - `verbosity`: `quiet` | `compact` | `detailed`, or `{ direct?, group? }`: how much the cards show (default `detailed`).
  * - `templateKeys`: variable names in your template; `cardParams`: extra fixed template variables
  *   (non-strings are JSON-encoded, since every cardParamMap value must be a string).
  * - `maxContentChars`: size guard of the markdown variable, in code points (default 2500: the docs cap a
@@ -81,7 +73,7 @@ export const DingTalkConfigSchema = z.object({
   robotCode: z.string().trim().min(1).optional(),
   cardTemplateId: z.string().trim().min(1),
   target: DingTalkTargetSchema.optional(),
-  baseUrl: z.string().refine(isHttpUrl, 'must be an http(s) URL').default(DINGTALK_API_BASE_URL),
+  baseUrl: HttpUrlSchema.default(DINGTALK_API_BASE_URL),
   timeZone: z
     .string()
     .refine((tz) => {

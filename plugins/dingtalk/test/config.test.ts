@@ -24,6 +24,7 @@ describe('DingTalk config', () => {
     [{ ...base, appKey: '' }, 'appKey', /dingtalk appKey = ""/],
     [{ ...base, cardTemplateId: undefined }, 'cardTemplateId', /cardTemplateId = undefined \(missing\)/],
     [{ ...base, baseUrl: 'ftp://x' }, 'baseUrl', /baseUrl = "ftp:\/\/x" \(must be an http\(s\) URL\)/],
+    [{ ...base, baseUrl: 'https://bot:hunter2@api.example' }, 'baseUrl', /baseUrl = "https:\/\/<hidden>@api\.example" \(must not carry a user name or password/],
     [{ ...base, target: { type: 'channel', id: 'x' } }, 'target.type', /target\.type = "channel"/],
     [{ ...base, target: { type: 'group', openConversationId: ' ' } }, 'target.openConversationId', /target\.openConversationId = " "/],
     [{ ...base, tickMs: 0 }, 'tickMs', /tickMs = 0/],

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProgressCards, silentLogger, type ProgressCards } from '@progresscard/core';
 import { DINGTALK_FAILED_STATE_FALLBACK_TEXT, DINGTALK_TERMINAL_CARD_STATES, type DingTalkEmulator, type DingTalkEmulatorOptions } from '@progresscard/emulator';
+import { recordingLogger } from '@progresscard/core/testing';
 import { setup } from './helpers.js';
 import { sleep } from './replay.js';
 
@@ -96,6 +97,47 @@ describe('DingTalk plugin ↔ core ↔ emulator', () => {
     }
     const shown = all.map((dt) => dt.display.content).join('\n');
     for (const paragraph of paragraphs) expect(shown).toContain(paragraph);
+  });
+
+  it('a 500 000-character answer arrives as a final card with 20 follow-ups, and the notice counts what was left out', async () => {
+    const { emulator, cards } = await start({ maxContinuationMessages: 20 });
+    const card = cards.open('dingtalk', undefined, { locale: 'en' });
+    card.start({ title: 'Long report' });
+    const answer = `${'word '.repeat(100_000)}END-OF-ANSWER`;
+    card.complete(answer);
+    const final = await card.finalDelivery;
+    expect(final).toMatchObject({ ok: true, status: 'completed', continuations: { delivered: 20, total: 20 } });
+    const all = emulator.cards();
+    expect(all).toHaveLength(21);
+    expect(all.every((dt) => dt.state === 'finished' && dt.display.problem === undefined)).toBe(true);
+    // The main card's notice: how much of the answer is shown in all, out of how much.
+    const notice = /showing the first (\d+) of (\d+) characters/.exec(all[0]!.display.content);
+    expect(notice).not.toBeNull();
+    const [shownChars, totalChars] = [Number(notice![1]), Number(notice![2])];
+    expect(totalChars).toBe(Array.from(answer).length);
+    // The cards show what the notice says (give or take a word cut at each of the 21 cuts); the rest is left out.
+    const shownText = all.map((dt) => dt.display.content).join('\n');
+    const wordsShown = shownText.split('word').length - 1;
+    expect(Math.abs(wordsShown * 5 - shownChars)).toBeLessThanOrEqual(21 * 5);
+    expect(totalChars - shownChars).toBeGreaterThan(400_000);
+    expect(shownText).not.toContain('END-OF-ANSWER');
+  });
+
+  it('an invalid openConversationId fails the card after one try of its final, with one error, no retry ladder', async () => {
+    const s = await setup();
+    emulator = s.emulator;
+    s.emulator.faults.add({ route: 'card.createAndDeliver', times: 100, respond: { status: 400, body: { code: 'invalid.openConversationId', message: 'invalid.openConversationId' } } });
+    const logger = recordingLogger();
+    cards = createProgressCards({ channels: [s.plugin], logger });
+    const card = cards.open('dingtalk');
+    card.start({ title: 'Wrong group' });
+    card.toolStarted('t', 'shell', '{"command":"make"}');
+    card.complete('done');
+    const final = await card.finalDelivery;
+    expect(final).toMatchObject({ ok: false, status: 'completed', attempts: 1 });
+    expect(final.error).toContain('invalid.openConversationId');
+    expect(s.emulator.calls({ route: 'card.createAndDeliver' }).length).toBeLessThanOrEqual(2);
+    expect(logger.at('error')).toHaveLength(1);
   });
 
   it('a spent monthly quota stops the progressive updates without a fallback render, the final tried once', async () => {

@@ -1,4 +1,4 @@
-import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
 import { z } from 'zod';
 
 /** receive_id_type values of `im.v1.message.create` (https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/create). */
@@ -51,6 +51,7 @@ export const FEISHU_CARDKIT_DEFAULTS: ChannelSettings = {
  *   `footerStyle`, `footerFields`, `toolFoldAfter` (default 3), `cardPer`, `locale` (default: the run's),
  *   `completionPing`, `runCallCap`, `monthlyQuota`; see `resolveFeatureSwitches`.
  * - `tickMs`, `perCardIntervalMs`, `debounceMs`, `budget`: override the channel defaults (the core's timing schema).
+ * - `verbosity`: `quiet` | `compact` | `detailed`, or `{ direct?, group? }`: how much the cards show (default `detailed`).
  * - `requestTimeoutMs`: abort a platform call after this long (default 10000).
  * - `overflow`: an answer too long for one card continues in follow-up cards (default) or is only cut.
  * - `mode`: `message` (default) sends a card message and patches it (`im.v1.message.patch`);
@@ -62,7 +63,7 @@ export const FeishuConfigSchema = z
   .object({
     appId: z.string().min(1),
     appSecret: z.string().min(1),
-    domain: z.union([z.enum(['feishu', 'lark']), z.url({ protocol: /^https?$/ })]).default('feishu'),
+    domain: z.union([z.enum(['feishu', 'lark']), HttpUrlSchema]).default('feishu'),
     receiveIdType: z.enum(RECEIVE_ID_TYPES).default('chat_id'),
     receiveId: z.string().min(1).optional(),
     replyToMessageId: z.string().min(1).optional(),

@@ -1,4 +1,4 @@
-import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
 import { z } from 'zod';
 
 /**
@@ -23,13 +23,14 @@ export const SLACK_DEFAULTS: ChannelSettings = {
  *   `footerStyle`, `footerFields`, `toolFoldAfter` (default 12), `cardPer`, `locale` (default: the
  *   run's), `completionPing`, `runCallCap`, `monthlyQuota`; see `resolveFeatureSwitches`.
  * - `tickMs`, `perCardIntervalMs`, `debounceMs`, `budget`: override the channel defaults.
+ * - `verbosity`: `quiet` | `compact` | `detailed`, or `{ direct?, group? }`: how much the cards show (default `detailed`).
  * - `requestTimeoutMs`: abort a call after this long (default 10000).
  */
 export const SlackConfigSchema = z
   .object({
     botToken: z.string().regex(/^xox[abp]-/, 'a Slack token starts with xoxb-'),
     channel: z.string().regex(/^[CDG][A-Z0-9]+$/, 'a channel id such as C0123ABC'),
-    apiUrl: z.url({ protocol: /^https?$/ }).default('https://slack.com/api/'),
+    apiUrl: HttpUrlSchema.default('https://slack.com/api/'),
     ...TIMING_OVERRIDES_SHAPE,
     ...FEATURE_SWITCHES_SHAPE,
     requestTimeoutMs: z.number().int().positive().default(10_000),

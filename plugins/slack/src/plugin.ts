@@ -1,6 +1,7 @@
-import { parseTimingOverrides, resolveFeatureSwitches, type ChannelPlugin, type EnvSource } from '@progresscard/core';
+import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
 import type { WebClient } from '@slack/web-api';
 import { SLACK_DEFAULTS, SlackConfigError, SlackConfigSchema, parseSlackConfig, type SlackConfig, type SlackConfigInput } from './config.js';
+import { SLACK_ENV_VARIABLES } from './env.js';
 import type { SlackMessage } from './render/message-types.js';
 import { createSlackRenderer } from './render/renderer.js';
 import { SlackTransport, type SlackTarget } from './transport/transport.js';
@@ -16,6 +17,12 @@ export interface SlackPluginOptions {
   /** A ready `@slack/web-api` client (then `apiUrl`, `requestTimeoutMs` and the no-retry settings are yours to set). */
   readonly client?: WebClient;
   /** Read for the feature switch variables `SLACK_CARD_*` (default `process.env`). */
+  readonly env?: EnvSource;
+}
+
+/** Options of `slack.fromEnv`: those of {@link slack}, and where to read the variables. */
+export interface SlackFromEnvOptions extends SlackPluginOptions {
+  /** Default `process.env`. */
   readonly env?: EnvSource;
 }
 
@@ -44,3 +51,21 @@ export function slack(config: SlackConfigInput, options: SlackPluginOptions = {}
     transport: new SlackTransport(parsed, { client: options.client }),
   };
 }
+
+/**
+ * The Slack channel configured from the environment ({@link SLACK_ENV_VARIABLES}): `SLACK_BOT_TOKEN`,
+ * `SLACK_CHANNEL_ID` and optionally `SLACK_API_URL`. `overrides` win over the environment, and a
+ * field given there needs no variable.
+ *
+ * ```ts
+ * const cards = createProgressCards({ channels: [slack.fromEnv({ tickMs: 5000 })] });
+ * ```
+ * @throws MissingEnvError naming every required variable that is unset or empty, e.g.
+ *   `slack needs the environment variables SLACK_BOT_TOKEN, SLACK_CHANNEL_ID (unset or empty)`.
+ * @throws SlackConfigError naming the bad field, the variable it came from and its value (never the token).
+ */
+slack.fromEnv = function fromEnv(overrides: Partial<SlackConfigInput> = {}, options: SlackFromEnvOptions = {}): SlackPlugin {
+  const { env = process.env, ...pluginOptions } = options;
+  const config = configFromEnv('slack', SLACK_ENV_VARIABLES, env, overrides);
+  return withEnvNames(SLACK_ENV_VARIABLES, overrides, () => slack(config as SlackConfigInput, pluginOptions));
+};

@@ -1,5 +1,5 @@
 import type { ProgressCard } from '@progresscard/core';
-import { mirrorStream, type LiveRunResult, type MirrorOptions } from '../shared/mirror.js';
+import { mirrorStream, withToolEffects, type LiveRunResult, type MirrorOptions } from '../shared/mirror.js';
 import { aiSdkMapper, type AiSdkStreamPart } from './map-parts.js';
 
 export { aiSdkMapper, type AiSdkStreamPart } from './map-parts.js';
@@ -14,5 +14,5 @@ export type { LiveRunResult, MirrorOptions, StreamMapper } from '../shared/mirro
  * @throws Whatever iterating the stream throws (after the card shows it failed, or cancelled for an abort).
  */
 export function mirrorAiSdk(fullStream: AsyncIterable<AiSdkStreamPart>, card: ProgressCard, options: MirrorOptions = {}): Promise<LiveRunResult> {
-  return mirrorStream(fullStream, card, aiSdkMapper(options));
+  return mirrorStream(fullStream, card, withToolEffects(aiSdkMapper(options)));
 }

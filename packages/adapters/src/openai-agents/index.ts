@@ -1,5 +1,5 @@
 import type { ProgressCard } from '@progresscard/core';
-import { mirrorStream, type LiveRunResult, type MirrorOptions } from '../shared/mirror.js';
+import { mirrorStream, withToolEffects, type LiveRunResult, type MirrorOptions } from '../shared/mirror.js';
 import { openAIAgentsMapper, type OpenAIAgentsRunOutcome, type OpenAIAgentsStreamEvent } from './map-events.js';
 
 export { openAIAgentsMapper, type OpenAIAgentsRunOutcome, type OpenAIAgentsStreamEvent } from './map-events.js';
@@ -19,5 +19,5 @@ export type OpenAIAgentsStreamedRun = AsyncIterable<OpenAIAgentsStreamEvent> & O
  * @throws Whatever iterating the run throws (after the card shows it failed, or cancelled for an abort).
  */
 export function mirrorOpenAIAgents(result: OpenAIAgentsStreamedRun, card: ProgressCard, options: MirrorOptions = {}): Promise<LiveRunResult> {
-  return mirrorStream(result, card, openAIAgentsMapper(() => result, options));
+  return mirrorStream(result, card, withToolEffects(openAIAgentsMapper(() => result, options)));
 }

@@ -1,4 +1,5 @@
 import { isTerminalStatus, oneLine, type AgentEvent, type CardStatus, type ProgressCard } from '@progresscard/core';
+import { ToolEffects } from '@progresscard/sources';
 
 /** Longest tool result summary an adapter puts on a tool line, in code points (the card cuts further). */
 const MAX_RESULT_SUMMARY = 200;
@@ -85,4 +86,17 @@ export async function mirrorStream<Item>(stream: AsyncIterable<Item>, card: Prog
 function resultOf(card: ProgressCard): LiveRunResult {
   const view = card.view();
   return view.status === 'failed' && view.error ? { status: view.status, error: view.error } : { status: view.status };
+}
+
+/**
+ * `mapper` with the meaning of plan and file-writing tool calls added (see `ToolEffects`): for SDKs
+ * whose tool calls come as generic calls (AI SDK, OpenAI Agents), a `TodoWrite` / `update_plan` tool
+ * becomes the card's plan and a successful write tool call adds its `file.changed` events.
+ */
+export function withToolEffects<Item>(mapper: StreamMapper<Item>): StreamMapper<Item> {
+  const effects = new ToolEffects();
+  return {
+    map: (item) => mapper.map(item).flatMap((event) => effects.apply(event)),
+    end: () => mapper.end().flatMap((event) => effects.apply(event)),
+  };
 }

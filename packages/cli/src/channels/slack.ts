@@ -1,5 +1,6 @@
 import { DEFAULT_SLACK_WORKSPACE, startSlackEmulator, type SlackEmulator } from '@progresscard/emulator';
-import { slack, SlackConfigError, slackMessageProblems, type SlackMessage } from '@progresscard/plugin-slack';
+import { MissingEnvError } from '@progresscard/core';
+import { SLACK_ENV_VARIABLES, slack, SlackConfigError, slackMessageProblems, type SlackMessage } from '@progresscard/plugin-slack';
 import { CliUsageError } from '../errors.js';
 import { renderSlackMessage, slackCardState } from '../preview/render-slack.js';
 import type { ChannelDescriptor } from './descriptor.js';
@@ -19,27 +20,21 @@ export const slackChannel: ChannelDescriptor<'slack', SlackEmulator> = {
         tickMs: settings.tickMs,
         ...(settings.locale ? { locale: settings.locale } : {}),
       }, { env: settings.switchEnv ?? {} }),
-    env: (emulator) => [
-      { name: 'SLACK_BOT_TOKEN', value: DEFAULT_SLACK_WORKSPACE.botToken },
-      { name: 'SLACK_CHANNEL_ID', value: DEFAULT_SLACK_WORKSPACE.channel },
-      { name: 'SLACK_API_URL', value: emulator.apiUrl },
-    ],
+    // The names `slack.fromEnv()` reads (SLACK_ENV_VARIABLES), so the printed exports work as they are.
+    env: (emulator) => {
+      const values: Record<string, string> = { botToken: DEFAULT_SLACK_WORKSPACE.botToken, channel: DEFAULT_SLACK_WORKSPACE.channel, apiUrl: emulator.apiUrl };
+      return SLACK_ENV_VARIABLES.map((variable) => ({ name: variable.name, value: values[variable.field]! }));
+    },
     pluginHint: (emulator) => `slack({ …, apiUrl: '${emulator.apiUrl}' })`,
   },
   real: {
-    requiredEnv: ['SLACK_BOT_TOKEN', 'SLACK_CHANNEL_ID'],
-    optionalEnv: [{ name: 'SLACK_API_URL', hint: 'the Web API base, default https://slack.com/api/' }],
+    requiredEnv: SLACK_ENV_VARIABLES.filter((variable) => variable.required).map((variable) => variable.name),
+    optionalEnv: SLACK_ENV_VARIABLES.filter((variable) => !variable.required).map(({ name, hint }) => ({ name, hint })),
     plugin: (env, settings) => {
       try {
-        return slack({
-          botToken: env.SLACK_BOT_TOKEN!.trim(),
-          channel: env.SLACK_CHANNEL_ID!.trim(),
-          ...(env.SLACK_API_URL?.trim() ? { apiUrl: env.SLACK_API_URL.trim() } : {}),
-          tickMs: settings.tickMs,
-          ...(settings.locale ? { locale: settings.locale } : {}),
-        }, { env: settings.switchEnv ?? env });
+        return slack.fromEnv({ tickMs: settings.tickMs, ...(settings.locale ? { locale: settings.locale } : {}) }, { env: settings.switchEnv ?? env });
       } catch (error) {
-        throw error instanceof SlackConfigError ? new CliUsageError(error.message) : error;
+        throw error instanceof SlackConfigError || error instanceof MissingEnvError ? new CliUsageError(error.message) : error;
       }
     },
   },

@@ -6,12 +6,12 @@ import type { AnyChannelPlugin } from '../channels/descriptor.js';
 import { emulatedPlugins, startEmulators, type Emulators } from '../channels/emulated.js';
 import type { ChannelId } from '../channels/index.js';
 import { realPlugins } from '../channels/real.js';
-import { EXIT } from '../errors.js';
+import { CliUsageError, EXIT } from '../errors.js';
 import { waitFor, type CliIO } from '../io.js';
 import { startPreviewServer, type PreviewServer } from '../preview/server.js';
 import { replayTickMs } from '../replay/clock.js';
 import { pc } from '../terminal/colors.js';
-import { watchLocations, type LocationOptions, type WatchLocation } from '../watch/locations.js';
+import { missingGivenFolders, watchLocations, type LocationOptions, type WatchLocation } from '../watch/locations.js';
 import { SessionFollower } from '../watch/session-follower.js';
 import { WatchState } from '../watch/watch-state.js';
 
@@ -40,9 +40,12 @@ export interface WatchOptions extends LocationOptions {
  * real platforms with `--real`), until Ctrl-C. Open runs stay open at exit: a restart continues
  * their cards on the same messages (with `--real`; the built-in emulators start empty).
  * @returns the exit code.
- * @throws CliUsageError (exit 2) for missing `--real` variables, before anything is sent.
+ * @throws CliUsageError (exit 2) for missing `--real` variables, or a folder given on the command line
+ *   that does not exist (naming each), before anything is started or sent.
  */
 export async function runWatch(o: WatchOptions, io: CliIO): Promise<number> {
+  const missing = await missingGivenFolders(o);
+  if (missing.length > 0) throw new CliUsageError(`watch: no such folder: ${missing.join(', ')}`);
   const info = (line: string) => io.stdout.write(`${line}\n`);
   const settings = { tickMs: replayTickMs(1), locale: o.locale };
   let plugins: AnyChannelPlugin[];

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { TraceFormat } from '@progresscard/sources';
@@ -51,4 +52,23 @@ export function watchLocations(options: LocationOptions): WatchLocation[] {
   });
   for (const dir of options.dirs ?? []) locations.push({ agent: 'dir', dir, format: 'auto', matches: (path) => /\.(jsonl|log)$/.test(path) });
   return locations;
+}
+
+/**
+ * The folders given on the command line (`--claude`, `--codex`, `--gemini`, `--dir`) that are not
+ * existing folders, each with its option, e.g. `--dir /nonexistent`. A folder typed by hand that
+ * does not exist is a mistake: watching it would wait silently forever. The default folders are
+ * not checked: an agent not used yet creates its folder when it first runs.
+ */
+export async function missingGivenFolders(options: LocationOptions): Promise<string[]> {
+  const given = [
+    ...(['claude', 'codex', 'gemini'] as const).flatMap((agent) => (options[agent] === undefined ? [] : [{ option: `--${agent}`, dir: options[agent] }])),
+    ...(options.dirs ?? []).map((dir) => ({ option: '--dir', dir })),
+  ];
+  const missing: string[] = [];
+  for (const { option, dir } of given) {
+    const isFolder = await stat(dir).then((info) => info.isDirectory(), () => false);
+    if (!isFolder) missing.push(`${option} ${dir}`);
+  }
+  return missing;
 }

@@ -1,4 +1,8 @@
-import type { AgentEvent } from '../events/contract.js';
+import type { AgentEvent, PlanItem } from '../events/contract.js';
+import { ChangedFiles } from './changed-files.js';
+import { CostMeter, type PriceTable } from './cost.js';
+import { DEFAULT_QUIET_PERIOD_MS, noProgressSince } from './liveness.js';
+import { toPlanView } from './plan.js';
 import { DEFAULT_TEXT_BUFFER_LIMITS, TextBuffer, type TextBufferLimits } from './text-buffer.js';
 import { wellFormed } from './format/text.js';
 import { boundedJson, readableArgs } from './bounded-json.js';
@@ -44,6 +48,13 @@ export interface CardStateOptions {
   readonly locale?: Locale;
   readonly title?: string;
   readonly textBuffer?: TextBufferLimits;
+  /**
+   * After this long with no event (ms), a running card says "no new progress since …"
+   * (default 60 000; 0 turns the note off).
+   */
+  readonly quietPeriodMs?: number;
+  /** Prices per model to show the run's cost from its token usage (see `PriceTable`). */
+  readonly prices?: PriceTable;
 }
 
 /**
@@ -82,9 +93,18 @@ export class CardState {
   private readonly buffer: TextBuffer;
   /** Epoch ms of the last event when the run was found stalled; cleared by the next event. */
   private stalledSince: number | undefined;
+  private plan: readonly PlanItem[] = [];
+  private readonly files = new ChangedFiles();
+  private readonly cost: CostMeter;
+  /** Epoch ms (the card's clock) the latest event arrived: the liveness note counts from it. */
+  private lastArrivalAt: number;
+  private readonly quietPeriodMs: number;
 
   constructor(options: CardStateOptions) {
     this.startedAt = options.startedAt;
+    this.lastArrivalAt = options.startedAt;
+    this.quietPeriodMs = options.quietPeriodMs ?? DEFAULT_QUIET_PERIOD_MS;
+    this.cost = new CostMeter(options.prices);
     this.locale = options.locale ?? 'zh-CN';
     this.title = wellFormed(options.title ?? '');
     this.buffer = new TextBuffer(options.textBuffer ?? DEFAULT_TEXT_BUFFER_LIMITS);
@@ -115,9 +135,19 @@ export class CardState {
     return this.buffer.pendingSince;
   }
 
+  /** Epoch ms (the card's clock) the latest event arrived. */
+  get lastEventArrivedAt(): number {
+    return this.lastArrivalAt;
+  }
+
+  /** The quiet period of the liveness note in ms (0: off). */
+  get quietPeriod(): number {
+    return this.quietPeriodMs;
+  }
+
   /** True when anything visible has been shown (a tool, text, a title). */
   get hasContent(): boolean {
-    return this.calls.size > 0 || this.answer !== '' || this.thinking !== '' || !this.buffer.isEmpty;
+    return this.calls.size > 0 || this.plan.length > 0 || this.answer !== '' || this.thinking !== '' || !this.buffer.isEmpty;
   }
 
   /** Applies one event; `now` (epoch ms) stands in for a missing `event.at`. */
@@ -132,6 +162,8 @@ export class CardState {
 
   private applyEvent(event: AgentEvent, now: number): ApplyResult {
     const at = event.at ?? now;
+    // The quiet period is the live wait since something arrived, whatever time the event itself tells.
+    this.lastArrivalAt = Math.max(this.lastArrivalAt, now);
     this.latestEventAt = Math.max(this.latestEventAt, at);
     switch (event.type) {
       case 'run.started': {
@@ -181,8 +213,17 @@ export class CardState {
         if (event.contextTokens !== undefined) this.contextTokens = event.contextTokens;
         if (event.contextWindow !== undefined) this.contextWindow = event.contextWindow;
         if (event.model !== undefined) this.model = event.model;
+        this.cost.add(event.model ?? this.model, event.inputTokens, event.outputTokens, event.totalCostUsd);
         return { change: 'structural' };
       }
+      case 'plan.updated':
+        // A plan update is progress: it ends a wait like any other activity.
+        this.resume();
+        this.plan = event.items;
+        return { change: 'structural' };
+      case 'file.changed':
+        this.files.add(event);
+        return { change: 'structural' };
       case 'interaction.requested':
         this.waitingFor = wellFormed(event.prompt);
         this.waitingCallId = event.callId ?? this.lastStartedCallId;
@@ -231,6 +272,7 @@ export class CardState {
   }
 
   view(now: number): CardView {
+    const noProgress = this.status === 'running' ? noProgressSince(this.lastArrivalAt, now, this.quietPeriodMs) : undefined;
     const end = this.endedAt ?? now;
     const elapsedMs = Math.max(0, end - this.startedAt);
     const tools = [];
@@ -261,6 +303,7 @@ export class CardState {
         contextWindow: this.contextWindow,
         contextPercent,
         toolCount,
+        costUsd: this.cost.totalUsd,
         // The run's end on a final card, else now — never before the latest event: in a fast replay
         // (or after a retried final) the wall-derived `now` could otherwise put a later card's clock
         // time before an earlier card's.
@@ -269,7 +312,11 @@ export class CardState {
       startedAt: this.startedAt,
       elapsedMs,
       hasRunningTools: this.runningCount > 0,
-      ...(this.stalledSince !== undefined && !this.isTerminal ? { notice: { kind: 'no-progress' as const, since: this.stalledSince } } : {}),
+      plan: toPlanView(this.plan),
+      changedFiles: this.files.list(),
+      noProgressSince: noProgress,
+      // The stall shows its own notice only when the quiet-period note is off (else it says the same).
+      ...(this.stalledSince !== undefined && !this.isTerminal && noProgress === undefined ? { notice: { kind: 'no-progress' as const, since: this.stalledSince } } : {}),
     };
   }
 

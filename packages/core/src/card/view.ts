@@ -1,3 +1,5 @@
+import type { PlanItem } from '../events/contract.js';
+
 /**
  * The card view: everything a renderer needs to draw one card, already reduced from events.
  * Renderers never see events; they get a {@link CardView} and return a platform payload.
@@ -60,6 +62,11 @@ export interface FooterFields {
   /** Tool calls seen in the run. */
   readonly toolCount: number;
   /**
+   * What the run cost in US dollars: the source's own total (Claude `total_cost_usd`) or the tokens
+   * priced with the product's price table; absent when unknown.
+   */
+  readonly costUsd?: number;
+  /**
    * Epoch ms the footer's clock time shows: when the run ended on a final card; otherwise when the
    * view was made, but never before the card's latest event.
    */
@@ -78,6 +85,37 @@ export interface CardNotice {
   /** Epoch ms. */
   readonly since: number;
 }
+
+/** The agent's plan as a checklist: items in order and how many are completed ("3 / 5"). */
+export interface PlanView {
+  readonly items: readonly PlanItem[];
+  /** Items whose status is `completed`. */
+  readonly done: number;
+  readonly total: number;
+}
+
+/** One file the run changed, with its line counts when the source knows them. */
+export interface ChangedFile {
+  readonly path: string;
+  /** `added`: created in this run; `deleted`; `modified` otherwise. */
+  readonly kind: 'added' | 'modified' | 'deleted';
+  /** Lines added over every change of the file; absent when unknown. */
+  readonly added?: number;
+  /** Lines removed over every change of the file; absent when unknown. */
+  readonly removed?: number;
+}
+
+/**
+ * How much a card shows (per channel, chat or run):
+ * - `quiet`: nothing while the run goes on; one card at the end.
+ * - `compact`: the status line and the current tool call while running (no thinking, no answer
+ *   text until the end, no tool history); the final card shows the answer, plan and changed files.
+ * - `detailed` (default): everything.
+ */
+export type Verbosity = 'quiet' | 'compact' | 'detailed';
+
+/** The verbosity profiles, for schemas and checks. */
+export const VERBOSITY_PROFILES: readonly Verbosity[] = ['quiet', 'compact', 'detailed'];
 
 /** What every renderer gets. Times are epoch ms, durations ms. */
 export interface CardView {
@@ -105,4 +143,13 @@ export interface CardView {
   readonly hasRunningTools: boolean;
   /** Set while the card has a liveness notice to show (running cards only). */
   readonly notice?: CardNotice;
+  /** The agent's latest plan; absent when it keeps none. */
+  readonly plan?: PlanView;
+  /** Files the run changed, in the order first changed (empty when none). */
+  readonly changedFiles: readonly ChangedFile[];
+  /**
+   * Set on a running card that has had no event for the quiet period (default 60 s): epoch ms of
+   * the latest event, for "no new progress since 12:03". Absent otherwise.
+   */
+  readonly noProgressSince?: number;
 }

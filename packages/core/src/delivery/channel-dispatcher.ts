@@ -142,7 +142,7 @@ export class ChannelDispatcher {
       this.observe(record, call, startedAt, final, attempt, failure);
       if (call === 'send' && failure.kind === 'transient') record.sendMayHaveSucceeded();
       if (failure.kind === 'transient') record.lateCalls.callMayLandLate(this.deps.clock.now(), final);
-      return this.handleFailure(record, change, final, failure);
+      return this.handleFailure(record, change, final, failure, call);
     }
     this.counters[call === 'update' ? 'updated' : 'sent'] += 1;
     this.stop.lift();
@@ -219,12 +219,12 @@ export class ChannelDispatcher {
   }
 
   /** Applies the delivery policy's failure table to a failed call of the main message. */
-  private async handleFailure(record: CardDeliveryRecord, change: CardChange, final: boolean, failure: CallFailure): Promise<void> {
+  private async handleFailure(record: CardDeliveryRecord, change: CardChange, final: boolean, failure: CallFailure, call: DeliveryCall): Promise<void> {
     const now = this.deps.clock.now();
     const fields = { card: record.card.id, channel: this.plugin.id, kind: failure.kind, detail: failure.detail };
     this.counters.failed += 1;
     const action = failureAction(failure.kind, (candidate) => this.applies(candidate, record.credentialsRefreshed, record.renderMode === 'rich'));
-    this.logFailure(action, `${final ? `final attempt ${record.finalAttempts}` : 'update'} failed`, fields);
+    this.logFailure(action, `${final ? `final attempt ${record.finalAttempts}` : call} failed`, fields);
     switch (action) {
       case 'refresh-credentials':
         record.tryCredentialRefresh();
@@ -253,8 +253,18 @@ export class ChannelDispatcher {
         // The stop's one error log says why; the final's own report carries it too.
         if (final) return this.finish(record, false, this.stop.finalError(failure), true);
         return record.pause();
+      case 'stop-card':
+        if (!this.unreachable.has(record)) {
+          this.unreachable.add(record);
+          this.deps.logger.error(`target unreachable, ${final ? 'the final is not retried' : 'no more progressive updates for this card, its final is tried once'}: ${failure.detail}`, fields);
+        }
+        if (final) return this.finish(record, false, failure.detail, true);
+        return record.pause();
     }
   }
+
+  /** Cards whose target was found unreachable (their one error is logged). */
+  private readonly unreachable = new WeakSet<CardDeliveryRecord>();
 
   /**
    * One line per failed call, except where a line would say nothing new: a credential refresh is
@@ -262,7 +272,7 @@ export class ChannelDispatcher {
    */
   private logFailure(action: FailureAction, message: string, fields: Record<string, unknown>): void {
     if (action === 'refresh-credentials') this.deps.logger.debug(`${message}; refreshing credentials`, fields);
-    else if (action !== 'stop-channel') this.deps.logger.warn(message, fields);
+    else if (action !== 'stop-channel' && action !== 'stop-card') this.deps.logger.warn(message, fields);
   }
 
   /**
@@ -431,9 +441,9 @@ export class ChannelDispatcher {
       record.parts.replace(index);
       return this.requeue(record, change);
     }
-    if (action === 'stop-channel') {
+    if (action === 'stop-channel' || action === 'stop-card') {
       // The main message holds the final already; the missing parts are reported by `finish`.
-      this.stop.stop(failure, fields);
+      if (action === 'stop-channel') this.stop.stop(failure, fields);
       if (final) this.finish(record, true);
       return;
     }

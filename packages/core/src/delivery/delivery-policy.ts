@@ -60,6 +60,8 @@ export const FRESH_MESSAGE_AFTER: Readonly<Record<CallFailureKind, boolean>> = {
   transient: true,
   // Never reached: a spent quota ends the final at once (see `stop-channel`).
   quota: false,
+  // Never reached: an unreachable target ends the final at once (see `stop-card`).
+  target: false,
 };
 
 /**
@@ -72,9 +74,12 @@ export const FRESH_MESSAGE_AFTER: Readonly<Record<CallFailureKind, boolean>> = {
  * - `stop-channel`: every later call would fail the same way (credentials refused right after a
  *   refresh, or the channel's call quota spent): progressive updates of every card of the channel
  *   stop (one error log says so), nothing is rendered again as plain text, and each final is tried
- *   once, without backoff; a later successful call lifts the stop.
+ *   once, without backoff; a later successful call lifts the stop;
+ * - `stop-card`: the card's target cannot be reached (a wrong channel, a bot not in the chat): that
+ *   card's progressive updates stop (one error log names the target), its final is tried once, no
+ *   plain-text render, no fresh message; other cards of the channel go on.
  */
-export type FailureAction = 'refresh-credentials' | 'replace-message' | 'plain-text-render' | 'wait-rate-limit' | 'back-off' | 'stop-channel';
+export type FailureAction = 'refresh-credentials' | 'replace-message' | 'plain-text-render' | 'wait-rate-limit' | 'back-off' | 'stop-channel' | 'stop-card';
 
 /**
  * Failure kind → actions, first applicable wins (`refresh-credentials` applies once per streak,
@@ -89,6 +94,7 @@ export const FAILURE_ACTIONS: Readonly<Record<CallFailureKind, readonly FailureA
   'rate-limited': ['wait-rate-limit'],
   transient: ['back-off'],
   quota: ['stop-channel'],
+  target: ['stop-card'],
 };
 
 /** Picks the action for `kind`: the first of {@link FAILURE_ACTIONS} that `applies`. */

@@ -90,6 +90,34 @@ export const UsageSchema = z.object({
   contextTokens: z.number().int().nonnegative().optional(),
   contextWindow: z.number().int().positive().optional(),
   model: z.string().optional(),
+  /**
+   * What the run has cost so far in US dollars as the source reports it (Claude's `total_cost_usd`);
+   * replaces earlier values. Without it the card may price the tokens with the product's price table
+   * (`OpenCardOptions.prices`).
+   */
+  totalCostUsd: z.number().nonnegative().optional(),
+});
+/** The state of one plan item: `pending` (○), `in_progress` (▶), `completed` (✅). */
+export const PlanItemStatusSchema = z.enum(['pending', 'in_progress', 'completed']);
+/** One item of the agent's plan: what to do and how far it is. */
+export const PlanItemSchema = z.object({ text: z.string(), status: PlanItemStatusSchema });
+/**
+ * The agent's plan (checklist) as it stands now, e.g. Claude Code `TodoWrite`, Codex `update_plan`:
+ * the whole list each time; it replaces the previous one. An empty list clears the plan.
+ */
+export const PlanUpdatedSchema = z.object({ type: z.literal('plan.updated'), ...at, items: z.array(PlanItemSchema) });
+/**
+ * A file was written by the agent (a Write / Edit / apply_patch tool call that succeeded). `added` and
+ * `removed` count lines when the source knows them; repeated changes of one path add up.
+ * `kind`: `added` (a new file), `deleted`, or `modified` (default).
+ */
+export const FileChangedSchema = z.object({
+  type: z.literal('file.changed'),
+  ...at,
+  path: nonEmpty,
+  added: z.number().int().nonnegative().optional(),
+  removed: z.number().int().nonnegative().optional(),
+  kind: z.enum(['added', 'modified', 'deleted']).optional(),
 });
 /**
  * The agent waits for the user (a permission prompt, a question); the card shows "waiting".
@@ -120,6 +148,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   ToolArgsDeltaSchema,
   ToolFinishedSchema,
   UsageSchema,
+  PlanUpdatedSchema,
+  FileChangedSchema,
   InteractionRequestedSchema,
   InteractionResolvedSchema,
   RunCompletedSchema,
@@ -133,6 +163,11 @@ export type AgentEvent = z.infer<typeof AgentEventSchema>;
 export type AgentEventType = AgentEvent['type'];
 /** The event of one given type. */
 export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+
+/** One plan item (see {@link PlanItemSchema}). */
+export type PlanItem = z.infer<typeof PlanItemSchema>;
+/** A plan item's state (see {@link PlanItemStatusSchema}). */
+export type PlanItemStatus = z.infer<typeof PlanItemStatusSchema>;
 
 /** Event types that end a run. */
 export const TERMINAL_EVENT_TYPES = ['run.completed', 'run.failed', 'run.cancelled'] as const;

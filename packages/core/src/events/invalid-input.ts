@@ -41,16 +41,22 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return current;
 }
 
-/** A value for an error message: JSON cut to 80 characters; `undefined (missing)` when absent. */
+/** The user-info part of a URL (`scheme://user:password@`), valid URL or not. */
+const URL_CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"]*@/gi;
+
+/**
+ * A value for an error message: JSON cut to 80 characters; `undefined (missing)` when absent.
+ * Credentials in a URL (`https://user:password@host`) are shown as `https://<hidden>@host`.
+ */
 export function showValue(value: unknown): string {
   if (value === undefined) return 'undefined (missing)';
   if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   let text: string;
   try {
-    text = JSON.stringify(value) ?? String(value);
+    text = (JSON.stringify(value) ?? String(value)).replace(URL_CREDENTIALS, '$1<hidden>@');
   } catch {
     // Cyclic, BigInt, a throwing getter: shown as far as it can be.
-    text = boundedJson(value, 100);
+    text = boundedJson(value, 100).replace(URL_CREDENTIALS, '$1<hidden>@');
   }
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

@@ -1,3 +1,4 @@
+import { VERBOSITY_PROFILES } from '../card/view.js';
 import { showValue } from '../events/invalid-input.js';
 import type { Logger } from '../shared/logger.js';
 import type { ChannelSettings, ChannelPlugin } from './contract.js';
@@ -13,7 +14,8 @@ export function tickEnvName(channelId: string): string {
  * config or env) falls back to the value below it with one warning naming the source and value.
  *
  * @throws Error naming the channel, field and value when `perCardIntervalMs` or `debounceMs` is not
- *   a non-negative integer, or `budget` is not a non-empty list of positive-integer windows.
+ *   a non-negative integer, `budget` is not a non-empty list of positive-integer windows, or
+ *   `verbosity` is not a profile (or `{ direct?, group? }` of profiles).
  */
 export function resolveChannelSettings(
   plugin: ChannelPlugin,
@@ -44,6 +46,12 @@ function checkTiming(channelId: string, settings: ChannelSettings): void {
   for (const field of ['perCardIntervalMs', 'debounceMs'] as const) {
     const value: unknown = settings[field];
     if (!(typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)) fail(field, value, 'must be a non-negative integer (ms)');
+  }
+  const verbosity: unknown = settings.verbosity;
+  const isProfile = (value: unknown) => value === undefined || (VERBOSITY_PROFILES as readonly unknown[]).includes(value);
+  if (verbosity !== undefined && !(typeof verbosity === 'string' ? isProfile(verbosity)
+    : typeof verbosity === 'object' && verbosity !== null && Object.entries(verbosity).every(([key, value]) => (key === 'direct' || key === 'group') && isProfile(value)))) {
+    fail('verbosity', verbosity, 'must be "quiet", "compact" or "detailed", or { direct?, group? } of those');
   }
   const budget: unknown = settings.budget;
   if (!Array.isArray(budget) || budget.length === 0) fail('budget', budget, 'must list at least one { limit, intervalMs } window');

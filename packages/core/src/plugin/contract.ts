@@ -1,3 +1,4 @@
+import type { VerbositySetting } from '../card/verbosity.js';
 import type { CardView } from '../card/view.js';
 import type { StandardSchemaV1 } from '../shared/standard-schema.js';
 import type { FeatureSwitches } from './kit/switches.js';
@@ -29,6 +30,12 @@ export interface ChannelSettings {
   readonly perCardIntervalMs: number;
   /** Verbose output buffer: text deltas are released to the card at least this often. */
   readonly debounceMs: number;
+  /**
+   * How much the channel's cards show (`quiet`, `compact`, `detailed`), for every chat or per chat
+   * type (`{ direct: 'detailed', group: 'compact' }`); a run's `OpenCardOptions.verbosity` wins.
+   * Default: `detailed`, or per chat type when the run tells it (`OpenCardOptions.chatType`).
+   */
+  readonly verbosity?: VerbositySetting;
 }
 
 /** A sent message as the transport identifies it (Feishu `message_id`, DingTalk `outTrackId`). */
@@ -134,6 +141,10 @@ export interface CardTransport<Payload, Target = unknown> {
  * - `quota`: the platform's call quota for a long period is spent (e.g. DingTalk's monthly quota,
  *   403 `Forbidden.AccessDenied.ApiCountLimitForOrg`); every later call would fail the same way and
  *   may still be metered, so the channel stops its progressive updates and each final gets one try.
+ * - `target`: the card's target cannot be reached and retrying cannot change that (Slack
+ *   `channel_not_found` / `not_in_channel`, Feishu 230002 bot not in the chat / 230001 invalid
+ *   receive_id, DingTalk's invalid openConversationId); that card's progressive updates stop and its
+ *   final gets one try, other cards of the channel go on. `detail` should name the target.
  */
 export type CallFailure =
   | { readonly kind: 'rate-limited'; readonly retryAfterMs?: number; readonly scope?: 'card' | 'channel'; readonly detail: string }
@@ -141,7 +152,8 @@ export type CallFailure =
   | { readonly kind: 'rejected'; readonly detail: string }
   | { readonly kind: 'auth'; readonly detail: string }
   | { readonly kind: 'transient'; readonly detail: string }
-  | { readonly kind: 'quota'; readonly detail: string };
+  | { readonly kind: 'quota'; readonly detail: string }
+  | { readonly kind: 'target'; readonly detail: string };
 
 /** The failure kinds, for tables and metrics. */
 export type CallFailureKind = CallFailure['kind'];

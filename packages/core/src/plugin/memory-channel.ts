@@ -3,6 +3,7 @@ import { formatFooter } from '../card/format/footer.js';
 import { parseTimingOverrides } from './kit/config.js';
 import { noticeText } from './kit/notice.js';
 import type { ChannelSettings, ChannelPlugin, CallFailure, MessageRef, Requester } from './contract.js';
+import { changedFilesLines, noProgressNote, planHeading, planLines } from './kit/sections.js';
 import { resolveFeatureSwitches } from './kit/switches.js';
 import { isTerminalStatus, type CardStatus, type CardView } from '../card/view.js';
 
@@ -20,6 +21,12 @@ export interface MemoryPayload {
   readonly part?: number;
   /** The card's liveness notice (see `CardView.notice`), as text in UTC; absent when none. */
   readonly notice?: string;
+  /** The plan: its heading (`Plan · 2 / 5`) and checklist lines (`✅ …`); absent without a plan. */
+  readonly plan?: readonly string[];
+  /** On a final card that changed files: the summary heading and one item per file. */
+  readonly changedFiles?: readonly string[];
+  /** The liveness note (`⏳ No new progress since 12:03`, UTC) while a running card is quiet. */
+  readonly note?: string;
 }
 
 /** One call the in-memory channel received. `at` is epoch ms on the wall/fake clock. */
@@ -133,7 +140,15 @@ function render(view: CardView, format: 'rich' | 'text', chunkChars: number | un
     // The footer (duration, tokens, sent-at) shows once the run ended, so renders of a running card stay comparable.
     footer: isTerminalStatus(view.status) ? formatFooter(view.footer, { style: 'compact', locale: view.locale, timeZone: 'UTC' }) : '',
     ...(view.notice ? { notice: noticeText(view.notice, view.locale, 'UTC') } : {}),
+    ...(view.plan ? { plan: [planHeading(view.plan, view.locale), ...planLines(view.plan, view.locale)] } : {}),
+    ...(isTerminalStatus(view.status) && view.changedFiles.length > 0 ? { changedFiles: changedFilesSection(view) } : {}),
+    ...(view.noProgressSince !== undefined ? { note: noProgressNote(view.noProgressSince, view.locale, 'UTC') } : {}),
   };
+}
+
+function changedFilesSection(view: CardView): string[] {
+  const { heading, items } = changedFilesLines(view.changedFiles, view.locale);
+  return [heading, ...items];
 }
 
 /** Parts 2..n of an answer longer than `chunkChars`: the answer's later chunks and the card's status. */

@@ -1,7 +1,7 @@
 import { CardState } from '../card/card-state.js';
 import type { CardStatus, CardView } from '../card/view.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
-import type { AgentEvent, EventOf } from '../events/contract.js';
+import type { AgentEvent, EventOf, PlanItem } from '../events/contract.js';
 import type { MessageRef } from '../plugin/contract.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
 import type { Clock } from '../shared/clock.js';
@@ -107,6 +107,10 @@ export class FinalOnlyCard implements ProgressCard {
     return this.push({ type: 'tool.finished', callId, summary, isError });
   }
   usage(fields: Fields<'usage'>): PushResult { return this.push({ ...fields, type: 'usage' }); }
+  plan(items: readonly PlanItem[]): PushResult { return this.push({ type: 'plan.updated', items }); }
+  fileChanged(path: string, fields: Omit<Fields<'file.changed'>, 'path'> = {}): PushResult {
+    return this.push({ ...fields, type: 'file.changed', path });
+  }
   waitingFor(prompt: string): PushResult { return this.push({ type: 'interaction.requested', prompt }); }
   complete(answer?: string): PushResult { return this.push({ type: 'run.completed', answer }); }
   fail(error: string): PushResult { return this.push({ type: 'run.failed', error }); }

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { CardState } from '../card/card-state.js';
+import { checkPriceTable, type PriceTable } from '../card/cost.js';
 import type { TextBufferLimits } from '../card/text-buffer.js';
-import type { CardStatus, CardView, Locale } from '../card/view.js';
+import { resolveVerbosity, viewForVerbosity, type ChatType } from '../card/verbosity.js';
+import type { CardStatus, CardView, Locale, Verbosity } from '../card/view.js';
 import type { CardDeliveryRecord, FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { ChannelDispatcher } from '../delivery/channel-dispatcher.js';
 import type { MessageRef } from '../plugin/contract.js';
-import type { AgentEvent, EventOf } from '../events/contract.js';
+import type { AgentEvent, EventOf, PlanItem } from '../events/contract.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
@@ -30,6 +32,23 @@ export interface OpenCardOptions {
    * card opened by an earlier process for the same run: the first flush updates it in place.
    */
   readonly message?: MessageRef;
+  /**
+   * How much this card shows: `quiet` (one card at the end), `compact` (status and current tool
+   * call) or `detailed` (everything). Wins over the channel's `verbosity` setting.
+   */
+  readonly verbosity?: Verbosity;
+  /** The kind of chat the card goes to; picks the channel's (or the default) verbosity for it. */
+  readonly chatType?: ChatType;
+  /**
+   * After this long with no event (ms), a running card says "no new progress since 12:03" until the
+   * next event (default 60 000; 0 turns it off).
+   */
+  readonly quietPeriodMs?: number;
+  /**
+   * Prices per model (US dollars per million tokens) to show the run's cost from its token usage
+   * when the source does not report a cost itself. @throws Error (from `open`) naming a bad price.
+   */
+  readonly prices?: PriceTable;
 }
 
 /** Outcome of feeding one event. Bad input never throws out of a card. */
@@ -60,6 +79,10 @@ export interface ProgressCard {
   toolArgsDelta(callId: string, delta: string): PushResult;
   toolFinished(callId: string, summary?: string, isError?: boolean): PushResult;
   usage(fields: Fields<'usage'>): PushResult;
+  /** The agent's plan as it stands now (`plan.updated`): the whole checklist each time. */
+  plan(items: readonly PlanItem[]): PushResult;
+  /** A file the agent wrote (`file.changed`), with line counts when known. */
+  fileChanged(path: string, fields?: Omit<Fields<'file.changed'>, 'path'>): PushResult;
   waitingFor(prompt: string): PushResult;
   complete(answer?: string): PushResult;
   fail(error: string): PushResult;
@@ -88,6 +111,8 @@ interface Slot {
   readonly delivery: CardDeliveryRecord;
   readonly id: string;
   debounce: NodeJS.Timeout | undefined;
+  /** Fires when the quiet period passes with no event, to show the liveness note. */
+  quiet: NodeJS.Timeout | undefined;
 }
 
 /** Wiring a card needs; built by the composition root. */
@@ -114,6 +139,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   private lastEventAt = 0;
   private readonly tickMs: number;
   private readonly stallWatch: StallWatch;
+  private readonly verbosity: Verbosity;
 
   constructor(
     private readonly runtime: CardRuntime,
@@ -122,6 +148,11 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   ) {
     this.finalDelivery = new Promise((resolve) => (this.resolveFinal = resolve));
     this.tickMs = runtime.channel.settings.tickMs;
+    if (options.prices) checkPriceTable(options.prices);
+    if (options.quietPeriodMs !== undefined && !(Number.isSafeInteger(options.quietPeriodMs) && options.quietPeriodMs >= 0)) {
+      throw new Error(`quietPeriodMs = ${JSON.stringify(options.quietPeriodMs)}: must be a non-negative integer (ms)`);
+    }
+    this.verbosity = resolveVerbosity(options.verbosity, runtime.channel.settings.verbosity, options.chatType);
     this.slot = this.newSlot(runtime.clock.now(), options.title, options.locale);
     this.stallWatch = new StallWatch(runtime.stall, () => this.stalled(), () => this.abandoned());
     void this.finalDelivery.then(() => this.stallWatch.stop());
@@ -156,7 +187,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   }
 
   view(): CardView {
-    return this.slot.state.view(this.runtime.clock.now());
+    return viewForVerbosity(this.slot.state.view(this.runtime.clock.now()), this.verbosity);
   }
 
   push(input: unknown): PushResult {
@@ -199,6 +230,10 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     return this.push({ type: 'tool.finished', callId, summary, isError });
   }
   usage(fields: Fields<'usage'>): PushResult { return this.push({ ...fields, type: 'usage' }); }
+  plan(items: readonly PlanItem[]): PushResult { return this.push({ type: 'plan.updated', items }); }
+  fileChanged(path: string, fields: Omit<Fields<'file.changed'>, 'path'> = {}): PushResult {
+    return this.push({ ...fields, type: 'file.changed', path });
+  }
   waitingFor(prompt: string): PushResult { return this.push({ type: 'interaction.requested', prompt }); }
   complete(answer?: string): PushResult { return this.push({ type: 'run.completed', answer }); }
   fail(error: string): PushResult { return this.push({ type: 'run.failed', error }); }
@@ -250,12 +285,17 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     this.lastEventAt = now;
     if (slot.state.isTerminal) this.stallWatch.stop();
     else this.stallWatch.touch();
-    this.updateTicker(slot);
     if (result.change === 'terminal') {
+      this.updateTicker(slot);
       this.clearDebounce(slot);
+      this.clearQuietTimer(slot);
       this.runtime.channel.markDirty(slot.delivery, 'terminal');
       return { accepted: true };
     }
+    // Quiet: nothing is posted before the end.
+    if (this.verbosity === 'quiet') return { accepted: true };
+    this.updateTicker(slot);
+    this.scheduleQuietTimer(slot);
     this.scheduleDebounce(slot, now);
     if (result.change !== 'none') this.runtime.channel.markDirty(slot.delivery, result.change);
     return { accepted: true };
@@ -277,6 +317,26 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     slot.debounce.unref();
   }
 
+  /**
+   * (Re)arms the liveness timer: when the quiet period passes with no event, the card is redrawn and
+   * its view (a pure function of the time since the latest event) carries the note.
+   */
+  private scheduleQuietTimer(slot: Slot): void {
+    this.clearQuietTimer(slot);
+    const quietMs = slot.state.quietPeriod;
+    if (quietMs <= 0 || slot.state.isTerminal) return;
+    slot.quiet = setTimeout(() => {
+      slot.quiet = undefined;
+      if (!slot.state.isTerminal) this.runtime.channel.markDirty(slot.delivery, 'structural');
+    }, quietMs);
+    slot.quiet.unref();
+  }
+
+  private clearQuietTimer(slot: Slot): void {
+    if (slot.quiet) clearTimeout(slot.quiet);
+    slot.quiet = undefined;
+  }
+
   private clearDebounce(slot: Slot): void {
     if (slot.debounce) clearTimeout(slot.debounce);
     slot.debounce = undefined;
@@ -290,20 +350,22 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     const view = previous.state.view(now);
     previous.state.apply({ type: 'run.completed' }, now);
     this.clearDebounce(previous);
+    this.clearQuietTimer(previous);
     this.runtime.channel.markDirty(previous.delivery, 'terminal');
     this.slot = this.newSlot(now, view.title, view.locale);
     this.slot.state.apply({ type: 'run.started', at: view.startedAt, model: view.footer.model }, now);
   }
 
   private newSlot(now: number, title: string | undefined, locale: Locale | undefined): Slot {
-    const state = new CardState({ startedAt: now, title, locale, textBuffer: this.options.textBuffer });
+    const { textBuffer, quietPeriodMs, prices } = this.options;
+    const state = new CardState({ startedAt: now, title, locale, textBuffer, quietPeriodMs, prices });
     const id = `${this.id.slice(0, 28)}-t${this.turn++}`;
-    const slot: Slot = { state, id, debounce: undefined, delivery: undefined as unknown as CardDeliveryRecord };
+    const slot: Slot = { state, id, debounce: undefined, quiet: undefined, delivery: undefined as unknown as CardDeliveryRecord };
     (slot as { delivery: CardDeliveryRecord }).delivery = this.runtime.channel.register({
       id,
       progressCardId: this.id,
       target: this.target,
-      view: () => state.view(this.runtime.clock.now()),
+      view: () => viewForVerbosity(state.view(this.runtime.clock.now()), this.verbosity),
       onMessageGone: () => {
         if (this.slot === slot) this.runtime.ticker.unwatch(this, this.tickMs);
       },

@@ -20,10 +20,12 @@ describe('F11 a run nobody feeds any more', () => {
   it('after 10 min the card says since when there was no progress and stops ticking; after 30 min it ends failed with that reason', async () => {
     const { channel, card, last } = start();
     await playEvents(card, c.events, fakeTime(vi), { startAt: Date.now() });
+    // Ticking goes on until the stall (the quiet-period note may already say since when).
+    const before = channel.calls.length;
     await vi.advanceTimersByTimeAsync(9 * 60_000);
-    expect(last().notice).toBeUndefined();
+    expect(channel.calls.length).toBeGreaterThan(before);
     await vi.advanceTimersByTimeAsync(2 * 60_000);
-    expect(last()).toMatchObject({ status: 'running', notice: '⏸ 自 14:00 起无进展' });
+    expect(last()).toMatchObject({ status: 'running', note: '⏳ 14:00 后暂无新进展' });
     const callsWhenStalled = channel.calls.length;
     await vi.advanceTimersByTimeAsync(10 * 60_000);
     // Not refreshed for a run nobody is feeding.
@@ -38,15 +40,26 @@ describe('F11 a run nobody feeds any more', () => {
     const { card, last } = start();
     await playEvents(card, c.events, fakeTime(vi), { startAt: Date.now() });
     await vi.advanceTimersByTimeAsync(11 * 60_000);
-    expect(last().notice).toBeDefined();
+    expect(last().note).toBeDefined();
     card.toolFinished('c1', '3 errors');
     card.answer('Three errors.');
     await vi.advanceTimersByTimeAsync(5_000);
-    expect(last().notice).toBeUndefined();
+    expect(last().note).toBeUndefined();
     expect(last().tools[0]).toContain('3 errors');
     card.complete();
     await vi.advanceTimersByTimeAsync(5_000);
     expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+  });
+
+  it('with the quiet-period note turned off, the stall says since when there was no progress itself', async () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 0, 5, 14, 0, 0) });
+    const channel = memoryChannel();
+    const cards = createProgressCards({ channels: [channel], logger: silentLogger, env: {} });
+    const card = cards.open('memory', undefined, { quietPeriodMs: 0 });
+    await playEvents(card, c.events, fakeTime(vi), { startAt: Date.now() });
+    await vi.advanceTimersByTimeAsync(11 * 60_000);
+    expect(channel.messages.get('m1')!.history.at(-1)).toMatchObject({ status: 'running', notice: '⏸ 自 14:00 起无进展' });
+    await cards.shutdown();
   });
 
   it('stall settings are checked, naming the field and value', () => {

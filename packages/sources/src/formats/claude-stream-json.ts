@@ -93,6 +93,8 @@ export function claudeStreamJson(b: RunBuilder): Converter {
           blocks.flushAll();
           const window = contextWindow(value.modelUsage);
           if (window !== undefined) b.usage({ contextWindow: window });
+          const cost = num(value.total_cost_usd);
+          if (cost !== undefined) b.usage({ totalCostUsd: cost });
           // Streamed messages under-report output (their usage is a snapshot taken mid-message) and
           // helper models are not streamed at all: the result's totals are the run's own numbers.
           const totals = resultTotals(value);

@@ -54,6 +54,28 @@ export function codeModeCall(script: string): CodeModeCall {
   return { name: call[1]!, args: { script: script.trim().split('\n')[0] ?? '' } };
 }
 
+/**
+ * The plan of a code-mode `tools.update_plan({plan:[{step:"…",status:"…"}, …]})` call (a JavaScript
+ * object literal, not JSON): each `{…}` holding a `step` and a `status` string is one item, in order.
+ */
+export function codeModePlan(script: string): Array<{ step: string; status: string }> {
+  const call = /\btools\.update_plan\s*\(/.exec(script);
+  if (!call) return [];
+  const body = script.slice(call.index + call[0].length);
+  const items: Array<{ step: string; status: string }> = [];
+  for (const object of body.matchAll(/\{([^{}]*)\}/g)) {
+    const field = (key: string) => {
+      // Keys bare or quoted (`step:"…"`, `"status":"…"`): scripts mix both.
+      const at = new RegExp(`(?:^|[{,\\s])(["']?)${key}\\1\\s*:\\s*`).exec(object[1]!);
+      return at ? stringLiteral(object[1]!.slice(at.index + at[0].length)) : undefined;
+    };
+    const step = field('step');
+    const status = field('status');
+    if (step !== undefined && status !== undefined) items.push({ step, status });
+  }
+  return items;
+}
+
 /** `Script completed|failed|running…` then `Wall time X seconds` then `Output:`: a code-mode result header. */
 const HEADER = /^Script (completed|failed|running[^\n]*)\nWall time:? ([\d.]+) seconds?\nOutput:\n?/;
 

@@ -1,9 +1,10 @@
 import type { RunBuilder, ToolResult } from '../run-builder.js';
 import { argsText, isObject, num, str, summarize, type Json } from '../text.js';
 import type { Converter } from './converter.js';
+import { planItems } from '../tool-effects.js';
 
 /** `codex exec --json` item types that are tool calls. */
-const TOOL_ITEMS = new Set(['command_execution', 'file_change', 'mcp_tool_call', 'web_search', 'todo_list']);
+const TOOL_ITEMS = new Set(['command_execution', 'file_change', 'mcp_tool_call', 'web_search']);
 
 function toolName(item: Json): string {
   if (item.type === 'mcp_tool_call') return `${str(item.server) ?? 'mcp'}/${str(item.tool) ?? 'tool'}`;
@@ -20,8 +21,6 @@ function toolArgs(item: Json): string | undefined {
       return argsText(item.arguments ?? {});
     case 'web_search':
       return argsText({ query: item.query });
-    case 'todo_list':
-      return argsText({ items: item.items });
     default:
       return undefined;
   }
@@ -51,10 +50,6 @@ function toolResult(item: Json): ToolResult {
       const text = changes.map((change) => `${str(change.kind) ?? 'change'} ${(str(change.path) ?? '').split('/').pop()}`).join(', ');
       return { summary: summarize(text), isError: failed };
     }
-    case 'todo_list': {
-      const items = Array.isArray(item.items) ? item.items.filter(isObject) : [];
-      return { summary: `${items.filter((todo) => todo.completed === true).length}/${items.length} done` };
-    }
     case 'mcp_tool_call': {
       const error = isObject(item.error) ? str(item.error.message) : str(item.error);
       return { summary: summarize(error ?? mcpResultText(item.result)), isError: failed || error !== undefined || (isObject(item.result) && item.result.isError === true) };
@@ -73,8 +68,9 @@ function toolResult(item: Json): ToolResult {
  *   usage (input with cached tokens, output; no per-call split, no context size); `turn.failed`
  *   fails it; a top-level `error` fails the run when the stream then ends without a turn ending.
  * - Items: `reasoning` → thinking, `agent_message` → answer; `command_execution`, `file_change`,
- *   `mcp_tool_call`, `web_search` and `todo_list` items are tool calls, matched by item id (an
- *   item first seen completed starts and finishes at once). `todo_list` updates are skipped.
+ *   `mcp_tool_call` and `web_search` items are tool calls, matched by item id (an item first seen
+ *   completed starts and finishes at once); a completed `file_change` reports its files. `todo_list`
+ *   items (started, updated, completed) are the plan.
  * - Rounds: model output (thinking, text, a tool call) after a tool result opens a round.
  */
 export function codexExec(b: RunBuilder): Converter {
@@ -91,6 +87,10 @@ export function codexExec(b: RunBuilder): Converter {
     } else if (type === 'agent_message' && kind === 'completed') {
       b.modelOutput();
       b.answer(str(value.text) ?? '', id ?? `line ${b.line}`);
+    } else if (type === 'todo_list') {
+      // The agent's plan, updated in place: the card's checklist, not a tool line.
+      const items = planItems(value.items);
+      if (items) b.plan(items);
     } else if (TOOL_ITEMS.has(type) && kind !== 'updated') {
       if (!id) {
         b.error(`${type} item without an id`);

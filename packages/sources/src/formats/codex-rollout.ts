@@ -1,8 +1,31 @@
 import type { RunBuilder } from '../run-builder.js';
 import { argsText, isObject, num, parseTime, str, titleFrom, type Json } from '../text.js';
 import type { Converter } from './converter.js';
-import { codeModeCall } from './codex-code-mode.js';
+import { codeModeCall, codeModePlan } from './codex-code-mode.js';
 import { codexOutput } from './codex-output.js';
+import { diffCounts, type FileChange } from '../tool-effects.js';
+
+/**
+ * The files of a `patch_apply_end` event's `changes` (`{ path: { type: add | update | delete,
+ * content | unified_diff, move_path } }`), with their line counts.
+ */
+function patchApplyChanges(changes: unknown): FileChange[] {
+  // Older versions give an added file as a diff too; newer ones as its `content`.
+  if (!isObject(changes)) return [];
+  return Object.entries(changes).flatMap(([path, change]): FileChange[] => {
+    if (!isObject(change)) return [];
+    const target = str(change.move_path) ?? path;
+    if (change.type === 'delete') return [{ path: target, kind: 'deleted' }];
+    const diff = str(change.unified_diff);
+    const counts: { added?: number; removed?: number } = diff === undefined ? {} : diffCounts(diff);
+    if (change.type === 'add') {
+      const content = str(change.content);
+      const added = content === undefined ? counts.added : content === '' ? 0 : content.replace(/\n$/, '').split('\n').length;
+      return [{ path: target, kind: 'added', ...(added === undefined ? {} : { added }) }];
+    }
+    return [{ path: target, ...counts }];
+  });
+}
 
 interface Totals {
   readonly input: number;
@@ -35,6 +58,8 @@ function partsText(parts: unknown): string {
  *   (see {@link codeModeCall}, {@link codexOutput}). `compacted` / `world_state` records start nothing.
  * - Tool durations: older versions stamp a call and its output alike; when the output reports its
  *   own duration (`metadata.duration_seconds`, `Wall time:`), the finish is at start + duration.
+ * - Plan and files: an `update_plan` call is the plan (see `RunBuilder.toolStarted`);
+ *   `patch_apply_end` (unless `success: false`) reports the files a patch changed, with line counts.
  * - Usage: `token_count` events carry running totals; each one sends the difference to the last
  *   (repeated totals send nothing): input (cached included) and output tokens (reasoning
  *   included), the last call's `total_tokens` as context, `model_context_window` as window.
@@ -91,6 +116,9 @@ export function codexRollout(b: RunBuilder): Converter {
       case 'token_count':
         tokenCount(payload);
         return;
+      case 'patch_apply_end':
+        if (payload.success !== false) b.filesChanged(patchApplyChanges(payload.changes));
+        return;
       case 'task_complete':
         b.complete(str(payload.last_agent_message));
         return;
@@ -131,7 +159,9 @@ export function codexRollout(b: RunBuilder): Converter {
         if (payload.type === 'custom_tool_call' && name === 'exec' && typeof payload.input === 'string' && /\btools\.\w+\s*\(/.test(payload.input)) {
           // Code mode: the script's inner call is what the card shows.
           const inner = codeModeCall(payload.input);
-          b.toolStarted(callId, inner.name, argsText(inner.args));
+          // A plan update is the plan, read off the script's object literal.
+          const args = inner.name === 'update_plan' ? { plan: codeModePlan(payload.input) } : inner.args;
+          b.toolStarted(callId, inner.name, argsText(args));
         } else b.toolStarted(callId, name, argsText(payload.arguments ?? payload.input ?? payload.action));
         return;
       }

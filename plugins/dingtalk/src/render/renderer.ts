@@ -1,9 +1,13 @@
 import {
+  changedFilesLines,
   codePointLength,
   cut,
   formatFooter,
   isTerminalStatus,
   noticeText,
+  oneLine,
+  planHeading,
+  planLines,
   toolLineText,
   type CardRenderer,
   type CardStatus,
@@ -16,6 +20,7 @@ import {
 import { cutMarkdown, splitMarkdown, truncateMarkdown } from './guards.js';
 import { layoutVariables, type LayoutKeys } from './layout.js';
 import { escapeInline, normalizeAgentMarkdown } from './markdown.js';
+import { changedFilesBlock, livenessBlock, planBlock } from './sections.js';
 import { CARD_TEXTS, STATUS_COLOR_TOKENS, STATUS_ICONS, type CardTexts } from './texts.js';
 
 /**
@@ -86,6 +91,10 @@ export interface DingTalkRendererOptions {
 }
 
 const MAX_INLINE_CHARS = 500;
+/** Most code points of one tool line (a tool name can be any length), of the footer's model name and of the footer. */
+const MAX_TOOL_LINE_CHARS = 300;
+const MAX_MODEL_CHARS = 80;
+const MAX_FOOTER_CHARS = 300;
 const MAX_THINKING_CHARS = 300;
 
 /** Running tools first (they are what the card is waiting on), then the latest finished ones, in start order. */
@@ -104,8 +113,8 @@ interface Layout {
 }
 
 /**
- * Renders a {@link CardView} as DingTalk card data: title, status line (colour token + emoji), tool
- * lines, thinking (while nothing is answered yet), answer, error / waiting prompt, footer.
+ * Renders a {@link CardView} as DingTalk card data: title, status line (colour token + emoji), the
+ * liveness note, the plan checklist, tool lines, thinking (while nothing is answered yet), answer, error / waiting prompt, the changed files (final card), footer.
  * Pure: equal views give equal payloads. The markdown variable never exceeds `maxContentChars`; a
  * running card's long answer is shortened (valid markdown, saying so); a terminal card's answer that
  * does not fit continues in follow-up messages ({@link renderContinuations}), so nothing is lost.
@@ -133,7 +142,11 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     const { locale, texts } = this.language(view);
     const o = this.options;
     const status = `<font colorTokenV2=${STATUS_COLOR_TOKENS[view.status]}>${STATUS_ICONS[view.status]} **${texts.status[view.status]}**</font>`;
-    const head = view.round > 0 ? `${status} · ${texts.round(view.round)}` : status;
+    const round = view.round > 0 ? `${status} · ${texts.round(view.round)}` : status;
+    const note = livenessBlock(view, locale, o.timeZone);
+    const head = assemble([round, note]);
+    const plan = planBlock(view, locale);
+    const files = changedFilesBlock(view, locale);
     const notice = view.notice ? `<font colorTokenV2=common_level3_base_color>${escapeInline(noticeText(view.notice, locale, o.timeZone))}</font>` : '';
     const detail = [notice, this.detail(view, texts)].filter(Boolean).join('\n\n');
     const footer = this.footer(view, locale);
@@ -148,14 +161,14 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     let content = '';
     let parts: readonly string[] = [];
     for (;;) {
-      const tools = this.tools(view, locale, texts, toolLimit);
-      const fixed = [head, tools, detail, footerBlock];
-      content = assemble([head, tools, thinking, answer, detail, footerBlock]);
+      const tools = assemble([plan, this.tools(view, locale, texts, toolLimit)]);
+      const fixed = [head, tools, detail, files, footerBlock];
+      content = assemble([head, tools, thinking, answer, detail, files, footerBlock]);
       if (codePointLength(content) <= o.maxContentChars) break;
       // Too long: drop the thinking, then shorten the answer, keeping at least a third of the room for it.
       const withoutAnswer = codePointLength(assemble(fixed));
       if (answer === '' || withoutAnswer <= (o.maxContentChars * 2) / 3 || toolLimit <= 3) {
-        ({ content, parts } = this.shortened(head, tools, answer, detail, footerBlock, texts, isTerminalStatus(view.status)));
+        ({ content, parts } = this.shortened(head, tools, answer, assemble([detail, files]), footerBlock, texts, isTerminalStatus(view.status)));
         break;
       }
       toolLimit = Math.max(3, Math.floor(toolLimit / 2));
@@ -187,6 +200,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     const o = this.options;
     const lines: string[] = [];
     lines.push(`${STATUS_ICONS[view.status]} ${texts.status[view.status]}${view.round > 0 ? ` · ${texts.round(view.round)}` : ''}`);
+    if (view.plan) lines.push(escapeInline([planHeading(view.plan, locale), ...planLines(view.plan, locale)].join('\n')));
     const { shown, hidden } = pickTools(view.tools, Math.min(o.maxToolLines, 5));
     if (hidden > 0) lines.push(escapeInline(texts.moreTools(hidden)));
     for (const tool of shown) lines.push(`· ${escapeInline(this.toolText(tool, view, locale).replace(/`/g, ''))}`);
@@ -197,6 +211,10 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     if (view.status === 'waiting' && view.waitingFor) lines.push(`${texts.waitingFor}: ${escapeInline(cut(view.waitingFor, MAX_INLINE_CHARS))}`);
     if (view.notice) lines.push(escapeInline(noticeText(view.notice, locale, o.timeZone)));
     if (view.error) lines.push(`${view.status === 'cancelled' ? texts.reason : texts.error}: ${escapeInline(cut(view.error, MAX_INLINE_CHARS))}`);
+    if (isTerminalStatus(view.status) && view.changedFiles.length > 0) {
+      const files = changedFilesLines(view.changedFiles, locale);
+      lines.push(escapeInline(`${files.heading}: ${files.items.join(', ')}`));
+    }
     const footer = this.footer(view, locale);
     if (footer) lines.push(escapeInline(footer));
     let text = lines.join('\n\n');
@@ -214,7 +232,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
 
   /** The core's line text, re-made in the card's locale when it differs from the view's. */
   private toolText(tool: ToolLine, view: CardView, locale: Locale): string {
-    return locale === view.locale ? tool.text : toolLineText(tool, locale);
+    return oneLine(locale === view.locale ? tool.text : toolLineText(tool, locale), MAX_TOOL_LINE_CHARS);
   }
 
   private tools(view: CardView, locale: Locale, texts: CardTexts, limit: number): string {
@@ -238,7 +256,12 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
 
   private footer(view: CardView, locale: Locale): string {
     if (!isTerminalStatus(view.status) && this.options.footerStyle !== 'debug') return '';
-    return formatFooter(view.footer, { style: this.options.footerStyle, fields: this.options.footerFields, locale, timeZone: this.options.timeZone });
+    // A model name is whatever the agent said: one line, cut.
+    const model = view.footer.model === undefined ? undefined : oneLine(view.footer.model, MAX_MODEL_CHARS);
+    return oneLine(
+      formatFooter({ ...view.footer, model }, { style: this.options.footerStyle, fields: this.options.footerFields, locale, timeZone: this.options.timeZone }),
+      MAX_FOOTER_CHARS,
+    );
   }
 
   /**
@@ -255,7 +278,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     // separators around the answer and the notice: 2 × "\n\n"
     const room = max - others - codePointLength(`*${longest}*`) - 4;
     if (answer === '' || room < 50) {
-      return { content: truncateMarkdown(assemble([head, tools, detail, footerBlock]), max), parts: followUp ? splitMarkdown(answer, max).slice(0, maxParts) : [] };
+      return { content: truncateMarkdown(assemble([head, tools, detail, footerBlock]), max), parts: followUp ? splitMarkdown(answer, max, maxParts).parts : [] };
     }
     const kept = cutMarkdown(answer, room);
     const remaining = Array.from(answer).slice(kept.consumed).join('').replace(/^\n+/, '');
@@ -264,11 +287,11 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
       const notice = texts.shortened(codePointLength(kept.text), total);
       return { content: truncateMarkdown(assemble([head, tools, kept.text, `*${notice}*`, detail, footerBlock]), max), parts: [] };
     }
-    const all = splitMarkdown(rest, max);
-    const parts = all.slice(0, maxParts);
+    // Only the parts that are sent are split; the rest is only counted.
+    const { parts, leftOut } = splitMarkdown(rest, max, maxParts);
     // When even `maxParts` follow-ups are not enough, the notice says how much is shown in all.
     const shown = codePointLength(kept.text) + parts.reduce((sum, part) => sum + codePointLength(part), 0);
-    const notice = all.length > maxParts ? texts.shortened(shown, total) : texts.continuedBelow(parts.length);
+    const notice = leftOut > 0 ? texts.shortened(shown, total) : texts.continuedBelow(parts.length);
     return { content: truncateMarkdown(assemble([head, tools, kept.text, `*${notice}*`, detail, footerBlock]), max), parts };
   }
 }

@@ -27,6 +27,14 @@ const MONTHLY_QUOTA_CODE = 'Forbidden.AccessDenied.ApiCountLimitForOrg';
  */
 const GONE_CODES: ReadonlySet<string> = new Set(['param.cardNotExist', 'cardInstance.notExist', 'param.stream.outTrackId']);
 
+/**
+ * Codes meaning "this card's target cannot be reached", which no retry changes: the group's
+ * `invalid.openConversationId`, `group.disbanded`, `bot.stopped` (robot messaging errors,
+ * https://open.dingtalk.com/document/orgapp/the-robot-sends-a-group-message) and the card API's
+ * `param.openSpaceIdInvalid` (https://open.dingtalk.com/document/development/create-and-deliver-cards).
+ */
+const TARGET_CODES: ReadonlySet<string> = new Set(['invalid.openConversationId', 'group.disbanded', 'bot.stopped', 'param.openSpaceIdInvalid']);
+
 /** Codes meaning "the token is bad": `InvalidAuthentication` (HTTP 400, https://open.dingtalk.com/document/development/server-api-error-codes-1), the generic 401 `Unauthorized`. */
 const AUTH_CODES: ReadonlySet<string> = new Set(['InvalidAuthentication', 'Unauthorized', 'invalidClientIdOrSecret', 'accesstoken.expired']);
 
@@ -38,9 +46,11 @@ const AUTH_CODES: ReadonlySet<string> = new Set(['InvalidAuthentication', 'Unaut
  * - the per-IP ban answer → `rate-limited`, 5 min, the whole channel;
  * - a 2xx saying `result: false`, or an answer that is not JSON → `transient` (not applied; try again);
  * - 400 `param.cardNotExist` (and `cardInstance.notExist`) → `gone`;
+ * - `invalid.openConversationId`, `group.disbanded`, `bot.stopped`, `param.openSpaceIdInvalid`, or no
+ *   usable target → `target` (the card's final is tried once; other cards go on);
  * - `InvalidAuthentication` (400), 401 → `auth`;
  * - 408, 5xx, timeouts, network errors, a card created but not delivered → `transient`;
- * - any other 4xx (`param.invalid`, `param.contentUnsafe`, permission errors…) or no usable target → `rejected`.
+ * - any other 4xx (`param.invalid`, `param.contentUnsafe`, permission errors…) → `rejected`.
  */
 export function classifyDingTalkError(error: unknown): CallFailure {
   if (error instanceof DingTalkApiError) {
@@ -53,13 +63,14 @@ export function classifyDingTalkError(error: unknown): CallFailure {
     if (code.includes('QpmLimit')) return { kind: 'rate-limited', retryAfterMs: QPM_RETRY_AFTER_MS, scope: 'channel', detail };
     if (error.status === 429) return { kind: 'rate-limited', retryAfterMs: QPS_RETRY_AFTER_MS, scope: 'channel', detail };
     if (GONE_CODES.has(code)) return { kind: 'gone', detail };
+    if (TARGET_CODES.has(code)) return { kind: 'target', detail };
     if (AUTH_CODES.has(code) || error.status === 401) return { kind: 'auth', detail };
     if (error.status >= 500 || error.status === 408) return { kind: 'transient', detail };
     if (error.status >= 400) return { kind: 'rejected', detail };
     return { kind: 'transient', detail };
   }
   if (error instanceof DingTalkDeliveryError || error instanceof DingTalkNetworkError) return { kind: 'transient', detail: error.message };
-  if (error instanceof DingTalkTargetError) return { kind: 'rejected', detail: error.message };
+  if (error instanceof DingTalkTargetError) return { kind: 'target', detail: error.message };
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return { kind: 'transient', detail };
 }

@@ -88,7 +88,7 @@ describe('DingTalk transport ↔ emulator', () => {
     emulator = s.emulator;
     const error = await failureOf(s.plugin.transport.send({ target: undefined, payload: payload('x'), idempotencyKey: 'n', replacing: false }));
     expect(String(error)).toMatch(/dingtalk target = undefined \(missing\)/);
-    expect(s.plugin.transport.classify(error).kind).toBe('rejected');
+    expect(s.plugin.transport.classify(error).kind).toBe('target');
     const bad = await failureOf(s.plugin.transport.send({ target: { type: 'group' } as never, payload: payload('x'), idempotencyKey: 'n', replacing: false }));
     expect(String(bad)).toMatch(/dingtalk target = \{"type":"group"\} \(openConversationId/);
     expect(emulator.cards()).toHaveLength(0);
@@ -162,6 +162,8 @@ describe('DingTalk transport: failure kinds', () => {
     [400, { code: 'InvalidAuthentication', message: '不合法的access_token' }, { kind: 'auth' }],
     [401, { code: 'Unauthorized' }, { kind: 'auth' }],
     [400, { code: 'param.contentUnsafe' }, { kind: 'rejected' }],
+    [400, { code: 'invalid.openConversationId' }, { kind: 'target' }],
+    [400, { code: 'group.disbanded' }, { kind: 'target' }],
     [403, { code: 'Forbidden.AccessDenied.AccessTokenPermissionDenied' }, { kind: 'rejected' }],
     [500, { code: 'system.busy' }, { kind: 'transient' }],
     [503, {}, { kind: 'transient' }],

@@ -5,6 +5,7 @@ import { escapeCardMarkdown, type Truncated } from './markdown/index.js';
 import { renderContinuation } from './continuation.js';
 import { answerElements } from './answer-elements.js';
 import { footerElements, markdown, panel, tail, toolElements } from './elements.js';
+import { changedFilesElements, livenessElements, planElements } from './sections.js';
 import { CARD_TEXTS, STATUS_TEMPLATE, statusLine, type CardTexts } from './texts.js';
 
 /** How the card is drawn. */
@@ -69,6 +70,10 @@ function build(p: Parts, answer: string, notice: string | undefined, level: Leve
   if (elements.length === 0 || (elements.length === 1 && elements[0]!.element_id === 'thinking_panel')) {
     elements.push(markdown('placeholder', running ? texts.thinkingNow : texts.noAnswer));
   }
+  elements.push(...livenessElements(view, p.locale, p.options.timeZone));
+  const plan = planElements(view, p.locale);
+  if (plan.length > 0) elements.push({ tag: 'hr', element_id: 'plan_divider' }, ...plan);
+  elements.push(...changedFilesElements(view, p.locale));
   elements.push(...toolElements(view, texts, level === 2, p.options.toolFoldAfter));
   elements.push(...footerElements(view, { style: p.options.footerStyle, fields: p.options.footerFields, timeZone: p.options.timeZone }, p.locale));
   return {
@@ -95,7 +100,8 @@ export interface CardLayout {
 
 /**
  * Draws a {@link CardView} as a Card JSON 2.0 card that passes Feishu's checks: header title,
- * status subtitle and colour; thinking (folded once an answer exists); the answer; tools; footer.
+ * status subtitle and colour; thinking (folded once an answer exists); the answer; the liveness note;
+ * the plan checklist; the changed files (final card); tools; footer.
  * Agent text is escaped (no live `<at>` or other tags), at most 3 markdown tables, and the card is
  * cut to 28 KB keeping markdown valid with a notice saying so. On a terminal card whose answer
  * did not fit, the rest goes into `continuations` (unless `overflow` is `truncate`); the main

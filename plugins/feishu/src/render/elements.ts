@@ -1,4 +1,4 @@
-import { formatFooter, isTerminalStatus, type CardView, type FooterField, type FooterStyle, type ToolLine } from '@progresscard/core';
+import { formatFooter, isTerminalStatus, oneLine, type CardView, type FooterField, type FooterStyle, type ToolLine } from '@progresscard/core';
 import type { FeishuElement } from './card-types.js';
 import { escapeCardMarkdown } from './markdown/index.js';
 import type { CardTexts } from './texts.js';
@@ -7,6 +7,12 @@ import type { CardTexts } from './texts.js';
 const VISIBLE_TOOLS = 3;
 /** Older tool calls listed inside the folded panel at most (the rest are counted). */
 const MAX_FOLDED_TOOLS = 30;
+
+/** Most code points of one tool line (a tool name can be any length). */
+const MAX_TOOL_LINE_CHARS = 300;
+/** Most code points of the model name in the footer, and of the whole footer line. */
+const MAX_MODEL_CHARS = 80;
+const MAX_FOOTER_CHARS = 300;
 
 const TOOL_ICON: Readonly<Record<ToolLine['state'], string>> = { running: '⏳', finished: '✅', failed: '❌', orphan: '▫️', interrupted: '⏹' };
 
@@ -31,7 +37,7 @@ export function panel(element_id: string, title: string, elements: FeishuElement
 }
 
 function toolItem(tool: ToolLine): string {
-  return `- ${TOOL_ICON[tool.state]} ${escapeCardMarkdown(tool.text).replace(/\n/g, ' ')}`;
+  return `- ${TOOL_ICON[tool.state]} ${escapeCardMarkdown(oneLine(tool.text, MAX_TOOL_LINE_CHARS))}`;
 }
 
 /**
@@ -79,7 +85,9 @@ export interface FooterRender {
  */
 export function footerElements(view: CardView, footer: FooterRender, locale: CardView['locale']): FeishuElement[] {
   if (!isTerminalStatus(view.status)) return [];
-  const text = formatFooter(view.footer, { style: footer.style, fields: footer.fields, locale, timeZone: footer.timeZone });
+  // A model name is whatever the agent said: one line, cut, so the footer never grows the card past its size guard.
+  const model = view.footer.model === undefined ? undefined : oneLine(view.footer.model, MAX_MODEL_CHARS);
+  const text = oneLine(formatFooter({ ...view.footer, model }, { style: footer.style, fields: footer.fields, locale, timeZone: footer.timeZone }), MAX_FOOTER_CHARS);
   return [markdown('footer', `<font color='grey'>${escapeCardMarkdown(text)}</font>`, { text_size: 'notation' })];
 }
 

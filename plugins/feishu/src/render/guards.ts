@@ -96,20 +96,38 @@ export function prepareAgentMarkdown(markdown: string, maxTables: number): { tex
 }
 
 /**
- * The longest cut of `text` whose card fits: binary search over the kept length. `build` gets the
- * cut (undefined when the whole text is used) and returns the card. Undefined when not even an
- * empty cut fits.
+ * The longest cut of `text` whose card fits. `build` gets the cut (undefined when the whole text is
+ * used) and returns the card. Undefined when not even an empty cut fits.
+ *
+ * Every kept character takes at least one byte of the card, so the longest fitting cut is almost
+ * always shorter than `maxContentBytes` characters: the search starts there and doubles while a cut
+ * still fits (blank lines that the card drops could make a longer one fit), then halves between the
+ * last cut that fitted and the first that did not. The cost depends on the card's size, not on the
+ * length of `text`, so a long answer renders in time linear in its length (the cut itself) at most.
  */
 export function fitText(
   text: string,
   build: (cut: Truncated | undefined) => FeishuCard,
   limits: GuardLimits = FEISHU_GUARD_LIMITS,
 ): { card: FeishuCard; cut?: Truncated } | undefined {
-  const whole = build(undefined);
-  if (cardFits(whole, limits)) return { card: whole };
+  let best: { card: FeishuCard; cut: Truncated } | undefined;
   let low = 0;
   let high = text.length - 1;
-  let best: { card: FeishuCard; cut: Truncated } | undefined;
+  for (let probe = Math.max(1, limits.maxContentBytes); ; probe *= 2) {
+    if (probe >= text.length) {
+      const whole = build(undefined);
+      if (cardFits(whole, limits)) return { card: whole };
+      break;
+    }
+    const cut = truncateMarkdown(text, probe);
+    const card = build(cut);
+    if (!cardFits(card, limits)) {
+      high = probe - 1;
+      break;
+    }
+    best = { card, cut };
+    low = probe + 1;
+  }
   while (low <= high) {
     const mid = Math.floor((low + high) / 2);
     const cut = truncateMarkdown(text, mid);

@@ -16,7 +16,7 @@ export class FeishuApiError extends Error {
 /** The plugin refused to send something itself (a card over the limits, no receiver). */
 export class FeishuLocalError extends Error {
   override readonly name = 'FeishuLocalError';
-  constructor(message: string, readonly kind: 'rejected' = 'rejected') {
+  constructor(message: string, readonly kind: 'rejected' | 'target' = 'rejected') {
     super(message);
   }
 }
@@ -43,6 +43,15 @@ export const SEQUENCE_CODE = 300317;
  * 99991664/99991665/99991668/99991671 other token errors, 10014/10015/99991543 bad app credentials.
  */
 const AUTH_CODES: ReadonlySet<number> = new Set([99991661, 99991663, 99991664, 99991665, 99991668, 99991671, 10014, 10015, 99991543]);
+/**
+ * The receiver cannot be reached and no retry changes that (message/create error codes,
+ * https://open.feishu.cn/document/server-docs/im-v1/message/create): 230002 the bot is not in the
+ * chat, 230013 the bot has no availability to the user (also a user who left), 230034 the
+ * receive_id is invalid; 230001 (invalid parameter) only when its msg names the receive_id.
+ */
+const TARGET_CODES: ReadonlySet<number> = new Set([230002, 230013, 230034]);
+const INVALID_PARAMETER_CODE = 230001;
+
 /** 230020: 5 updates/s per message or 5 sends/s per chat. */
 const MESSAGE_RATE_LIMIT_CODE = 230020;
 /** 99991400: gateway limit per app (50/s, 1000/min), HTTP 429 (400 on old APIs). */
@@ -89,6 +98,7 @@ function header(headers: Readonly<Record<string, unknown>>, name: string): strin
  *   for `x-ogw-ratelimit-reset` seconds);
  * - 230011, 231003, 230031, 200740, 200750 → `gone`;
  * - 200810, 300317, 200850, 300309 (CardKit) → `transient`;
+ * - 230002, 230013, 230034 (and 230001 naming the receive_id) → `target`;
  * - token / credential codes, HTTP 401 → `auth`;
  * - HTTP 5xx, timeouts, network errors, anything unknown → `transient`;
  * - other codes (230001, 230025, 230099 with its sub-code…) → `rejected`.
@@ -113,6 +123,7 @@ export function classifyFeishuError(error: unknown): CallFailure {
   }
   if (code !== undefined && GONE_CODES.has(code)) return { kind: 'gone', detail };
   if (code !== undefined && CARDKIT_TRANSIENT_CODES.has(code)) return { kind: 'transient', detail };
+  if ((code !== undefined && TARGET_CODES.has(code)) || (code === INVALID_PARAMETER_CODE && /receive_id/i.test(msg ?? ''))) return { kind: 'target', detail };
   if ((code !== undefined && AUTH_CODES.has(code)) || status === 401) return { kind: 'auth', detail };
   if (status !== undefined && status >= 500) return { kind: 'transient', detail };
   if (code !== undefined && code !== 0) return { kind: 'rejected', detail };

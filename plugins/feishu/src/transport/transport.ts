@@ -162,10 +162,17 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
     return failure.kind === 'gone' || /code 230001/.test(failure.detail);
   }
 
+  /** Sends a new message; a receiver that cannot be reached is named in the error (`target`). */
   async #create(receiveIdType: ReceiveIdType, receiveId: string, content: string, uuid: string): Promise<FeishuAnswer> {
-    const answer = await FEISHU_API_ROUTES.createMessage.call(this.#client, { receiveIdType, receiveId, content, uuid });
-    this.#check(answer);
-    return answer;
+    try {
+      const answer = await FEISHU_API_ROUTES.createMessage.call(this.#client, { receiveIdType, receiveId, content, uuid });
+      this.#check(answer);
+      return answer;
+    } catch (error) {
+      const failure = classifyFeishuError(error);
+      if (failure.kind === 'target') throw new FeishuLocalError(`feishu cannot reach ${receiveIdType} ${receiveId}: ${failure.detail}`, 'target');
+      throw error;
+    }
   }
 
   async #reply(messageId: string, content: string, uuid: string, replyInThread: boolean): Promise<FeishuAnswer> {

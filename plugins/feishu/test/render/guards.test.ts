@@ -58,6 +58,17 @@ describe('fitText', () => {
     expect(inspectCard(fitted.card, limits).bytes).toBeGreaterThan(4900);
     expect(fitText('short', (cut) => card([md('a', cut ? cut.text : 'short')]))!.cut).toBeUndefined();
   });
+
+  it('still finds a cut longer than the byte limit when the card drops most of the text', () => {
+    // The card keeps one character in a hundred: a cut of ~450 000 characters fits in 5000 bytes.
+    const text = 'x'.repeat(1_000_000);
+    const limits = { ...FEISHU_GUARD_LIMITS, maxContentBytes: 5000 };
+    const sparse = (s: string) => s.replace(/x{1,100}/g, 'x');
+    const fitted = fitText(text, (cut) => card([md('a', sparse(cut ? cut.text : text))]), limits)!;
+    expect(fitted.cut!.consumed).toBeGreaterThan(400_000);
+    expect(inspectCard(fitted.card, limits).bytes).toBeLessThanOrEqual(5000);
+    expect(inspectCard(fitted.card, limits).bytes).toBeGreaterThan(4900);
+  });
 });
 
 describe('case F05: content over the limits', () => {

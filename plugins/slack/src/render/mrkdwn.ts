@@ -21,39 +21,75 @@ export function toMrkdwn(markdown: string): string {
     .join('\n');
 }
 
+/** Whether `text` has more than `max` code points, looking at no more of it than needed. */
+function longerThan(text: string, max: number): boolean {
+  // Code points never outnumber UTF-16 units, and 2 × max + 2 units hold more than `max` code points.
+  return text.length > max && codePointLength(text.slice(0, 2 * max + 2)) > max;
+}
+
+/** Result of {@link splitSections}. */
+export interface SplitSections {
+  readonly sections: readonly string[];
+  /** Code points of the text after the last section that no section holds (0 when they hold it all). */
+  readonly leftOut: number;
+}
+
 /**
  * Splits mrkdwn into pieces of at most `max` code points, at line ends where possible. A code fence
  * cut open is closed at the end of one piece and reopened at the start of the next, so every piece
- * renders on its own.
+ * renders on its own. Stops after `maxSections` pieces (default: all) and only counts the code
+ * points of what is left. Linear in the text.
  */
-export function splitSections(text: string, max: number): string[] {
-  const pieces: string[] = [];
+export function splitSections(text: string, max: number, maxSections = Number.POSITIVE_INFINITY): SplitSections {
+  const sections: string[] = [];
   const fence = '```';
   let current = '';
+  /** Code points of `current`, kept as it grows (measuring it again at every line would be quadratic). */
+  let currentChars = 0;
   let open = false;
-  const flush = () => {
-    if (current === '') return;
-    pieces.push(open ? `${current}\n${fence}` : current);
-    current = open ? fence : '';
+  /** Offset of `text` up to which the sections hold it. */
+  let covered = 0;
+  const append = (line: string, chars: number) => {
+    current = current === '' ? line : `${current}\n${line}`;
+    currentChars += (currentChars === 0 ? 0 : 1) + chars;
   };
+  /** Closes the piece being built (its text ends at `end` in `text`); true when no more sections are wanted. */
+  const flush = (end: number): boolean => {
+    if (current === '') return false;
+    const piece = open ? `${current}\n${fence}` : current;
+    if (piece.trim() !== '' && piece.trim() !== fence) sections.push(piece);
+    covered = end;
+    current = open ? fence : '';
+    currentChars = open ? fence.length : 0;
+    return sections.length >= maxSections;
+  };
+  const stopped = (): SplitSections => {
+    const rest = text.slice(covered).replace(/^\n+/, '');
+    // Only fences and blank lines left make no section.
+    return { sections, leftOut: rest.replaceAll(fence, '').trim() === '' ? 0 : codePointLength(rest) };
+  };
+  if (maxSections <= 0) return stopped();
   // Room for a closing fence ("\n```") and a reopened one ("```\n").
   const room = max - 2 * (fence.length + 1);
-  for (const rawLine of text.split('\n')) {
-    let line = rawLine;
-    while (codePointLength(line) > room) {
-      const head = cut(line, room, '');
-      if (current !== '') flush();
-      current = current === '' ? head : `${current}\n${head}`;
-      flush();
+  for (let lineStart = 0; lineStart <= text.length; ) {
+    const newline = text.indexOf('\n', lineStart);
+    const lineEnd = newline < 0 ? text.length : newline;
+    let line = text.slice(lineStart, lineEnd);
+    let lineOffset = lineStart;
+    while (longerThan(line, room)) {
+      const head = cut(line.slice(0, 2 * room + 2), room, '');
+      if (current !== '' && flush(lineOffset)) return stopped();
+      append(head, codePointLength(head));
       line = line.slice(head.length);
+      lineOffset += head.length;
+      if (flush(lineOffset)) return stopped();
     }
-    const next = current === '' ? line : `${current}\n${line}`;
-    if (codePointLength(next) > room) {
-      flush();
-      current = current === '' ? line : `${current}\n${line}`;
-    } else current = next;
+    const lineChars = codePointLength(line);
+    if (currentChars + (current === '' ? 0 : 1) + lineChars > room && flush(lineOffset)) return stopped();
+    append(line, lineChars);
     if (/^\s{0,3}```/.test(line)) open = !open;
+    lineStart = lineEnd + 1;
   }
-  if (current !== '' && current !== fence) pieces.push(open ? `${current}\n${fence}` : current);
-  return pieces.filter((p) => p.trim() !== '' && p.trim() !== fence);
+  if (current !== '' && current !== fence) flush(text.length);
+  return { sections, leftOut: 0 };
 }

@@ -2,6 +2,7 @@ import { cut, formatFooter, isTerminalStatus, oneLine, statusLabel, type CardRen
 import type { SlackBlock, SlackMessage } from './message-types.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { splitSections, toMrkdwn } from './mrkdwn.js';
+import { changedFilesBlocks, livenessBlocks, planBlocks } from './sections.js';
 import { SLACK_TEXTS, type SlackTexts } from './texts.js';
 
 /** Options of {@link createSlackRenderer}. */
@@ -19,21 +20,24 @@ export interface SlackRendererOptions {
 
 const STATUS_EMOJI = { running: ':hourglass_flowing_sand:', waiting: ':raising_hand:', completed: ':white_check_mark:', failed: ':x:', cancelled: ':no_entry_sign:' } as const;
 const TOOLS_SHOWN = 12;
+/** Most code points of the footer's model name and of the footer line. */
+const MAX_MODEL_CHARS = 80;
+const MAX_FOOTER_CHARS = 300;
 
 const section = (text: string, blockId?: string): SlackBlock => ({ type: 'section', ...(blockId ? { block_id: blockId } : {}), text: { type: 'mrkdwn', text } });
 const context = (text: string, blockId?: string): SlackBlock => ({ type: 'context', ...(blockId ? { block_id: blockId } : {}), elements: [{ type: 'mrkdwn', text }] });
 
-/** The answer as section texts: main message first, then each thread reply's, and what was left out. */
+/** The answer as section texts: main message first, then each thread reply's, and how many code points were left out. */
 function answerParts(answer: string, limits: SlackLimits): { main: string[]; replies: string[][]; leftOut: number } {
-  const sections = answer.trim() === '' ? [] : splitSections(toMrkdwn(answer), limits.maxSectionChars);
+  // Only the sections that are sent are split; the rest is only counted.
+  const kept = limits.mainAnswerSections + limits.maxReplies * limits.replyAnswerSections;
+  const { sections, leftOut } = answer.trim() === '' ? { sections: [], leftOut: 0 } : splitSections(toMrkdwn(answer), limits.maxSectionChars, kept);
   const main = sections.slice(0, limits.mainAnswerSections);
   const replies: string[][] = [];
-  let rest = sections.slice(limits.mainAnswerSections);
-  while (rest.length > 0 && replies.length < limits.maxReplies) {
-    replies.push(rest.slice(0, limits.replyAnswerSections));
-    rest = rest.slice(limits.replyAnswerSections);
+  for (let from = limits.mainAnswerSections; from < sections.length; from += limits.replyAnswerSections) {
+    replies.push(sections.slice(from, from + limits.replyAnswerSections));
   }
-  return { main, replies, leftOut: rest.reduce((n, s) => n + s.length, 0) };
+  return { main, replies, leftOut };
 }
 
 function toolsBlock(view: CardView, t: SlackTexts, limits: SlackLimits, toolsShown: number): SlackBlock | undefined {
@@ -46,14 +50,21 @@ function toolsBlock(view: CardView, t: SlackTexts, limits: SlackLimits, toolsSho
 
 /**
  * The Slack renderer: a Block Kit card of a header (status emoji and title), a context line (status,
- * round), tool calls, thinking while running, the answer in sections of at most 3000 characters, and a
- * context footer. An answer longer than the main message holds continues in thread replies
+ * round), the liveness note, the plan checklist, tool calls, thinking while running, the answer in sections of at most 3000 characters, the
+ * changed files (final card) and a context footer. An answer longer than the main message holds continues in thread replies
  * ({@link CardRenderer.renderContinuations}). The fallback is the same content as plain `text`.
  */
 export function createSlackRenderer(options: SlackRendererOptions = {}): CardRenderer<SlackMessage> {
   const limits = options.limits ?? SLACK_LIMITS;
   const localeOf = (view: CardView) => options.locale ?? view.locale;
-  const footer = (view: CardView) => formatFooter(view.footer, { locale: localeOf(view), style: options.footerStyle ?? 'compact', fields: options.footerFields, timeZone: options.timeZone });
+  // A model name is whatever the agent said: one line, cut.
+  const footer = (view: CardView) => {
+    const model = view.footer.model === undefined ? undefined : oneLine(view.footer.model, MAX_MODEL_CHARS);
+    return oneLine(
+      formatFooter({ ...view.footer, model }, { locale: localeOf(view), style: options.footerStyle ?? 'compact', fields: options.footerFields, timeZone: options.timeZone }),
+      MAX_FOOTER_CHARS,
+    );
+  };
   const headline = (view: CardView) => `${statusLabel(view.status, localeOf(view))} · ${oneLine(view.title, 120)}`;
 
   return {
@@ -65,6 +76,7 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
         { type: 'header', text: { type: 'plain_text', text: oneLine(`${view.title}`, limits.maxHeaderChars), emoji: true } },
         context(`${STATUS_EMOJI[view.status]} *${statusLabel(view.status, locale)}*${view.round > 0 ? ` · ${t.round(view.round)}` : ''}`, 'status'),
       ];
+      blocks.push(...livenessBlocks(view, locale, options.timeZone), ...planBlocks(view, locale, limits.maxSectionChars));
       const tools = toolsBlock(view, t, limits, options.toolFoldAfter ?? TOOLS_SHOWN);
       if (tools) blocks.push(tools);
       if (view.thinking.trim() !== '' && !isTerminalStatus(view.status) && view.answer.trim() === '')
@@ -74,6 +86,7 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
       else if (leftOut > 0) blocks.push(context(`_${t.cutNotice(leftOut)}_`, 'notice'));
       if (view.status === 'waiting' && view.waitingFor) blocks.push(section(cut(`*${t.waitingFor}:* ${toMrkdwn(view.waitingFor)}`, limits.maxSectionChars), 'waiting'));
       if (view.error) blocks.push(section(cut(`:warning: ${toMrkdwn(view.error)}`, limits.maxSectionChars), 'error'));
+      blocks.push(...changedFilesBlocks(view, locale, limits.maxSectionChars));
       blocks.push(context(toMrkdwn(footer(view)), 'footer'));
       return { text: cut(headline(view), limits.maxTextChars), blocks };
     },

@@ -9,8 +9,9 @@ export class SlackLocalError extends Error {
 /**
  * Slack `error` strings by failure kind (errors of https://api.slack.com/methods/chat.postMessage and
  * https://api.slack.com/methods/chat.update; tokens: https://api.slack.com/authentication/token-types):
- * the message can no longer be edited → `gone`; the token → `auth`; Slack's side → `transient`.
- * Everything else (`msg_too_long`, `invalid_blocks`, `channel_not_found`, `not_in_channel`, …) → `rejected`.
+ * the message can no longer be edited → `gone`; the token → `auth`; Slack's side → `transient`; the
+ * channel cannot be reached (`channel_not_found`, `not_in_channel`, `is_archived`) → `target`, as no
+ * retry can change that. Everything else (`msg_too_long`, `invalid_blocks`, …) → `rejected`.
  */
 export const SLACK_ERROR_KINDS: Readonly<Record<string, CallFailure['kind']>> = {
   message_not_found: 'gone',
@@ -25,6 +26,9 @@ export const SLACK_ERROR_KINDS: Readonly<Record<string, CallFailure['kind']>> = 
   fatal_error: 'transient',
   service_unavailable: 'transient',
   request_timeout: 'transient',
+  channel_not_found: 'target',
+  not_in_channel: 'target',
+  is_archived: 'target',
 };
 
 interface SlackLikeError {
@@ -42,9 +46,10 @@ interface SlackLikeError {
  *   (https://api.slack.com/apis/rate-limits); Slack counts per method and workspace, not per message;
  * - platform errors by {@link SLACK_ERROR_KINDS}, anything else `rejected`;
  * - HTTP 5xx, timeouts and network errors → `transient`; HTTP 401/403 → `auth`.
- * Never throws; `detail` holds the error string or status, never the token.
+ * Never throws; `detail` holds the error string or status (and, for a `target` failure, the
+ * `channel` the call went to), never the token.
  */
-export function classifySlackError(error: unknown): CallFailure {
+export function classifySlackError(error: unknown, channel?: string): CallFailure {
   if (error instanceof SlackLocalError) return { kind: 'rejected', detail: error.message };
   const e = (error ?? {}) as SlackLikeError;
   switch (e.code) {
@@ -55,7 +60,9 @@ export function classifySlackError(error: unknown): CallFailure {
     case ErrorCode.PlatformError: {
       const name = typeof e.data?.error === 'string' ? e.data.error : 'unknown_error';
       if (name === 'ratelimited') return { kind: 'rate-limited', scope: 'channel', detail: 'slack ratelimited' };
-      return { kind: SLACK_ERROR_KINDS[name] ?? 'rejected', detail: `slack error ${name}` } as CallFailure;
+      const kind = SLACK_ERROR_KINDS[name] ?? 'rejected';
+      if (kind === 'target') return { kind, detail: `slack channel ${channel ?? '(unknown)'} cannot be reached: ${name}` };
+      return { kind, detail: `slack error ${name}` } as CallFailure;
     }
     case ErrorCode.HTTPError: {
       const status = Number(e.statusCode);

@@ -51,14 +51,14 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     const target = typeof request.target === 'string' ? { channel: request.target } : (request.target ?? {});
     const replyChannel = request.replyTo?.extra?.channel;
     const channel = typeof replyChannel === 'string' ? replyChannel : (target.channel ?? this.#config.channel);
-    const answer = await SLACK_API_ROUTES.postMessage.call(this.#client, {
+    const answer = await this.#inChannel(channel, () => SLACK_API_ROUTES.postMessage.call(this.#client, {
       channel,
       text: request.payload.text,
       ...(request.payload.blocks ? { blocks: [...request.payload.blocks] } : {}),
       ...(request.replyTo ? { thread_ts: request.replyTo.id } : {}),
       unfurl_links: false,
       unfurl_media: false,
-    } as Parameters<typeof SLACK_API_ROUTES.postMessage.call>[1]);
+    } as Parameters<typeof SLACK_API_ROUTES.postMessage.call>[1]));
     if (!answer.ts) throw new SlackLocalError('chat.postMessage answered without ts');
     const ref: MessageRef = { id: answer.ts, extra: { channel: answer.channel ?? channel } };
     this.#sent.set(request.idempotencyKey, ref);
@@ -69,13 +69,14 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
   /** Replaces the message's text and blocks (the plain-text fallback clears the blocks). */
   async update(request: UpdateRequest<SlackMessage>): Promise<void> {
     this.#guard(request.payload);
-    const channel = request.message.extra?.channel;
-    await SLACK_API_ROUTES.update.call(this.#client, {
-      channel: typeof channel === 'string' ? channel : this.#config.channel,
+    const known = request.message.extra?.channel;
+    const channel = typeof known === 'string' ? known : this.#config.channel;
+    await this.#inChannel(channel, () => SLACK_API_ROUTES.update.call(this.#client, {
+      channel,
       ts: request.message.id,
       text: request.payload.text,
       blocks: [...(request.payload.blocks ?? [])],
-    } as Parameters<typeof SLACK_API_ROUTES.update.call>[1]);
+    } as Parameters<typeof SLACK_API_ROUTES.update.call>[1]));
   }
 
   /**
@@ -89,7 +90,19 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
   }
 
   classify(error: unknown): CallFailure {
-    return classifySlackError(error);
+    return classifySlackError(error, typeof error === 'object' && error !== null ? this.#channelOf.get(error) : undefined);
+  }
+
+  /** The channel each failed call went to, so a `target` failure can name it. */
+  readonly #channelOf = new WeakMap<object, string>();
+
+  async #inChannel<T>(channel: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (typeof error === 'object' && error !== null) this.#channelOf.set(error, channel);
+      throw error;
+    }
   }
 
   #guard(message: SlackMessage): void {

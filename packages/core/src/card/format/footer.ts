@@ -34,6 +34,12 @@ function trim(value: number): string {
   return value >= 100 ? String(Math.round(value)) : value.toFixed(1).replace(/\.0$/, '');
 }
 
+/** US dollars: `$1.27` (`<$0.01` below a cent); debug: four decimals, `$1.2735`. */
+export function formatCost(usd: number, exact = false): string {
+  if (exact) return `$${usd.toFixed(4)}`;
+  return usd > 0 && usd < 0.01 ? '<$0.01' : `$${usd.toFixed(2)}`;
+}
+
 const timeFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** Epoch ms → `HH:MM` (24 h) in `timeZone`. */
@@ -53,7 +59,7 @@ const words = {
 } as const;
 
 /**
- * The footer line: duration, model, input/output tokens, context %, (debug: tool count), sent-at.
+ * The footer line: duration, model, input/output tokens, cost, context %, (debug: tool count), sent-at.
  * Unknown fields are left out.
  */
 export function formatFooter(fields: FooterFields, options: FooterOptions): string {
@@ -68,6 +74,7 @@ export function formatFooter(fields: FooterFields, options: FooterOptions): stri
   if (fields.inputTokens !== undefined) tokens.push(`${w.in} ${count(fields.inputTokens)}`);
   if (fields.outputTokens !== undefined) tokens.push(`${w.out} ${count(fields.outputTokens)}`);
   if (tokens.length > 0 && shown.has('tokens')) parts.push(tokens.join(' / '));
+  if (fields.costUsd !== undefined) parts.push(formatCost(fields.costUsd, debug));
   if (fields.contextPercent !== undefined && shown.has('context')) {
     const exact = debug && fields.contextTokens !== undefined && fields.contextWindow !== undefined
       ? ` (${count(fields.contextTokens)}/${count(fields.contextWindow)})`

@@ -59,6 +59,7 @@ export function parseChannelConfig<S extends StandardSchemaV1>(
 }
 
 const positiveInteger = z.number().int().positive();
+const verbosity = z.enum(['quiet', 'compact', 'detailed']);
 const nonNegativeInteger = z.number().int().nonnegative();
 
 /**
@@ -69,14 +70,45 @@ const nonNegativeInteger = z.number().int().nonnegative();
  * - `tickMs`: how often running tools' elapsed times refresh, a positive integer;
  * - `perCardIntervalMs`: least time between two requests for one card, ≥ 0;
  * - `debounceMs`: streamed text reaches the card at least this often, ≥ 0;
- * - `budget`: the channel's rate-limit windows, at least one `{ limit, intervalMs }` of positive integers.
+ * - `budget`: the channel's rate-limit windows, at least one `{ limit, intervalMs }` of positive integers;
+ * - `verbosity`: how much cards show, `quiet` | `compact` | `detailed`, or per chat type
+ *   `{ direct?, group? }` (see `ChannelSettings.verbosity`).
  */
 export const TIMING_OVERRIDES_SHAPE = {
   tickMs: positiveInteger.optional(),
   perCardIntervalMs: nonNegativeInteger.optional(),
   debounceMs: nonNegativeInteger.optional(),
   budget: z.array(z.object({ limit: positiveInteger, intervalMs: positiveInteger }).strict()).min(1).optional(),
+  verbosity: z.union([verbosity, z.object({ direct: verbosity.optional(), group: verbosity.optional() }).strict()]).optional(),
 } as const;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function carriesCredentials(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A base-URL config field as a zod 4 schema (a platform's API base, an emulator's URL): an http or
+ * https URL without a user name or password, which would end up in logs and error messages.
+ * Its errors: `must be an http(s) URL`, `must not carry a user name or password (user:password@)`.
+ */
+export const HttpUrlSchema = z
+  .string()
+  .refine(isHttpUrl, 'must be an http(s) URL')
+  .refine((value) => !carriesCredentials(value), 'must not carry a user name or password (user:password@)');
 
 /** Schema of the timing overrides alone (other keys of the input are ignored). */
 export const TimingOverridesSchema = z.object(TIMING_OVERRIDES_SHAPE);
@@ -86,7 +118,7 @@ export type TimingOverrides = Partial<ChannelSettings>;
 
 /**
  * The timing overrides of a channel's config (`tickMs`, `perCardIntervalMs`, `debounceMs`,
- * `budget`; other keys are ignored), only those that are set. One bad value is one error, the same
+ * `budget`, `verbosity`; other keys are ignored), only those that are set. One bad value is one error, the same
  * for every plugin and the memory channel; values from the env (`<CHANNEL>_CARD_TOOL_TICK_MS`) are
  * not read here (the core warns and falls back for those).
  * @throws ChannelConfigError naming the channel, field and value, e.g. `memory tickMs = 0 (Too small: …)`.

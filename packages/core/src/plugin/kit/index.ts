@@ -6,6 +6,7 @@ export {
   parseChannelConfig,
   parseTimingOverrides,
   TIMING_OVERRIDES_SHAPE,
+  HttpUrlSchema,
   TimingOverridesSchema,
   type ParseChannelConfigOptions,
   type TimingOverrides,
@@ -23,3 +24,16 @@ export {
   type SwitchEnvVariable,
   type ResolveSwitchesOptions,
 } from './switches.js';
+export {
+  PLAN_MARKS,
+  PLAN_HEADINGS,
+  MAX_PLAN_ITEM_CHARS,
+  MAX_PATH_CHARS,
+  planHeading,
+  planLines,
+  changedFilesHeading,
+  changedFileText,
+  changedFilesLines,
+  shownPaths,
+  noProgressNote,
+} from './sections.js';

@@ -1,0 +1,25 @@
+import { changedFilesLines, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core';
+import { escapeInline } from './markdown.js';
+
+/**
+ * The plan checklist as card markdown (documented subset: `*` bullets, bold, no inline code):
+ * `**计划 · 2 / 5**` and one bullet per item, ✅ done, ▶ in progress, ○ pending. `''` without a plan.
+ */
+export function planBlock(view: CardView, locale: Locale): string {
+  if (!view.plan) return '';
+  const lines = planLines(view.plan, locale).map((line) => `* ${escapeInline(line)}`);
+  return [`**${escapeInline(planHeading(view.plan, locale))}**`, ...lines].join('\n');
+}
+
+/** The changed-files summary on the final card: `**4 files changed**` and a bullet per file (8 at most, the rest counted). */
+export function changedFilesBlock(view: CardView, locale: Locale): string {
+  if (!isTerminalStatus(view.status) || view.changedFiles.length === 0) return '';
+  const { heading, items } = changedFilesLines(view.changedFiles, locale);
+  return [`**${escapeInline(heading)}**`, ...items.map((item) => `* ${escapeInline(item)}`)].join('\n');
+}
+
+/** The liveness note in the secondary text colour, `''` unless the running card has been quiet. */
+export function livenessBlock(view: CardView, locale: Locale, timeZone: string | undefined): string {
+  if (view.noProgressSince === undefined) return '';
+  return `<font colorTokenV2=common_level3_base_color>${escapeInline(noProgressNote(view.noProgressSince, locale, timeZone))}</font>`;
+}

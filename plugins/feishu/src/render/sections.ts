@@ -1,0 +1,43 @@
+import {
+  changedFilesLines,
+  isTerminalStatus,
+  noProgressNote,
+  planHeading,
+  planLines,
+  type CardView,
+  type Locale,
+} from '@progresscard/core';
+import type { FeishuElement } from './card-types.js';
+import { markdown, panel } from './elements.js';
+import { escapeCardMarkdown } from './markdown/index.js';
+
+/** Changed files listed unfolded on the final card; with more, the list folds into a panel. */
+const VISIBLE_CHANGED_FILES = 5;
+
+/**
+ * The plan checklist (while running and on the final card): a bold heading with `3 / 5` and one
+ * line per item, ✅ done, ▶ in progress, ○ pending. Agent text is escaped.
+ */
+export function planElements(view: CardView, locale: Locale): FeishuElement[] {
+  if (!view.plan) return [];
+  const lines = planLines(view.plan, locale).map((line) => escapeCardMarkdown(line));
+  return [markdown('plan', `**${escapeCardMarkdown(planHeading(view.plan, locale))}**\n${lines.join('\n')}`)];
+}
+
+/**
+ * The changed-files summary, on the final card only: `**4 files changed**` and one line per file
+ * with its line counts; more than {@link VISIBLE_CHANGED_FILES} fold into a panel titled by the heading.
+ */
+export function changedFilesElements(view: CardView, locale: Locale): FeishuElement[] {
+  if (!isTerminalStatus(view.status) || view.changedFiles.length === 0) return [];
+  const { heading, items } = changedFilesLines(view.changedFiles, locale, 30);
+  const list = items.map((item) => `- ${escapeCardMarkdown(item)}`).join('\n');
+  if (view.changedFiles.length <= VISIBLE_CHANGED_FILES) return [markdown('changed_files', `**${escapeCardMarkdown(heading)}**\n${list}`)];
+  return [panel('changed_files_panel', heading, [markdown('changed_files', list, { text_size: 'notation' })])];
+}
+
+/** The liveness note (grey, small) while a running card has had no event for the quiet period. */
+export function livenessElements(view: CardView, locale: Locale, timeZone: string | undefined): FeishuElement[] {
+  if (view.noProgressSince === undefined) return [];
+  return [markdown('liveness', `<font color='grey'>${escapeCardMarkdown(noProgressNote(view.noProgressSince, locale, timeZone))}</font>`, { text_size: 'notation' })];
+}

@@ -1,0 +1,27 @@
+import { changedFilesLines, cut, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core';
+import type { SlackBlock } from './message-types.js';
+
+/** Text of agent data as plain mrkdwn: `&`, `<`, `>` escaped (no mention or link markup), nothing else. */
+const plain = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+const section = (text: string, blockId: string, maxChars: number): SlackBlock => ({ type: 'section', block_id: blockId, text: { type: 'mrkdwn', text: cut(text, maxChars) } });
+
+/** The plan checklist: `*Plan · 2 / 5*` and a line per item (✅ done, ▶ in progress, ○ pending). */
+export function planBlocks(view: CardView, locale: Locale, maxChars: number): SlackBlock[] {
+  if (!view.plan) return [];
+  const lines = [`*${plain(planHeading(view.plan, locale))}*`, ...planLines(view.plan, locale).map(plain)];
+  return [section(lines.join('\n'), 'plan', maxChars)];
+}
+
+/** The changed-files summary on the final card: `*4 files changed*` and a bullet per file (8 at most, the rest counted). */
+export function changedFilesBlocks(view: CardView, locale: Locale, maxChars: number): SlackBlock[] {
+  if (!isTerminalStatus(view.status) || view.changedFiles.length === 0) return [];
+  const { heading, items } = changedFilesLines(view.changedFiles, locale);
+  return [section([`*${plain(heading)}*`, ...items.map((item) => `• ${plain(item)}`)].join('\n'), 'changed_files', maxChars)];
+}
+
+/** The liveness note as a context line while the running card has been quiet. */
+export function livenessBlocks(view: CardView, locale: Locale, timeZone: string | undefined): SlackBlock[] {
+  if (view.noProgressSince === undefined) return [];
+  return [{ type: 'context', block_id: 'liveness', elements: [{ type: 'mrkdwn', text: plain(noProgressNote(view.noProgressSince, locale, timeZone)) }] }];
+}
