@@ -113,6 +113,20 @@ export interface CardControls {
   /** True while the run can be stopped from the card (`ProgressCard.onStop`). */
   readonly stop: boolean;
 }
+
+/**
+ * A line the core adds about the card's liveness, shown as a side note (format it with
+ * `noticeText`):
+ * - `no-progress`: no event arrived since `since` (the run may have stalled; see `stallMs`);
+ * - `updates-interrupted`: the platform refused the card's updates from `since` on, so what it
+ *   showed in between may have been behind.
+ */
+export interface CardNotice {
+  readonly kind: 'no-progress' | 'updates-interrupted';
+  /** Epoch ms. */
+  readonly since: number;
+}
+
 /** The agent's plan as a checklist: items in order and how many are completed ("3 / 5"). */
 export interface PlanView {
   readonly items: readonly PlanItem[];
@@ -175,6 +189,8 @@ export interface CardView {
   readonly controls?: CardControls;
   /** Decided interactions, oldest first (the last few). */
   readonly decisions?: readonly DecidedInteraction[];
+  /** Set while the card has a liveness notice to show (running cards only). */
+  readonly notice?: CardNotice;
   /** The agent's latest plan; absent when it keeps none. */
   readonly plan?: PlanView;
   /** Files the run changed, in the order first changed (empty when none). */

@@ -73,7 +73,7 @@ export class ChannelDispatcher {
 
   /** A delivery record for a new card message. */
   register(card: DeliverableCard): CardDeliveryRecord {
-    return new CardDeliveryRecord(card, this.settings.perCardIntervalMs);
+    return new CardDeliveryRecord(card, this.settings.perCardIntervalMs, this.deps.retry.lateApplyWindowMs);
   }
 
   /** Records a change of a card and starts delivery when the budget allows. */
@@ -104,7 +104,7 @@ export class ChannelDispatcher {
 
   /** One flush of one card. Never rejects: one card cannot stop the channel or the process. */
   private async dispatch(record: CardDeliveryRecord, change: CardChange): Promise<void> {
-    const view = record.card.view();
+    const view = record.outage.decorate(record.card.view());
     const final = isTerminalStatus(view.status);
     if (this.stop.stoppedBy && !final) return record.pause();
     let payload: unknown;
@@ -121,6 +121,8 @@ export class ChannelDispatcher {
       if (part) return this.deliverPart(record, change, final, part);
       this.counters.unchanged += 1;
       if (final) this.finish(record, true);
+      // A probe with nothing new to show waits for the next one.
+      else if (record.phase === 'paused' && record.outage.ongoing) this.probeLater(record, { card: record.card.id, channel: this.plugin.id });
       return;
     }
     const { transport } = this.plugin;
@@ -139,17 +141,51 @@ export class ChannelDispatcher {
       const failure = this.classify(error);
       this.observe(record, call, startedAt, final, attempt, failure);
       if (call === 'send' && failure.kind === 'transient') record.sendMayHaveSucceeded();
+      if (failure.kind === 'transient') record.lateCalls.callMayLandLate(this.deps.clock.now(), final);
       return this.handleFailure(record, change, final, failure, call);
     }
     this.counters[call === 'update' ? 'updated' : 'sent'] += 1;
     this.stop.lift();
     this.observe(record, call, startedAt, final, attempt);
+    this.probeSucceeded(record);
     // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
     if (record.callSucceeded()) return this.requeue(record, change);
     record.accepted(key);
+    if (final) record.lateCalls.finalShown(this.deps.clock.now());
     this.store.put(record, view);
     if (this.nextPart(record, view)) this.requeue(record, change);
-    else if (final) this.finish(record, true);
+    else if (final) this.finishAfterLateCalls(record, change);
+  }
+
+  /** The final is on the message: report it, or first send it again once older calls can no longer land over it. */
+  private finishAfterLateCalls(record: CardDeliveryRecord, change: CardChange): void {
+    const reassertAt = record.lateCalls.finalComplete(this.deps.clock.now());
+    if (reassertAt === undefined) this.finish(record, true);
+    else this.requeue(record, change, reassertAt);
+  }
+
+  /**
+   * Progressive updates failed too often: they pause, and the card probes with backoff (one warning
+   * when the outage begins). A probe renders the latest state, so the first that gets through catches up.
+   */
+  private probeLater(record: CardDeliveryRecord, fields: Record<string, unknown>): void {
+    const now = this.deps.clock.now();
+    if (!record.outage.ongoing) {
+      this.deps.logger.warn('pausing progressive updates; probing the platform with backoff', fields);
+      record.outage.begin(now);
+    }
+    record.pause();
+    record.flushQueue.notBeforeTime(now + record.outage.nextProbeDelay(this.deps.retry.probeDelaysMs));
+    this.pump.request(record, CHANGE_RANK.structural);
+  }
+
+  /** A call of the card got through: an outage ends and progressive updates flow again. */
+  private probeSucceeded(record: CardDeliveryRecord): void {
+    record.outage.accepted(this.deps.clock.now());
+    if (!record.outage.ongoing) return;
+    record.outage.recovered();
+    record.resumeUpdates();
+    this.deps.logger.warn('progressive updates resumed', { card: record.card.id, channel: this.plugin.id });
   }
 
   /** Tells the delivery listeners about one settled call. */
@@ -209,10 +245,7 @@ export class ChannelDispatcher {
       case 'back-off': {
         const wait = this.waitAfter(failure, () => backoffMs(this.deps.retry.updateRetryDelaysMs, record.callFailed()));
         if (final) return this.retryFinal(record, change, now, wait, failure);
-        if (record.failureStreak >= this.deps.retry.maxConsecutiveFailures && record.phase === 'progressive') {
-          this.deps.logger.warn('pausing progressive updates until the final', fields);
-          return record.pause();
-        }
+        if (record.phase === 'paused' || record.failureStreak >= this.deps.retry.maxConsecutiveFailures) return this.probeLater(record, fields);
         return this.requeue(record, change, now + wait);
       }
       case 'stop-channel':
@@ -303,21 +336,38 @@ export class ChannelDispatcher {
     const view = record.card.view();
     const keys = this.partKeys(record, view);
     const continuations = { delivered: ok ? record.parts.deliveredCount(keys) : 0, total: keys.length };
+    const missing = ok ? record.parts.missingParts(keys) : [];
     const report = record.settle(ok);
     const fields = { card: record.card.id, channel: this.plugin.id };
     if (!ok && !causeLogged) this.deps.logger.error('final undeliverable: every retry failed', { ...fields, attempts: report.attempts, error });
-    else if (continuations.delivered < continuations.total) {
-      this.deps.logger.error('final continuation parts undeliverable: every retry failed', { ...fields, missing: continuations.total - continuations.delivered, total: continuations.total });
-    }
-    if (ok && record.movedFrom) {
-      const { renderer, transport } = this.plugin;
-      const acquire = () => this.deps.budgets.acquire(this.budgetKey, this.settings.budget);
-      const startedAt = this.deps.clock.now();
-      const report = (failure?: CallFailure) => this.observe(record, 'moved-notice', startedAt, true, 1, failure);
-      void closeMovedMessage({ message: record.movedFrom, finalView: view, renderer, transport, acquire, logger: this.deps.logger, report });
+    else if (missing.length > 0) {
+      this.deps.logger.error('final continuation parts undeliverable: every retry failed', { ...fields, parts: missing, missing: missing.length, total: keys.length });
     }
     this.store.delete(record);
-    record.card.onFinal({ ...report, status: view.status, error, continuations });
+    // A final whose continuation parts are missing did not reach the chat whole: not ok, naming them.
+    const partsError = missing.length > 0 ? `continuation part${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${keys.length + 1} undeliverable` : undefined;
+    const result = { ...report, ok: ok && missing.length === 0, status: view.status, error: error ?? partsError, continuations };
+    // The message given up for a fresh one is closed like a final before the final is reported
+    // (also when the fresh message exists but its last update failed: it may show the final too).
+    if (record.movedFrom && (ok || record.messagePhase === 'live')) void this.closeMoved(record, view).then(() => record.card.onFinal(result));
+    else record.card.onFinal(result);
+  }
+
+  /** Closes the message the final moved away from: retried like a final, again after its late calls (see {@link closeMovedMessage}). */
+  private closeMoved(record: CardDeliveryRecord, view: CardView): Promise<void> {
+    const { renderer, transport } = this.plugin;
+    return closeMovedMessage({
+      message: record.movedFrom!,
+      finalView: view,
+      renderer,
+      transport,
+      acquire: () => this.deps.budgets.acquire(this.budgetKey, this.settings.budget),
+      logger: this.deps.logger,
+      clock: this.deps.clock,
+      retryDelaysMs: this.deps.retry.finalRetryDelaysMs,
+      lateCallsUntil: record.movedFromLateUntil,
+      report: (startedAt, attempt, failure) => this.observe(record, 'moved-notice', startedAt, true, attempt, failure),
+    });
   }
 
   /** Render keys of the continuation parts of `view` (none when the renderer has none or throws). */
@@ -368,7 +418,7 @@ export class ChannelDispatcher {
     record.parts.accepted(part.index, part.key);
     this.store.put(record, part.view);
     if (this.nextPart(record, part.view)) this.requeue(record, change);
-    else if (final) this.finish(record, true);
+    else if (final) this.finishAfterLateCalls(record, change);
   }
 
   /**

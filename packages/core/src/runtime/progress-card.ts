@@ -14,6 +14,7 @@ import { CardInteractions } from './card-interactions.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
+import { abandonedReason, StallWatch, type StallSettings } from './stall-watch.js';
 import type { Tickable, TickerService } from './ticker.js';
 
 /** Options of `ProgressCards.open`. */
@@ -119,6 +120,15 @@ export interface ProgressCard {
   readonly finalDelivery: Promise<FinalDelivery>;
 }
 
+/** `String(value)`, or a placeholder when even that throws. */
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return '(unprintable error)';
+  }
+}
+
 /** One card message: its state and its delivery record. Card-per-turn mode has several. */
 interface Slot {
   readonly state: CardState;
@@ -137,6 +147,8 @@ export interface CardRuntime {
   readonly logger: Logger;
   /** The composition's click router. */
   readonly interactions: InteractionRouter;
+  /** When a run nobody feeds counts as stalled and when it is given up. */
+  readonly stall: StallSettings;
 }
 
 /** @internal The {@link ProgressCard} implementation. Create cards with `ProgressCards.open`. */
@@ -149,10 +161,13 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   private warnedAfterTerminal = false;
   /** Events applied so far; 0 means the card was never started and nothing was posted. */
   private eventsApplied = 0;
+  /** Epoch ms of the latest event applied. */
+  private lastEventAt = 0;
   private readonly tickMs: number;
   private readonly interactive: CardInteractions;
   /** True while `onStop` has a handler: every turn's card shows the Stop button. */
   private stoppable = false;
+  private readonly stallWatch: StallWatch;
   private readonly verbosity: Verbosity;
 
   constructor(
@@ -185,6 +200,24 @@ export class LiveProgressCard implements ProgressCard, Tickable {
       cancel: (reason) => void this.cancel(reason),
       now: () => runtime.clock.now(),
     });
+    this.stallWatch = new StallWatch(runtime.stall, () => this.stalled(), () => this.abandoned());
+    void this.finalDelivery.then(() => this.stallWatch.stop());
+  }
+
+  /** No event for `stallMs`: the card says since when there was no progress, and stops ticking. */
+  private stalled(): void {
+    const { state, delivery } = this.slot;
+    const change = state.markStalled(this.lastEventAt);
+    if (change === 'none') return;
+    this.runtime.logger.warn(`card ${this.id}: no event for ${this.runtime.stall.stallMs} ms; showing it as stalled`);
+    this.runtime.ticker.unwatch(this, this.tickMs);
+    this.runtime.channel.markDirty(delivery, change);
+  }
+
+  /** No event for `abandonMs`: the run is given up and the card ends as failed, saying why. */
+  private abandoned(): void {
+    if (this.slot.state.isTerminal) return;
+    this.push({ type: 'run.failed', error: abandonedReason(this.runtime.stall.abandonMs, this.view().locale) });
   }
 
   requestApproval(request: ApprovalRequest): Promise<Decision> {
@@ -220,11 +253,26 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     try {
       event = parseEvent(input);
     } catch (error) {
-      const parseError = error instanceof EventParseError ? error : new EventParseError(String(error), [], input, input);
-      this.runtime.logger.warn(`card ${this.id}: dropped ${parseError.message}`);
-      return { accepted: false, reason: 'invalid', error: parseError };
+      return this.dropped(input, error);
     }
-    return this.apply(event);
+    try {
+      return this.apply(event);
+    } catch (error) {
+      // A bug or a hostile value (a throwing getter read late): this event is dropped, the card carries on.
+      return this.dropped(input, error);
+    }
+  }
+
+  /** Logs and reports one event that could not be applied. Never throws. */
+  private dropped(input: unknown, error: unknown): PushResult {
+    let parseError: EventParseError;
+    try {
+      parseError = error instanceof EventParseError ? error : new EventParseError(`invalid agent event: ${safeString(error)}`, [], undefined, input);
+      this.runtime.logger.warn(`card ${this.id}: dropped ${parseError.message}`);
+    } catch {
+      parseError = new EventParseError('invalid agent event', [], undefined, input);
+    }
+    return { accepted: false, reason: 'invalid', error: parseError };
   }
 
   start(fields: Fields<'run.started'> = {}): PushResult { return this.push({ ...fields, type: 'run.started' }); }
@@ -272,7 +320,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   /** Ticker callback: re-render elapsed times of running tools. */
   onTick(): void {
     const { state, delivery } = this.slot;
-    if (!state.hasRunningTools || state.isTerminal || delivery.messagePhase === 'gone') {
+    if (!state.hasRunningTools || state.isTerminal || state.isStalled || delivery.messagePhase === 'gone') {
       this.runtime.ticker.unwatch(this, this.tickMs);
       return;
     }
@@ -292,6 +340,9 @@ export class LiveProgressCard implements ProgressCard, Tickable {
       return { accepted: false, reason: 'after-terminal' };
     }
     this.eventsApplied += 1;
+    this.lastEventAt = now;
+    if (slot.state.isTerminal) this.stallWatch.stop();
+    else this.stallWatch.touch();
     if (result.change === 'terminal') {
       this.interactive.runEnded();
       this.updateTicker(slot);
@@ -310,7 +361,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   }
 
   private updateTicker(slot: Slot): void {
-    if (slot.state.hasRunningTools && !slot.state.isTerminal) this.runtime.ticker.watch(this, this.tickMs);
+    if (slot.state.hasRunningTools && !slot.state.isTerminal && !slot.state.isStalled) this.runtime.ticker.watch(this, this.tickMs);
     else this.runtime.ticker.unwatch(this, this.tickMs);
   }
 

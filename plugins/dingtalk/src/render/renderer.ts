@@ -4,6 +4,7 @@ import {
   cut,
   formatFooter,
   isTerminalStatus,
+  noticeText,
   oneLine,
   planHeading,
   planLines,
@@ -151,7 +152,8 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     const head = assemble([round, note]);
     const plan = planBlock(view, locale);
     const files = changedFilesBlock(view, locale);
-    const detail = assemble([this.detail(view, texts), interactionMarkdown(view, o.controls ?? 'text')]);
+    const notice = view.notice ? `<font colorTokenV2=common_level3_base_color>${escapeInline(noticeText(view.notice, locale, o.timeZone))}</font>` : '';
+    const detail = assemble([notice, this.detail(view, texts), interactionMarkdown(view, o.controls ?? 'text')]);
     const footer = this.footer(view, locale);
     const footerBlock = footer ? `***\n\n<font colorTokenV2=common_level3_base_color>${escapeInline(footer)}</font>` : '';
     const thinkingText = view.answer.trim() === '' && !isTerminalStatus(view.status) ? view.thinking.trim() : '';
@@ -214,6 +216,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
       if (plain !== '') lines.push(escapeInline(plain));
     }
     if (view.status === 'waiting' && view.waitingFor) lines.push(`${texts.waitingFor}: ${escapeInline(cut(view.waitingFor, MAX_INLINE_CHARS))}`);
+    if (view.notice) lines.push(escapeInline(noticeText(view.notice, locale, o.timeZone)));
     if (view.error) lines.push(`${view.status === 'cancelled' ? texts.reason : texts.error}: ${escapeInline(cut(view.error, MAX_INLINE_CHARS))}`);
     if (isTerminalStatus(view.status) && view.changedFiles.length > 0) {
       const files = changedFilesLines(view.changedFiles, locale);

@@ -117,10 +117,14 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
       }, token);
     } catch (error) {
       // An earlier try with this key reached DingTalk but its answer was lost (timeout): the card
-      // exists. Bring it up to date instead of creating another. (That it was delivered is assumed.)
+      // exists. Bring it up to date instead of creating another, and deliver it: whether that try's
+      // delivery reached the chat is unknown (its deliverResults were lost with the answer), and a
+      // redelivery to a space that holds the card updates that message in place.
       if (error instanceof DingTalkApiError && error.code === 'param.cardAlreadyExist') {
-        this.move(outTrackId, target, 'delivered');
+        this.move(outTrackId, target, 'created');
         await writer.write(outTrackId, request.payload);
+        await this.deliver(outTrackId, target);
+        this.move(outTrackId, target, 'delivered');
         return this.done(outTrackId, ref);
       }
       throw error;

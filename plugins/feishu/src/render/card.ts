@@ -1,4 +1,4 @@
-import { isTerminalStatus, oneLine, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core';
+import { isTerminalStatus, noticeText, oneLine, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core';
 import type { FeishuCard, FeishuElement } from './card-types.js';
 import { FEISHU_GUARD_LIMITS, fitText, prepareAgentMarkdown, type GuardLimits } from './guards.js';
 import { escapeCardMarkdown, type Truncated } from './markdown/index.js';
@@ -62,6 +62,9 @@ function build(p: Parts, answer: string, notice: string | undefined, level: Leve
   elements.push(...decisionElements(view));
   if (view.status === 'waiting' && view.waitingFor)
     elements.push(markdown('waiting', `**${texts.waitingLabel}**${texts.colon}${escapeCardMarkdown(oneLine(view.waitingFor, MAX_SIDE_TEXT_CHARS))}`));
+  if (view.notice && level === 0) {
+    elements.push(markdown('liveness', `<font color='grey'>${escapeCardMarkdown(noticeText(view.notice, p.locale, p.options.timeZone))}</font>`, { text_size: 'notation' }));
+  }
   const controls = controlElements(view, p.options.controls ?? 'text');
   if (answer) elements.push(...answerElements(answer));
   if (notice) elements.push(markdown('answer_notice', `<font color='grey'>${notice}</font>`, { text_size: 'notation' }));
