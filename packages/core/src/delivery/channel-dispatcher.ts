@@ -1,5 +1,5 @@
 import { isTerminalStatus, type CardView } from '../card/view.js';
-import type { CallFailure, ChannelPlugin, ChannelSettings, MessageRef } from '../plugin/contract.js';
+import type { CallFailure, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { BudgetStore } from './budget-store.js';
@@ -7,7 +7,7 @@ import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type 
 import type { CardStore } from './card-store.js';
 import { CardStoreWriter } from './card-store-writer.js';
 import { ChannelStop } from './channel-stop.js';
-import { nextPendingPart, renderContinuationParts, type PendingPart } from './continuation-render.js';
+import { ContinuationDispatch } from './continuation-dispatch.js';
 import type { DeliveryCall, DeliveryObservers } from './delivery-observers.js';
 import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, type FailureAction, type FinalLadderRung } from './delivery-policy.js';
 import { FlushPump } from './flush-pump.js';
@@ -56,6 +56,8 @@ export class ChannelDispatcher {
   private readonly store: CardStoreWriter;
   /** Set by the `stop-channel` action (credentials refused, quota spent): only finals are tried, once each. */
   private readonly stop: ChannelStop;
+  /** Sends and updates the continuation parts once the main message holds an accepted state. */
+  private readonly parts: ContinuationDispatch;
 
   constructor(private readonly deps: ChannelDispatcherDeps) {
     this.plugin = deps.plugin;
@@ -64,6 +66,24 @@ export class ChannelDispatcher {
     this.budgetKey = deps.plugin.budgetKey ?? deps.plugin.id;
     this.stop = new ChannelStop(deps.plugin.id, deps.logger);
     this.store = new CardStoreWriter(deps.cards, deps.plugin.id, deps.logger);
+    this.parts = new ContinuationDispatch({
+      plugin: deps.plugin,
+      clock: deps.clock,
+      logger: deps.logger,
+      retry: deps.retry,
+      store: this.store,
+      stop: this.stop,
+      counters: this.counters,
+      classify: (error) => this.classify(error),
+      observe: (...args) => this.observe(...args),
+      applies: (...args) => this.applies(...args),
+      logFailure: (...args) => this.logFailure(...args),
+      waitAfter: (...args) => this.waitAfter(...args),
+      refreshCredentials: (fields) => this.refreshCredentials(fields),
+      requeue: (...args) => this.requeue(...args),
+      finish: (record, ok) => this.finish(record, ok),
+      finishAfterLateCalls: (record, change) => this.finishAfterLateCalls(record, change),
+    });
     const gate = {
       acquire: () => deps.budgets.acquire(this.budgetKey, deps.settings.budget),
       pausedUntil: () => deps.budgets.pausedUntil(this.budgetKey),
@@ -117,8 +137,8 @@ export class ChannelDispatcher {
       return;
     }
     if (record.shows(key)) {
-      const part = this.nextPart(record, view);
-      if (part) return this.deliverPart(record, change, final, part);
+      const part = this.parts.next(record, view);
+      if (part) return this.parts.deliver(record, change, final, part);
       this.counters.unchanged += 1;
       if (final) this.finish(record, true);
       // A probe with nothing new to show waits for the next one.
@@ -153,7 +173,7 @@ export class ChannelDispatcher {
     record.accepted(key);
     if (final) record.lateCalls.finalShown(this.deps.clock.now());
     this.store.put(record, view);
-    if (this.nextPart(record, view)) this.requeue(record, change);
+    if (this.parts.next(record, view)) this.requeue(record, change);
     else if (final) this.finishAfterLateCalls(record, change);
   }
 
@@ -334,7 +354,7 @@ export class ChannelDispatcher {
    */
   private finish(record: CardDeliveryRecord, ok: boolean, error?: string, causeLogged = false): void {
     const view = record.card.view();
-    const keys = this.partKeys(record, view);
+    const keys = this.parts.keys(record, view);
     const continuations = { delivered: ok ? record.parts.deliveredCount(keys) : 0, total: keys.length };
     const missing = ok ? record.parts.missingParts(keys) : [];
     const report = record.settle(ok);
@@ -368,98 +388,5 @@ export class ChannelDispatcher {
       lateCallsUntil: record.movedFromLateUntil,
       report: (startedAt, attempt, failure) => this.observe(record, 'moved-notice', startedAt, true, attempt, failure),
     });
-  }
-
-  /** Render keys of the continuation parts of `view` (none when the renderer has none or throws). */
-  private partKeys(record: CardDeliveryRecord, view: CardView): string[] {
-    return renderContinuationParts(this.plugin.renderer, view, this.partRenderFailed(record)).map((payload) => JSON.stringify(payload));
-  }
-
-  private nextPart(record: CardDeliveryRecord, view: CardView): PendingPart | undefined {
-    return nextPendingPart(this.plugin.renderer, record, view, this.partRenderFailed(record));
-  }
-
-  private partRenderFailed(record: CardDeliveryRecord): (error: unknown) => void {
-    return (error) => this.deps.logger.error('continuation render failed', { card: record.card.id, channel: this.plugin.id, error: String(error) });
-  }
-
-  /** Sends or updates one continuation part, as a reply to the main message. */
-  private async deliverPart(record: CardDeliveryRecord, change: CardChange, final: boolean, part: PendingPart): Promise<void> {
-    const { transport } = this.plugin;
-    const existing = record.parts.message(part.index);
-    const call: DeliveryCall = existing ? 'continuation-update' : 'continuation-send';
-    const attempt = record.parts.failures(part.index) + 1;
-    const startedAt = this.deps.clock.now();
-    let message: MessageRef | undefined;
-    try {
-      if (existing) {
-        await transport.update({ message: existing, payload: part.payload, final });
-      } else {
-        message = await transport.send({
-          target: record.card.target as never,
-          payload: part.payload,
-          idempotencyKey: record.parts.idempotencyKey(part.index),
-          replacing: false,
-          replyTo: record.message,
-        });
-      }
-    } catch (error) {
-      const failure = this.classify(error);
-      this.observe(record, call, startedAt, final, attempt, failure);
-      if (!existing && failure.kind === 'transient') record.parts.sendMayHaveSucceeded(part.index);
-      return this.handlePartFailure(record, change, final, part.index, failure);
-    }
-    this.counters[existing ? 'updated' : 'sent'] += 1;
-    this.stop.lift();
-    this.observe(record, call, startedAt, final, attempt);
-    // Maybe an earlier try's part, unchanged: update it before trusting it.
-    if (message && !record.parts.sent(part.index, message)) return this.requeue(record, change);
-    record.callSucceeded();
-    record.parts.accepted(part.index, part.key);
-    this.store.put(record, part.view);
-    if (this.nextPart(record, part.view)) this.requeue(record, change);
-    else if (final) this.finishAfterLateCalls(record, change);
-  }
-
-  /**
-   * The failure table for a continuation part: like the main message, except that a part has no
-   * plain-text render (a refused part backs off) and a gone part is sent again under a new key. A
-   * final's part gets one try plus one per final retry delay, then is given up (and reported).
-   */
-  private async handlePartFailure(record: CardDeliveryRecord, change: CardChange, final: boolean, index: number, failure: CallFailure): Promise<void> {
-    const now = this.deps.clock.now();
-    const fields = { card: record.card.id, channel: this.plugin.id, part: index + 2, kind: failure.kind, detail: failure.detail };
-    this.counters.failed += 1;
-    const action = failureAction(failure.kind, (candidate) => this.applies(candidate, record.credentialsRefreshed, false));
-    this.logFailure(action, 'continuation part failed', fields);
-    if (action === 'refresh-credentials') {
-      record.tryCredentialRefresh();
-      await this.refreshCredentials(fields);
-      return this.requeue(record, change);
-    }
-    if (action === 'replace-message') {
-      record.parts.replace(index);
-      return this.requeue(record, change);
-    }
-    if (action === 'stop-channel' || action === 'stop-card') {
-      // The main message holds the final already; the missing parts are reported by `finish`.
-      if (action === 'stop-channel') this.stop.stop(failure, fields);
-      if (final) this.finish(record, true);
-      return;
-    }
-    let failures = 0;
-    const wait = this.waitAfter(failure, () => {
-      failures = record.parts.failed(index);
-      return backoffMs(this.deps.retry.updateRetryDelaysMs, failures);
-    });
-    if (failures === 0) failures = record.parts.failed(index);
-    if (final) {
-      const delays = this.deps.retry.finalRetryDelaysMs;
-      if (failures <= delays.length) return this.requeue(record, change, now + Math.max(wait, delays[failures - 1]!));
-      record.parts.giveUp(index);
-      return this.requeue(record, change);
-    }
-    // Progressive: after too many failures the part waits for the card's next change.
-    if (failures < this.deps.retry.maxConsecutiveFailures) this.requeue(record, change, now + wait);
   }
 }
