@@ -1,15 +1,15 @@
 import { CardState } from '../card/card-state.js';
 import type { CardStatus, CardView } from '../card/view.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
-import type { AgentEvent, EventOf, PlanItem } from '../events/contract.js';
+import type { AgentEvent } from '../events/contract.js';
 import type { MessageRef } from '../plugin/contract.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { Answer, ApprovalRequest, AskRequest, Decision, StopHandler } from '../interaction/types.js';
 import type { LiveProgressCard, OpenCardOptions, ProgressCard, PushResult } from './progress-card.js';
+import { EventMethods } from './event-methods.js';
 
-type Fields<T extends AgentEvent['type']> = Omit<EventOf<T>, 'type'>;
 
 /**
  * A card with progressive updates switched off (`progressive: false`): events are kept, each stamped
@@ -18,7 +18,7 @@ type Fields<T extends AgentEvent['type']> = Omit<EventOf<T>, 'type'>;
  * edits. `view()` and `status` follow the events as they come, like any card.
  * @internal Created by `ProgressCards.open` for a channel whose switches say so.
  */
-export class FinalOnlyCard implements ProgressCard {
+export class FinalOnlyCard extends EventMethods implements ProgressCard {
   private readonly shadow: CardState;
   private held: AgentEvent[] = [];
   private released = false;
@@ -30,6 +30,7 @@ export class FinalOnlyCard implements ProgressCard {
     private readonly logger: Logger,
     options: OpenCardOptions = {},
   ) {
+    super();
     this.shadow = new CardState({ startedAt: clock.now(), title: options.title, locale: options.locale, textBuffer: options.textBuffer });
   }
 
@@ -126,25 +127,4 @@ export class FinalOnlyCard implements ProgressCard {
     this.logger.warn(`card ${this.id}: ${method} needs a card that updates while the run goes on; progressive updates are off for channel ${this.channelId}, so no buttons are shown and questions time out at once`);
   }
 
-  start(fields: Fields<'run.started'> = {}): PushResult { return this.push({ ...fields, type: 'run.started' }); }
-  roundStarted(round: number): PushResult { return this.push({ type: 'round.started', round }); }
-  roundEnded(round: number): PushResult { return this.push({ type: 'round.ended', round }); }
-  thinking(text: string): PushResult { return this.push({ type: 'thinking.delta', text }); }
-  answer(text: string): PushResult { return this.push({ type: 'answer.delta', text }); }
-  toolStarted(callId: string, name: string, args?: string | Record<string, unknown>): PushResult {
-    return this.push({ type: 'tool.started', callId, name, args });
-  }
-  toolArgsDelta(callId: string, delta: string): PushResult { return this.push({ type: 'tool.args_delta', callId, delta }); }
-  toolFinished(callId: string, summary?: string, isError?: boolean): PushResult {
-    return this.push({ type: 'tool.finished', callId, summary, isError });
-  }
-  usage(fields: Fields<'usage'>): PushResult { return this.push({ ...fields, type: 'usage' }); }
-  plan(items: readonly PlanItem[]): PushResult { return this.push({ type: 'plan.updated', items }); }
-  fileChanged(path: string, fields: Omit<Fields<'file.changed'>, 'path'> = {}): PushResult {
-    return this.push({ ...fields, type: 'file.changed', path });
-  }
-  waitingFor(prompt: string): PushResult { return this.push({ type: 'interaction.requested', prompt }); }
-  complete(answer?: string): PushResult { return this.push({ type: 'run.completed', answer }); }
-  fail(error: string): PushResult { return this.push({ type: 'run.failed', error }); }
-  cancel(reason?: string): PushResult { return this.push({ type: 'run.cancelled', reason }); }
 }

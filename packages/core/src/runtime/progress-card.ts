@@ -7,7 +7,7 @@ import type { CardStatus, CardView, Locale, Verbosity } from '../card/view.js';
 import type { CardDeliveryRecord, FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { ChannelDispatcher } from '../delivery/channel-dispatcher.js';
 import type { MessageRef } from '../plugin/contract.js';
-import type { AgentEvent, EventOf, InteractionUser, PlanItem } from '../events/contract.js';
+import type { AgentEvent, InteractionUser, PlanItem } from '../events/contract.js';
 import type { InteractionRouter } from '../interaction/router.js';
 import type { Answer, ApprovalRequest, AskRequest, Decision, StopHandler } from '../interaction/types.js';
 import { CardInteractions } from './card-interactions.js';
@@ -16,6 +16,7 @@ import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import { abandonedReason, StallWatch, type StallSettings } from './stall-watch.js';
 import type { Tickable, TickerService } from './ticker.js';
+import { EventMethods, type Fields } from './event-methods.js';
 
 /** Options of `ProgressCards.open`. */
 export interface OpenCardOptions {
@@ -65,8 +66,6 @@ export type PushResult =
   | { readonly accepted: false; readonly reason: 'invalid'; readonly error: EventParseError }
   | { readonly accepted: false; readonly reason: 'after-terminal' };
 
-/** Event fields without `type` (and with optional `at`). */
-type Fields<T extends AgentEvent['type']> = Omit<EventOf<T>, 'type'>;
 
 /**
  * The channel-agnostic handle of one agent run in one chat. Feed it events; it keeps one card up
@@ -152,7 +151,7 @@ export interface CardRuntime {
 }
 
 /** @internal The {@link ProgressCard} implementation. Create cards with `ProgressCards.open`. */
-export class LiveProgressCard implements ProgressCard, Tickable {
+export class LiveProgressCard extends EventMethods implements ProgressCard, Tickable {
   readonly id = randomUUID();
   readonly finalDelivery: Promise<FinalDelivery>;
   private resolveFinal!: (result: FinalDelivery) => void;
@@ -175,6 +174,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     readonly target: unknown,
     private readonly options: OpenCardOptions = {},
   ) {
+    super();
     this.finalDelivery = new Promise((resolve) => (this.resolveFinal = resolve));
     this.tickMs = runtime.channel.settings.tickMs;
     if (options.prices) checkPriceTable(options.prices);
@@ -275,27 +275,6 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     return { accepted: false, reason: 'invalid', error: parseError };
   }
 
-  start(fields: Fields<'run.started'> = {}): PushResult { return this.push({ ...fields, type: 'run.started' }); }
-  roundStarted(round: number): PushResult { return this.push({ type: 'round.started', round }); }
-  roundEnded(round: number): PushResult { return this.push({ type: 'round.ended', round }); }
-  thinking(text: string): PushResult { return this.push({ type: 'thinking.delta', text }); }
-  answer(text: string): PushResult { return this.push({ type: 'answer.delta', text }); }
-  toolStarted(callId: string, name: string, args?: string | Record<string, unknown>): PushResult {
-    return this.push({ type: 'tool.started', callId, name, args });
-  }
-  toolArgsDelta(callId: string, delta: string): PushResult { return this.push({ type: 'tool.args_delta', callId, delta }); }
-  toolFinished(callId: string, summary?: string, isError?: boolean): PushResult {
-    return this.push({ type: 'tool.finished', callId, summary, isError });
-  }
-  usage(fields: Fields<'usage'>): PushResult { return this.push({ ...fields, type: 'usage' }); }
-  plan(items: readonly PlanItem[]): PushResult { return this.push({ type: 'plan.updated', items }); }
-  fileChanged(path: string, fields: Omit<Fields<'file.changed'>, 'path'> = {}): PushResult {
-    return this.push({ ...fields, type: 'file.changed', path });
-  }
-  waitingFor(prompt: string): PushResult { return this.push({ type: 'interaction.requested', prompt }); }
-  complete(answer?: string): PushResult { return this.push({ type: 'run.completed', answer }); }
-  fail(error: string): PushResult { return this.push({ type: 'run.failed', error }); }
-  cancel(reason?: string): PushResult { return this.push({ type: 'run.cancelled', reason }); }
 
   /**
    * Ends a card no event ever reached (used by `shutdown()`): nothing was posted, so nothing is
