@@ -141,16 +141,20 @@ describe('live preview page', () => {
       });
       await page.goto(preview.url);
       await page.fill('#user', 'ou_reviewer');
-      for (const channel of ['feishu', 'dingtalk']) {
+      const decided = new Set<number>();
+      for (const [index, decision] of decisions.entries()) void decision.then(() => decided.add(index));
+      for (const [index, channel] of ['feishu', 'dingtalk'].entries()) {
         const panel = page.locator(`[data-channel="${channel}"]`);
         const approve = panel.locator('.card-holder button[data-button="Approve"]');
         await approve.waitFor({ timeout: 10_000 });
-        // DingTalk's Stream client connects when the first control shows: click until the emulator delivers.
+        // DingTalk's Stream client connects when the first control shows: click until the emulator
+        // delivers, a second apart, and never again once the agent has the decision (a click on the
+        // page's not yet refreshed button would be answered no-such-button and replace the notice).
         await expect
           .poll(async () => {
-            if ((await approve.count()) > 0) await approve.first().click({ timeout: 2_000 }).catch(() => undefined);
+            if (!decided.has(index) && (await approve.count()) > 0) await approve.first().click({ timeout: 2_000 }).catch(() => undefined);
             return panel.locator('.notice').innerText();
-          }, { timeout: 10_000 })
+          }, { timeout: 15_000, interval: 1_000 })
           .toBe('ou_reviewer: Sent: Approve');
       }
       await expect(Promise.all(decisions)).resolves.toEqual([
