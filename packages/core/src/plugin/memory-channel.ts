@@ -16,6 +16,8 @@ export interface MemoryPayload {
   readonly thinking: string;
   readonly answer: string;
   readonly footer: string;
+  /** Error text of a failed run, reason of a cancelled one. */
+  readonly error?: string;
   /** Set on continuation parts: the part number (2..n); absent on the main card. */
   readonly part?: number;
   /** The plan: its heading (`Plan · 2 / 5`) and checklist lines (`✅ …`); absent without a plan. */
@@ -138,6 +140,7 @@ function render(view: CardView, format: 'rich' | 'text', chunkChars: number | un
     footer: isTerminalStatus(view.status) ? formatFooter(view.footer, { style: 'compact', locale: view.locale, timeZone: 'UTC' }) : '',
     ...(view.plan ? { plan: [planHeading(view.plan, view.locale), ...planLines(view.plan, view.locale)] } : {}),
     ...(isTerminalStatus(view.status) && view.changedFiles.length > 0 ? { changedFiles: changedFilesSection(view) } : {}),
+    ...(view.error !== undefined ? { error: view.error } : {}),
     ...(view.noProgressSince !== undefined ? { note: noProgressNote(view.noProgressSince, view.locale, 'UTC') } : {}),
   };
 }

@@ -36,6 +36,10 @@ export class FinalOnlyCard implements ProgressCard {
     return this.inner.id;
   }
 
+  get runId(): string {
+    return this.inner.runId;
+  }
+
   get channelId(): string {
     return this.inner.channelId;
   }

@@ -5,6 +5,7 @@ import type { TextBufferLimits } from '../card/text-buffer.js';
 import { resolveVerbosity, viewForVerbosity, type ChatType } from '../card/verbosity.js';
 import type { CardStatus, CardView, Locale, Verbosity } from '../card/view.js';
 import type { CardDeliveryRecord, FinalDelivery } from '../delivery/card-delivery-record.js';
+import type { StoredCard } from '../delivery/card-store.js';
 import type { ChannelDispatcher } from '../delivery/channel-dispatcher.js';
 import type { MessageRef } from '../plugin/contract.js';
 import type { AgentEvent, EventOf, PlanItem } from '../events/contract.js';
@@ -66,6 +67,8 @@ type Fields<T extends AgentEvent['type']> = Omit<EventOf<T>, 'type'>;
 export interface ProgressCard {
   /** Unique id (also the base of the platform idempotency key). */
   readonly id: string;
+  /** The run the card shows: `OpenOptions.runId`, else {@link id}. `ProgressCards.resume(runId)` finds it after a restart. */
+  readonly runId: string;
   readonly channelId: string;
   /** Validates and applies one event. Invalid input is logged and reported, never thrown. */
   push(event: unknown): PushResult;
@@ -115,7 +118,8 @@ export interface CardRuntime {
 
 /** @internal The {@link ProgressCard} implementation. Create cards with `ProgressCards.open`. */
 export class LiveProgressCard implements ProgressCard, Tickable {
-  readonly id = randomUUID();
+  readonly id: string;
+  readonly runId: string;
   readonly finalDelivery: Promise<FinalDelivery>;
   private resolveFinal!: (result: FinalDelivery) => void;
   private slot: Slot;
@@ -130,7 +134,11 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     private readonly runtime: CardRuntime,
     readonly target: unknown,
     private readonly options: OpenCardOptions = {},
+    runId?: string,
+    private readonly resumed?: StoredCard,
   ) {
+    this.id = randomUUID();
+    this.runId = runId ?? this.id;
     this.finalDelivery = new Promise((resolve) => (this.resolveFinal = resolve));
     this.tickMs = runtime.channel.settings.tickMs;
     if (options.prices) checkPriceTable(options.prices);
@@ -138,7 +146,18 @@ export class LiveProgressCard implements ProgressCard, Tickable {
       throw new Error(`quietPeriodMs = ${JSON.stringify(options.quietPeriodMs)}: must be a non-negative integer (ms)`);
     }
     this.verbosity = resolveVerbosity(options.verbosity, runtime.channel.settings.verbosity, options.chatType);
-    this.slot = this.newSlot(runtime.clock.now(), options.title, options.locale);
+    this.slot = this.newSlot(runtime.clock.now(), options.title ?? resumed?.title, options.locale ?? resumed?.locale);
+    if (resumed) this.seed(resumed);
+  }
+
+  /** A resumed card starts as stored: its start time, title, and running tools with their start times. */
+  private seed(stored: StoredCard): void {
+    const now = this.runtime.clock.now();
+    const { state } = this.slot;
+    state.apply({ type: 'run.started', at: stored.startedAt, title: stored.title, locale: stored.locale }, now);
+    for (const tool of stored.tools) state.apply({ type: 'tool.started', callId: tool.callId, name: tool.name, args: tool.detail, at: tool.startedAt }, now);
+    this.eventsApplied = 1;
+    this.updateTicker(this.slot);
   }
 
   get channelId(): string {
@@ -319,11 +338,14 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   private newSlot(now: number, title: string | undefined, locale: Locale | undefined): Slot {
     const { textBuffer, quietPeriodMs, prices } = this.options;
     const state = new CardState({ startedAt: now, title, locale, textBuffer, quietPeriodMs, prices });
-    const id = `${this.id.slice(0, 28)}-t${this.turn++}`;
+    const first = this.turn === 0;
+    const id = first && this.resumed ? this.resumed.cardId : `${this.id.slice(0, 28)}-t${this.turn}`;
+    this.turn += 1;
     const slot: Slot = { state, id, debounce: undefined, quiet: undefined, delivery: undefined as unknown as CardDeliveryRecord };
     (slot as { delivery: CardDeliveryRecord }).delivery = this.runtime.channel.register({
       id,
       progressCardId: this.id,
+      runId: this.runId,
       target: this.target,
       view: () => viewForVerbosity(state.view(this.runtime.clock.now()), this.verbosity),
       onMessageGone: () => {
@@ -333,7 +355,8 @@ export class LiveProgressCard implements ProgressCard, Tickable {
         if (this.slot === slot) this.resolveFinal(result);
       },
     });
-    if (this.turn === 1 && this.options.message) slot.delivery.resume(this.options.message);
+    if (first && this.resumed?.message) slot.delivery.resume(this.resumed.message, this.resumed.idempotencyKey);
+    else if (first && this.options.message) slot.delivery.resume(this.options.message);
     return slot;
   }
 }
