@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProgressCards, silentLogger } from '@progresscard/core';
 import {
   emulatedPlugins,
   feishuChannel,
@@ -123,6 +124,47 @@ describe('live preview page', () => {
       await expect.poll(() => feishu.locator('.card-holder').last().getAttribute('data-state'), { timeout: 10_000 }).toBe('green');
       expect(await page.locator('[data-channel="dingtalk"] .calls li.no, [data-channel="dingtalk"] .calls li.rl').count()).toBe(0);
     } finally {
+      await preview.close();
+      await emulators.close();
+    }
+  }, 60_000);
+
+  it('shows the approval buttons and a person clicks them against both emulators; the agent proceeds', async () => {
+    const emulators = await startEmulators(['feishu', 'dingtalk']);
+    const cards = createProgressCards({ channels: emulatedPlugins(emulators, { tickMs: 3000 }), logger: silentLogger, env: {} });
+    const preview = await startPreviewServer({ sources: emulators.sources, runInfo: () => ({ title: 't', phase: 'emulator' }), port: 0 });
+    try {
+      const decisions = ['feishu', 'dingtalk'].map((channel) => {
+        const card = cards.open(channel, undefined, { locale: 'en', title: 'Publish' });
+        card.toolStarted('c1', 'shell', { command: 'npm publish' });
+        return card.requestApproval({ prompt: 'Run `npm publish`?', callId: 'c1' });
+      });
+      await page.goto(preview.url);
+      await page.fill('#user', 'ou_reviewer');
+      const decided = new Set<number>();
+      for (const [index, decision] of decisions.entries()) void decision.then(() => decided.add(index));
+      for (const [index, channel] of ['feishu', 'dingtalk'].entries()) {
+        const panel = page.locator(`[data-channel="${channel}"]`);
+        const approve = panel.locator('.card-holder button[data-button="Approve"]');
+        await approve.waitFor({ timeout: 10_000 });
+        // DingTalk's Stream client connects when the first control shows: click until the emulator
+        // delivers, a second apart, and never again once the agent has the decision (a click on the
+        // page's not yet refreshed button would be answered no-such-button and replace the notice).
+        await expect
+          .poll(async () => {
+            if (!decided.has(index) && (await approve.count()) > 0) await approve.first().click({ timeout: 2_000 }).catch(() => undefined);
+            return panel.locator('.notice').innerText();
+          }, { timeout: 15_000, interval: 1_000 })
+          .toBe('ou_reviewer: Sent: Approve');
+      }
+      await expect(Promise.all(decisions)).resolves.toEqual([
+        expect.objectContaining({ approved: true, by: expect.objectContaining({ id: 'ou_reviewer' }) }),
+        expect.objectContaining({ approved: true, by: expect.objectContaining({ id: 'ou_reviewer' }) }),
+      ]);
+      // The buttons are gone from both cards once decided.
+      await expect.poll(() => page.locator('.card-holder button[data-button="Approve"]').count(), { timeout: 10_000 }).toBe(0);
+    } finally {
+      await cards.shutdown();
       await preview.close();
       await emulators.close();
     }

@@ -5,6 +5,7 @@
   var panelsEl = document.getElementById('panels');
   var runEl = document.getElementById('run');
   var connEl = document.getElementById('conn');
+  var userEl = document.getElementById('user');
   var panels = {};
   var openFolds = {};
 
@@ -48,6 +49,8 @@
     head.appendChild(el('h2', '', label));
     var counts = el('div', 'counts');
     head.appendChild(counts);
+    var notice = el('div', 'notice');
+    head.appendChild(notice);
     var chat = el('div', 'chat');
     var tl = el('div', 'timeline-wrap');
     tl.appendChild(el('h3', '', 'Update history'));
@@ -59,7 +62,29 @@
     root.appendChild(chat);
     root.appendChild(tl);
     panelsEl.appendChild(root);
-    panels[id] = { root: root, counts: counts, chat: chat, line: line, calls: calls };
+    panels[id] = { root: root, counts: counts, notice: notice, chat: chat, line: line, calls: calls };
+    // A click on a card button goes to the emulator, which delivers the platform's callback to the app.
+    chat.addEventListener('click', function (e) {
+      var button = e.target.closest?.('button[data-button]');
+      if (!button) return;
+      var holder = button.closest('.card-holder');
+      var form = button.closest('.form');
+      var input = button.dataset.submit && form ? form.querySelector('input[data-input]') : null;
+      button.disabled = true;
+      notice.textContent = '…';
+      fetch('/api/click', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ panel: id, card: holder.dataset.cardId, button: button.dataset.button, user: userEl.value, input: input ? input.value : undefined }),
+      })
+        .then(function (r) { return r.json(); })
+        .then(function (result) {
+          notice.className = 'notice ' + (result.ok ? 'ok' : 'bad');
+          notice.textContent = (userEl.value || 'ou_preview_user') + ': ' + (result.message || (result.ok ? 'sent' : 'not sent'));
+        })
+        .catch(function () { notice.className = 'notice bad'; notice.textContent = 'click failed'; })
+        .then(function () { button.disabled = false; });
+    });
     return panels[id];
   }
 

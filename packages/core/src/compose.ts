@@ -18,8 +18,13 @@ import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/retry-set
 import { systemClock, type Clock } from './shared/clock.js';
 import { consoleLogger, type Logger } from './shared/logger.js';
 import { LiveProgressCard, type OpenCardOptions, type ProgressCard } from './runtime/progress-card.js';
-import { DEFAULT_ORPHAN_GRACE_MS, INTERRUPTED_BY_RESTART, OrphanSweeper } from './runtime/orphan-sweeper.js';
+import { checkStallSettings, DEFAULT_STALL_SETTINGS, type StallSettings } from './runtime/stall-watch.js';
+import { finalWithin, INTERRUPTED_REASONS, shutdownOptions, type ShutdownOptions } from './runtime/shutdown.js';
+import { DEFAULT_ORPHAN_GRACE_MS, OrphanSweeper } from './runtime/orphan-sweeper.js';
 import { TickerService } from './runtime/ticker.js';
+import { InteractionRouter } from './interaction/router.js';
+import type { ClickReply } from './interaction/types.js';
+import type { InteractionUser } from './events/contract.js';
 import { TOKENS } from './runtime/tokens.js';
 
 /**
@@ -63,6 +68,12 @@ export interface ProgressCardsOptions {
    */
   readonly orphanGraceMs?: number;
   /**
+   * When a run nobody feeds counts as stalled (`stallMs`, default 10 min: the card says "no
+   * progress since …" and stops ticking) and when it is given up (`abandonMs`, default 30 min: the
+   * card ends as failed with that reason). A later event resumes a stalled card.
+   */
+  readonly stall?: Partial<StallSettings>;
+  /**
    * Parent container (default tsyringe's root container). Whatever it registers under {@link TOKENS}
    * and the options do not give is used: e.g. one `BudgetStore` shared by two compositions.
    */
@@ -105,7 +116,7 @@ export interface ProgressCards {
    * (plugin-specific, e.g. a chat id). The channel's feature switches apply: `cardPer` unless
    * `options.cardPer` is given; `progressive: false` holds every update until the run ends and then
    * sends one card; `completionPing` replies once to the card after a long run.
-   * @throws Error naming an unknown channel id.
+   * @throws Error naming an unknown channel id, or saying the composition was shut down.
    */
   open(channelId: string, target?: unknown, options?: OpenOptions): ProgressCard;
   /**
@@ -114,7 +125,7 @@ export interface ProgressCards {
    * that updates the same message. Running tool calls keep their original start times; later
    * events update that message. Events from before the restart are not replayed.
    * @throws Error (as a rejection) when no open card of `runId` is stored, its channel is not in this
-   *   composition, or a live process keeps renewing its lease.
+   *   composition, a live process keeps renewing its lease, or the composition was shut down.
    */
   resume(runId: string, options?: Pick<OpenOptions, 'requester'>): Promise<ProgressCard>;
   /** Effective settings of a channel (defaults ← config ← env). @throws Error naming an unknown channel id. */
@@ -133,15 +144,26 @@ export interface ProgressCards {
    * @throws Error naming the event when it is not `delivery`.
    */
   on(event: 'delivery', listener: DeliveryListener): () => void;
+  /**
+   * Feeds a chat message typed as a reply to a card question (`/approve 3F2A`, `/answer 3F2A text`:
+   * what a card shows when its channel has no callbacks configured). `deliveryId` is the chat
+   * message id. The click rules apply (allowed users, first wins, a re-delivered message counts
+   * once). Returns the reply to send back, or undefined when the text is not a reply to an open question.
+   */
+  reply(text: string, user: InteractionUser, deliveryId: string): ClickReply | undefined;
   /** Resolves when no card has anything left to send. */
   idle(): Promise<void>;
   /**
-   * Ends every card still running as cancelled (`reason`), waits for their finals (and those of
-   * earlier turns in card-per-turn mode), and stops all timers. Call it before the process exits
-   * so no card is left spinning. A card opened but never fed an event posts nothing: its final
-   * resolves `{ ok: true, status: 'cancelled', attempts: 0, skipped: 'never-started' }`.
+   * Ends every card still running as cancelled (default reason: "interrupted by a restart" in the
+   * card's language), waits for their finals (and those of earlier turns in card-per-turn mode) at
+   * most `deadlineMs` (default 8000; a final not settled by then is reported `ok: false`), and stops
+   * all timers. Call it before the process exits so no card is left spinning (or use
+   * `installShutdownHandlers`). A card opened but never fed an event posts nothing: its final
+   * resolves `{ ok: true, status: 'cancelled', attempts: 0, skipped: 'never-started' }`. After it,
+   * `open()` is refused. Takes the reason as a string too.
+   * @throws Error (as a rejection) naming `deadlineMs` when it is not a non-negative integer.
    */
-  shutdown(reason?: string): Promise<FinalDelivery[]>;
+  shutdown(options?: string | ShutdownOptions): Promise<FinalDelivery[]>;
 }
 
 /** @throws Error naming the option when `value` is not an integer ≥ `min` (ms). */
@@ -162,9 +184,10 @@ function provide<T>(container: DependencyContainer, token: InjectionToken<T>, va
  * the services built on them ({@link TickerService}, {@link ChannelRegistry}). Two compositions share
  * only what their parent container gives both: by default each has its own budgets, ticker and timers.
  *
- * @throws Error when a channel id is malformed or given twice, or a channel's settings are invalid.
+ * @throws Error when a channel id is malformed or given twice, or a channel's settings or the stall settings are invalid.
  */
 export function createProgressCards(options: ProgressCardsOptions): ProgressCards {
+  const stall = checkStallSettings({ ...DEFAULT_STALL_SETTINGS, ...options.stall });
   const container = (options.parent ?? rootContainer).createChildContainer();
   provide(container, TOKENS.Clock, options.clock, () => systemClock);
   provide(container, TOKENS.Logger, options.logger, () => consoleLogger);
@@ -209,6 +232,8 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   for (const plugin of plugins) registry.addChannel(plugin);
   tickOf = (channelId) => registry.channel(channelId).settings.tickMs;
   const live = new Set<LiveProgressCard>();
+  const interactions = new InteractionRouter(logger);
+  let shutDown = false;
   const heldCards = new Set<FinalOnlyCard>();
   const pings = new Set<Promise<unknown>>();
   const pingers = new Map(
@@ -242,10 +267,11 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   function openCard(channelId: string, target: unknown, openOptions: OpenOptions, stored?: StoredCard, wrap = true): ProgressCard {
     const channel = registry.channel(channelId);
     const switches = channel.plugin.switches ?? DEFAULT_FEATURE_SWITCHES;
+    // The requester decides the card's questions and is mentioned by the completion ping.
     const { requester, runId, ...cardOptions } = openOptions;
     if (runId !== undefined && (typeof runId !== 'string' || runId === '')) throw new Error(`runId = ${JSON.stringify(runId)}: must be a non-empty string`);
-    const resolved: OpenCardOptions = { ...cardOptions, cardPer: cardOptions.cardPer ?? switches.cardPer };
-    const card = new LiveProgressCard({ channel, ticker, clock, logger }, target, resolved, runId ?? stored?.runId, stored);
+    const resolved: OpenCardOptions = { ...cardOptions, requester, cardPer: cardOptions.cardPer ?? switches.cardPer };
+    const card = new LiveProgressCard({ channel, ticker, clock, logger, interactions, stall }, target, resolved, runId ?? stored?.runId, stored);
     live.add(card);
     const handle: ProgressCard = switches.progressive || !wrap ? card : new FinalOnlyCard(card, clock, logger, resolved);
     if (handle instanceof FinalOnlyCard) heldCards.add(handle);
@@ -262,14 +288,14 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
 
   /** Ends a card whose process stopped: the stored message shows it was interrupted (best effort). */
   function endInterrupted(stored: StoredCard, lease: CardLease): void {
-    if (!stored.message || isTerminalStatus(stored.status)) {
+    if (shutDown || !stored.message || isTerminalStatus(stored.status)) {
       claimed.delete(stored.cardId);
       leases.release(stored.cardId);
-      void cardStore.delete(stored.cardId, lease.fencingToken).catch(() => undefined);
+      if (!shutDown) void cardStore.delete(stored.cardId, lease.fencingToken).catch(() => undefined);
       return;
     }
     logger.warn('ending a card its stopped process left open', { card: stored.cardId, run: stored.runId, channel: stored.channelId });
-    openCard(stored.channelId, stored.target, {}, stored, false).cancel(INTERRUPTED_BY_RESTART[stored.locale] ?? INTERRUPTED_BY_RESTART.en);
+    openCard(stored.channelId, stored.target, {}, stored, false).cancel(INTERRUPTED_REASONS[stored.locale] ?? INTERRUPTED_REASONS.en);
   }
 
   const sweeper = options.store
@@ -288,23 +314,28 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   sweeper?.start();
 
   return {
-    open: (channelId, target, openOptions = {}) => openCard(channelId, target, openOptions),
+    open(channelId, target, openOptions = {}) {
+      if (shutDown) throw new Error(`cannot open a card on ${JSON.stringify(channelId)}: this ProgressCards was shut down (create a new composition to open cards again)`);
+      return openCard(channelId, target, openOptions);
+    },
     async resume(runId, resumeOptions = {}) {
+      const named = `resume(${JSON.stringify(runId)})`;
       if (typeof runId !== 'string' || runId === '') throw new Error(`resume(runId): runId must be a non-empty string, got ${JSON.stringify(runId)}`);
-      const find = async () => (await cardStore.list()).filter((card) => card.runId === runId).sort((a, b) => Number(isTerminalStatus(a.status)) - Number(isTerminalStatus(b.status)))[0];
-      const stored = await find();
-      if (!stored) throw new Error(`resume(${JSON.stringify(runId)}): no open card of this run in the card store`);
+      if (shutDown) throw new Error(`${named}: this ProgressCards was shut down`);
+      const runs = (await cardStore.list()).filter((card) => card.runId === runId);
+      const stored = runs.find((card) => !isTerminalStatus(card.status)) ?? runs[0];
+      if (!stored) throw new Error(`${named}: no open card of this run in the card store`);
       registry.channel(stored.channelId);
-      if (claimed.has(stored.cardId) || [...live].some((card) => card.runId === runId)) throw new Error(`resume(${JSON.stringify(runId)}): the run is already open in this composition`);
+      if (claimed.has(stored.cardId) || [...live].some((card) => card.runId === runId)) throw new Error(`${named}: the run is already open in this composition`);
       let lease = await claim(stored);
       if (!lease) {
         // Its owner may have stopped without our knowing yet: wait for the lease to run out once.
         const wait = stored.lease.expiresAt - systemClock.now() + 1;
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         const again = await cardStore.get(stored.cardId);
-        if (!again) throw new Error(`resume(${JSON.stringify(runId)}): the card was ended meanwhile`);
+        if (!again) throw new Error(`${named}: the card was ended meanwhile`);
         lease = await claim(again);
-        if (!lease) throw new Error(`resume(${JSON.stringify(runId)}): a live process holds the card (owner ${again.lease.owner}, lease renewed until ${new Date(again.lease.expiresAt).toISOString()})`);
+        if (!lease) throw new Error(`${named}: a live process holds the card (owner ${again.lease.owner}, lease renewed until ${new Date(again.lease.expiresAt).toISOString()})`);
       }
       const current = (await cardStore.get(stored.cardId)) ?? stored;
       return openCard(current.channelId, current.target, { requester: resumeOptions.requester }, current);
@@ -328,20 +359,32 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
       if (typeof listener !== 'function') throw new TypeError(`the "delivery" listener must be a function, got ${typeof listener}`);
       return observers.add(listener);
     },
+    reply: (text, user, deliveryId) => interactions.reply(text, user, deliveryId),
     idle: () => registry.idle(),
-    async shutdown(reason = 'shutdown') {
+    async shutdown(input) {
+      const { reason, deadlineMs } = shutdownOptions(input);
+      const startedAt = Date.now();
+      shutDown = true;
       // Cards holding their updates until the final: a started one ends as cancelled and is posted.
-      for (const held of heldCards) if (held.started && (held.status === 'running' || held.status === 'waiting')) held.cancel(reason);
+      for (const held of heldCards) {
+        if (held.started && (held.status === 'running' || held.status === 'waiting')) held.cancel(reason ?? INTERRUPTED_REASONS[held.view().locale]);
+      }
       const cards = [...live];
       for (const card of cards) {
+        const why = reason ?? INTERRUPTED_REASONS[card.view().locale];
         // A card no event reached has posted nothing: it ends without a message.
-        if (card.endIfNeverStarted(reason)) continue;
-        if (card.status === 'running' || card.status === 'waiting') card.cancel(reason);
+        if (card.endIfNeverStarted(why)) continue;
+        if (card.status === 'running' || card.status === 'waiting') card.cancel(why);
       }
-      const results = await Promise.all(cards.map((card) => card.finalDelivery));
+      const results = await Promise.all(cards.map((card) => finalWithin(card.finalDelivery, deadlineMs, () => card.status)));
       // Earlier cards of a card-per-turn run may still be retrying their finals: let them finish too.
-      await registry.idle();
-      await Promise.all([...pings]);
+      // One deadline for all of it: what the finals used is not granted twice.
+      let timer: NodeJS.Timeout | undefined;
+      const left = Math.max(0, deadlineMs - (Date.now() - startedAt));
+      const rest = Promise.all([registry.idle(), Promise.all([...pings])]);
+      await Promise.race([rest, new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+      clearTimeout(timer);
+      await interactions.close();
       ticker.dispose();
       registry.dispose();
       sweeper?.dispose();

@@ -52,7 +52,7 @@ export {
 export { InMemoryBudgetStore, budgetSafetyMarginMs, pacingIntervalMs, type BudgetStore, type SlotRequest } from './delivery/budget-store.js';
 export { InMemoryCardStore, type CardStore, type StoredCard, type StoredTool, type CardLease } from './delivery/card-store.js';
 export { CardLeases, DEFAULT_LEASE_TTL_MS } from './delivery/card-leases.js';
-export { DEFAULT_ORPHAN_GRACE_MS, INTERRUPTED_BY_RESTART } from './runtime/orphan-sweeper.js';
+export { DEFAULT_ORPHAN_GRACE_MS } from './runtime/orphan-sweeper.js';
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/retry-settings.js';
 export {
   FAILURE_ACTIONS,
@@ -74,6 +74,26 @@ export { TOKENS } from './runtime/tokens.js';
 export { ChannelRegistry, type ChannelRegistryDeps } from './delivery/channel-registry.js';
 export type { ProgressCard, PushResult, OpenCardOptions } from './runtime/progress-card.js';
 export { TickerService, type Tickable } from './runtime/ticker.js';
+export { DEFAULT_STALL_SETTINGS, type StallSettings } from './runtime/stall-watch.js';
+export { installShutdownHandlers, DEFAULT_SHUTDOWN_DEADLINE_MS, INTERRUPTED_REASONS, type ShutdownOptions, type ShutdownHandlerOptions } from './runtime/shutdown.js';
 export { createProgressCards, type ProgressCards, type ProgressCardsStore, type ProgressCardsOptions, type ProgressCardsDiagnostics, type OpenOptions } from './compose.js';
 export { completionPingText } from './runtime/completion-ping.js';
 export { tickStretch } from './runtime/call-cap.js';
+
+// interaction/: questions and Stop on the card, clicks routed back to the agent.
+export { InteractionRouter, type InteractionEntry, type InteractivePlugin } from './interaction/router.js';
+export { INTERACTION_TEXTS, type InteractionTexts } from './interaction/texts.js';
+export { interactionCode } from './card/interaction-state.js';
+export { DEFAULT_INTERACTION_TIMEOUT_MS } from './runtime/card-interactions.js';
+export type {
+  Answer,
+  ApprovalOption,
+  ApprovalRequest,
+  AskRequest,
+  ClickHandler,
+  ClickOutcome,
+  ClickReply,
+  ControlClick,
+  Decision,
+  StopHandler,
+} from './interaction/types.js';

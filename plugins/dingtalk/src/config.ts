@@ -66,6 +66,11 @@ const TemplateKeysSchema = z.object({
  *   SDK does for its AI Markdown template (default true).
  * - `maxToolLines`: tool lines shown (running ones first, then the latest); default 12.
  * - `timeoutMs`: per HTTP request, default 10000.
+ * - `callbacks`: `{ mode: 'stream' }` receives card button clicks over Stream mode (the official
+ *   `dingtalk-stream` client, no public URL; cards are created with `callbackType: 'STREAM'`,
+ *   https://open.dingtalk.com/document/development/create-and-deliver-cards); the buttons come from the
+ *   controls variable (`callbacks.controlsKey`, default `pcControls`) your template binds. Without
+ *   it, open questions show the text reply to type.
  */
 export const DingTalkConfigSchema = z.object({
   appKey: z.string().trim().min(1),
@@ -88,6 +93,7 @@ export const DingTalkConfigSchema = z.object({
   ...TIMING_OVERRIDES_SHAPE,
   ...FEATURE_SWITCHES_SHAPE,
   templateKeys: TemplateKeysSchema.default({ title: 'msgTitle', content: 'msgContent', flowStatus: 'flowStatus' }),
+  callbacks: z.object({ mode: z.literal('stream'), controlsKey: z.string().min(1).max(100).default('pcControls') }).strict().optional(),
   cardParams: z.record(z.string().min(1).max(100), z.unknown()).default({}),
   maxContentChars: z.number().int().min(500).max(20_000).default(2500),
   maxContinuationMessages: z.number().int().min(0).max(100).default(20),

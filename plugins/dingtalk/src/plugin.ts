@@ -8,6 +8,7 @@ import type { DingTalkTarget } from './transport/target.js';
 import { AccessTokenCache } from './transport/token.js';
 import { DingTalkTransport } from './transport/transport.js';
 import { CardWriter } from './transport/card-writer.js';
+import { DingTalkStreamCallbacks } from './interaction/stream-callbacks.js';
 
 /** The DingTalk channel plugin as `dingtalk(config)` returns it. */
 export type DingTalkPlugin = ChannelPlugin<DingTalkCardPayload, DingTalkTarget> & {
@@ -66,6 +67,8 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     maxToolLines: switches.toolFoldAfter ?? c.maxToolLines,
     failedState: c.failedState,
     layoutVariables: c.layoutVariables,
+    controls: c.callbacks ? 'buttons' : 'text',
+    controlsKey: c.callbacks?.controlsKey,
   });
   const transport = new DingTalkTransport({
     http,
@@ -74,7 +77,11 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     cardTemplateId: c.cardTemplateId,
     robotCode: c.robotCode ?? c.appKey,
     defaultTarget: c.target,
+    callbackType: c.callbacks ? 'STREAM' : undefined,
   });
+  const interaction = c.callbacks
+    ? new DingTalkStreamCallbacks({ appKey: c.appKey, appSecret: c.appSecret, baseUrl: c.baseUrl, contentKey: c.templateKeys.content, render: (view) => renderer.render(view) })
+    : undefined;
   return {
     id: 'dingtalk',
     configSchema: DingTalkConfigSchema,
@@ -84,6 +91,7 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     switches,
     renderer,
     transport,
+    interaction,
     config: { ...c, appSecret: '<hidden>' },
   };
 }

@@ -30,6 +30,31 @@ export const FEISHU_DEFAULTS: ChannelSettings = {
 };
 
 /**
+ * Card callbacks (the `card.action.trigger` callback,
+ * https://open.feishu.cn/document/uAjLw4CM/ukzMukzMukzM/feishu-cards/card-callback-communication):
+ * - `long-connection`: the official SDK's `WSClient` (no public URL needed; self-built apps only;
+ *   choose "use long connection" under Events & Callbacks → Callback Configuration,
+ *   https://open.feishu.cn/document/uAjLw4CM/ukTMukTMukTM/event-subscription-guide/callback-subscription/configure-callback-request-address).
+ * - `http`: an HTTP endpoint the plugin serves on `host:port` + `path` (default
+ *   `/feishu/card-callback`), registered as the callback request URL
+ *   (https://open.feishu.cn/document/uAjLw4CM/ukTMukTMukTM/event-subscription-guide/callback-subscription/step-1-choose-a-subscription-mode/send-callbacks-to-developers-server).
+ *   `verificationToken` checks `header.token`; `encryptKey` checks `X-Lark-Signature` and decrypts `encrypt` bodies.
+ */
+export const FeishuCallbacksSchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('long-connection') }).strict(),
+  z
+    .object({
+      mode: z.literal('http'),
+      host: z.string().min(1).default('127.0.0.1'),
+      port: z.number().int().min(0).max(65_535),
+      path: z.string().startsWith('/').default('/feishu/card-callback'),
+      verificationToken: z.string().min(1).optional(),
+      encryptKey: z.string().min(1).optional(),
+    })
+    .strict(),
+]);
+
+/**
  * Defaults of `mode: 'cardkit'`: the CardKit routes have the same per-app budget, 50 calls/s and
  * 1000/min (https://open.larksuite.com/document/uAjLw4CM/ukTMukTMukTM/cardkit-v1/card/update); one card
  * entity takes at most 10 operations/s
@@ -56,6 +81,8 @@ export const FEISHU_CARDKIT_DEFAULTS: ChannelSettings = {
  * - `verbosity`: `quiet` | `compact` | `detailed`, or `{ direct?, group? }`: how much the cards show (default `detailed`).
  * - `requestTimeoutMs`: abort a platform call after this long (default 10000).
  * - `overflow`: an answer too long for one card continues in follow-up cards (default) or is only cut.
+ * - `callbacks`: how card button clicks come back (see {@link FeishuCallbacksSchema}); without it,
+ *   open questions show the text reply to type instead of buttons.
  * - `mode`: `message` (default) sends a card message and patches it (`im.v1.message.patch`);
  *   `cardkit` creates a CardKit card entity in streaming mode, sends it by reference and types the
  *   answer out with element-content updates (https://open.larkoffice.com/document/uAjLw4CM/ukzMukzMukzM/feishu-cards/streaming-updates-openapi-overview).
@@ -79,6 +106,7 @@ export const FeishuConfigSchema = z
     ...FEATURE_SWITCHES_SHAPE,
     requestTimeoutMs: z.number().int().positive().default(10_000),
     overflow: z.enum(['follow-up', 'truncate']).default('follow-up'),
+    callbacks: FeishuCallbacksSchema.optional(),
     mode: z.enum(FEISHU_CARD_MODES).default('message'),
   })
   .strict();
@@ -105,7 +133,7 @@ export class FeishuConfigError extends ChannelConfigError {
   override readonly name = 'FeishuConfigError';
 }
 
-const SECRET_FIELDS = new Set(['appSecret']);
+const SECRET_FIELDS = new Set(['appSecret', 'callbacks']);
 
 /**
  * Validates and completes a config.

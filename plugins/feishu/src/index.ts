@@ -10,6 +10,7 @@ export {
   FEISHU_CARDKIT_DEFAULTS,
   FEISHU_CARD_MODES,
   FeishuConfigSchema,
+  FeishuCallbacksSchema,
   FeishuConfigError,
   type FeishuConfig,
   type FeishuConfigInput,
@@ -18,3 +19,7 @@ export {
 } from './config.js';
 export type { FeishuCard } from './render/card-types.js';
 export type { FeishuTarget } from './transport/transport.js';
+export { FeishuHttpCallbacks, type FeishuHttpCallbacksOptions } from './interaction/http-callbacks.js';
+export { FeishuLongConnectionCallbacks, type FeishuLongConnectionOptions } from './interaction/long-connection.js';
+export type { FeishuCallbackResponse } from './interaction/card-action.js';
+export type { ControlValue as FeishuControlValue, ControlStyle as FeishuControlStyle } from './render/controls.js';

@@ -4,6 +4,7 @@ import { feishuBudgetKeys } from './budget-keys.js';
 import { FEISHU_ENV_VARIABLES } from './env.js';
 import type { FeishuCard } from './render/card-types.js';
 import { createFeishuRenderer } from './render/renderer.js';
+import { feishuInteraction } from './interaction/channel-interaction.js';
 import { FeishuTransport, type FeishuTarget, type FeishuTransportOptions } from './transport/transport.js';
 
 /** The Feishu channel plugin. `config` is the validated config without the app secret. */
@@ -42,6 +43,15 @@ export function feishu(config: FeishuConfigInput, options: FeishuPluginOptions =
   const parsed = parseFeishuConfig(config);
   const { appSecret: _secret, ...visible } = parsed;
   const switches = resolveFeatureSwitches('feishu', parsed, { env: options.env, error: (...args) => new FeishuConfigError(...args) });
+  const renderer = createFeishuRenderer({
+    locale: switches.locale,
+    footerStyle: switches.footerStyle,
+    footerFields: switches.footerFields,
+    toolFoldAfter: switches.toolFoldAfter,
+    timeZone: parsed.timeZone,
+    overflow: parsed.overflow,
+    controls: parsed.callbacks ? 'buttons' : 'text',
+  });
   return {
     id: 'feishu',
     configSchema: FeishuConfigSchema,
@@ -50,15 +60,9 @@ export function feishu(config: FeishuConfigInput, options: FeishuPluginOptions =
     budgetKeys: feishuBudgetKeys(parsed),
     switches,
     config: Object.freeze(visible),
-    renderer: createFeishuRenderer({
-      locale: switches.locale,
-      footerStyle: switches.footerStyle,
-      footerFields: switches.footerFields,
-      toolFoldAfter: switches.toolFoldAfter,
-      timeZone: parsed.timeZone,
-      overflow: parsed.overflow,
-    }),
+    renderer,
     transport: new FeishuTransport(parsed, options),
+    interaction: feishuInteraction(parsed, (view) => renderer.render(view)),
   };
 }
 

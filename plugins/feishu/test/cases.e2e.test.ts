@@ -50,8 +50,8 @@ describe('field fault cases (Feishu, through the emulator)', () => {
     expect(message.maxConcurrentCalls).toBe(1);
     const cards = acceptedCards(message);
     for (let i = 1; i < cards.length; i++) expect(notOlder(progressOf(cards[i - 1]), progressOf(cards[i]))).toBe(true);
-    const times = message.history.map((x) => x.receivedAt!);
-    for (let i = 4; i < times.length; i++) expect(times[i]! - times[i - 4]!).toBeGreaterThanOrEqual(1000);
+    // Under 5 updates/s is the emulator's verdict, not a wall-clock measure here: it answers 230020
+    // to a sixth patch of a message within a second, and every call below was accepted.
     expect(textOf(message.card, 'answer')).toBe('Found it: an off-by-one in the lexer.');
     expect(message.history.every((x) => x.outcome === 'accepted')).toBe(true);
   });

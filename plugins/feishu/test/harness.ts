@@ -94,7 +94,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
 }
 
 /** Every element of a card, nested ones included. */
-function elementsOf(card: FeishuCard | Record<string, unknown> | undefined): FeishuElement[] {
+export function elementsOf(card: FeishuCard | Record<string, unknown> | undefined): FeishuElement[] {
   const out: FeishuElement[] = [];
   const walk = (els: readonly FeishuElement[]) =>
     els.forEach((e) => {

@@ -49,9 +49,8 @@ describe('field fault cases (Slack, through the emulator)', () => {
     expect(message.maxConcurrentCalls).toBe(1);
     const cards = acceptedCards(message);
     for (let i = 1; i < cards.length; i++) expect(notOlder(progressOf(cards[i - 1]), progressOf(cards[i]))).toBe(true);
-    const times = message.history.filter((x) => x.route === UPDATE).map((x) => x.receivedAt!);
-    // one update at a time: each arrives after the previous one's 400 ms answer
-    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(390);
+    // One update at a time is maxConcurrentCalls above (the emulator counts overlapping calls), and the
+    // rate limit is the emulator's verdict (every call accepted below), not a wall-clock measure.
     expect(blockText(message.blocks, 'answer_')).toBe('Found it: an off-by-one in the lexer.');
     expect(message.history.every((x) => x.outcome === 'accepted')).toBe(true);
   });

@@ -21,6 +21,11 @@ describe('splitSections', () => {
     );
   });
 
+  it('an empty code block makes no section, whether or not the split stops early (fast-check counterexample)', () => {
+    expect(splitSections('```\n```', 100)).toEqual({ sections: [], leftOut: 0 });
+    expect(splitSections('```\n```', 100, 0)).toEqual({ sections: [], leftOut: 0 });
+  });
+
   it('cuts one very long line into sections that hold all of it', () => {
     const text = 'x'.repeat(10_000);
     const { sections, leftOut } = splitSections(text, 1000);

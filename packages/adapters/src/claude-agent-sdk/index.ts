@@ -35,3 +35,4 @@ export interface ClaudeAgentMirrorOptions extends MirrorOptions {
 export function mirrorClaudeAgent(messages: AsyncIterable<ClaudeAgentMessage>, card: ProgressCard, options: ClaudeAgentMirrorOptions = {}): Promise<LiveRunResult> {
   return mirrorStream<unknown>(messages, card, recordStreamMapper('claude-stream-json', options, options.onRecordError));
 }
+export { canUseToolOnCard, type CardPermissionOptions, type ClaudePermissionContext, type ClaudePermissionResult } from './permission.js';

@@ -21,3 +21,4 @@ export type OpenAIAgentsStreamedRun = AsyncIterable<OpenAIAgentsStreamEvent> & O
 export function mirrorOpenAIAgents(result: OpenAIAgentsStreamedRun, card: ProgressCard, options: MirrorOptions = {}): Promise<LiveRunResult> {
   return mirrorStream(result, card, withToolEffects(openAIAgentsMapper(() => result, options)));
 }
+export { approveOnCard, type CardApprovalOptions, type OpenAIAgentsApprovalItem, type OpenAIAgentsInterruptedRun } from './approvals.js';

@@ -146,7 +146,27 @@ export interface ChannelDescriptor<Id extends string = string, Emulator extends 
     isRateLimited(call: EmulatorCall): boolean;
     /** The final payload of a card as the emulator holds it (`--json`), or undefined when it holds none. */
     finalPayload(emulator: Emulator, messageId: string): unknown;
+    /**
+     * Clicks button `button` (its label) of card `cardId` as user `user`, through the emulator's
+     * callback path (`input`: text typed into the card's input). Absent for channels without controls.
+     */
+    click?(emulator: Emulator, click: PreviewClick): Promise<PreviewClickResult>;
   };
+}
+
+/** A click the preview page asks for. */
+export interface PreviewClick {
+  readonly cardId: string;
+  readonly button: string;
+  readonly user: string;
+  readonly input?: string;
+}
+
+/** What became of a preview click: whether the app answered, and what it told the user. */
+export interface PreviewClickResult {
+  readonly ok: boolean;
+  /** The toast / notice text, or why the click went nowhere (e.g. `callbacks-not-configured`). */
+  readonly message: string;
 }
 
 /** A descriptor of any channel (the list in `index.ts` holds several emulator types). */

@@ -33,6 +33,7 @@ export const dingtalkChannel: ChannelDescriptor<'dingtalk', DingTalkEmulator> = 
         target: { type: 'group', openConversationId: EMULATED_DINGTALK.openConversationId },
         baseUrl: emulator.baseUrl,
         tickMs: settings.tickMs,
+        callbacks: { mode: 'stream' },
         ...(settings.locale ? { locale: settings.locale } : {}),
         ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
       }, { env: settings.switchEnv ?? {} }),
@@ -96,6 +97,11 @@ export const dingtalkChannel: ChannelDescriptor<'dingtalk', DingTalkEmulator> = 
         render: () => renderDingTalkCard(c.cardData, c.state),
       })),
     calls: (emulator) => emulator.calls(),
+    async click(emulator, click) {
+      const result = await emulator.click({ outTrackId: click.cardId, user: click.user, button: click.button, input: click.input });
+      const notice = (result.response?.userPrivateData as { cardParamMap?: { pcNotice?: string } } | undefined)?.cardParamMap?.pcNotice;
+      return { ok: result.error === undefined, message: result.error ?? notice ?? '' };
+    },
     isTokenRoute: (route) => route.startsWith('oauth2.'),
     isRateLimited: (call) => call.status === 429 || DINGTALK_RATE_LIMIT_CODE.test(String(call.code ?? '')),
     finalPayload: (emulator, messageId) => {

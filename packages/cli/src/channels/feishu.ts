@@ -1,6 +1,6 @@
 import { checkFeishuCardContent, DEFAULT_FEISHU_APP, startFeishuEmulator, type FeishuEmulator } from '@progresscard/emulator';
 import { MissingEnvError } from '@progresscard/core';
-import { FEISHU_ENV_VARIABLES, feishu, FeishuConfigError } from '@progresscard/plugin-feishu';
+import { FEISHU_ENV_VARIABLES, feishu, FeishuConfigError, type FeishuHttpCallbacks, type FeishuPlugin } from '@progresscard/plugin-feishu';
 import { CliUsageError } from '../errors.js';
 import { feishuTemplate, renderFeishuMessage } from '../preview/render-feishu.js';
 import type { ChannelDescriptor, Env } from './descriptor.js';
@@ -35,17 +35,21 @@ export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
   emulated: {
     start: (port) => startFeishuEmulator({ port }),
     plugin: (emulator, settings) =>
-      feishu({
-        appId: DEFAULT_FEISHU_APP.appId,
-        appSecret: DEFAULT_FEISHU_APP.appSecret,
-        domain: emulator.baseUrl,
-        receiveIdType: 'chat_id',
-        receiveId: EMULATED_FEISHU_CHAT_ID,
-        tickMs: settings.tickMs,
-        ...(settings.locale ? { locale: settings.locale } : {}),
-        ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
-        ...emulatedCardMode(),
-      }, { env: settings.switchEnv ?? {} }),
+      withEmulatorCallbacks(
+        feishu({
+          appId: DEFAULT_FEISHU_APP.appId,
+          appSecret: DEFAULT_FEISHU_APP.appSecret,
+          domain: emulator.baseUrl,
+          receiveIdType: 'chat_id',
+          receiveId: EMULATED_FEISHU_CHAT_ID,
+          tickMs: settings.tickMs,
+          ...(settings.locale ? { locale: settings.locale } : {}),
+          ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
+          ...emulatedCardMode(),
+          callbacks: { mode: 'http', port: 0 },
+        }, { env: settings.switchEnv ?? {} }),
+        emulator,
+      ),
     env: (emulator) => [
       { name: 'FEISHU_APP_ID', value: DEFAULT_FEISHU_APP.appId },
       { name: 'FEISHU_APP_SECRET', value: DEFAULT_FEISHU_APP.appSecret },
@@ -106,8 +110,28 @@ export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
     isTokenRoute: (route) => route.startsWith('auth.'),
     isRateLimited: (call) => call.status === 429 || FEISHU_RATE_LIMIT_CODES.has(Number(call.code)),
     finalPayload: (emulator, messageId) => emulator.message(messageId)?.card,
+    async click(emulator, click) {
+      const result = await emulator.click({ messageId: click.cardId, user: click.user, name: click.user, button: click.button, input: click.input });
+      const toast = (result.response?.toast as { content?: string } | undefined)?.content;
+      return { ok: result.error === undefined, message: result.error ?? toast ?? '' };
+    },
   },
 };
+
+/** The plugin with its HTTP card callbacks registered as the emulator's callback URL once they listen. */
+function withEmulatorCallbacks(plugin: FeishuPlugin, emulator: FeishuEmulator): FeishuPlugin {
+  const callbacks = plugin.interaction as FeishuHttpCallbacks;
+  return {
+    ...plugin,
+    interaction: {
+      async start(onClick) {
+        await callbacks.start(onClick);
+        emulator.configureCallbacks({ url: callbacks.url! });
+      },
+      stop: () => callbacks.stop(),
+    },
+  };
+}
 
 /** The Open Platform base URL `FEISHU_DOMAIN` names: `feishu` (default), `lark`, or a URL such as an emulator's. */
 function feishuBaseUrl(env: Env): string {

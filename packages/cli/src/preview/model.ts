@@ -1,6 +1,6 @@
 /** What the preview page shows for one channel; sent to the browser as JSON over server-sent events. */
 
-import type { EmulatorCall } from '../channels/descriptor.js';
+import type { EmulatorCall, PreviewClick, PreviewClickResult } from '../channels/descriptor.js';
 
 /** One platform API call as the emulator answered it, as the preview shows it. */
 export interface PreviewCall extends EmulatorCall {
@@ -53,6 +53,8 @@ export interface PreviewSource {
   counts(): PreviewCounts;
   /** Calls `listener` after a change; returns the unsubscribe function. */
   subscribe(listener: () => void): () => void;
+  /** Clicks a card button through the emulator's callback path (channels with controls). */
+  click?(click: PreviewClick): Promise<PreviewClickResult>;
 }
 
 /** Counters over `calls`. */

@@ -63,6 +63,19 @@ function element(el: unknown): string {
         .join('')}</div>`;
     case 'note':
       return `<div class="el note size-notation">${elements(el.elements)}</div>`;
+    case 'button': {
+      // A click is sent to the emulator by the page (`data-button`), as a Feishu user would click.
+      const label = isObject(el.text) ? str(el.text.content) : '';
+      const kind = el.type === 'primary' || el.type === 'danger' ? el.type : 'default';
+      const submit = el.form_action_type === 'submit' ? ' data-submit="1"' : '';
+      return `<button type="button" class="el btn btn-${kind}" data-button="${escapeHtml(label)}"${submit}>${escapeHtml(label)}</button>`;
+    }
+    case 'form':
+      return `<div class="el form">${elements(el.elements)}</div>`;
+    case 'input': {
+      const placeholder = isObject(el.placeholder) ? str(el.placeholder.content) : '';
+      return `<input class="el input" type="text" data-input="${escapeHtml(str(el.name))}" placeholder="${escapeHtml(placeholder)}">`;
+    }
     default:
       return `<div class="el unknown">[${escapeHtml(String(el.tag ?? 'element'))}]</div>`;
   }

@@ -89,6 +89,17 @@ function previewApp(sources: readonly PreviewSource[], runInfo: () => RunInfo, h
     });
   }
   app.get('/api/state', (c) => c.json(previewState(sources, runInfo)));
+  // A person clicks a card button on the page: the emulator delivers the platform's callback.
+  app.post('/api/click', async (c) => {
+    const body = (await c.req.json().catch(() => ({}))) as Record<string, unknown>;
+    const source = sources.find((s) => s.id === body.panel);
+    const text = (value: unknown) => (typeof value === 'string' ? value : '');
+    if (!source?.click) return c.json({ ok: false, message: `panel ${JSON.stringify(body.panel)} has no clickable cards` }, 400);
+    if (!text(body.card) || !text(body.button)) return c.json({ ok: false, message: 'card and button are required' }, 400);
+    const result = await source.click({ cardId: text(body.card), button: text(body.button), user: text(body.user) || 'ou_preview_user', input: typeof body.input === 'string' ? body.input : undefined });
+    hub.poke();
+    return c.json(result);
+  });
   app.get('/api/events', (c) =>
     streamSSE(c, async (stream) => {
       let last = '';

@@ -49,6 +49,7 @@ export function emulatorPreviewSource<Emulator extends RunningEmulator>(
     label,
     subscribe: (listener) => emulator.onChange(() => listener()),
     counts: () => countCalls(calls()),
+    ...(preview.click ? { click: (click) => preview.click!(emulator, click) } : {}),
     snapshot(): PanelSnapshot {
       const cards: PreviewCard[] = preview.cards(emulator).map((card) => ({
         id: card.id,

@@ -5,6 +5,8 @@ import { DEFAULT_QUIET_PERIOD_MS, noProgressSince } from './liveness.js';
 import { toPlanView } from './plan.js';
 import { DEFAULT_TEXT_BUFFER_LIMITS, TextBuffer, type TextBufferLimits } from './text-buffer.js';
 import { wellFormed } from './format/text.js';
+import { InteractionLedger } from './interaction-state.js';
+import { boundedJson, readableArgs } from './bounded-json.js';
 import { toToolLine, toolDetail, type ToolCallRecord } from './tool-lines.js';
 import type { CardStatus, CardView, Locale } from './view.js';
 
@@ -47,6 +49,8 @@ export interface CardStateOptions {
   readonly locale?: Locale;
   readonly title?: string;
   readonly textBuffer?: TextBufferLimits;
+  /** Id of the card message this state draws; its controls name it (`CardControls.cardId`). No controls without it. */
+  readonly cardId?: string;
   /**
    * After this long with no event (ms), a running card says "no new progress since …"
    * (default 60 000; 0 turns the note off).
@@ -90,6 +94,10 @@ export class CardState {
   private contextTokens: number | undefined;
   private contextWindow: number | undefined;
   private readonly buffer: TextBuffer;
+  private readonly interactions = new InteractionLedger();
+  private readonly cardId: string | undefined;
+  /** Epoch ms of the last event when the run was found stalled; cleared by the next event. */
+  private stalledSince: number | undefined;
   private plan: readonly PlanItem[] = [];
   private readonly files = new ChangedFiles();
   private readonly cost: CostMeter;
@@ -98,6 +106,7 @@ export class CardState {
   private readonly quietPeriodMs: number;
 
   constructor(options: CardStateOptions) {
+    this.cardId = options.cardId;
     this.startedAt = options.startedAt;
     this.lastArrivalAt = options.startedAt;
     this.quietPeriodMs = options.quietPeriodMs ?? DEFAULT_QUIET_PERIOD_MS;
@@ -150,6 +159,14 @@ export class CardState {
   /** Applies one event; `now` (epoch ms) stands in for a missing `event.at`. */
   apply(event: AgentEvent, now: number): ApplyResult {
     if (this.isTerminal) return { change: 'none', ignored: 'after-terminal' };
+    // An event after a stall resumes the card: the notice goes, whatever the event changes.
+    const resumed = this.stalledSince !== undefined;
+    this.stalledSince = undefined;
+    const result = this.applyEvent(event, now);
+    return resumed && result.change === 'none' ? { ...result, change: 'structural' } : result;
+  }
+
+  private applyEvent(event: AgentEvent, now: number): ApplyResult {
     const at = event.at ?? now;
     // The quiet period is the live wait since something arrived, whatever time the event itself tells.
     this.lastArrivalAt = Math.max(this.lastArrivalAt, now);
@@ -214,12 +231,15 @@ export class CardState {
         this.files.add(event);
         return { change: 'structural' };
       case 'interaction.requested':
+        this.interactions.request(event);
         this.waitingFor = wellFormed(event.prompt);
         this.waitingCallId = event.callId ?? this.lastStartedCallId;
         this.moveTo('waiting');
         return { change: 'structural' };
-      case 'interaction.resolved':
-        return { change: this.resume() ? 'structural' : 'none' };
+      case 'interaction.resolved': {
+        const decided = this.interactions.resolve(event, at);
+        return { change: this.resume() || decided ? 'structural' : 'none' };
+      }
       case 'run.completed':
         this.releaseText();
         if (event.answer?.trim()) this.finalAnswer = event.answer;
@@ -235,6 +255,11 @@ export class CardState {
     }
   }
 
+  /** Shows or hides the Stop button (no effect after the run ended); returns true when the card changed. */
+  setStoppable(on: boolean): boolean {
+    return !this.isTerminal && this.interactions.setStoppable(on);
+  }
+
   /** Moves buffered text onto the card; returns true when there was any. */
   releaseText(): boolean {
     if (this.buffer.isEmpty) return false;
@@ -245,7 +270,23 @@ export class CardState {
   }
 
   /** The card as it looks at `now` (epoch ms). */
+  /**
+   * No event arrived for a while (see `stallMs`): a running card shows `no progress since` its
+   * latest event until the next event. Returns the change to deliver (`none` when already shown or terminal).
+   */
+  markStalled(since: number): ChangeKind {
+    if (this.isTerminal || this.stalledSince !== undefined) return 'none';
+    this.stalledSince = since;
+    return 'structural';
+  }
+
+  /** True while the card shows that the run made no progress. */
+  get isStalled(): boolean {
+    return this.stalledSince !== undefined;
+  }
+
   view(now: number): CardView {
+    const noProgress = this.status === 'running' ? noProgressSince(this.lastArrivalAt, now, this.quietPeriodMs) : undefined;
     const end = this.endedAt ?? now;
     const elapsedMs = Math.max(0, end - this.startedAt);
     const tools = [];
@@ -285,9 +326,13 @@ export class CardState {
       startedAt: this.startedAt,
       elapsedMs,
       hasRunningTools: this.runningCount > 0,
+      controls: this.interactions.controls(this.cardId, this.isTerminal),
+      decisions: this.interactions.decisions(),
       plan: toPlanView(this.plan),
       changedFiles: this.files.list(),
-      noProgressSince: this.status === 'running' ? noProgressSince(this.lastArrivalAt, now, this.quietPeriodMs) : undefined,
+      noProgressSince: noProgress,
+      // The stall shows its own notice only when the quiet-period note is off (else it says the same).
+      ...(this.stalledSince !== undefined && !this.isTerminal && noProgress === undefined ? { notice: { kind: 'no-progress' as const, since: this.stalledSince } } : {}),
     };
   }
 
@@ -309,7 +354,9 @@ export class CardState {
     this.answerBreakDue = true;
     this.lastStartedCallId = callId;
     const existing = this.calls.get(callId);
-    const argText = wellFormed((args === undefined ? '' : typeof args === 'string' ? args : JSON.stringify(args)).slice(0, MAX_ARG_CHARS));
+    // Object arguments may be cyclic, hold BigInts, nest deeply or throw from a getter: shown as far as they can be.
+    if (args !== undefined && typeof args !== 'string') args = readableArgs(args);
+    const argText = wellFormed((args === undefined ? '' : typeof args === 'string' ? args : boundedJson(args, MAX_ARG_CHARS)).slice(0, MAX_ARG_CHARS));
     if (existing) {
       // A repeated start (e.g. re-sent with full args) keeps the first start time.
       if (existing.state === 'orphan') return resumed ? 'structural' : 'none';

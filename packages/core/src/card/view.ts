@@ -1,4 +1,4 @@
-import type { PlanItem } from '../events/contract.js';
+import type { InteractionOption, PlanItem } from '../events/contract.js';
 
 /**
  * The card view: everything a renderer needs to draw one card, already reduced from events.
@@ -73,6 +73,60 @@ export interface FooterFields {
   readonly sentAt: number;
 }
 
+/** An open question the card offers controls for (see `interaction.requested`). */
+export interface PendingInteraction {
+  readonly id: string;
+  readonly prompt: string;
+  /** One button each, in order. */
+  readonly options: readonly InteractionOption[];
+  /** True when a free text answer is asked for (a text box and a send button). */
+  readonly freeText: boolean;
+  /**
+   * Short code naming the interaction in a text reply (`/approve 3F2A`), for a channel whose
+   * callbacks are not configured: the renderer shows the reply to type instead of buttons.
+   */
+  readonly code: string;
+}
+
+/** A decided interaction, as the card shows it. */
+export interface DecidedInteraction {
+  readonly id: string;
+  readonly prompt: string;
+  /** The chosen option's label, or the free text answer. */
+  readonly answer: string;
+  /** Display name (else id) of who decided; absent on a timeout. */
+  readonly by?: string;
+  /** `positive` (approved / answered, green), `negative` (denied, red), `timeout` (red, nobody decided). */
+  readonly tone: 'positive' | 'negative' | 'timeout';
+  /** Epoch ms. */
+  readonly at: number;
+}
+
+/**
+ * The card's controls. Every control names `cardId` (this card message, one per turn) so a click
+ * on a control of an earlier run or turn is recognised and does nothing.
+ */
+export interface CardControls {
+  readonly cardId: string;
+  /** The question waiting for a click (at most one at a time: the latest). */
+  readonly pending?: PendingInteraction;
+  /** True while the run can be stopped from the card (`ProgressCard.onStop`). */
+  readonly stop: boolean;
+}
+
+/**
+ * A line the core adds about the card's liveness, shown as a side note (format it with
+ * `noticeText`):
+ * - `no-progress`: no event arrived since `since` (the run may have stalled; see `stallMs`);
+ * - `updates-interrupted`: the platform refused the card's updates from `since` on, so what it
+ *   showed in between may have been behind.
+ */
+export interface CardNotice {
+  readonly kind: 'no-progress' | 'updates-interrupted';
+  /** Epoch ms. */
+  readonly since: number;
+}
+
 /** The agent's plan as a checklist: items in order and how many are completed ("3 / 5"). */
 export interface PlanView {
   readonly items: readonly PlanItem[];
@@ -128,6 +182,15 @@ export interface CardView {
   readonly elapsedMs: number;
   /** True when at least one tool is running (the ticker keeps refreshing this card). */
   readonly hasRunningTools: boolean;
+  /**
+   * Buttons to draw. Absent on a card that never had any; present but empty (no question, no Stop)
+   * once they are gone (decided, removed, run ended), so a renderer can clear what it drew.
+   */
+  readonly controls?: CardControls;
+  /** Decided interactions, oldest first (the last few). */
+  readonly decisions?: readonly DecidedInteraction[];
+  /** Set while the card has a liveness notice to show (running cards only). */
+  readonly notice?: CardNotice;
   /** The agent's latest plan; absent when it keeps none. */
   readonly plan?: PlanView;
   /** Files the run changed, in the order first changed (empty when none). */

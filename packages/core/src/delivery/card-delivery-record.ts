@@ -4,6 +4,8 @@ import type { MessageRef } from '../plugin/contract.js';
 import { ContinuationParts } from './continuation-parts.js';
 import { PHASE_TRANSITIONS, isFinalRung, type CardDeliveryPhase } from './delivery-policy.js';
 import { FlushQueue } from './flush-queue.js';
+import { LateCallFence } from './late-calls.js';
+import { CardOutage } from './outage.js';
 
 /** Where the card's message stands on the platform. */
 export type MessagePhase = 'unsent' | 'live' | 'gone';
@@ -34,8 +36,9 @@ export type FinalSkipReason = 'never-started';
 /** How the run's final state reached the chat, reported once per card. */
 export interface FinalDelivery {
   /**
-   * True when the platform accepted the terminal state of the main card, or when there was nothing
-   * to deliver ({@link skipped}).
+   * True when the platform accepted the terminal state of the main card and every continuation
+   * part, or when there was nothing to deliver ({@link skipped}). A final whose parts are missing
+   * is not ok; its {@link error} names them (`continuation part 3 of 3 undeliverable`).
    */
   readonly ok: boolean;
   /** The terminal status that was delivered (or that failed to be). */
@@ -87,6 +90,10 @@ export class CardDeliveryRecord {
   readonly flushQueue: FlushQueue;
   /** Follow-up messages of the current main message. */
   readonly parts: ContinuationParts;
+  /** Older calls of the main message that may still be applied late (see {@link LateCallFence}). */
+  readonly lateCalls: LateCallFence;
+  /** Paused updates and probing after consecutive failures (see {@link CardOutage}). */
+  readonly outage = new CardOutage();
   private messageRef: MessageRef | undefined;
   private messageState: MessagePhase = 'unsent';
   private deliveryPhase: CardDeliveryPhase = 'progressive';
@@ -96,13 +103,15 @@ export class CardDeliveryRecord {
   private rungAttempts = 0;
   private finalAttemptsTotal = 0;
   private movedFromRef: MessageRef | undefined;
+  private movedFromLandsUntil = Number.NEGATIVE_INFINITY;
   private replaced = false;
   private generation = 0;
   private sendUncertain = false;
   private authRefreshed = false;
 
-  constructor(readonly card: DeliverableCard, minIntervalMs: number) {
+  constructor(readonly card: DeliverableCard, minIntervalMs: number, lateApplyWindowMs = 0) {
     this.flushQueue = new FlushQueue(minIntervalMs);
+    this.lateCalls = new LateCallFence(lateApplyWindowMs);
     this.parts = new ContinuationParts(() => this.sendKey);
   }
 
@@ -117,6 +126,8 @@ export class CardDeliveryRecord {
   get movedFrom(): MessageRef | undefined { return this.movedFromRef; }
   /** The render the platform last accepted on the main message (its JSON), if any. */
   get acceptedContent(): string | undefined { return this.lastAcceptedKey; }
+  /** Epoch ms until which an older call of {@link movedFrom} may still be applied late. */
+  get movedFromLateUntil(): number { return this.movedFromLandsUntil; }
   /** True when an accepted state is on the live message. */
   get hasAcceptedState(): boolean { return this.messageState === 'live' && this.lastAcceptedKey !== undefined; }
   /** Idempotency key of the message being created (stable across retries of one send). */
@@ -124,7 +135,7 @@ export class CardDeliveryRecord {
 
   /** True when the live message already shows the render `key`. */
   shows(key: string): boolean {
-    return this.messageState === 'live' && key === this.lastAcceptedKey;
+    return this.messageState === 'live' && key === this.lastAcceptedKey && !this.lateCalls.reassertDue;
   }
 
   /**
@@ -227,21 +238,30 @@ export class CardDeliveryRecord {
     this.replaced = true;
   }
 
-  /** Too many failures: progressive updates stop until the final. */
+  /** Too many failures (or the channel stopped): progressive updates stop. */
   pause(): void {
     if (this.deliveryPhase === 'progressive') this.moveTo('paused');
   }
 
+  /** A probe of a paused card got through: progressive updates flow again. */
+  resumeUpdates(): void {
+    if (this.deliveryPhase === 'paused') this.moveTo('progressive');
+  }
+
   /**
    * The final climbs to `rung`. With `freshMessage` it leaves the current message for a new one
-   * (when no message exists yet, the send is simply tried again under a new key).
+   * (when no message exists yet, the send is simply tried again: under the same key while an
+   * earlier send may have created the message, else under a new key).
    */
   climbTo(rung: 'final-in-place' | 'final-fresh', freshMessage: boolean): void {
     this.moveTo(rung);
     this.rungAttempts = 0;
     if (!freshMessage) return;
+    // A send that may have created the message keeps its key: a new one would orphan that message.
+    if (this.messageState !== 'live' && this.sendUncertain) return;
     if (this.messageState === 'live') {
       this.movedFromRef = this.messageRef;
+      this.movedFromLandsUntil = this.lateCalls.anyLandsUntil;
       this.moveMessageTo('gone');
     }
     this.renewMessage();
@@ -259,6 +279,7 @@ export class CardDeliveryRecord {
 
   private renewMessage(): void {
     this.generation += 1;
+    this.lateCalls.reset();
     this.lastAcceptedKey = undefined;
     this.sendUncertain = false;
     this.parts.reset();

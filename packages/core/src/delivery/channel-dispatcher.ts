@@ -1,5 +1,5 @@
 import { isTerminalStatus, type CardView } from '../card/view.js';
-import type { BudgetedCall, CallFailure, ChannelPlugin, ChannelSettings, MessageRef } from '../plugin/contract.js';
+import type { BudgetedCall, CallFailure, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { BudgetStore } from './budget-store.js';
@@ -9,11 +9,12 @@ import type { CardLeases } from './card-leases.js';
 import type { CardStore } from './card-store.js';
 import { CardStoreWriter } from './card-store-writer.js';
 import { ChannelStop } from './channel-stop.js';
-import { nextPendingPart, renderContinuationParts, type PendingPart } from './continuation-render.js';
+import { ContinuationDispatch } from './continuation-dispatch.js';
 import type { DeliveryCall, DeliveryObservers } from './delivery-observers.js';
 import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, type FailureAction, type FinalLadderRung } from './delivery-policy.js';
 import { FlushPump, type PreparedCall } from './flush-pump.js';
 import { closeMovedMessage } from './moved-notice.js';
+import { OutageProbes } from './outage-probes.js';
 import type { RetrySettings } from './retry-settings.js';
 
 /** Counters of one channel, for dashboards and the CLI. Continuation parts count like any call. */
@@ -62,6 +63,10 @@ export class ChannelDispatcher {
   private readonly store: CardStoreWriter;
   /** Set by the `stop-channel` action (credentials refused, quota spent): only finals are tried, once each. */
   private readonly stop: ChannelStop;
+  /** Sends and updates the continuation parts once the main message holds an accepted state. */
+  private readonly parts: ContinuationDispatch;
+  /** Cards whose progressive updates failed too often probe the platform with backoff. */
+  private readonly probes: OutageProbes;
 
   constructor(private readonly deps: ChannelDispatcherDeps) {
     this.plugin = deps.plugin;
@@ -70,7 +75,27 @@ export class ChannelDispatcher {
     this.budget = new ChannelBudget(deps.plugin, deps.settings, deps.budgets, deps.clock);
     this.stop = new ChannelStop(deps.plugin.id, deps.logger);
     this.store = new CardStoreWriter(deps.cards, deps.leases, deps.plugin.id, deps.logger, (record) => this.leaseLost(record));
+    this.parts = new ContinuationDispatch({
+      plugin: deps.plugin,
+      clock: deps.clock,
+      logger: deps.logger,
+      retry: deps.retry,
+      budget: this.budget,
+      store: this.store,
+      stop: this.stop,
+      counters: this.counters,
+      classify: (error) => this.classify(error),
+      observe: (...args) => this.observe(...args),
+      applies: (...args) => this.applies(...args),
+      logFailure: (...args) => this.logFailure(...args),
+      waitAfter: (...args) => this.waitAfter(...args),
+      refreshCredentials: (fields) => this.refreshCredentials(fields),
+      requeue: (...args) => this.requeue(...args),
+      finish: (record, ok) => this.finish(record, ok),
+      finishAfterLateCalls: (record, change) => this.finishAfterLateCalls(record, change),
+    });
     this.pump = new FlushPump(this.budget, deps.clock, (record, rank) => this.prepare(record, CHANGE_OF_RANK[rank]!));
+    this.probes = new OutageProbes(deps.plugin.id, deps.clock, deps.logger, deps.retry, (record) => this.pump.request(record, CHANGE_RANK.structural));
   }
 
   /**
@@ -88,7 +113,7 @@ export class ChannelDispatcher {
 
   /** A delivery record for a new card message. */
   register(card: DeliverableCard): CardDeliveryRecord {
-    return new CardDeliveryRecord(card, this.settings.perCardIntervalMs);
+    return new CardDeliveryRecord(card, this.settings.perCardIntervalMs, this.deps.retry.lateApplyWindowMs);
   }
 
   /** Records a change of a card and starts delivery when the budget allows. */
@@ -102,10 +127,7 @@ export class ChannelDispatcher {
     return { ...this.counters };
   }
 
-  /**
-   * Cards with a flush pending or in flight, flushes in flight, whether a wake timer is set, and
-   * whether a ready card waits for a budget slot.
-   */
+  /** Cards with a flush pending or in flight, flushes in flight, a wake timer set, a ready card waiting for a slot. */
   get load(): { readonly pendingCards: number; readonly inFlight: number; readonly wakeTimerPending: boolean; readonly waitingForSlot: boolean } {
     return { pendingCards: this.pump.pendingCount, inFlight: this.pump.inFlight, wakeTimerPending: this.pump.wakeTimerPending, waitingForSlot: this.pump.waitingForSlot };
   }
@@ -122,11 +144,12 @@ export class ChannelDispatcher {
 
   /**
    * Decides one flush of one card: renders the latest view and returns the call to make, or
-   * undefined when the platform already shows it (no budget slot is taken). Never throws.
+   * undefined when the platform already shows it (no budget slot is taken). Never throws, and has
+   * no effect when it returns a call (the pump may put the card back to wait for a slot).
    */
   private prepare(record: CardDeliveryRecord, change: CardChange): PreparedCall | undefined {
     if (this.fenced.has(record)) return undefined;
-    const view = record.card.view();
+    const view = record.outage.decorate(record.card.view());
     const final = isTerminalStatus(view.status);
     if (this.stop.stoppedBy && !final) {
       record.pause();
@@ -142,16 +165,12 @@ export class ChannelDispatcher {
       return undefined;
     }
     if (record.shows(key)) {
-      const part = this.nextPart(record, view);
-      if (part) {
-        const existing = record.parts.message(part.index);
-        const call: BudgetedCall = existing
-          ? { kind: 'update', target: record.card.target, message: existing }
-          : { kind: 'send', target: record.card.target, replyTo: record.message };
-        return { keys: this.budget.keysOf(call), send: () => this.deliverPart(record, change, final, part) };
-      }
+      const part = this.parts.next(record, view);
+      if (part) return this.parts.prepare(record, change, final, part);
       this.counters.unchanged += 1;
       if (final) this.finish(record, true);
+      // A probe with nothing new to show waits for the next one.
+      else if (record.phase === 'paused' && record.outage.ongoing) this.probes.later(record, { card: record.card.id, channel: this.plugin.id });
       return undefined;
     }
     const call: BudgetedCall =
@@ -178,17 +197,27 @@ export class ChannelDispatcher {
       const failure = this.classify(error);
       this.observe(record, call, startedAt, final, attempt, failure);
       if (call === 'send' && failure.kind === 'transient') record.sendMayHaveSucceeded();
+      if (failure.kind === 'transient') record.lateCalls.callMayLandLate(this.deps.clock.now(), final);
       return this.handleFailure(record, change, final, failure, call);
     }
     this.counters[call === 'update' ? 'updated' : 'sent'] += 1;
     this.stop.lift();
     this.observe(record, call, startedAt, final, attempt);
+    this.probes.succeeded(record);
     // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
     if (record.callSucceeded()) return this.requeue(record, change);
     record.accepted(key);
+    if (final) record.lateCalls.finalShown(this.deps.clock.now());
     this.store.put(record, view);
-    if (this.nextPart(record, view)) this.requeue(record, change);
-    else if (final) this.finish(record, true);
+    if (this.parts.next(record, view)) this.requeue(record, change);
+    else if (final) this.finishAfterLateCalls(record, change);
+  }
+
+  /** The final is on the message: report it, or first send it again once older calls can no longer land over it. */
+  private finishAfterLateCalls(record: CardDeliveryRecord, change: CardChange): void {
+    const reassertAt = record.lateCalls.finalComplete(this.deps.clock.now());
+    if (reassertAt === undefined) this.finish(record, true);
+    else this.requeue(record, change, reassertAt);
   }
 
   /** Tells the delivery listeners about one settled call. */
@@ -248,10 +277,7 @@ export class ChannelDispatcher {
       case 'back-off': {
         const wait = this.waitAfter(failure, () => backoffMs(this.deps.retry.updateRetryDelaysMs, record.callFailed()));
         if (final) return this.retryFinal(record, change, now, wait, failure);
-        if (record.failureStreak >= this.deps.retry.maxConsecutiveFailures && record.phase === 'progressive') {
-          this.deps.logger.warn('pausing progressive updates until the final', fields);
-          return record.pause();
-        }
+        if (record.phase === 'paused' || record.failureStreak >= this.deps.retry.maxConsecutiveFailures) return this.probes.later(record, fields);
         return this.requeue(record, change, now + wait);
       }
       case 'stop-channel':
@@ -357,115 +383,40 @@ export class ChannelDispatcher {
    */
   private finish(record: CardDeliveryRecord, ok: boolean, error?: string, causeLogged = false): void {
     const view = record.card.view();
-    const keys = this.partKeys(record, view);
+    const keys = this.parts.keys(record, view);
     const continuations = { delivered: ok ? record.parts.deliveredCount(keys) : 0, total: keys.length };
+    const missing = ok ? record.parts.missingParts(keys) : [];
     const report = record.settle(ok);
     const fields = { card: record.card.id, channel: this.plugin.id };
     if (!ok && !causeLogged) this.deps.logger.error('final undeliverable: every retry failed', { ...fields, attempts: report.attempts, error });
-    else if (continuations.delivered < continuations.total) {
-      this.deps.logger.error('final continuation parts undeliverable: every retry failed', { ...fields, missing: continuations.total - continuations.delivered, total: continuations.total });
-    }
-    if (ok && record.movedFrom) {
-      const { renderer, transport } = this.plugin;
-      const acquire = () => this.budget.acquire(this.budget.keysOf({ kind: 'update', target: record.card.target, message: record.movedFrom }));
-      const startedAt = this.deps.clock.now();
-      const report = (failure?: CallFailure) => this.observe(record, 'moved-notice', startedAt, true, 1, failure);
-      void closeMovedMessage({ message: record.movedFrom, finalView: view, renderer, transport, acquire, logger: this.deps.logger, report });
+    else if (missing.length > 0) {
+      this.deps.logger.error('final continuation parts undeliverable: every retry failed', { ...fields, parts: missing, missing: missing.length, total: keys.length });
     }
     this.store.delete(record);
-    record.card.onFinal({ ...report, status: view.status, error, continuations });
+    // A final whose continuation parts are missing did not reach the chat whole: not ok, naming them.
+    const partsError = missing.length > 0 ? `continuation part${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${keys.length + 1} undeliverable` : undefined;
+    const result = { ...report, ok: ok && missing.length === 0, status: view.status, error: error ?? partsError, continuations };
+    // The message given up for a fresh one is closed like a final before the final is reported
+    // (also when the fresh message exists but its last update failed: it may show the final too).
+    if (record.movedFrom && (ok || record.messagePhase === 'live')) void this.closeMoved(record, view).then(() => record.card.onFinal(result));
+    else record.card.onFinal(result);
   }
 
-  /** Render keys of the continuation parts of `view` (none when the renderer has none or throws). */
-  private partKeys(record: CardDeliveryRecord, view: CardView): string[] {
-    return renderContinuationParts(this.plugin.renderer, view, this.partRenderFailed(record)).map((payload) => JSON.stringify(payload));
-  }
-
-  private nextPart(record: CardDeliveryRecord, view: CardView): PendingPart | undefined {
-    return nextPendingPart(this.plugin.renderer, record, view, this.partRenderFailed(record));
-  }
-
-  private partRenderFailed(record: CardDeliveryRecord): (error: unknown) => void {
-    return (error) => this.deps.logger.error('continuation render failed', { card: record.card.id, channel: this.plugin.id, error: String(error) });
-  }
-
-  /** Sends or updates one continuation part, as a reply to the main message. */
-  private async deliverPart(record: CardDeliveryRecord, change: CardChange, final: boolean, part: PendingPart): Promise<void> {
-    const { transport } = this.plugin;
-    const existing = record.parts.message(part.index);
-    const call: DeliveryCall = existing ? 'continuation-update' : 'continuation-send';
-    const attempt = record.parts.failures(part.index) + 1;
-    const startedAt = this.deps.clock.now();
-    let message: MessageRef | undefined;
-    try {
-      if (existing) {
-        await this.budget.timed(() => transport.update({ message: existing, payload: part.payload, final }));
-      } else {
-        message = await this.budget.timed(() => transport.send({
-          target: record.card.target as never,
-          payload: part.payload,
-          idempotencyKey: record.parts.idempotencyKey(part.index),
-          replacing: false,
-          replyTo: record.message,
-        }));
-      }
-    } catch (error) {
-      const failure = this.classify(error);
-      this.observe(record, call, startedAt, final, attempt, failure);
-      if (!existing && failure.kind === 'transient') record.parts.sendMayHaveSucceeded(part.index);
-      return this.handlePartFailure(record, change, final, part.index, failure);
-    }
-    this.counters[existing ? 'updated' : 'sent'] += 1;
-    this.stop.lift();
-    this.observe(record, call, startedAt, final, attempt);
-    // Maybe an earlier try's part, unchanged: update it before trusting it.
-    if (message && !record.parts.sent(part.index, message)) return this.requeue(record, change);
-    record.callSucceeded();
-    record.parts.accepted(part.index, part.key);
-    this.store.put(record, part.view);
-    if (this.nextPart(record, part.view)) this.requeue(record, change);
-    else if (final) this.finish(record, true);
-  }
-
-  /**
-   * The failure table for a continuation part: like the main message, except that a part has no
-   * plain-text render (a refused part backs off) and a gone part is sent again under a new key. A
-   * final's part gets one try plus one per final retry delay, then is given up (and reported).
-   */
-  private async handlePartFailure(record: CardDeliveryRecord, change: CardChange, final: boolean, index: number, failure: CallFailure): Promise<void> {
-    const now = this.deps.clock.now();
-    const fields = { card: record.card.id, channel: this.plugin.id, part: index + 2, kind: failure.kind, detail: failure.detail };
-    this.counters.failed += 1;
-    const action = failureAction(failure.kind, (candidate) => this.applies(candidate, record.credentialsRefreshed, false));
-    this.logFailure(action, 'continuation part failed', fields);
-    if (action === 'refresh-credentials') {
-      record.tryCredentialRefresh();
-      await this.refreshCredentials(fields);
-      return this.requeue(record, change);
-    }
-    if (action === 'replace-message') {
-      record.parts.replace(index);
-      return this.requeue(record, change);
-    }
-    if (action === 'stop-channel' || action === 'stop-card') {
-      // The main message holds the final already; the missing parts are reported by `finish`.
-      if (action === 'stop-channel') this.stop.stop(failure, fields);
-      if (final) this.finish(record, true);
-      return;
-    }
-    let failures = 0;
-    const wait = this.waitAfter(failure, () => {
-      failures = record.parts.failed(index);
-      return backoffMs(this.deps.retry.updateRetryDelaysMs, failures);
+  /** Closes the message the final moved away from: retried like a final, again after its late calls (see {@link closeMovedMessage}). */
+  private closeMoved(record: CardDeliveryRecord, view: CardView): Promise<void> {
+    const { renderer, transport } = this.plugin;
+    const message = record.movedFrom!;
+    return closeMovedMessage({
+      message,
+      finalView: view,
+      renderer,
+      transport,
+      acquire: () => this.budget.acquire(this.budget.keysOf({ kind: 'update', target: record.card.target, message })),
+      logger: this.deps.logger,
+      clock: this.deps.clock,
+      retryDelaysMs: this.deps.retry.finalRetryDelaysMs,
+      lateCallsUntil: record.movedFromLateUntil,
+      report: (startedAt, attempt, failure) => this.observe(record, 'moved-notice', startedAt, true, attempt, failure),
     });
-    if (failures === 0) failures = record.parts.failed(index);
-    if (final) {
-      const delays = this.deps.retry.finalRetryDelaysMs;
-      if (failures <= delays.length) return this.requeue(record, change, now + Math.max(wait, delays[failures - 1]!));
-      record.parts.giveUp(index);
-      return this.requeue(record, change);
-    }
-    // Progressive: after too many failures the part waits for the card's next change.
-    if (failures < this.deps.retry.maxConsecutiveFailures) this.requeue(record, change, now + wait);
   }
 }

@@ -42,6 +42,11 @@ export class ContinuationParts {
     return count;
   }
 
+  /** Numbers (from 2, as the chat shows them) of the parts of `keys` not accepted as they are. */
+  missingParts(keys: readonly string[]): number[] {
+    return keys.flatMap((key, index) => (this.parts[index]?.acceptedKey === key ? [] : [index + 2]));
+  }
+
   /** The message of part `index`, once sent. */
   message(index: number): MessageRef | undefined {
     return this.parts[index]?.message;

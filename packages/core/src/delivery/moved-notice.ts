@@ -1,5 +1,6 @@
 import type { CardView } from '../card/view.js';
 import type { CallFailure, CardRenderer, CardTransport, MessageRef } from '../plugin/contract.js';
+import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 
 const NOTICE = {
@@ -15,12 +16,16 @@ function movedNoticeView(finalView: CardView): CardView {
   return { ...finalView, answer: NOTICE[finalView.locale], thinking: '', tools: [], hasRunningTools: false };
 }
 
-/**
- * Best effort, once: after the final went out as a fresh message, the message that kept refusing
- * it is updated to {@link movedNoticeView}, so it does not stay on "running". Failures are logged
- * at debug level and never retried; the run's final delivery is not affected.
- */
-export async function closeMovedMessage(options: {
+/** Failure kinds after which closing the given-up message is not tried again: it is gone, or every call would fail alike. */
+const GIVE_UP_AFTER: ReadonlySet<CallFailure['kind']> = new Set(['gone', 'auth', 'quota']);
+
+/** A timer that keeps the process alive: a close is part of the final, which `shutdown()` awaits. */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+
+/** Options of {@link closeMovedMessage}. */
+export interface CloseMovedMessageOptions {
   readonly message: MessageRef;
   readonly finalView: CardView;
   readonly renderer: CardRenderer<unknown>;
@@ -28,23 +33,58 @@ export async function closeMovedMessage(options: {
   /** Takes one call from the channel's budget. */
   readonly acquire: () => Promise<void>;
   readonly logger: Logger;
-  /** Told once the update call settled (not when rendering or the budget failed before it). */
-  readonly report?: (failure?: CallFailure) => void;
-}): Promise<void> {
+  readonly clock: Clock;
+  /** Waits before each retry (like a final's: default 1000, 2000, 4000 ms). */
+  readonly retryDelaysMs: readonly number[];
+  /** Epoch ms until which an older call of the message may still be applied late: the close is repeated then. */
+  readonly lateCallsUntil: number;
+  /** Told once each update call settled: when it started (epoch ms), which try, how it failed. */
+  readonly report?: (startedAt: number, attempt: number, failure?: CallFailure) => void;
+}
+
+/**
+ * After the final went out as a fresh message, the message that kept refusing it is updated to
+ * {@link movedNoticeView}, so it neither stays on "running" nor shows the final a second time.
+ * Retried like a final (once, then after each delay); when an older call of that message may
+ * still be applied late, closed once more after that. Resolves when done or given up (a warning
+ * says so); never rejects.
+ */
+export async function closeMovedMessage(options: CloseMovedMessageOptions): Promise<void> {
   let payload: unknown;
   try {
     payload = options.renderer.render(movedNoticeView(options.finalView));
-    await options.acquire();
   } catch (error) {
-    options.logger.debug('could not mark the given-up message as moved', { message: options.message.id, error: String(error) });
+    options.logger.warn('could not mark the given-up message as moved: render failed', { message: options.message.id, error: String(error) });
     return;
   }
-  try {
-    await options.transport.update({ message: options.message, payload, final: true });
-    options.report?.();
-  } catch (error) {
-    options.logger.debug('could not mark the given-up message as moved', { message: options.message.id, error: String(error) });
-    options.report?.(classifyOrTransient(options.transport, error));
+  if (!(await closeWithRetries(options, payload))) return;
+  const lateIn = options.lateCallsUntil - options.clock.now();
+  if (lateIn > 0) {
+    await sleep(lateIn);
+    await closeWithRetries(options, payload);
+  }
+}
+
+/** One close, retried after each delay; true once it was accepted. */
+async function closeWithRetries(options: CloseMovedMessageOptions, payload: unknown): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    const startedAt = options.clock.now();
+    let failure: CallFailure;
+    try {
+      await options.acquire();
+      await options.transport.update({ message: options.message, payload, final: true });
+      options.report?.(startedAt, attempt);
+      return true;
+    } catch (error) {
+      failure = classifyOrTransient(options.transport, error);
+      options.report?.(startedAt, attempt, failure);
+    }
+    const delay = options.retryDelaysMs[attempt - 1];
+    if (delay === undefined || GIVE_UP_AFTER.has(failure.kind)) {
+      options.logger.warn('could not mark the given-up message as moved: it may still show an older state', { message: options.message.id, attempts: attempt, kind: failure.kind, detail: failure.detail });
+      return false;
+    }
+    await sleep(failure.kind === 'rate-limited' ? Math.max(delay, failure.retryAfterMs ?? 0) : delay);
   }
 }
 

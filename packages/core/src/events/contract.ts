@@ -120,16 +120,56 @@ export const FileChangedSchema = z.object({
   kind: z.enum(['added', 'modified', 'deleted']).optional(),
 });
 /**
+ * One answer the card offers as a button. `id` is what the decision reports; `label` is shown;
+ * `style` colours the button (`primary` blue, `danger` red); `approves` marks the options that
+ * grant a permission (an approval's "Approve").
+ */
+export const InteractionOptionSchema = z.object({
+  id: nonEmpty.max(64),
+  label: nonEmpty.max(40),
+  style: z.enum(['default', 'primary', 'danger']).optional(),
+  approves: z.boolean().optional(),
+});
+/** One option of an interaction (see {@link InteractionOptionSchema}). */
+export type InteractionOption = z.infer<typeof InteractionOptionSchema>;
+
+/**
  * The agent waits for the user (a permission prompt, a question); the card shows "waiting".
  * `callId` names the tool call that asked (e.g. a shell command awaiting approval): its
  * `tool.finished` ends the wait. Without it, the call started last before the request is taken.
+ * With `interactionId` the card offers controls: a button per option (at most 5) and, with
+ * `freeText`, a text box; a click is answered by `interaction.resolved` with the same id.
  */
-export const InteractionRequestedSchema = z.object({ type: z.literal('interaction.requested'), ...at, prompt: z.string(), callId: nonEmpty.optional() });
+export const InteractionRequestedSchema = z.object({
+  type: z.literal('interaction.requested'),
+  ...at,
+  prompt: z.string(),
+  callId: nonEmpty.optional(),
+  interactionId: nonEmpty.max(64).optional(),
+  options: z.array(InteractionOptionSchema).max(5).optional(),
+  freeText: z.boolean().optional(),
+});
+/** Who decided an interaction: the platform user id (Feishu open_id, DingTalk userId) and a display name. */
+export const InteractionUserSchema = z.object({ id: nonEmpty, name: z.string().optional() });
+/** A user who clicked a control (see {@link InteractionUserSchema}). */
+export type InteractionUser = z.infer<typeof InteractionUserSchema>;
 /**
  * The user answered (approved, denied, replied): the card stops waiting and shows the run again.
  * Any later progress (text, a tool starting, the asking call finishing) ends the wait as well.
+ * With `interactionId` the card shows the decision: the chosen option (`optionId`, `label`), the
+ * free text answer (`text`), who decided (`by`), or that it timed out (`timedOut`).
  */
-export const InteractionResolvedSchema = z.object({ type: z.literal('interaction.resolved'), ...at });
+export const InteractionResolvedSchema = z.object({
+  type: z.literal('interaction.resolved'),
+  ...at,
+  interactionId: nonEmpty.max(64).optional(),
+  optionId: z.string().optional(),
+  label: z.string().optional(),
+  text: z.string().optional(),
+  by: InteractionUserSchema.optional(),
+  approved: z.boolean().optional(),
+  timedOut: z.boolean().optional(),
+});
 /** The run ended well. A non-empty `answer` replaces the streamed answer text. */
 export const RunCompletedSchema = z.object({ type: z.literal('run.completed'), ...at, answer: z.string().optional() });
 /** The run ended with an error. */

@@ -1,3 +1,4 @@
+import { boundedJson } from '../card/bounded-json.js';
 import type { StandardSchemaV1 } from '../shared/standard-schema.js';
 
 /** The first problem of a failed validation (zod or any Standard Schema), in words a user can act on. */
@@ -50,7 +51,13 @@ const URL_CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"]*@/gi;
 export function showValue(value: unknown): string {
   if (value === undefined) return 'undefined (missing)';
   if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  const text = (JSON.stringify(value) ?? String(value)).replace(URL_CREDENTIALS, '$1<hidden>@');
+  let text: string;
+  try {
+    text = (JSON.stringify(value) ?? String(value)).replace(URL_CREDENTIALS, '$1<hidden>@');
+  } catch {
+    // Cyclic, BigInt, a throwing getter: shown as far as it can be.
+    text = boundedJson(value, 100).replace(URL_CREDENTIALS, '$1<hidden>@');
+  }
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 

@@ -1,5 +1,6 @@
 import type { VerbositySetting } from '../card/verbosity.js';
 import type { CardView } from '../card/view.js';
+import type { ClickHandler } from '../interaction/types.js';
 import type { StandardSchemaV1 } from '../shared/standard-schema.js';
 import type { FeatureSwitches } from './kit/switches.js';
 
@@ -187,6 +188,20 @@ export type CallFailure =
 export type CallFailureKind = CallFailure['kind'];
 
 /**
+ * How a plugin receives clicks on card controls (buttons drawn from `CardView.controls`): an HTTP
+ * callback endpoint, a long connection… The plugin checks that the platform sent each callback
+ * (signature, token), maps it to a `ControlClick`, calls `onClick` and turns the `ClickReply`
+ * into the platform's callback response (a toast; the card updated in place where the platform
+ * allows). The core starts it when a card first shows a control, and stops it on `shutdown()`.
+ */
+export interface ChannelInteraction {
+  /** Starts listening. @throws when the listener cannot start (e.g. the port is taken). */
+  start(onClick: ClickHandler): Promise<void>;
+  /** Stops listening; resolves when closed. */
+  stop(): Promise<void>;
+}
+
+/**
  * A channel plugin: what `createProgressCards({ channels: [...] })` takes.
  * Build one with a factory such as `feishu(config)`; the factory validates config with
  * `configSchema` and folds config overrides (tick ms, budget…) into `settings`.
@@ -227,4 +242,9 @@ export interface ChannelPlugin<Payload = unknown, Target = unknown> {
   readonly switches?: FeatureSwitches;
   readonly renderer: CardRenderer<Payload>;
   readonly transport: CardTransport<Payload, Target>;
+  /**
+   * Card callbacks, when the channel is configured for them. Without it, cards still show open
+   * questions, with the text reply to type instead of buttons (the renderer's choice).
+   */
+  readonly interaction?: ChannelInteraction;
 }

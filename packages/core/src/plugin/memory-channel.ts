@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { formatFooter } from '../card/format/footer.js';
 import { parseTimingOverrides } from './kit/config.js';
+import { noticeText } from './kit/notice.js';
 import type { ChannelSettings, ChannelPlugin, CallFailure, MessageRef, Requester } from './contract.js';
 import { changedFilesLines, noProgressNote, planHeading, planLines } from './kit/sections.js';
 import { resolveFeatureSwitches } from './kit/switches.js';
@@ -20,6 +21,8 @@ export interface MemoryPayload {
   readonly error?: string;
   /** Set on continuation parts: the part number (2..n); absent on the main card. */
   readonly part?: number;
+  /** The card's liveness notice (see `CardView.notice`), as text in UTC; absent when none. */
+  readonly notice?: string;
   /** The plan: its heading (`Plan · 2 / 5`) and checklist lines (`✅ …`); absent without a plan. */
   readonly plan?: readonly string[];
   /** On a final card that changed files: the summary heading and one item per file. */
@@ -138,6 +141,7 @@ function render(view: CardView, format: 'rich' | 'text', chunkChars: number | un
     answer: chunks(view.answer, chunkChars)[0]!,
     // The footer (duration, tokens, sent-at) shows once the run ended, so renders of a running card stay comparable.
     footer: isTerminalStatus(view.status) ? formatFooter(view.footer, { style: 'compact', locale: view.locale, timeZone: 'UTC' }) : '',
+    ...(view.notice ? { notice: noticeText(view.notice, view.locale, 'UTC') } : {}),
     ...(view.plan ? { plan: [planHeading(view.plan, view.locale), ...planLines(view.plan, view.locale)] } : {}),
     ...(isTerminalStatus(view.status) && view.changedFiles.length > 0 ? { changedFiles: changedFilesSection(view) } : {}),
     ...(view.error !== undefined ? { error: view.error } : {}),

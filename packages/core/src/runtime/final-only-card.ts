@@ -1,14 +1,15 @@
 import { CardState } from '../card/card-state.js';
 import type { CardStatus, CardView } from '../card/view.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
-import type { AgentEvent, EventOf, PlanItem } from '../events/contract.js';
+import type { AgentEvent } from '../events/contract.js';
 import type { MessageRef } from '../plugin/contract.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
+import type { Answer, ApprovalRequest, AskRequest, Decision, StopHandler } from '../interaction/types.js';
 import type { LiveProgressCard, OpenCardOptions, ProgressCard, PushResult } from './progress-card.js';
+import { EventMethods } from './event-methods.js';
 
-type Fields<T extends AgentEvent['type']> = Omit<EventOf<T>, 'type'>;
 
 /**
  * A card with progressive updates switched off (`progressive: false`): events are kept, each stamped
@@ -17,7 +18,7 @@ type Fields<T extends AgentEvent['type']> = Omit<EventOf<T>, 'type'>;
  * edits. `view()` and `status` follow the events as they come, like any card.
  * @internal Created by `ProgressCards.open` for a channel whose switches say so.
  */
-export class FinalOnlyCard implements ProgressCard {
+export class FinalOnlyCard extends EventMethods implements ProgressCard {
   private readonly shadow: CardState;
   private held: AgentEvent[] = [];
   private released = false;
@@ -29,6 +30,7 @@ export class FinalOnlyCard implements ProgressCard {
     private readonly logger: Logger,
     options: OpenCardOptions = {},
   ) {
+    super();
     this.shadow = new CardState({ startedAt: clock.now(), title: options.title, locale: options.locale, textBuffer: options.textBuffer });
   }
 
@@ -98,25 +100,35 @@ export class FinalOnlyCard implements ProgressCard {
     for (const event of events) this.inner.push(event);
   }
 
-  start(fields: Fields<'run.started'> = {}): PushResult { return this.push({ ...fields, type: 'run.started' }); }
-  roundStarted(round: number): PushResult { return this.push({ type: 'round.started', round }); }
-  roundEnded(round: number): PushResult { return this.push({ type: 'round.ended', round }); }
-  thinking(text: string): PushResult { return this.push({ type: 'thinking.delta', text }); }
-  answer(text: string): PushResult { return this.push({ type: 'answer.delta', text }); }
-  toolStarted(callId: string, name: string, args?: string | Record<string, unknown>): PushResult {
-    return this.push({ type: 'tool.started', callId, name, args });
+  /**
+   * A card that posts only its final state cannot show buttons while the run goes on: the question
+   * is answered at once as timed out (the deny option; `timedOut: true`), with one warning.
+   */
+  requestApproval(request: ApprovalRequest): Promise<Decision> {
+    this.warnNoControls('requestApproval');
+    const options = request.options?.length ? request.options : [{ id: 'deny', label: 'Deny' }];
+    const fallback = options.find((o) => o.id === request.onTimeout) ?? options.find((o) => !o.approves) ?? options[0]!;
+    return Promise.resolve({ interactionId: '', optionId: fallback.id, label: fallback.label, approved: false, at: this.clock.now(), timedOut: true });
   }
-  toolArgsDelta(callId: string, delta: string): PushResult { return this.push({ type: 'tool.args_delta', callId, delta }); }
-  toolFinished(callId: string, summary?: string, isError?: boolean): PushResult {
-    return this.push({ type: 'tool.finished', callId, summary, isError });
+
+  /** As {@link requestApproval}: answered at once as timed out, with empty text. */
+  ask(_request: AskRequest): Promise<Answer> {
+    this.warnNoControls('ask');
+    return Promise.resolve({ interactionId: '', text: '', at: this.clock.now(), timedOut: true });
   }
-  usage(fields: Fields<'usage'>): PushResult { return this.push({ ...fields, type: 'usage' }); }
-  plan(items: readonly PlanItem[]): PushResult { return this.push({ type: 'plan.updated', items }); }
-  fileChanged(path: string, fields: Omit<Fields<'file.changed'>, 'path'> = {}): PushResult {
-    return this.push({ ...fields, type: 'file.changed', path });
+
+  /** No Stop button on a card that posts only its final state (one warning); returns a no-op remover. */
+  onStop(_handler: StopHandler): () => void {
+    this.warnNoControls('onStop');
+    return () => undefined;
   }
-  waitingFor(prompt: string): PushResult { return this.push({ type: 'interaction.requested', prompt }); }
-  complete(answer?: string): PushResult { return this.push({ type: 'run.completed', answer }); }
-  fail(error: string): PushResult { return this.push({ type: 'run.failed', error }); }
-  cancel(reason?: string): PushResult { return this.push({ type: 'run.cancelled', reason }); }
+
+  private warnedNoControls = false;
+
+  private warnNoControls(method: string): void {
+    if (this.warnedNoControls) return;
+    this.warnedNoControls = true;
+    this.logger.warn(`card ${this.id}: ${method} needs a card that updates while the run goes on; progressive updates are off for channel ${this.channelId}, so no buttons are shown and questions time out at once`);
+  }
+
 }

@@ -1,16 +1,9 @@
 import type { CardLease, CardStore, StoredCard } from '../delivery/card-store.js';
-import type { Locale } from '../card/view.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 
 /** Default wait after a card's lease expired before it is ended as interrupted, ms. */
 export const DEFAULT_ORPHAN_GRACE_MS = 60_000;
-
-/** The reason an orphaned card shows when it is ended: its process stopped without ending it. */
-export const INTERRUPTED_BY_RESTART: Readonly<Record<Locale, string>> = {
-  'zh-CN': '进程重启，任务已中断',
-  en: 'interrupted by a restart',
-};
 
 /** What an {@link OrphanSweeper} works with. */
 export interface OrphanSweeperDeps {

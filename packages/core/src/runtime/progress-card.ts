@@ -8,11 +8,16 @@ import type { CardDeliveryRecord, FinalDelivery } from '../delivery/card-deliver
 import type { StoredCard } from '../delivery/card-store.js';
 import type { ChannelDispatcher } from '../delivery/channel-dispatcher.js';
 import type { MessageRef } from '../plugin/contract.js';
-import type { AgentEvent, EventOf, PlanItem } from '../events/contract.js';
+import type { AgentEvent, InteractionUser, PlanItem } from '../events/contract.js';
+import type { InteractionRouter } from '../interaction/router.js';
+import type { Answer, ApprovalRequest, AskRequest, Decision, StopHandler } from '../interaction/types.js';
+import { CardInteractions } from './card-interactions.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
+import { abandonedReason, StallWatch, type StallSettings } from './stall-watch.js';
 import type { Tickable, TickerService } from './ticker.js';
+import { EventMethods, type Fields } from './event-methods.js';
 
 /** Options of `ProgressCards.open`. */
 export interface OpenCardOptions {
@@ -32,6 +37,11 @@ export interface OpenCardOptions {
    * card opened by an earlier process for the same run: the first flush updates it in place.
    */
   readonly message?: MessageRef;
+  /**
+   * The user the run works for (platform user id, e.g. a Feishu open_id): with it, only they (and
+   * a question's `allowedUsers`) may answer the card's questions or press Stop.
+   */
+  readonly requester?: InteractionUser;
   /**
    * How much this card shows: `quiet` (one card at the end), `compact` (status and current tool
    * call) or `detailed` (everything). Wins over the channel's `verbosity` setting.
@@ -57,8 +67,6 @@ export type PushResult =
   | { readonly accepted: false; readonly reason: 'invalid'; readonly error: EventParseError }
   | { readonly accepted: false; readonly reason: 'after-terminal' };
 
-/** Event fields without `type` (and with optional `at`). */
-type Fields<T extends AgentEvent['type']> = Omit<EventOf<T>, 'type'>;
 
 /**
  * The channel-agnostic handle of one agent run in one chat. Feed it events; it keeps one card up
@@ -89,6 +97,22 @@ export interface ProgressCard {
   complete(answer?: string): PushResult;
   fail(error: string): PushResult;
   cancel(reason?: string): PushResult;
+  /**
+   * Asks the user to approve something from the card: one button per option (default Approve /
+   * Deny), the card waits (orange) until a click or the timeout (default 10 min, then the deny
+   * option, shown on the card). The first valid click wins; see `InteractionRouter` for the rules.
+   * A channel without callbacks shows the text reply to type instead of buttons.
+   * @returns the decision (never rejects for a click; rejects at once naming the field for a bad request).
+   */
+  requestApproval(request: ApprovalRequest): Promise<Decision>;
+  /** Asks the user a question from the card: buttons for `choices`, a text box for `freeText`. Like {@link requestApproval}. */
+  ask(request: AskRequest): Promise<Answer>;
+  /**
+   * Puts a Stop button on the running card. A click (by the `requester` when set) calls `handler`
+   * with the user and ends the card as cancelled by them. A later `onStop` replaces the handler.
+   * @returns a function that removes the button.
+   */
+  onStop(handler: StopHandler): () => void;
   /** The current card (of the current turn in card-per-turn mode). */
   view(): CardView;
   /** The platform message of the current card once it was sent (or given in `OpenCardOptions.message`). */
@@ -96,6 +120,15 @@ export interface ProgressCard {
   readonly status: CardStatus;
   /** Resolves once with how the run's final state reached the chat. Never rejects. */
   readonly finalDelivery: Promise<FinalDelivery>;
+}
+
+/** `String(value)`, or a placeholder when even that throws. */
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return '(unprintable error)';
+  }
 }
 
 /** One card message: its state and its delivery record. Card-per-turn mode has several. */
@@ -114,11 +147,15 @@ export interface CardRuntime {
   readonly ticker: TickerService;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The composition's click router. */
+  readonly interactions: InteractionRouter;
+  /** When a run nobody feeds counts as stalled and when it is given up. */
+  readonly stall: StallSettings;
 }
 
 /** @internal The {@link ProgressCard} implementation. Create cards with `ProgressCards.open`. */
-export class LiveProgressCard implements ProgressCard, Tickable {
-  readonly id: string;
+export class LiveProgressCard extends EventMethods implements ProgressCard, Tickable {
+  readonly id = randomUUID();
   readonly runId: string;
   readonly finalDelivery: Promise<FinalDelivery>;
   private resolveFinal!: (result: FinalDelivery) => void;
@@ -127,7 +164,13 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   private warnedAfterTerminal = false;
   /** Events applied so far; 0 means the card was never started and nothing was posted. */
   private eventsApplied = 0;
+  /** Epoch ms of the latest event applied. */
+  private lastEventAt = 0;
   private readonly tickMs: number;
+  private readonly interactive: CardInteractions;
+  /** True while `onStop` has a handler: every turn's card shows the Stop button. */
+  private stoppable = false;
+  private readonly stallWatch: StallWatch;
   private readonly verbosity: Verbosity;
 
   constructor(
@@ -137,7 +180,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     runId?: string,
     private readonly resumed?: StoredCard,
   ) {
-    this.id = randomUUID();
+    super();
     this.runId = runId ?? this.id;
     this.finalDelivery = new Promise((resolve) => (this.resolveFinal = resolve));
     this.tickMs = runtime.channel.settings.tickMs;
@@ -147,6 +190,25 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     }
     this.verbosity = resolveVerbosity(options.verbosity, runtime.channel.settings.verbosity, options.chatType);
     this.slot = this.newSlot(runtime.clock.now(), options.title ?? resumed?.title, options.locale ?? resumed?.locale);
+    this.interactive = new CardInteractions({
+      plugin: runtime.channel.plugin,
+      router: runtime.interactions,
+      logger: runtime.logger,
+      requester: options.requester,
+      push: (event) => void this.push(event),
+      currentCardId: () => this.slot.id,
+      locale: () => this.slot.state.view(runtime.clock.now()).locale,
+      view: () => this.view(),
+      isTerminal: () => this.slot.state.isTerminal,
+      setStoppable: (on) => {
+        this.stoppable = on;
+        if (this.slot.state.setStoppable(on)) this.runtime.channel.markDirty(this.slot.delivery, 'structural');
+      },
+      cancel: (reason) => void this.cancel(reason),
+      now: () => runtime.clock.now(),
+    });
+    this.stallWatch = new StallWatch(runtime.stall, () => this.stalled(), () => this.abandoned());
+    void this.finalDelivery.then(() => this.stallWatch.stop());
     if (resumed) this.seed(resumed);
   }
 
@@ -157,7 +219,36 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     state.apply({ type: 'run.started', at: stored.startedAt, title: stored.title, locale: stored.locale }, now);
     for (const tool of stored.tools) state.apply({ type: 'tool.started', callId: tool.callId, name: tool.name, args: tool.detail, at: tool.startedAt }, now);
     this.eventsApplied = 1;
+    this.lastEventAt = now;
     this.updateTicker(this.slot);
+  }
+
+  /** No event for `stallMs`: the card says since when there was no progress, and stops ticking. */
+  private stalled(): void {
+    const { state, delivery } = this.slot;
+    const change = state.markStalled(this.lastEventAt);
+    if (change === 'none') return;
+    this.runtime.logger.warn(`card ${this.id}: no event for ${this.runtime.stall.stallMs} ms; showing it as stalled`);
+    this.runtime.ticker.unwatch(this, this.tickMs);
+    this.runtime.channel.markDirty(delivery, change);
+  }
+
+  /** No event for `abandonMs`: the run is given up and the card ends as failed, saying why. */
+  private abandoned(): void {
+    if (this.slot.state.isTerminal) return;
+    this.push({ type: 'run.failed', error: abandonedReason(this.runtime.stall.abandonMs, this.view().locale) });
+  }
+
+  requestApproval(request: ApprovalRequest): Promise<Decision> {
+    return this.interactive.requestApproval(request);
+  }
+
+  ask(request: AskRequest): Promise<Answer> {
+    return this.interactive.ask(request);
+  }
+
+  onStop(handler: StopHandler): () => void {
+    return this.interactive.onStop(handler);
   }
 
   get channelId(): string {
@@ -181,34 +272,28 @@ export class LiveProgressCard implements ProgressCard, Tickable {
     try {
       event = parseEvent(input);
     } catch (error) {
-      const parseError = error instanceof EventParseError ? error : new EventParseError(String(error), [], input, input);
-      this.runtime.logger.warn(`card ${this.id}: dropped ${parseError.message}`);
-      return { accepted: false, reason: 'invalid', error: parseError };
+      return this.dropped(input, error);
     }
-    return this.apply(event);
+    try {
+      return this.apply(event);
+    } catch (error) {
+      // A bug or a hostile value (a throwing getter read late): this event is dropped, the card carries on.
+      return this.dropped(input, error);
+    }
   }
 
-  start(fields: Fields<'run.started'> = {}): PushResult { return this.push({ ...fields, type: 'run.started' }); }
-  roundStarted(round: number): PushResult { return this.push({ type: 'round.started', round }); }
-  roundEnded(round: number): PushResult { return this.push({ type: 'round.ended', round }); }
-  thinking(text: string): PushResult { return this.push({ type: 'thinking.delta', text }); }
-  answer(text: string): PushResult { return this.push({ type: 'answer.delta', text }); }
-  toolStarted(callId: string, name: string, args?: string | Record<string, unknown>): PushResult {
-    return this.push({ type: 'tool.started', callId, name, args });
+  /** Logs and reports one event that could not be applied. Never throws. */
+  private dropped(input: unknown, error: unknown): PushResult {
+    let parseError: EventParseError;
+    try {
+      parseError = error instanceof EventParseError ? error : new EventParseError(`invalid agent event: ${safeString(error)}`, [], undefined, input);
+      this.runtime.logger.warn(`card ${this.id}: dropped ${parseError.message}`);
+    } catch {
+      parseError = new EventParseError('invalid agent event', [], undefined, input);
+    }
+    return { accepted: false, reason: 'invalid', error: parseError };
   }
-  toolArgsDelta(callId: string, delta: string): PushResult { return this.push({ type: 'tool.args_delta', callId, delta }); }
-  toolFinished(callId: string, summary?: string, isError?: boolean): PushResult {
-    return this.push({ type: 'tool.finished', callId, summary, isError });
-  }
-  usage(fields: Fields<'usage'>): PushResult { return this.push({ ...fields, type: 'usage' }); }
-  plan(items: readonly PlanItem[]): PushResult { return this.push({ type: 'plan.updated', items }); }
-  fileChanged(path: string, fields: Omit<Fields<'file.changed'>, 'path'> = {}): PushResult {
-    return this.push({ ...fields, type: 'file.changed', path });
-  }
-  waitingFor(prompt: string): PushResult { return this.push({ type: 'interaction.requested', prompt }); }
-  complete(answer?: string): PushResult { return this.push({ type: 'run.completed', answer }); }
-  fail(error: string): PushResult { return this.push({ type: 'run.failed', error }); }
-  cancel(reason?: string): PushResult { return this.push({ type: 'run.cancelled', reason }); }
+
 
   /**
    * Ends a card no event ever reached (used by `shutdown()`): nothing was posted, so nothing is
@@ -233,7 +318,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   /** Ticker callback: re-render elapsed times of running tools. */
   onTick(): void {
     const { state, delivery } = this.slot;
-    if (!state.hasRunningTools || state.isTerminal || delivery.messagePhase === 'gone') {
+    if (!state.hasRunningTools || state.isTerminal || state.isStalled || delivery.messagePhase === 'gone') {
       this.runtime.ticker.unwatch(this, this.tickMs);
       return;
     }
@@ -253,7 +338,11 @@ export class LiveProgressCard implements ProgressCard, Tickable {
       return { accepted: false, reason: 'after-terminal' };
     }
     this.eventsApplied += 1;
+    this.lastEventAt = now;
+    if (slot.state.isTerminal) this.stallWatch.stop();
+    else this.stallWatch.touch();
     if (result.change === 'terminal') {
+      this.interactive.runEnded();
       this.updateTicker(slot);
       this.clearDebounce(slot);
       this.clearQuietTimer(slot);
@@ -270,7 +359,7 @@ export class LiveProgressCard implements ProgressCard, Tickable {
   }
 
   private updateTicker(slot: Slot): void {
-    if (slot.state.hasRunningTools && !slot.state.isTerminal) this.runtime.ticker.watch(this, this.tickMs);
+    if (slot.state.hasRunningTools && !slot.state.isTerminal && !slot.state.isStalled) this.runtime.ticker.watch(this, this.tickMs);
     else this.runtime.ticker.unwatch(this, this.tickMs);
   }
 
@@ -337,10 +426,11 @@ export class LiveProgressCard implements ProgressCard, Tickable {
 
   private newSlot(now: number, title: string | undefined, locale: Locale | undefined): Slot {
     const { textBuffer, quietPeriodMs, prices } = this.options;
-    const state = new CardState({ startedAt: now, title, locale, textBuffer, quietPeriodMs, prices });
     const first = this.turn === 0;
     const id = first && this.resumed ? this.resumed.cardId : `${this.id.slice(0, 28)}-t${this.turn}`;
     this.turn += 1;
+    const state = new CardState({ startedAt: now, title, locale, textBuffer, quietPeriodMs, prices, cardId: id });
+    if (this.stoppable) state.setStoppable(true);
     const slot: Slot = { state, id, debounce: undefined, quiet: undefined, delivery: undefined as unknown as CardDeliveryRecord };
     (slot as { delivery: CardDeliveryRecord }).delivery = this.runtime.channel.register({
       id,

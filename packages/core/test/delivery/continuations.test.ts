@@ -51,7 +51,7 @@ describe('continuation parts', () => {
     expect(part()!.history.map((payload) => payload.status)).toEqual(['running', 'completed']);
   });
 
-  it('retries a failing part through the failure policy, then reports it missing with one error; the final stays ok', async () => {
+  it('retries a failing part through the failure policy, then reports it missing with one error naming it; the final is not ok', async () => {
     const logger = recordingLogger();
     const { channel, cards } = setup({ answerChunkChars: 10 }, {}, logger);
     const card = cards.open('memory');
@@ -61,7 +61,7 @@ describe('continuation parts', () => {
     card.complete(`${TEN}rest`);
     await settle(30_000);
     const final = await card.finalDelivery;
-    expect(final).toMatchObject({ ok: true, status: 'completed', continuations: { delivered: 0, total: 1 } });
+    expect(final).toMatchObject({ ok: false, status: 'completed', error: 'continuation part 2 of 2 undeliverable', continuations: { delivered: 0, total: 1 } });
     expect(channel.messages.get('m1')!.history.at(-1)).toMatchObject({ status: 'completed', answer: TEN });
     const partTries = channel.calls.filter((call) => call.op === 'send' && call.replyTo === 'm1');
     expect(partTries).toHaveLength(4);

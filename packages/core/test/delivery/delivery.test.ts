@@ -224,18 +224,21 @@ describe('failures', () => {
     expect(channel.calls.map((call) => call.failure)).toEqual(['auth', undefined]);
   });
 
-  it('pauses progressive updates after 3 consecutive failures, and still delivers the final', async () => {
+  it('pauses progressive updates after 3 consecutive failures, probes with backoff, resumes once a probe gets through, and delivers the final', async () => {
     const { channel, cards } = setup({ overrides: { tickMs: 1000 } });
     const card = cards.open('memory');
     card.toolStarted('a', 'shell', '{"command":"make"}');
     await settle(500);
     channel.failNext({ op: 'update', failure: { kind: 'transient', detail: '500' }, times: 3 });
-    await settle(20_000);
-    const failedAt = channel.calls.filter((call) => call.failure).length;
-    expect(failedAt).toBe(3);
-    const calls = channel.calls.length;
-    await settle(20_000);
-    expect(channel.calls.length).toBe(calls);
+    await settle(30_000);
+    const failures = channel.calls.filter((call) => call.failure);
+    expect(failures).toHaveLength(3);
+    const after = channel.calls.filter((call) => call.at > failures[2]!.at);
+    // Paused: the first probe comes 5 s after the third failure, not with the next tick.
+    expect(after[0]!.at - failures[2]!.at).toBe(5000);
+    // It gets through with the latest state and says so; the ticks resume.
+    expect(after.length).toBeGreaterThanOrEqual(3);
+    expect(after.every((call) => !call.failure && call.payload.notice?.startsWith('⚠️ 实时更新自'))).toBe(true);
     card.complete('made');
     await settle(5000);
     const final = await card.finalDelivery;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InMemoryBudgetStore, TOKENS, createProgressCards, memoryChannel, silentLogger, type BudgetStore, type SlotRequest } from '../../src/index.js';
 // After the core (which loads the reflect-metadata polyfill tsyringe needs).
 import { container } from 'tsyringe';
-import type { BudgetWindow } from '../../src/plugin/contract.js';
+import type { BudgetedCall, BudgetWindow } from '../../src/plugin/contract.js';
 import { settle } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());
@@ -125,5 +125,52 @@ describe('cards paced through the budget', () => {
     }
     expect(reserved).toHaveLength(1);
     expect(cards.stats('memory')).toMatchObject({ sent: 1, updated: 0, unchanged: 10 });
+  });
+
+  it('continuation parts take a paced slot each, under the keys of their own call (a reply to the main message, then an update of the part)', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const reserved: string[][] = [];
+    const inner = new InMemoryBudgetStore();
+    const recording: BudgetStore = {
+      reserve: (request) => {
+        reserved.push(request.keys.map((key) => key.key));
+        return inner.reserve(request);
+      },
+      nextDeparture: (request) => inner.nextDeparture(request),
+      pauseUntil: (key, at) => inner.pauseUntil(key, at),
+    };
+    const parent = container.createChildContainer();
+    parent.register(TOKENS.BudgetStore, { useValue: recording });
+    const windows = [{ limit: 5, intervalMs: 1000 }];
+    const channel = Object.assign(memoryChannel({ answerChunkChars: 10 }), {
+      budgetKeys: (call: BudgetedCall) => [
+        { key: `route:${call.kind}`, windows },
+        { key: call.kind === 'update' ? `message:${call.message!.id}` : `reply-to:${call.replyTo?.id ?? 'none'}`, windows },
+      ],
+    });
+    const cards = createProgressCards({ channels: [channel], logger: silentLogger, parent });
+    const card = cards.open('memory');
+    card.answer('0123456789tail');
+    await settle(5000);
+    card.complete();
+    await settle(5000);
+    const final = await card.finalDelivery;
+    expect(final).toMatchObject({ ok: true, continuations: { delivered: 1, total: 1 } });
+    const main = final.message!.id;
+    const part = channel.calls.find((call) => call.replyTo === main)!.messageId;
+    // One reservation per platform call, in order, each under the keys of that call.
+    expect(reserved).toEqual(
+      channel.calls.map((call) =>
+        call.op === 'update' ? ['route:update', `message:${call.messageId}`] : ['route:send', `reply-to:${call.replyTo ?? 'none'}`],
+      ),
+    );
+    expect(reserved).toContainEqual(['route:send', `reply-to:${main}`]);
+    expect(part).not.toBe(main);
+    // Paced: no two calls under one key closer than one slot of 5/s (with its jitter margin).
+    const byKey = new Map<string, number[]>();
+    for (const [i, keys] of reserved.entries()) for (const key of keys) byKey.set(key, [...(byKey.get(key) ?? []), channel.calls[i]!.at]);
+    expect(byKey.get(`message:${part}`)).toHaveLength(1);
+    expect(byKey.get('route:update')).toHaveLength(2);
+    for (const arrivals of byKey.values()) for (let i = 1; i < arrivals.length; i++) expect(arrivals[i]! - arrivals[i - 1]!).toBeGreaterThanOrEqual(200);
   });
 });

@@ -8,7 +8,9 @@ import {
   listen,
   type CallRecord,
 } from '../common/index.js';
+import { DingTalkCallbacks } from './callbacks.js';
 import { DingTalkCardStore, type DingTalkCardInstance } from './card-store.js';
+import { DingTalkStreamHub } from './stream.js';
 import { DingTalkApiFailure, envelopeOf, failures, newRequestId } from './errors.js';
 import { DELIVERY_ROUTE, DINGTALK_ROUTES, DINGTALK_ROUTE_NAMES, type DingTalkRoute } from './handlers.js';
 import { resolveDingTalkOptions } from './options.js';
@@ -83,7 +85,14 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
     },
   };
 
+  const stream = new DingTalkStreamHub(o.apps, options.host ?? '127.0.0.1');
+  const callbacks = new DingTalkCallbacks(store, stream, clock, 'dingemulatorcorp', 3000);
   const app = new Hono();
+  app.post('/v1.0/gateway/connections/open', async (c) => {
+    const body = (await c.req.json().catch(() => ({}))) as Record<string, unknown>;
+    const opened = await stream.open(body);
+    return opened ? c.json(opened) : c.json({ code: 'InvalidAuthentication', message: 'clientId or clientSecret is wrong' }, 401);
+  });
   for (const route of DINGTALK_ROUTE_NAMES) {
     const { method, path } = DINGTALK_ROUTES[route];
     app.on(method, path, (c) => serveDingTalkCall(ctx, c, route));
@@ -138,6 +147,14 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
     calls: (filter = {}) => history.list({ route: filter.route, key: filter.outTrackId, outcome: filter.outcome }).map(toDingTalkRecord),
     counts: () => history.counts(),
     onChange: (listener) => changes.subscribe(listener),
+    click: async (click) => {
+      const result = await callbacks.click(click);
+      const card = result.cardUpdated ? store.get(click.outTrackId) : undefined;
+      if (card && changes.size > 0) changes.emit({ platform: 'dingtalk', kind: 'updated', at: clock(), card: snapshot(card) });
+      return result;
+    },
+    retryCallback: (messageId) => callbacks.retry(messageId),
+    closeStream: () => stream.close(),
   };
 }
 
@@ -149,5 +166,9 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
 export async function startDingTalkEmulator(options: DingTalkEmulatorOptions = {}): Promise<DingTalkEmulator> {
   const core = createDingTalkEmulator(options);
   const server = await listen(core.app, { host: options.host, port: options.port });
-  return Object.assign(core, { baseUrl: server.baseUrl, port: server.port, close: server.close });
+  const close = async () => {
+    await core.closeStream();
+    await server.close();
+  };
+  return Object.assign(core, { baseUrl: server.baseUrl, port: server.port, close });
 }

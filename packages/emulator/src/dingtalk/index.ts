@@ -30,4 +30,6 @@ export { DEFAULT_DINGTALK_APP, DEFAULT_TOKEN_TTL_SECONDS as DINGTALK_DEFAULT_TOK
 export { FAILED_STATE_FALLBACK_TEXT as DINGTALK_FAILED_STATE_FALLBACK_TEXT, displayOf as dingTalkDisplayOf, type DingTalkTemplateModel, type DingTalkCardDisplay } from './template-model.js';
 export { MONTHLY_QUOTA_MESSAGE as DINGTALK_MONTHLY_QUOTA_MESSAGE, QPS_LIMIT_MESSAGE as DINGTALK_QPS_LIMIT_MESSAGE, type DingTalkErrorEnvelope } from './errors.js';
 export { parseOpenSpaceId as parseDingTalkOpenSpaceId, type DingTalkSpace, type DingTalkSpaceType } from './open-space.js';
+export { CARD_CALLBACK_TOPIC as DINGTALK_CARD_CALLBACK_TOPIC } from './stream.js';
+export type { DingTalkClick, DingTalkCallbackResult } from './callbacks.js';
 export type { DingTalkRobotMessage } from './robot-messages.js';

@@ -1,3 +1,4 @@
+import type { DingTalkCallbackResult, DingTalkClick } from './callbacks.js';
 import type { DingTalkRobotMessage } from './robot-messages.js';
 import type { Hono } from 'hono';
 import type { Clock, FaultInjector, RouteCounts, LimitWindow } from '../common/index.js';
@@ -138,6 +139,17 @@ export interface DingTalkEmulatorCore {
   counts(): Record<string, RouteCounts>;
   /** Subscribes to card changes; returns the unsubscribe function. */
   onChange(listener: (change: DingTalkCardChange) => void): () => void;
+  /**
+   * Clicks a button of a card's controls (progresscard's `pcControls` variable) as user
+   * `click.user`: pushes the card callback over Stream mode and applies the answer's card data.
+   * Without a Stream-mode client subscribed to card callbacks nothing is sent
+   * (`error: 'callbacks-not-configured'`). @throws Error for an unknown outTrackId.
+   */
+  click(click: DingTalkClick): Promise<DingTalkCallbackResult>;
+  /** Pushes an earlier callback again with the same messageId, as the platform re-pushes an unanswered one. */
+  retryCallback(messageId: string): Promise<DingTalkCallbackResult>;
+  /** Closes the Stream-mode server and its connections (done by `close()` of a started emulator). */
+  closeStream(): Promise<void>;
 }
 
 /** A running DingTalk emulator. */

@@ -6,6 +6,7 @@ import { CallHistory, type CallFilter, type CallRecord, type RouteCounts } from 
 import { InFlightTracker } from '../common/in-flight.js';
 import { SlidingWindowLimiter } from '../common/rate-limiter.js';
 import { listen } from '../common/server.js';
+import { FeishuCallbacks, type FeishuCallbackConfig, type FeishuCallbackResult, type FeishuClick } from './callbacks.js';
 import { FEISHU_ROUTE_NAMES } from './codes.js';
 import type { FeishuContext } from './context.js';
 import { FeishuMessageControlError, MessageStore, type StoredMessage } from './messages.js';
@@ -57,6 +58,17 @@ export interface FeishuEmulatorCore {
   counts(): Record<string, RouteCounts>;
   /** Subscribes to message changes; returns the unsubscribe function. */
   onChange(listener: (change: FeishuMessageChange) => void): () => void;
+  /** Sets (or, with undefined, removes) the app's card callback request URL. */
+  configureCallbacks(config: FeishuCallbackConfig | undefined): void;
+  /**
+   * Clicks a callback button of a card as user `click.user`: POSTs the `card.action.trigger`
+   * callback (schema 2.0, signed and encrypted when an encrypt key is configured) and shows the
+   * card of the response in place. Without configured callbacks nothing is sent
+   * (`error: 'callbacks-not-configured'`). @throws FeishuMessageControlError for an unknown message.
+   */
+  click(click: FeishuClick): Promise<FeishuCallbackResult>;
+  /** Delivers an earlier callback again with the same `event_id`, as a platform retry does. */
+  retryCallback(eventId: string): Promise<FeishuCallbackResult>;
 }
 
 /** A running Feishu emulator. */
@@ -104,6 +116,7 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
     },
   };
 
+  const callbacks = new FeishuCallbacks(ctx, () => o.apps[0]?.appId ?? '');
   const app = new Hono();
   mountAuthRoutes(app, ctx);
   mountMessageRoutes(app, ctx);
@@ -150,6 +163,9 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
     calls: (filter) => history.list(filter),
     counts: () => history.counts(),
     onChange: (listener) => changes.subscribe(listener),
+    configureCallbacks: (config) => callbacks.configure(config),
+    click: (click) => callbacks.click(click),
+    retryCallback: (eventId) => callbacks.retry(eventId),
   };
 }
 

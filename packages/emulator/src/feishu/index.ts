@@ -16,4 +16,5 @@ export {
 } from './card-rules.js';
 export { DEFAULT_FEISHU_LIMITS, FeishuEmulatorOptionError } from './options.js';
 export * from './emulator.js';
+export { CARD_CALLBACK_ROUTE as FEISHU_CARD_CALLBACK_ROUTE, type FeishuCallbackConfig, type FeishuCallbackResult, type FeishuClick } from './callbacks.js';
 export type { FeishuCardEntitySnapshot } from './card-entities.js';

@@ -4,6 +4,7 @@ import {
   cut,
   formatFooter,
   isTerminalStatus,
+  noticeText,
   oneLine,
   planHeading,
   planLines,
@@ -17,6 +18,7 @@ import {
   type ToolLine,
 } from '@progresscard/core';
 import { cutMarkdown, splitMarkdown, truncateMarkdown } from './guards.js';
+import { controlsVariable, interactionMarkdown, type ControlStyle } from './controls.js';
 import { layoutVariables, type LayoutKeys } from './layout.js';
 import { escapeInline, normalizeAgentMarkdown } from './markdown.js';
 import { changedFilesBlock, livenessBlock, planBlock } from './sections.js';
@@ -69,6 +71,10 @@ function streamEndOf(status: CardStatus, failedState: FailedCardState): StreamEn
 export interface DingTalkRendererOptions {
   /** Template variable names. */
   readonly keys: LayoutKeys & { readonly flowStatus: string };
+  /** How open questions are drawn (default `text`: the reply to type; `buttons` needs card callbacks). */
+  readonly controls?: ControlStyle;
+  /** The controls variable in `buttons` style (see `controlsVariable`). */
+  readonly controlsKey?: string;
   /** Send `sys_full_json_obj` and `config` (see `layoutVariables`); default true. */
   readonly layoutVariables?: boolean;
   /** State of a failed run; default `finished`. */
@@ -146,7 +152,8 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     const head = assemble([round, note]);
     const plan = planBlock(view, locale);
     const files = changedFilesBlock(view, locale);
-    const detail = this.detail(view, texts);
+    const notice = view.notice ? `<font colorTokenV2=common_level3_base_color>${escapeInline(noticeText(view.notice, locale, o.timeZone))}</font>` : '';
+    const detail = assemble([notice, this.detail(view, texts), interactionMarkdown(view, o.controls ?? 'text')]);
     const footer = this.footer(view, locale);
     const footerBlock = footer ? `***\n\n<font colorTokenV2=common_level3_base_color>${escapeInline(footer)}</font>` : '';
     const thinkingText = view.answer.trim() === '' && !isTerminalStatus(view.status) ? view.thinking.trim() : '';
@@ -187,6 +194,8 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
         [o.keys.title]: title,
         [o.keys.content]: content,
         [o.keys.flowStatus]: flowStatusOf(view.status, failedState),
+        // Only cards that had controls carry the variable (empty once they are gone, which clears them).
+        ...(o.controls === 'buttons' && o.controlsKey && view.controls ? { [o.controlsKey]: controlsVariable(view) } : {}),
       },
       streamEnd: streamEndOf(view.status, failedState),
     };
@@ -207,6 +216,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
       if (plain !== '') lines.push(escapeInline(plain));
     }
     if (view.status === 'waiting' && view.waitingFor) lines.push(`${texts.waitingFor}: ${escapeInline(cut(view.waitingFor, MAX_INLINE_CHARS))}`);
+    if (view.notice) lines.push(escapeInline(noticeText(view.notice, locale, o.timeZone)));
     if (view.error) lines.push(`${view.status === 'cancelled' ? texts.reason : texts.error}: ${escapeInline(cut(view.error, MAX_INLINE_CHARS))}`);
     if (isTerminalStatus(view.status) && view.changedFiles.length > 0) {
       const files = changedFilesLines(view.changedFiles, locale);

@@ -36,6 +36,8 @@ export interface DingTalkTransportOptions {
   readonly robotCode: string;
   /** Used when a send names no target. */
   readonly defaultTarget?: DingTalkTarget;
+  /** `STREAM`: card callbacks go to the app's Stream-mode client (set when `callbacks` are configured). */
+  readonly callbackType?: 'STREAM';
 }
 
 const OUT_TRACK_ID_PREFIX = 'pc-';
@@ -110,14 +112,19 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
         cardTemplateId: this.options.cardTemplateId,
         outTrackId,
         cardData: { cardParamMap: request.payload.cardParamMap },
+        ...(this.options.callbackType ? { callbackType: this.options.callbackType } : {}),
         ...deliveryFields(target, this.options.robotCode),
       }, token);
     } catch (error) {
       // An earlier try with this key reached DingTalk but its answer was lost (timeout): the card
-      // exists. Bring it up to date instead of creating another. (That it was delivered is assumed.)
+      // exists. Bring it up to date instead of creating another, and deliver it: whether that try's
+      // delivery reached the chat is unknown (its deliverResults were lost with the answer), and a
+      // redelivery to a space that holds the card updates that message in place.
       if (error instanceof DingTalkApiError && error.code === 'param.cardAlreadyExist') {
-        this.move(outTrackId, target, 'delivered');
+        this.move(outTrackId, target, 'created');
         await writer.write(outTrackId, request.payload);
+        await this.deliver(outTrackId, target);
+        this.move(outTrackId, target, 'delivered');
         return this.done(outTrackId, ref);
       }
       throw error;

@@ -1,9 +1,10 @@
-import { isTerminalStatus, oneLine, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core';
+import { isTerminalStatus, noticeText, oneLine, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core';
 import type { FeishuCard, FeishuElement } from './card-types.js';
 import { FEISHU_GUARD_LIMITS, fitText, prepareAgentMarkdown, type GuardLimits } from './guards.js';
 import { escapeCardMarkdown, type Truncated } from './markdown/index.js';
 import { renderContinuation } from './continuation.js';
 import { answerElements } from './answer-elements.js';
+import { controlElements, decisionElements, type ControlStyle } from './controls.js';
 import { footerElements, markdown, panel, tail, toolElements } from './elements.js';
 import { changedFilesElements, livenessElements, planElements } from './sections.js';
 import { CARD_TEXTS, STATUS_TEMPLATE, statusLine, type CardTexts } from './texts.js';
@@ -24,6 +25,8 @@ export interface CardRenderOptions {
   /** Follow-up cards at most (default 4). */
   readonly maxContinuationCards?: number;
   readonly limits?: GuardLimits;
+  /** How open questions are drawn (default `text`: the reply to type; `buttons` needs card callbacks). */
+  readonly controls?: ControlStyle;
 }
 
 /** Thinking text kept on the card (its tail), in characters. */
@@ -56,8 +59,13 @@ function build(p: Parts, answer: string, notice: string | undefined, level: Leve
     if (running && answer === '') elements.push(thinking);
     else elements.push(panel('thinking_panel', texts.thinking, [thinking]));
   }
+  elements.push(...decisionElements(view));
   if (view.status === 'waiting' && view.waitingFor)
     elements.push(markdown('waiting', `**${texts.waitingLabel}**${texts.colon}${escapeCardMarkdown(oneLine(view.waitingFor, MAX_SIDE_TEXT_CHARS))}`));
+  if (view.notice && level === 0) {
+    elements.push(markdown('liveness', `<font color='grey'>${escapeCardMarkdown(noticeText(view.notice, p.locale, p.options.timeZone))}</font>`, { text_size: 'notation' }));
+  }
+  const controls = controlElements(view, p.options.controls ?? 'text');
   if (answer) elements.push(...answerElements(answer));
   if (notice) elements.push(markdown('answer_notice', `<font color='grey'>${notice}</font>`, { text_size: 'notation' }));
   if (view.error && (view.status === 'failed' || view.status === 'cancelled')) {
@@ -67,6 +75,7 @@ function build(p: Parts, answer: string, notice: string | undefined, level: Leve
   if (elements.length === 0 || (elements.length === 1 && elements[0]!.element_id === 'thinking_panel')) {
     elements.push(markdown('placeholder', running ? texts.thinkingNow : texts.noAnswer));
   }
+  elements.push(...controls);
   elements.push(...livenessElements(view, p.locale, p.options.timeZone));
   const plan = planElements(view, p.locale);
   if (plan.length > 0) elements.push({ tag: 'hr', element_id: 'plan_divider' }, ...plan);

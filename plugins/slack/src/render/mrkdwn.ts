@@ -57,7 +57,8 @@ export function splitSections(text: string, max: number, maxSections = Number.PO
   const flush = (end: number): boolean => {
     if (current === '') return false;
     const piece = open ? `${current}\n${fence}` : current;
-    if (piece.trim() !== '' && piece.trim() !== fence) sections.push(piece);
+    // A piece of only fences and blank lines (an empty code block) shows nothing: no section for it.
+    if (piece.replaceAll(fence, '').trim() !== '') sections.push(piece);
     covered = end;
     current = open ? fence : '';
     currentChars = open ? fence.length : 0;

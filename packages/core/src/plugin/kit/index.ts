@@ -11,6 +11,7 @@ export {
   type ParseChannelConfigOptions,
   type TimingOverrides,
 } from './config.js';
+export { noticeText } from './notice.js';
 export { configFromEnv, withEnvNames, MissingEnvError, type EnvSource, type EnvVariable } from './env.js';
 export {
   resolveFeatureSwitches,

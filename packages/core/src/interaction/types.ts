@@ -1,0 +1,119 @@
+import type { CardView } from '../card/view.js';
+import type { InteractionOption, InteractionUser } from '../events/contract.js';
+
+/**
+ * A click on a card control, as a channel plugin hands it to the core after checking that the
+ * platform sent it (signature, token). Platform-free: the plugin maps its callback payload here.
+ */
+export interface ControlClick {
+  /** `CardControls.cardId` carried by the control (the card message it was drawn on). */
+  readonly cardId: string;
+  /** The interaction the control belongs to; `stop` for the Stop button. */
+  readonly interactionId: string;
+  /** The option of the clicked button. */
+  readonly optionId?: string;
+  /** The free text answer typed into the card. */
+  readonly text?: string;
+  /** Who clicked. */
+  readonly user: InteractionUser;
+  /**
+   * The platform's id of this callback delivery (Feishu `header.event_id`, DingTalk the stream
+   * `messageId`…): a retried callback carries the same id and is answered from memory.
+   */
+  readonly deliveryId: string;
+}
+
+/**
+ * What became of a click:
+ * - `decided`: it answered the question (the decision goes to the agent exactly once);
+ * - `stopped`: the run is being stopped;
+ * - `already-decided`: someone (or the timeout) decided first;
+ * - `not-allowed`: the user may not decide this one (polite refusal);
+ * - `stale`: a control of an earlier run or turn, or of a run that ended: nothing happens;
+ * - `invalid`: an option the question does not offer, or an empty answer.
+ */
+export type ClickOutcome = 'decided' | 'stopped' | 'already-decided' | 'not-allowed' | 'stale' | 'invalid';
+
+/** The core's answer to a click; the plugin turns it into the platform's callback response. */
+export interface ClickReply {
+  readonly outcome: ClickOutcome;
+  /** Short text for the clicking user (a toast), in the card's language. */
+  readonly message: string;
+  /** How the toast looks. */
+  readonly tone: 'success' | 'info' | 'warning' | 'error';
+  /**
+   * The card after the click, for a callback response that updates the card in place (Feishu
+   * answers with the card within its 3 s limit). Absent when the card did not change. The core
+   * also delivers the change through its normal update path.
+   */
+  readonly view?: CardView;
+  /** True when this is a retried callback answered from memory (nothing was done again). */
+  readonly repeated: boolean;
+}
+
+/** Routes a verified click; never throws. */
+export type ClickHandler = (click: ControlClick) => ClickReply;
+
+/** One option of {@link ApprovalRequest}. */
+export type ApprovalOption = InteractionOption;
+
+/** Arguments of `ProgressCard.requestApproval`. Durations in ms. */
+export interface ApprovalRequest {
+  /** What is asked, e.g. "Run `rm -rf dist`?". */
+  readonly prompt: string;
+  /** Buttons (default Approve, marked `approves`, and Deny), at most 5. */
+  readonly options?: readonly ApprovalOption[];
+  /** Time to wait for a click (default 600000 = 10 min); then the `onTimeout` option is taken. */
+  readonly timeoutMs?: number;
+  /** Option taken on timeout (default: the first option that does not approve, i.e. deny). */
+  readonly onTimeout?: string;
+  /**
+   * Platform user ids (Feishu open_id, DingTalk userId) who may decide besides the card's
+   * `requester`. With neither, anyone in the chat may decide.
+   */
+  readonly allowedUsers?: readonly string[];
+  /** The tool call that asks (its `tool.finished` also ends the wait on the card). */
+  readonly callId?: string;
+}
+
+/** How an approval ended. Times are epoch ms. */
+export interface Decision {
+  readonly interactionId: string;
+  /** The option taken (by a click, or `onTimeout`). */
+  readonly optionId: string;
+  readonly label: string;
+  /** True when the option `approves`. */
+  readonly approved: boolean;
+  /** Who clicked; absent on a timeout. */
+  readonly by?: InteractionUser;
+  readonly at: number;
+  readonly timedOut: boolean;
+}
+
+/** Arguments of `ProgressCard.ask`. Durations in ms. */
+export interface AskRequest {
+  readonly prompt: string;
+  /** Answers offered as buttons (labels, or options), at most 5. */
+  readonly choices?: readonly (string | InteractionOption)[];
+  /** Offer a text box (default: true when there are no choices). */
+  readonly freeText?: boolean;
+  /** Time to wait (default 600000 = 10 min); then the answer is `timedOut` with empty text. */
+  readonly timeoutMs?: number;
+  /** As in {@link ApprovalRequest.allowedUsers}. */
+  readonly allowedUsers?: readonly string[];
+}
+
+/** The user's answer to `ask`. */
+export interface Answer {
+  readonly interactionId: string;
+  /** The chosen choice's label, or the typed text; empty on a timeout. */
+  readonly text: string;
+  /** The chosen option's id (button answers). */
+  readonly optionId?: string;
+  readonly by?: InteractionUser;
+  readonly at: number;
+  readonly timedOut: boolean;
+}
+
+/** Called once when a user presses Stop; the card then ends as cancelled by that user. */
+export type StopHandler = (by: InteractionUser) => void | Promise<void>;

@@ -1,0 +1,36 @@
+import type { AgentEvent, EventOf, PlanItem } from '../events/contract.js';
+import type { PushResult } from './progress-card.js';
+
+/** Event fields without `type` (and with optional `at`). */
+export type Fields<T extends AgentEvent['type']> = Omit<EventOf<T>, 'type'>;
+
+/**
+ * The typed shorthands of `ProgressCard` (`start`, `toolStarted`, `complete`…), each one event
+ * pushed through {@link push}: written once for every card implementation.
+ */
+export abstract class EventMethods {
+  /** Validates and applies one event; never throws. */
+  abstract push(input: unknown): PushResult;
+
+  start(fields: Fields<'run.started'> = {}): PushResult { return this.push({ ...fields, type: 'run.started' }); }
+  roundStarted(round: number): PushResult { return this.push({ type: 'round.started', round }); }
+  roundEnded(round: number): PushResult { return this.push({ type: 'round.ended', round }); }
+  thinking(text: string): PushResult { return this.push({ type: 'thinking.delta', text }); }
+  answer(text: string): PushResult { return this.push({ type: 'answer.delta', text }); }
+  toolStarted(callId: string, name: string, args?: string | Record<string, unknown>): PushResult {
+    return this.push({ type: 'tool.started', callId, name, args });
+  }
+  toolArgsDelta(callId: string, delta: string): PushResult { return this.push({ type: 'tool.args_delta', callId, delta }); }
+  toolFinished(callId: string, summary?: string, isError?: boolean): PushResult {
+    return this.push({ type: 'tool.finished', callId, summary, isError });
+  }
+  usage(fields: Fields<'usage'>): PushResult { return this.push({ ...fields, type: 'usage' }); }
+  plan(items: readonly PlanItem[]): PushResult { return this.push({ type: 'plan.updated', items }); }
+  fileChanged(path: string, fields: Omit<Fields<'file.changed'>, 'path'> = {}): PushResult {
+    return this.push({ ...fields, type: 'file.changed', path });
+  }
+  waitingFor(prompt: string): PushResult { return this.push({ type: 'interaction.requested', prompt }); }
+  complete(answer?: string): PushResult { return this.push({ type: 'run.completed', answer }); }
+  fail(error: string): PushResult { return this.push({ type: 'run.failed', error }); }
+  cancel(reason?: string): PushResult { return this.push({ type: 'run.cancelled', reason }); }
+}

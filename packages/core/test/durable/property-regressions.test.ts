@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createProgressCards, silentLogger } from '../../src/index.js';
+import { scriptedPlatform, type PlatformAnswer } from './scripted-platform.js';
+
+afterEach(() => vi.useRealTimers());
+
+/** Shrunk counterexamples of the delivery property suite, kept as regression tests. */
+describe('delivery property regressions', () => {
+  it('a late-applied update before a final with continuation parts: the final is re-asserted after the parts, not overwritten', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const platform = scriptedPlatform({ any: [{ kind: 'ok' }, { kind: 'late', lateMs: 1001 }] }, { answerChunkChars: 60 });
+    const cards = createProgressCards({ channels: [platform.plugin], logger: silentLogger, env: {} });
+    const card = cards.open('memory');
+    card.start({ title: 'property' });
+    card.answer('Looking. ');
+    await vi.advanceTimersByTimeAsync(451);
+    card.answer('A longer sentence of the answer that spans more. ');
+    await vi.advanceTimersByTimeAsync(2049);
+    card.answer('Looking. ');
+    const done = cards.shutdown({ deadlineMs: 120_000 });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await done).toMatchObject([{ ok: true, status: 'cancelled', continuations: { delivered: 1, total: 1 } }]);
+    expect(platform.channel.messages.get('m1')!.history.at(-1)).toMatchObject({ status: 'cancelled' });
+  });
+
+  it('a send applied late, then a refused retry: one message shows the final', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const platform = scriptedPlatform({ any: [{ kind: 'late', lateMs: 1001 }, { kind: 'transient' }] });
+    const cards = createProgressCards({ channels: [platform.plugin], logger: silentLogger, env: {} });
+    const card = cards.open('memory');
+    card.start({ title: 'property' });
+    card.complete('FINAL-ANSWER');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await card.finalDelivery).toMatchObject({ ok: true });
+    expect([...platform.channel.messages.values()].map((message) => message.history.at(-1)!.answer)).toEqual(['FINAL-ANSWER']);
+  });
+
+  it('an update landing late while the final waits for its continuation parts: the final is re-asserted after it', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const answers: PlatformAnswer[] = [{ kind: 'ok' }, { kind: 'ok' }, { kind: 'late', lateMs: 3501 }, { kind: 'ok' }, { kind: 'ok' }, { kind: 'ok' }, { kind: 'rate-limited' }, { kind: 'rate-limited' }, { kind: 'late', lateMs: 1 }];
+    const platform = scriptedPlatform({ any: answers }, { answerChunkChars: 60 });
+    const cards = createProgressCards({ channels: [platform.plugin], logger: silentLogger, env: {} });
+    const card = cards.open('memory');
+    card.start({ title: 'property' });
+    card.answer('Looking. ');
+    card.toolStarted('c1', 'shell', { command: 'step 1' });
+    await vi.advanceTimersByTimeAsync(1083);
+    card.answer('Looking. ');
+    await vi.advanceTimersByTimeAsync(2280);
+    card.toolStarted('c1', 'shell', { command: 'step 1' });
+    await vi.advanceTimersByTimeAsync(2637);
+    card.answer('A longer sentence of the answer that spans more. ');
+    const done = cards.shutdown({ deadlineMs: 120_000 });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await done).toMatchObject([{ ok: true, status: 'cancelled' }]);
+    expect(platform.channel.messages.get('m1')!.history.at(-1)).toMatchObject({ status: 'cancelled' });
+  });
+
+  it('a final given up on a fresh message that exists: the first message is closed, so the final shows once', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const late: PlatformAnswer = { kind: 'late', lateMs: 1 };
+    const answers: PlatformAnswer[] = [late, { kind: 'rate-limited' }, { kind: 'ok' }, { kind: 'lost' }, late, late, { kind: 'ok' }, { kind: 'rate-limited' }];
+    const platform = scriptedPlatform({ any: answers });
+    const cards = createProgressCards({ channels: [platform.plugin], logger: silentLogger, env: {} });
+    const card = cards.open('memory');
+    card.start({ title: 'property' });
+    card.complete('FINAL-ANSWER');
+    await vi.advanceTimersByTimeAsync(120_000);
+    await card.finalDelivery;
+    const finals = [...platform.channel.messages.values()].filter((message) => message.history.at(-1)!.answer === 'FINAL-ANSWER');
+    expect(finals).toHaveLength(1);
+  });
+});
