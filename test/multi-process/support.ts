@@ -17,11 +17,13 @@ export interface Worker {
 }
 
 export function startWorker(config: WorkerConfig): Worker {
-  const child = spawn(
-    process.execPath,
-    [`${ROOT}node_modules/tsx/dist/cli.mjs`, '--tsconfig', 'tsconfig.base.json', '--conditions=source', 'test/multi-process/fixtures/worker.ts'],
-    { cwd: ROOT, env: { ...process.env, WORKER_CONFIG: JSON.stringify(config) }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  // tsx as a loader inside this one process (its CLI would run the script in a grandchild that
+  // `kill -9` of the child leaves running).
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'test/multi-process/fixtures/worker.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, TSX_TSCONFIG_PATH: 'tsconfig.base.json', WORKER_CONFIG: JSON.stringify(config) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const lines: Record<string, unknown>[] = [];

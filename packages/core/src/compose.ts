@@ -334,6 +334,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         const again = await cardStore.get(stored.cardId);
         if (!again) throw new Error(`${named}: the card was ended meanwhile`);
+        if (claimed.has(again.cardId)) throw new Error(`${named}: its grace passed, the card is being ended as interrupted`);
         lease = await claim(again);
         if (!lease) throw new Error(`${named}: a live process holds the card (owner ${again.lease.owner}, lease renewed until ${new Date(again.lease.expiresAt).toISOString()})`);
       }

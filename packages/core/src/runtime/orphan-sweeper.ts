@@ -26,7 +26,8 @@ export interface OrphanSweeperDeps {
 /**
  * Finds cards whose owner stopped renewing its lease (a killed or crashed process) and, once the
  * lease expired more than `graceMs` ago and nobody resumed them, ends them as interrupted. Sweeps
- * at start and then every half grace (at least every second, at most every lease).
+ * every half grace (at least every second, at most every lease), the first time one such interval
+ * after start, so that the product's `resume` calls at start-up come first.
  */
 export class OrphanSweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -35,7 +36,6 @@ export class OrphanSweeper {
   constructor(private readonly deps: OrphanSweeperDeps) {}
 
   start(): void {
-    void this.sweep();
     const every = Math.min(this.deps.leaseTtlMs, Math.max(1000, Math.floor(this.deps.graceMs / 2)));
     this.timer = setInterval(() => void this.sweep(), every);
     this.timer.unref();
