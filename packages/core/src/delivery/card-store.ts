@@ -104,7 +104,7 @@ export class InMemoryCardStore implements CardStore {
   async put(card: StoredCard): Promise<boolean> {
     const stored = this.cards.get(card.cardId);
     if (stored && stored.lease.fencingToken !== card.lease.fencingToken) return false;
-    this.cards.set(card.cardId, structuredClone(card));
+    this.cards.set(card.cardId, { ...card });
     return true;
   }
 
