@@ -1,6 +1,7 @@
 import { budgetSafetyMarginMs, InMemoryBudgetStore, pacingIntervalMs, type BudgetKey, type BudgetStore, type BudgetWindow, type Logger, type SlotRequest } from '@progresscard/core';
 import type { Redis } from 'ioredis';
 import { PAUSE_SCRIPT, RESERVE_SCRIPT } from './budget-script.js';
+import { luaCommand, type LuaCommand } from './lua-command.js';
 
 /** Default share of each limit a process keeps to while Redis is away: a quarter. */
 export const DEFAULT_FALLBACK_FRACTION = 0.25;
@@ -36,6 +37,8 @@ export class RedisBudgetStore implements BudgetStore {
   private readonly fallback = new InMemoryBudgetStore();
   private readonly scaled = new WeakMap<readonly BudgetWindow[], readonly BudgetWindow[]>();
   private degraded = false;
+  private readonly reserveScript: LuaCommand;
+  private readonly pauseScript: LuaCommand;
 
   /** @throws Error naming `fallbackFraction` when it is not in (0, 1]. */
   constructor(
@@ -45,6 +48,8 @@ export class RedisBudgetStore implements BudgetStore {
     this.prefix = options.keyPrefix ?? 'progresscard:';
     this.fraction = options.fallbackFraction ?? DEFAULT_FALLBACK_FRACTION;
     if (!(this.fraction > 0 && this.fraction <= 1)) throw new Error(`fallbackFraction = ${JSON.stringify(options.fallbackFraction)}: must be a number in (0, 1]`);
+    this.reserveScript = luaCommand(client, 'progresscardReserve', RESERVE_SCRIPT);
+    this.pauseScript = luaCommand(client, 'progresscardPause', PAUSE_SCRIPT);
   }
 
   /** True while calls are paced on the local fallback budget (Redis did not answer). */
@@ -66,7 +71,7 @@ export class RedisBudgetStore implements BudgetStore {
     await this.fallback.pauseUntil(key, epochMs);
     if (this.client.status !== 'ready') return this.outage('Redis is not connected');
     try {
-      await this.client.eval(PAUSE_SCRIPT, 1, `${this.prefix}pause:${key}`, String(epochMs));
+      await this.pauseScript(1, `${this.prefix}pause:${key}`, String(epochMs));
       this.recovered();
     } catch (error) {
       this.outage(error);
@@ -77,7 +82,7 @@ export class RedisBudgetStore implements BudgetStore {
     for (const { key, windows } of request.keys) checkWindows(key, windows);
     if (this.client.status === 'ready') {
       try {
-        const departure = Number(await this.client.eval(RESERVE_SCRIPT, request.keys.length * 2, ...this.scriptKeys(request), ...this.scriptArgs(request, reserve)));
+        const departure = Number(await this.reserveScript(request.keys.length * 2, ...this.scriptKeys(request), ...this.scriptArgs(request, reserve)));
         this.recovered();
         return departure;
       } catch (error) {

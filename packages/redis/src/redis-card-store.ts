@@ -1,6 +1,7 @@
 import type { CardLease, CardStore, StoredCard } from '@progresscard/core';
 import type { Redis } from 'ioredis';
 import { CLAIM_CARD_SCRIPT, DELETE_CARD_SCRIPT, PUT_CARD_SCRIPT, RENEW_CARDS_SCRIPT } from './card-scripts.js';
+import { luaCommand, type LuaCommand } from './lua-command.js';
 
 /** How long a stored card is kept without a write, ms: a week (a card nobody ends is forgotten then). */
 const KEEP_CARD_MS = 7 * 24 * 60 * 60 * 1000;
@@ -20,12 +21,19 @@ export interface RedisCardStoreOptions {
  */
 export class RedisCardStore implements CardStore {
   private readonly prefix: string;
+  private readonly scripts: Readonly<Record<'put' | 'delete' | 'claim' | 'renew', LuaCommand>>;
 
   constructor(
     private readonly client: Redis,
     options: RedisCardStoreOptions = {},
   ) {
     this.prefix = options.keyPrefix ?? 'progresscard:';
+    this.scripts = {
+      put: luaCommand(client, 'progresscardPutCard', PUT_CARD_SCRIPT),
+      delete: luaCommand(client, 'progresscardDeleteCard', DELETE_CARD_SCRIPT),
+      claim: luaCommand(client, 'progresscardClaimCard', CLAIM_CARD_SCRIPT),
+      renew: luaCommand(client, 'progresscardRenewCards', RENEW_CARDS_SCRIPT),
+    };
   }
 
   async get(cardId: string): Promise<StoredCard | undefined> {
@@ -34,15 +42,15 @@ export class RedisCardStore implements CardStore {
 
   async put(card: StoredCard): Promise<boolean> {
     const { lease } = card;
-    const written = await this.client.eval(
-      PUT_CARD_SCRIPT, 2, this.cardKey(card.cardId), this.indexKey,
+    const written = await this.scripts.put(
+      2, this.cardKey(card.cardId), this.indexKey,
       JSON.stringify(card), String(lease.fencingToken), lease.owner, String(lease.expiresAt), card.cardId, String(KEEP_CARD_MS),
     );
     return written === 1;
   }
 
   async delete(cardId: string, fencingToken: number): Promise<boolean> {
-    return (await this.client.eval(DELETE_CARD_SCRIPT, 2, this.cardKey(cardId), this.indexKey, String(fencingToken), cardId)) === 1;
+    return (await this.scripts.delete(2, this.cardKey(cardId), this.indexKey, String(fencingToken), cardId)) === 1;
   }
 
   async list(): Promise<StoredCard[]> {
@@ -65,14 +73,14 @@ export class RedisCardStore implements CardStore {
   }
 
   async claim(cardId: string, owner: string, expiresAt: number, now: number): Promise<CardLease | undefined> {
-    const token = Number(await this.client.eval(CLAIM_CARD_SCRIPT, 1, this.cardKey(cardId), owner, String(expiresAt), String(now)));
+    const token = Number(await this.scripts.claim(1, this.cardKey(cardId), owner, String(expiresAt), String(now)));
     return token < 0 ? undefined : { owner, expiresAt, fencingToken: token };
   }
 
   async renew(owner: string, cards: readonly { readonly cardId: string; readonly fencingToken: number }[], expiresAt: number): Promise<string[]> {
     if (cards.length === 0) return [];
-    const lost = (await this.client.eval(
-      RENEW_CARDS_SCRIPT, cards.length, ...cards.map((card) => this.cardKey(card.cardId)),
+    const lost = (await this.scripts.renew(
+      cards.length, ...cards.map((card) => this.cardKey(card.cardId)),
       owner, String(expiresAt), ...cards.map((card) => String(card.fencingToken)),
     )) as number[];
     return lost.map((index) => cards[index - 1]!.cardId);
