@@ -50,7 +50,7 @@ export {
 
 // delivery/: card → platform calls.
 export { InMemoryBudgetStore, budgetSafetyMarginMs, pacingIntervalMs, type BudgetStore, type SlotRequest } from './delivery/budget-store.js';
-export { InMemoryCardStore, type CardStore, type StoredCard, type StoredTool, type CardLease } from './delivery/card-store.js';
+export { InMemoryCardStore, type CardStore, type StoredCard, type StoredTool, type CardLease, type LeaseRenewal } from './delivery/card-store.js';
 export { CardLeases, DEFAULT_LEASE_TTL_MS } from './delivery/card-leases.js';
 export { DEFAULT_ORPHAN_GRACE_MS } from './runtime/orphan-sweeper.js';
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/retry-settings.js';

@@ -33,12 +33,17 @@ redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'expiresAt', ARGV[2], 'token', tok
 return token
 `;
 
-/** KEYS: the cards. ARGV: owner, expiresAt, then each card's token. Returns the 1-based indexes of the cards lost. */
+/**
+ * KEYS: the cards. ARGV: owner, expiresAt, then each card's token. Returns the 1-based indexes of the
+ * cards lost, and the negated indexes of those not stored.
+ */
 export const RENEW_CARDS_SCRIPT = `
 local lost = {}
 for i = 1, #KEYS do
   local token = redis.call('HGET', KEYS[i], 'token')
-  if token then
+  if not token then
+    lost[#lost + 1] = -i
+  else
     if tonumber(token) ~= tonumber(ARGV[i + 2]) then
       lost[#lost + 1] = i
     else

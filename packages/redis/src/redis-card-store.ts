@@ -1,4 +1,4 @@
-import type { CardLease, CardStore, StoredCard } from '@progresscard/core';
+import type { CardLease, CardStore, LeaseRenewal, StoredCard } from '@progresscard/core';
 import type { Redis } from 'ioredis';
 import { CLAIM_CARD_SCRIPT, DELETE_CARD_SCRIPT, PUT_CARD_SCRIPT, RENEW_CARDS_SCRIPT } from './card-scripts.js';
 import { luaCommand, type LuaCommand } from './lua-command.js';
@@ -77,13 +77,16 @@ export class RedisCardStore implements CardStore {
     return token < 0 ? undefined : { owner, expiresAt, fencingToken: token };
   }
 
-  async renew(owner: string, cards: readonly { readonly cardId: string; readonly fencingToken: number }[], expiresAt: number): Promise<string[]> {
-    if (cards.length === 0) return [];
+  async renew(owner: string, cards: readonly { readonly cardId: string; readonly fencingToken: number }[], expiresAt: number): Promise<LeaseRenewal> {
+    if (cards.length === 0) return { lost: [], missing: [] };
     const lost = (await this.scripts.renew(
       cards.length, ...cards.map((card) => this.cardKey(card.cardId)),
       owner, String(expiresAt), ...cards.map((card) => String(card.fencingToken)),
     )) as number[];
-    return lost.map((index) => cards[index - 1]!.cardId);
+    return {
+      lost: lost.filter((index) => index > 0).map((index) => cards[index - 1]!.cardId),
+      missing: lost.filter((index) => index < 0).map((index) => cards[-index - 1]!.cardId),
+    };
   }
 
   private get indexKey(): string {

@@ -48,8 +48,9 @@ describe('RedisCardStore', () => {
     expect(await b!.cards.claim('card-1', 'b', 5000, 1000)).toEqual({ owner: 'b', expiresAt: 5000, fencingToken: 2 });
     expect(await a!.cards.put(card(1))).toBe(false);
     expect(await a!.cards.delete('card-1', 1)).toBe(false);
-    expect(await a!.cards.renew('a', [{ cardId: 'card-1', fencingToken: 1 }], 9000)).toEqual(['card-1']);
-    expect(await b!.cards.renew('b', [{ cardId: 'card-1', fencingToken: 2 }, { cardId: 'never-stored', fencingToken: 1 }], 9000)).toEqual([]);
+    expect(await a!.cards.renew('a', [{ cardId: 'card-1', fencingToken: 1 }], 9000)).toEqual({ lost: ['card-1'], missing: [] });
+    expect(await b!.cards.renew('b', [{ cardId: 'card-1', fencingToken: 2 }, { cardId: 'never-stored', fencingToken: 1 }], 9000))
+      .toEqual({ lost: [], missing: ['never-stored'] });
     expect((await a!.cards.get('card-1'))?.lease).toEqual({ owner: 'b', expiresAt: 9000, fencingToken: 2 });
     expect(await b!.cards.put(card(2, 9000, 'b'))).toBe(true);
     expect(await b!.cards.delete('card-1', 2)).toBe(true);

@@ -1,4 +1,4 @@
-import type { CardLease, CardStore } from '../delivery/card-store.js';
+import type { CardLease, CardStore, LeaseRenewal } from './card-store.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -10,10 +10,10 @@ export const DEFAULT_LEASE_TTL_MS = 30_000;
  * lease (fencing token 1) on its first store write, or the one claimed from the store when it is
  * resumed after a restart. While `renewing` and any lease is held, they are all renewed every third
  * of the lease; a card whose lease was lost (another process claimed it) is reported to the
- * callback given with {@link watch} and forgotten.
+ * callback given with {@link watch} and forgotten; a card the store lost (emptied) is written again.
  */
 export class CardLeases {
-  private readonly held = new Map<string, { fencingToken: number; onLost?: () => void }>();
+  private readonly held = new Map<string, { fencingToken: number; onLost?: () => void; rewrite?: () => void }>();
   private timer: NodeJS.Timeout | undefined;
   private renewFailing = false;
 
@@ -43,10 +43,12 @@ export class CardLeases {
     this.startRenewing();
   }
 
-  /** Calls `onLost` once if the lease on `cardId` is lost. */
-  watch(cardId: string, onLost: () => void): void {
+  /** Calls `onLost` once if the lease on `cardId` is lost, and `rewrite` when the store no longer holds the card. */
+  watch(cardId: string, onLost: () => void, rewrite: () => void): void {
     const held = this.held.get(cardId);
-    if (held) held.onLost = onLost;
+    if (!held) return;
+    held.onLost = onLost;
+    held.rewrite = rewrite;
   }
 
   /** The store refused a write of `cardId`: another process holds it now. */
@@ -76,16 +78,17 @@ export class CardLeases {
   async renew(): Promise<void> {
     const cards = [...this.held].map(([cardId, { fencingToken }]) => ({ cardId, fencingToken }));
     if (cards.length === 0) return;
-    let lost: string[];
+    let renewal: LeaseRenewal;
     try {
-      lost = await this.store.renew(this.owner, cards, this.clock.now() + this.ttlMs);
+      renewal = await this.store.renew(this.owner, cards, this.clock.now() + this.ttlMs);
     } catch (error) {
       if (!this.renewFailing) this.logger.warn('card store: lease renewal failed; cards keep going and renew when the store is back', { error: String(error) });
       this.renewFailing = true;
       return;
     }
     this.renewFailing = false;
-    for (const cardId of lost) this.lost(cardId);
+    for (const cardId of renewal.lost) this.lost(cardId);
+    for (const cardId of renewal.missing) this.held.get(cardId)?.rewrite?.();
   }
 
   private startRenewing(): void {

@@ -12,8 +12,8 @@ import type { CardStore, StoredCard } from './card-store.js';
  * process took the card over: `fenced` is told, and the lease forgotten.
  */
 export class CardStoreWriter {
-  /** What was last written, per record. */
-  private readonly stored = new WeakMap<CardDeliveryRecord, string>();
+  /** What was last written, per record: its signature and the card. */
+  private readonly stored = new WeakMap<CardDeliveryRecord, { signature: string; card: StoredCard }>();
   private failing = false;
 
   constructor(
@@ -33,8 +33,7 @@ export class CardStoreWriter {
       tool.state === 'running' && tool.startedAt !== undefined ? [{ callId: tool.callId, name: tool.name, detail: tool.detail, startedAt: tool.startedAt }] : [],
     );
     const signature = `${view.status}|${record.phase}|${record.sendKey}|${record.message?.id}|${parts.map((part) => part?.id).join(',')}|${contentHash}|${tools.map((tool) => tool.callId).join(',')}`;
-    if (this.stored.get(record) === signature) return;
-    this.stored.set(record, signature);
+    if (this.stored.get(record)?.signature === signature) return;
     const cardId = record.card.id;
     const card: StoredCard = {
       cardId,
@@ -53,7 +52,19 @@ export class CardStoreWriter {
       contentHash,
       lease: this.leases.leaseOf(cardId),
     };
-    this.leases.watch(cardId, () => this.fenced(record));
+    this.stored.set(record, { signature, card });
+    this.leases.watch(cardId, () => this.fenced(record), () => this.rewrite(record));
+    this.write(card);
+  }
+
+  /** Writes the card last written for `record` again, under a fresh lease (the store lost it). */
+  private rewrite(record: CardDeliveryRecord): void {
+    const last = this.stored.get(record);
+    if (last) this.write({ ...last.card, lease: this.leases.leaseOf(last.card.cardId) });
+  }
+
+  private write(card: StoredCard): void {
+    const { cardId } = card;
     void this.cards.put(card).then(
       (written) => {
         this.succeeded();

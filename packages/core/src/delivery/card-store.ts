@@ -86,11 +86,17 @@ export interface CardStore {
    */
   claim(cardId: string, owner: string, expiresAt: number, now: number): Promise<CardLease | undefined>;
   /**
-   * Extends to `expiresAt` the leases `owner` holds on `cards`. Resolves the ids of those lost:
-   * stored under another fencing token. A card no longer stored is not lost (e.g. after the store
-   * was emptied): its next write stores it again.
+   * Extends to `expiresAt` the leases `owner` holds on `cards`. Resolves the ids of those `lost`
+   * (stored under another fencing token) and of those `missing` (no longer stored, e.g. a Redis
+   * restarted empty: the core stores them again).
    */
-  renew(owner: string, cards: readonly { readonly cardId: string; readonly fencingToken: number }[], expiresAt: number): Promise<string[]>;
+  renew(owner: string, cards: readonly { readonly cardId: string; readonly fencingToken: number }[], expiresAt: number): Promise<LeaseRenewal>;
+}
+
+/** What {@link CardStore.renew} found: card ids whose lease was lost, and card ids no longer stored. */
+export interface LeaseRenewal {
+  readonly lost: readonly string[];
+  readonly missing: readonly string[];
 }
 
 /** The default {@link CardStore}: a map in this process's memory, with the same lease rules as a shared one. */
@@ -127,14 +133,18 @@ export class InMemoryCardStore implements CardStore {
     return lease;
   }
 
-  async renew(owner: string, cards: readonly { readonly cardId: string; readonly fencingToken: number }[], expiresAt: number): Promise<string[]> {
+  async renew(owner: string, cards: readonly { readonly cardId: string; readonly fencingToken: number }[], expiresAt: number): Promise<LeaseRenewal> {
     const lost: string[] = [];
+    const missing: string[] = [];
     for (const { cardId, fencingToken } of cards) {
       const stored = this.cards.get(cardId);
-      if (!stored) continue;
+      if (!stored) {
+        missing.push(cardId);
+        continue;
+      }
       if (stored.lease.fencingToken !== fencingToken) lost.push(cardId);
       else this.cards.set(cardId, { ...stored, lease: { owner, expiresAt, fencingToken } });
     }
-    return lost;
+    return { lost, missing };
   }
 }

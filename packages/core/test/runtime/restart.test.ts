@@ -144,6 +144,24 @@ describe('restart with a shared card store', () => {
     await first.shutdown();
   });
 
+  it('a card the store lost (a Redis restarted empty) is stored again at the next renewal, so it can still be resumed', async () => {
+    const w = world();
+    const first = w.process();
+    const card = first.open('memory', undefined, { runId: 'run-wiped' });
+    card.toolStarted('c1', 'shell', { command: 'make' });
+    await settle(500);
+    const [stored] = await w.store.cards.list();
+    await w.store.cards.delete(stored!.cardId, stored!.lease.fencingToken);
+    expect(await w.store.cards.list()).toEqual([]);
+    await settle(LEASE_MS / 3 + 10);
+    expect((await w.store.cards.list()).map((again) => again.runId)).toEqual(['run-wiped']);
+    kill();
+    const second = w.process();
+    const resuming = second.resume('run-wiped');
+    await settle(LEASE_MS + 100);
+    expect((await resuming).message).toEqual(card.message);
+  });
+
   it('rejects a bad runId, lease or grace with the field named', () => {
     const w = world();
     const cards = w.process();
@@ -168,8 +186,8 @@ describe('InMemoryCardStore leases', () => {
     expect(lease).toEqual({ owner: 'b', expiresAt: 5000, fencingToken: 2 });
     expect(await store.put(card(1))).toBe(false);
     expect(await store.delete('card-1', 1)).toBe(false);
-    expect(await store.renew('a', [{ cardId: 'card-1', fencingToken: 1 }], 9000)).toEqual(['card-1']);
-    expect(await store.renew('b', [{ cardId: 'card-1', fencingToken: 2 }], 9000)).toEqual([]);
+    expect(await store.renew('a', [{ cardId: 'card-1', fencingToken: 1 }], 9000)).toEqual({ lost: ['card-1'], missing: [] });
+    expect(await store.renew('b', [{ cardId: 'card-1', fencingToken: 2 }, { cardId: 'card-2', fencingToken: 1 }], 9000)).toEqual({ lost: [], missing: ['card-2'] });
     expect((await store.get('card-1'))?.lease).toEqual({ owner: 'b', expiresAt: 9000, fencingToken: 2 });
     expect(await store.delete('card-1', 2)).toBe(true);
     expect(await store.list()).toEqual([]);
