@@ -101,7 +101,7 @@ export class FlushPump<T extends Flushable> {
     if (queue.isUrgent) this.urgent.add(item);
     // Nothing new to schedule while the card is in flight or its request did not change.
     if (queue.inFlight || (before === queue.pendingRank && wasUrgent === queue.isUrgent)) return;
-    this.index(item);
+    this.index(item, true);
     // After the caller's synchronous work: events pushed together render once, with all of them.
     queueMicrotask(() => void this.pump());
   }
@@ -352,7 +352,7 @@ export class FlushPump<T extends Flushable> {
     if (queue.pendingRank === undefined) {
       this.pending.delete(item);
       this.urgent.delete(item);
-    } else this.index(item);
+    } else this.index(item, true);
     if (this.pending.size === 0) this.resolveIdle();
   }
 

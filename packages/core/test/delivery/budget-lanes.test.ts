@@ -59,6 +59,33 @@ describe('routes with separate budgets', () => {
   });
 });
 
+describe('a lane waiting for its cards\' own limits', () => {
+  it('lets a final whose own limit has room go at once', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const channel = Object.assign(memoryChannel({ latencyMs: 20 }), {
+      budgetKeys: (call: BudgetedCall) => [
+        { key: `route:${call.kind}`, windows: [{ limit: 50, intervalMs: 1000 }] },
+        { key: call.kind === 'update' ? `message:${call.message!.id}` : 'chat', windows: [{ limit: 1, intervalMs: 1000 }] },
+      ],
+    });
+    const cards = createProgressCards({ channels: [channel], logger: silentLogger });
+    const busy = Array.from({ length: 3 }, (_, i) => cards.open('memory', undefined, { title: `busy ${i}` }));
+    const finishing = cards.open('memory', undefined, { title: 'finishing' });
+    for (const card of [...busy, finishing]) card.start();
+    await settle(10_000);
+    for (const card of busy) card.toolStarted('c1', 'shell', { command: 'make' });
+    await settle(300);
+    // Their next updates wait about a second for their messages' 1/s limit.
+    for (const card of busy) card.toolFinished('c1', 'ok');
+    await settle(10);
+    const completedAt = Date.now();
+    finishing.complete('done');
+    await settle(200);
+    const final = channel.calls.find((call) => call.payload.title === 'finishing' && call.payload.status === 'completed');
+    expect(final && final.at - completedAt).toBeLessThan(100);
+  });
+});
+
 describe('ArrivalDelayEstimate', () => {
   it('holds still under round-trip jitter and follows a lasting change', () => {
     const estimate = new ArrivalDelayEstimate();
