@@ -56,9 +56,18 @@ export interface FeishuEmulatorOptions {
   readonly authErrorStatus?: 400 | 401;
   /** Override documented limits, e.g. to make tests cheaper. */
   readonly limits?: Partial<FeishuLimits>;
+  /**
+   * The long connection's client config (the endpoint's `ClientConfig`, repeated in every pong), in
+   * seconds: ping interval (default 120), reconnect interval (120) and up to how much random delay
+   * before a reconnect (30); tests shorten them to see the SDK reconnect.
+   */
+  readonly longConnection?: { readonly pingIntervalSeconds?: number; readonly reconnectIntervalSeconds?: number; readonly reconnectJitterSeconds?: number };
 }
 
-/** The app an emulator accepts when no `apps` are given. */
+/**
+ * The app an emulator accepts when no `apps` are given. Its id is not of the form the SDK's
+ * long connection (`WSClient`) accepts (`cli_` and 16 hex digits): give `apps` for that.
+ */
 export const DEFAULT_FEISHU_APP: FeishuApp = { appId: 'cli_emulator00000001', appSecret: 'emulator-secret' };
 
 /** A message as read back from the emulator (a copy; changing it changes nothing). */
