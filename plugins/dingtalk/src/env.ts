@@ -1,11 +1,12 @@
 import type { EnvVariable } from '@progresscard/core';
-import type { DingTalkConfigInput } from './config.js';
+import { DingTalkConfigError, type DingTalkConfigInput } from './config.js';
 
 /**
  * The environment variables `dingtalk.fromEnv()` reads, in order. Required: `DINGTALK_APP_KEY`,
  * `DINGTALK_APP_SECRET`, `DINGTALK_ROBOT_CODE` (for an internal-app robot, its AppKey),
  * `DINGTALK_CARD_TEMPLATE_ID` and `DINGTALK_OPEN_CONVERSATION_ID` (the group cards go to); optional:
- * `DINGTALK_BASE_URL` (default https://api.dingtalk.com, or an emulator's URL).
+ * `DINGTALK_BASE_URL` (default https://api.dingtalk.com, or an emulator's URL) and
+ * `DINGTALK_CALLBACKS` (`stream`: card buttons over Stream mode).
  */
 export const DINGTALK_ENV_VARIABLES: readonly EnvVariable<DingTalkConfigInput>[] = [
   { name: 'DINGTALK_APP_KEY', field: 'appKey', required: true, hint: 'the app key' },
@@ -20,4 +21,14 @@ export const DINGTALK_ENV_VARIABLES: readonly EnvVariable<DingTalkConfigInput>[]
     toValue: (openConversationId) => ({ type: 'group', openConversationId }),
   },
   { name: 'DINGTALK_BASE_URL', field: 'baseUrl', required: false, hint: 'the API base URL, default https://api.dingtalk.com' },
+  {
+    name: 'DINGTALK_CALLBACKS',
+    field: 'callbacks',
+    required: false,
+    hint: 'card buttons: stream (Stream mode)',
+    toValue: (text) => {
+      if (text === 'stream') return { mode: 'stream' };
+      throw new DingTalkConfigError('dingtalk', 'callbacks (DINGTALK_CALLBACKS)', JSON.stringify(text), 'expected stream');
+    },
+  },
 ];

@@ -194,3 +194,22 @@ describe('interactive cards on Feishu: card callbacks over the SDK long connecti
     expect(card.status).toBe('waiting');
   });
 });
+
+describe('Feishu long connection refused', () => {
+  it('the card falls back to the reply to type, which still decides, and the refusal is logged with the platform code', async () => {
+    // The app already holds every connection Feishu allows it.
+    h = await harness({ plugin: { callbacks: { mode: 'long-connection' } }, emulator: { longConnection: { maxConnections: 0 } } });
+    const card = h.cards.open('feishu', undefined, { locale: 'en' });
+    card.start({ title: 'Deploy' });
+    const decision = card.requestApproval({ prompt: 'Deploy?' });
+    const harnessed = h;
+    const message = await waitFor(() => harnessed.emulator.messages().findLast((m) => textOf(m.card, 'ia_reply') !== undefined), 'the text reply on the card');
+    expect(elementsOf(message.card).some((e) => e.tag === 'button')).toBe(false);
+    const reply = textOf(message.card, 'ia_reply')!;
+    const code = /`\/approve ([0-9A-F]{4})`/.exec(reply)?.[1];
+    expect(reply).toMatch(/^Reply: `\/approve [0-9A-F]{4}`（Approve） \/ `\/deny [0-9A-F]{4}`（Deny）$/);
+    expect(harnessed.logger.lines.join('\n')).toMatch(/card callbacks could not start: Feishu refused the long connection: .*code=1000040350/);
+    expect(harnessed.cards.reply(`/approve ${code}`, { id: 'ou_bob' }, 'om_chat_1')).toMatchObject({ outcome: 'decided' });
+    await expect(decision).resolves.toMatchObject({ approved: true, by: { id: 'ou_bob' } });
+  });
+});

@@ -39,6 +39,11 @@ export const slackChannel: ChannelDescriptor<'slack', SlackEmulator> = {
     },
   },
   doctor: {
+    callbacks: {
+      setup: ['Slack card buttons are not available in this version: open questions show the reply to type'],
+      listening: 'the interactivity endpoint is listening',
+      caveats: [],
+    },
     /** `auth.test` says whether the bot token is valid (https://api.slack.com/methods/auth.test). */
     checkCredentials: async (env) => {
       const base = (env.SLACK_API_URL?.trim() || 'https://slack.com/api/').replace(/\/?$/, '/');

@@ -24,5 +24,5 @@ export {
   type FeishuHttpCallbackConfig,
   type FeishuLongConnectionCallbackConfig,
 } from './callbacks.js';
-export { LONG_CONNECTION_AUTH_FAILED as FEISHU_LONG_CONNECTION_AUTH_FAILED } from './long-connection.js';
+export { LONG_CONNECTION_AUTH_FAILED as FEISHU_LONG_CONNECTION_AUTH_FAILED, LONG_CONNECTION_LIMIT_EXCEEDED as FEISHU_LONG_CONNECTION_LIMIT_EXCEEDED } from './long-connection.js';
 export type { FeishuCardEntitySnapshot } from './card-entities.js';

@@ -51,12 +51,20 @@ interface Frame {
  */
 const DEFAULT_CLIENT_CONFIG = { PingInterval: 120, ReconnectCount: -1, ReconnectInterval: 120, ReconnectNonce: 30 } as const;
 
-/** The client config in seconds (see {@link DEFAULT_CLIENT_CONFIG}). */
-export interface LongConnectionTiming {
+/** The client config in seconds (see {@link DEFAULT_CLIENT_CONFIG}) and the connection limit. */
+export interface LongConnectionSettings {
   readonly pingIntervalSeconds?: number;
   readonly reconnectIntervalSeconds?: number;
   readonly reconnectJitterSeconds?: number;
+  /** Connections one app may hold (default 50, as documented); more are refused. */
+  readonly maxConnections?: number;
 }
+
+/** Default connections per app: "每个应用最多建立 50 个连接" (see {@link FeishuLongConnectionHub}). */
+const MAX_CONNECTIONS_PER_APP = 50;
+
+/** Code of a connection request over the limit (the SDK's `ErrorCode.exceed_conn_limit`). */
+export const LONG_CONNECTION_LIMIT_EXCEEDED = 1000040350;
 
 /** Code the emulator answers a connection request with unknown credentials (the SDK's `ErrorCode.auth_failed`). */
 export const LONG_CONNECTION_AUTH_FAILED = 514;
@@ -95,12 +103,14 @@ export class FeishuLongConnectionHub {
   private readonly waiting = new Map<string, (ack: LongConnectionAck) => void>();
 
   private readonly clientConfig: Record<string, number>;
+  private readonly maxConnections: number;
 
   constructor(
     private readonly apps: readonly FeishuApp[],
     private readonly host: string,
-    timing: LongConnectionTiming = {},
+    timing: LongConnectionSettings = {},
   ) {
+    this.maxConnections = timing.maxConnections ?? MAX_CONNECTIONS_PER_APP;
     this.clientConfig = {
       ...DEFAULT_CLIENT_CONFIG,
       ...(timing.pingIntervalSeconds !== undefined ? { PingInterval: timing.pingIntervalSeconds } : {}),
@@ -113,6 +123,8 @@ export class FeishuLongConnectionHub {
   async endpoint(body: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
     const app = this.apps.find((a) => a.appId === body?.AppID && a.appSecret === body?.AppSecret);
     if (!app) return { code: LONG_CONNECTION_AUTH_FAILED, msg: '(emulator) app id or secret is wrong', data: {} };
+    const held = [...this.connections].filter((c) => c.appId === app.appId).length + [...this.tickets.values()].filter((id) => id === app.appId).length;
+    if (held >= this.maxConnections) return { code: LONG_CONNECTION_LIMIT_EXCEEDED, msg: `(emulator) the app holds ${held} connections, the limit is ${this.maxConnections}`, data: {} };
     const ticket = randomUUID();
     this.tickets.set(ticket, app.appId);
     // device_id and service_id after another parameter: the SDK reads them with qs.parse(URL).
