@@ -6,7 +6,7 @@ import { DingTalkConfigError, type DingTalkConfigInput } from './config.js';
  * `DINGTALK_APP_SECRET`, `DINGTALK_ROBOT_CODE` (for an internal-app robot, its AppKey),
  * `DINGTALK_CARD_TEMPLATE_ID` and `DINGTALK_OPEN_CONVERSATION_ID` (the group cards go to); optional:
  * `DINGTALK_BASE_URL` (default https://api.dingtalk.com, or an emulator's URL) and
- * `DINGTALK_CALLBACKS` (`stream`: card buttons over Stream mode).
+ * `DINGTALK_CALLBACKS` (`stream` or `http:<port>`: card buttons over Stream mode or HTTP callbacks).
  */
 export const DINGTALK_ENV_VARIABLES: readonly EnvVariable<DingTalkConfigInput>[] = [
   { name: 'DINGTALK_APP_KEY', field: 'appKey', required: true, hint: 'the app key' },
@@ -25,10 +25,12 @@ export const DINGTALK_ENV_VARIABLES: readonly EnvVariable<DingTalkConfigInput>[]
     name: 'DINGTALK_CALLBACKS',
     field: 'callbacks',
     required: false,
-    hint: 'card buttons: stream (Stream mode)',
+    hint: 'card buttons: stream (Stream mode), or http:<port> (an HTTP callback URL served on that port)',
     toValue: (text) => {
       if (text === 'stream') return { mode: 'stream' };
-      throw new DingTalkConfigError('dingtalk', 'callbacks (DINGTALK_CALLBACKS)', JSON.stringify(text), 'expected stream');
+      const http = /^http:(\d{1,5})$/.exec(text);
+      if (http) return { mode: 'http', port: Number(http[1]) };
+      throw new DingTalkConfigError('dingtalk', 'callbacks (DINGTALK_CALLBACKS)', JSON.stringify(text), 'expected stream or http:<port>');
     },
   },
 ];
