@@ -40,9 +40,12 @@ export const slackChannel: ChannelDescriptor<'slack', SlackEmulator> = {
   },
   doctor: {
     callbacks: {
-      setup: ['Slack card buttons are not available in this version: open questions show the reply to type'],
-      listening: 'the interactivity endpoint is listening',
-      caveats: [],
+      setup: [
+        'set SLACK_SIGNING_SECRET (Basic Information → App Credentials): the Request URL is served on port 3000 at /slack/interactivity',
+        'in the app settings: Interactivity & Shortcuts → on, Request URL = the public URL in front of that port',
+      ],
+      listening: 'the interactivity Request URL is listening (requests are checked with the signing secret)',
+      caveats: ['Slack reports no API for the app\'s Request URL: if it does not point here, clicks show the user a warning and nothing arrives'],
     },
     /** `auth.test` says whether the bot token is valid (https://api.slack.com/methods/auth.test). */
     checkCredentials: async (env) => {
