@@ -189,7 +189,7 @@ export class SlackInteractivityEmulator {
   private apply(ts: string, body: Json): void {
     if (body.replace_original !== true || body.response_type === 'ephemeral') return;
     const message: StoredSlackMessage | undefined = this.store.get(ts);
-    if (!message || message.state !== 'live') return;
+    if (message?.state !== 'live') return;
     if (typeof body.text === 'string') message.text = body.text;
     if (Array.isArray(body.blocks)) message.blocks = body.blocks;
     message.updatedAt = this.clock();
