@@ -1,5 +1,6 @@
 import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
 import type { WebClient } from '@slack/web-api';
+import { slackBudgetKeys } from './budget-keys.js';
 import { SLACK_DEFAULTS, SlackConfigError, SlackConfigSchema, parseSlackConfig, type SlackConfig, type SlackConfigInput } from './config.js';
 import { SLACK_ENV_VARIABLES } from './env.js';
 import type { SlackMessage } from './render/message-types.js';
@@ -58,6 +59,7 @@ export function slack(config: SlackConfigInput, options: SlackPluginOptions = {}
     switches,
     config: Object.freeze(visible),
     renderer,
+    budgetKeys: slackBudgetKeys(parsed.botToken, parsed.channel),
     transport: new SlackTransport(parsed, { client: options.client }),
     ...(parsed.interactivity ? { interaction: new SlackInteractivity({ ...parsed.interactivity, render: (view) => renderer.render(view) }) } : {}),
   };
