@@ -265,7 +265,8 @@ export class FlushPump<T extends Flushable> {
       // Cards that moved to a lane with room are tried at once.
       if (!this.nextLane()) break;
     }
-    const slotAt = this.ready.earliestSlot(this.clock.now());
+    // Read without a second look at the clock: a lane whose slot came meanwhile wakes the pump at once.
+    const slotAt = this.ready.earliestSlot();
     return slotAt < Number.POSITIVE_INFINITY ? { slotAt } : undefined;
   }
 

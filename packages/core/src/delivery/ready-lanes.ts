@@ -61,11 +61,14 @@ export class ReadyLanes<E> {
     return best;
   }
 
-  /** The earliest slot of a lane that has entries but is known busy at `now`; infinite when none. */
-  earliestSlot(now: number): number {
+  /**
+   * The earliest slot of a lane that has entries; infinite when none has. A lane not known busy
+   * gives its (past) time, so a caller that looked at another moment still wakes for it at once.
+   */
+  earliestSlot(): number {
     let earliest = Number.POSITIVE_INFINITY;
     for (const lane of this.lanes.values()) {
-      if (lane.blockedUntil > now && this.topOf(lane) !== undefined) earliest = Math.min(earliest, lane.blockedUntil);
+      if (lane.blockedUntil < earliest && this.topOf(lane) !== undefined) earliest = lane.blockedUntil;
     }
     return earliest;
   }
