@@ -1,6 +1,6 @@
 import type { ChangeKind } from '../card/card-state.js';
 import type { CardStatus, CardView } from '../card/view.js';
-import type { MessageRef } from '../plugin/contract.js';
+import type { MessageRef, ReplyToMessage } from '../plugin/contract.js';
 import { ContinuationParts } from './continuation-parts.js';
 import { PHASE_TRANSITIONS, isFinalRung, type CardDeliveryPhase } from './delivery-policy.js';
 import { FlushQueue } from './flush-queue.js';
@@ -73,6 +73,8 @@ export interface DeliverableCard {
   view(): CardView;
   /** Target passed to the transport's `send` (undefined = the plugin's configured target). */
   readonly target: unknown;
+  /** The message that triggered the run: the card is sent as a reply to it (see `SendRequest.replyToMessage`). */
+  readonly replyToMessage?: ReplyToMessage;
   /** Called when the message turned out gone (recalled, deleted, too old). */
   onMessageGone(): void;
   /** Called once with the outcome of the final delivery. */

@@ -155,7 +155,8 @@ export class ChannelDispatcher {
         await transport.update({ message: record.message!, payload, final });
       } else {
         const replacing = record.messagePhase === 'gone';
-        record.sent(await transport.send({ target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing }));
+        const { replyToMessage } = record.card;
+        record.sent(await transport.send({ target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing, ...(replyToMessage && { replyToMessage }) }));
       }
     } catch (error) {
       const failure = this.classify(error);

@@ -46,6 +46,24 @@ export interface MessageRef {
   readonly extra?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * The message that triggered a run, for a card sent as a reply to it (`OpenCardOptions.replyTo`).
+ * Platforms differ: Feishu replies with `reply_in_thread` (the card lands in the message's topic;
+ * https://open.feishu.cn/document/server-docs/im-v1/message/reply), Slack posts with `thread_ts`
+ * (https://docs.slack.dev/reference/methods/chat.postMessage), and a channel without replies sends
+ * a normal message to the target.
+ */
+export interface ReplyToMessage {
+  /** The platform id of the triggering message (Feishu `om_…`, Slack `ts`). */
+  readonly messageId: string;
+  /**
+   * True: the card goes into the message's thread (topic) rather than the chat's main timeline
+   * (Feishu `reply_in_thread: true`). Default false: a quoted reply in the chat where the platform
+   * has one (Feishu), the thread where threads are the only kind of reply (Slack).
+   */
+  readonly inThread?: boolean;
+}
+
 /** Turns a view into a platform payload. Must be pure and deterministic: equal views → equal payloads. */
 export interface CardRenderer<Payload> {
   /** The rich card. */
@@ -78,6 +96,13 @@ export interface SendRequest<Payload, Target> {
    * message, which this part is sent as a reply to.
    */
   readonly replyTo?: MessageRef;
+  /**
+   * The message that triggered the run, when the card was opened with `replyTo`: the card's main
+   * message is sent as a reply to it (in its thread when `inThread`). Not set for continuation
+   * parts, which reply to the card's main message ({@link replyTo}). A transport without replies
+   * sends a normal message.
+   */
+  readonly replyToMessage?: ReplyToMessage;
 }
 
 /** Arguments of {@link CardTransport.update}. */

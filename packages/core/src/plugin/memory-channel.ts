@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { formatFooter } from '../card/format/footer.js';
 import { parseTimingOverrides } from './kit/config.js';
 import { noticeText } from './kit/notice.js';
-import type { ChannelSettings, ChannelPlugin, CallFailure, MessageRef, Requester } from './contract.js';
+import type { ChannelSettings, ChannelPlugin, CallFailure, MessageRef, ReplyToMessage, Requester } from './contract.js';
 import { changedFilesLines, noProgressNote, planHeading, planLines } from './kit/sections.js';
 import { resolveFeatureSwitches } from './kit/switches.js';
 import { isTerminalStatus, type CardStatus, type CardView } from '../card/view.js';
@@ -50,6 +50,8 @@ export interface MemoryMessage {
   gone: boolean;
   /** For a continuation part: the id of the main message it replies to. */
   readonly replyTo?: string;
+  /** For a card opened with `replyTo`: the triggering message it replies to (see `SendRequest.replyToMessage`). */
+  readonly replyToMessage?: ReplyToMessage;
 }
 
 /** A reply (completion ping) the in-memory channel received. */
@@ -232,13 +234,13 @@ export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel
       renderContinuations: (view) => renderContinuations(view, chunkChars),
     },
     transport: {
-      async send({ target, payload, idempotencyKey, replyTo }): Promise<MessageRef> {
+      async send({ target, payload, idempotencyKey, replyTo, replyToMessage }): Promise<MessageRef> {
         const existing = byKey.get(idempotencyKey);
         const id = existing ?? `m${messages.size + 1}`;
         return call('send', id, payload, () => {
           if (!existing) {
             byKey.set(idempotencyKey, id);
-            messages.set(id, { id, target, history: [], gone: false, ...(replyTo ? { replyTo: replyTo.id } : {}) });
+            messages.set(id, { id, target, history: [], gone: false, ...(replyTo ? { replyTo: replyTo.id } : {}), ...(replyToMessage ? { replyToMessage } : {}) });
           }
           messages.get(id)!.history.push(payload);
           return { id };

@@ -9,7 +9,7 @@ import { listen } from '../common/server.js';
 import { FeishuCallbacks, type FeishuCallbackConfig, type FeishuCallbackResult, type FeishuClick } from './callbacks.js';
 import { FEISHU_ROUTE_NAMES } from './codes.js';
 import type { FeishuContext } from './context.js';
-import { FeishuMessageControlError, MessageStore, type StoredMessage } from './messages.js';
+import { FeishuMessageControlError, MessageStore, newMessageId, type StoredMessage } from './messages.js';
 import { resolveOptions } from './options.js';
 import { CardEntityStore, snapshotEntity, type FeishuCardEntitySnapshot } from './card-entities.js';
 import { mountAuthRoutes } from './routes-auth.js';
@@ -44,10 +44,19 @@ export interface FeishuEmulatorCore {
   revokeTokens(token?: string): number;
   /** Tokens issued so far. */
   tokens(): IssuedToken[];
-  /** Every message, oldest first, optionally only one chat's. */
-  messages(filter?: { chatId?: string }): FeishuMessageSnapshot[];
+  /**
+   * Every message, oldest first, optionally only one chat's or one topic's (`threadId`, `omt_…`:
+   * the message a reply with `reply_in_thread` started the topic from, and every reply in it).
+   */
+  messages(filter?: { chatId?: string; threadId?: string }): FeishuMessageSnapshot[];
   /** One message, or undefined. */
   message(messageId: string): FeishuMessageSnapshot | undefined;
+  /**
+   * A user's text message in a chat, as the one that triggers an agent run (the bot replies to it,
+   * e.g. in a topic with `reply_in_thread`). With `threadId` the message is posted inside that topic.
+   * Returns the stored message; no HTTP call and no history entry.
+   */
+  postUserMessage(message: { chatId: string; text: string; threadId?: string }): FeishuMessageSnapshot;
   /** Every CardKit card entity, oldest first. */
   cardEntities(): FeishuCardEntitySnapshot[];
   /** One card entity, or undefined. */
@@ -153,8 +162,20 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
       messages
         .list()
         .filter((m) => filter.chatId === undefined || m.chatId === filter.chatId)
+        .filter((m) => filter.threadId === undefined || m.threadId === filter.threadId)
         .map(snapshotOf),
     message: (messageId) => (messages.get(messageId) ? snapshot(messageId) : undefined),
+    postUserMessage({ chatId, text, threadId }) {
+      const now = clock();
+      const root = threadId ? messages.list().find((m) => m.threadId === threadId && !m.rootId) : undefined;
+      const stored = messages.add({
+        messageId: newMessageId(), chatId, msgType: 'text', senderAppId: '', content: JSON.stringify({ text }),
+        shared: false, mentions: [], createdAt: now, updatedAt: now, state: 'live', updates: 0,
+        ...(threadId && { threadId, rootId: root?.messageId }),
+      });
+      ctx.notify('created', stored.messageId);
+      return snapshot(stored.messageId);
+    },
     cardEntities: () => entities.list().map(snapshotEntity),
     cardEntity: (cardId) => {
       const entity = entities.get(cardId);

@@ -124,7 +124,12 @@ export function mountMessageRoutes(app: Hono, ctx: FeishuContext): void {
       if (gone) return reject(gone, parentId);
       const inThread = body?.reply_in_thread;
       if (inThread !== undefined && typeof inThread !== 'boolean') return reject(FeishuErrors.invalidParam('reply_in_thread must be a boolean'), parentId);
-      const threadId = parent.threadId ?? (inThread ? newThreadId() : undefined);
+      // A reply in thread starts a topic on the message replied to (its root), or joins the one it is in;
+      // a reply to a message of a topic lands in that topic either way (the reply doc's reply_in_thread:
+      // a message already in topic form is replied to in topic form by default; UNCONFIRMED beyond the doc text).
+      const root = parent.rootId ? ctx.messages.get(parent.rootId) : parent;
+      const threadId = parent.threadId ?? root?.threadId ?? (inThread ? newThreadId() : undefined);
+      if (threadId && root && !root.threadId) root.threadId = threadId;
       return sendMessage(
         ctx,
         appId,

@@ -65,8 +65,8 @@ export interface SlackEmulatorCore {
   deleteMessage(ts: string): SlackMessageSnapshot;
   /** Closes a message's edit window: later chat.update calls answer `edit_window_closed`. @throws SlackMessageControlError */
   closeEditWindow(ts: string): SlackMessageSnapshot;
-  /** Every message, oldest first. */
-  messages(): SlackMessageSnapshot[];
+  /** Every message, oldest first; with `threadTs`, only the replies in that message's thread. */
+  messages(filter?: { threadTs?: string }): SlackMessageSnapshot[];
   message(ts: string): SlackMessageSnapshot | undefined;
   calls(filter?: CallFilter): CallRecord[];
   counts(): Record<string, RouteCounts>;
@@ -259,7 +259,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
     faults,
     deleteMessage: (ts) => control(ts, 'deleted', 'deleted'),
     closeEditWindow: (ts) => control(ts, 'edit-closed', 'edit-closed'),
-    messages: () => store.list().map(snapshot),
+    messages: (filter = {}) => store.list().filter((m) => filter.threadTs === undefined || m.threadTs === filter.threadTs).map(snapshot),
     message: (ts) => {
       const found = store.get(ts);
       return found ? snapshot(found) : undefined;

@@ -8,6 +8,8 @@ export interface FeishuAnswer {
   readonly data?: {
     readonly message_id?: string;
     readonly chat_id?: string;
+    /** The topic the message is in (a reply with `reply_in_thread`, or any message of a topic group). */
+    readonly thread_id?: string;
     /** The message's content as stored (a card sent by reference: `{"type":"card","data":{"card_id":…}}`). */
     readonly body?: { readonly content?: string };
     /** CardKit create: the new entity. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type * as lark from '@larksuiteoapi/node-sdk';
-import type { CardTransport, CallFailure, MessageRef, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core';
+import type { CardTransport, CallFailure, MessageRef, ReplyRequest, ReplyToMessage, SendRequest, UpdateRequest } from '@progresscard/core';
 import type { FeishuConfig, ReceiveIdType } from '../config.js';
 import type { FeishuCard } from '../render/card-types.js';
 import { FEISHU_GUARD_LIMITS, inspectCard, type GuardLimits } from '../render/guards.js';
@@ -68,7 +68,7 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
 
   async send(request: SendRequest<FeishuCard, FeishuTarget | string>): Promise<MessageRef> {
     this.#guard(request.payload);
-    const target = this.#target(request.target);
+    const target = this.#target(request.target, request.replyToMessage);
     const uuid = toFeishuUuid(request.idempotencyKey);
     // Continuation parts are finished text: plain card messages in either mode.
     if (this.#cardkit && !request.replyTo) {
@@ -77,7 +77,8 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
     const answer = await this.#post(target, JSON.stringify(request.payload), uuid, request.replyTo);
     const messageId = answer.data?.message_id;
     if (!messageId) throw new FeishuApiError(200, -1, 'send answered without data.message_id');
-    return { id: messageId, extra: { chatId: answer.data?.chat_id } };
+    const threadId = answer.data?.thread_id;
+    return { id: messageId, extra: { chatId: answer.data?.chat_id, ...(threadId && { threadId }) } };
   }
 
   /** Updates one card: a CardKit entity (`mode: 'cardkit'`) or a patched message. */
@@ -138,14 +139,19 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
     return classifyFeishuError(error);
   }
 
-  #target(target: FeishuTarget | string | undefined): ResolvedTarget {
+  /**
+   * The target with the config's defaults; a run's triggering message (`OpenCardOptions.replyTo`)
+   * wins over the target's and the config's `replyToMessageId` / `replyInThread`.
+   */
+  #target(target: FeishuTarget | string | undefined, trigger?: ReplyToMessage): ResolvedTarget {
     const given: FeishuTarget = typeof target === 'string' ? { receiveId: target } : (target ?? {});
-    return {
+    const resolved = {
       receiveIdType: given.receiveIdType ?? this.#config.receiveIdType,
       receiveId: given.receiveId ?? this.#config.receiveId,
       replyToMessageId: given.replyToMessageId ?? (given.receiveId ? undefined : this.#config.replyToMessageId),
       replyInThread: given.replyInThread ?? this.#config.replyInThread,
     };
+    return trigger ? { ...resolved, replyToMessageId: trigger.messageId, replyInThread: trigger.inThread ?? false } : resolved;
   }
 
   #guard(card: FeishuCard): void {
