@@ -108,6 +108,7 @@ export class CardDeliveryRecord {
   private generation = 0;
   private sendUncertain = false;
   private authRefreshed = false;
+  private callCount = 0;
 
   constructor(readonly card: DeliverableCard, minIntervalMs: number, lateApplyWindowMs = 0) {
     this.flushQueue = new FlushQueue(minIntervalMs);
@@ -116,6 +117,10 @@ export class CardDeliveryRecord {
   }
 
   get message(): MessageRef | undefined { return this.messageRef; }
+  /** Platform calls made for this card message so far (sends, updates, parts, extra calls; failed ones too). */
+  get callsSpent(): number { return this.callCount; }
+  /** One more platform call was made for this card message. */
+  callSpent(): void { this.callCount += 1; }
   get messagePhase(): MessagePhase { return this.messageState; }
   get phase(): CardDeliveryPhase { return this.deliveryPhase; }
   /** `fallback` after the platform rejected the rich render (or it threw). */

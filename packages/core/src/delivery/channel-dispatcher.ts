@@ -3,6 +3,7 @@ import type { CallFailure, ChannelPlugin, ChannelSettings } from '../plugin/cont
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { BudgetStore } from './budget-store.js';
+import { extraCallsOf, withQuota } from './card-calls.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
 import type { CardStore } from './card-store.js';
 import { CardStoreWriter } from './card-store-writer.js';
@@ -124,8 +125,9 @@ export class ChannelDispatcher {
 
   /** One flush of one card. Never rejects: one card cannot stop the channel or the process. */
   private async dispatch(record: CardDeliveryRecord, change: CardChange): Promise<void> {
-    const view = record.outage.decorate(record.card.view());
-    const final = isTerminalStatus(view.status);
+    const shown = record.outage.decorate(record.card.view());
+    const final = isTerminalStatus(shown.status);
+    const view = withQuota(shown, record, final, this.plugin.switches?.monthlyQuota);
     if (this.stop.stoppedBy && !final) return record.pause();
     let payload: unknown;
     let key: string;
@@ -151,12 +153,15 @@ export class ChannelDispatcher {
     const attempt = final ? record.totalFinalAttempts : record.failureStreak + 1;
     const startedAt = this.deps.clock.now();
     try {
+      const extraCalls = extraCallsOf(record, () => this.deps.budgets.acquire(this.budgetKey, this.settings.budget));
+      const images = view.images;
       if (call === 'update') {
-        await transport.update({ message: record.message!, payload, final });
+        await transport.update({ message: record.message!, payload, final, images, extraCalls });
       } else {
         const replacing = record.messagePhase === 'gone';
         const { replyToMessage } = record.card;
-        record.sent(await transport.send({ target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing, ...(replyToMessage && { replyToMessage }) }));
+        const request = { target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing, final, images, extraCalls };
+        record.sent(await transport.send(replyToMessage ? { ...request, replyToMessage } : request));
       }
     } catch (error) {
       const failure = this.classify(error);
@@ -211,6 +216,7 @@ export class ChannelDispatcher {
 
   /** Tells the delivery listeners about one settled call. */
   private observe(record: CardDeliveryRecord, call: DeliveryCall, startedAt: number, final: boolean, attempt: number, failure?: CallFailure): void {
+    record.callSpent();
     const latencyMs = Math.max(0, this.deps.clock.now() - startedAt);
     this.deps.observers.callSettled({ channel: this.plugin.id, cardId: record.card.progressCardId, call, latencyMs, final, attempt }, failure);
   }

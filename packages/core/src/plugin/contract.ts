@@ -1,4 +1,5 @@
 import type { VerbositySetting } from '../card/verbosity.js';
+import type { CardImage } from '../card/images.js';
 import type { CardView } from '../card/view.js';
 import type { ClickHandler } from '../interaction/types.js';
 import type { StandardSchemaV1 } from '../shared/standard-schema.js';
@@ -79,6 +80,23 @@ export interface CardRenderer<Payload> {
   renderContinuations?(view: CardView): readonly Payload[];
 }
 
+/**
+ * A platform call a transport makes besides the send or update it was asked for: an image upload,
+ * adding or removing a reaction, or the same call once more after the platform refused an image
+ * reference in it (`resend`, sent with the image as text).
+ */
+export type ExtraCallKind = 'image-upload' | 'reaction' | 'resend';
+
+/**
+ * Budget for the calls a transport makes besides the one it was asked for (an image upload before a
+ * card that shows the image, a reaction on the card): they draw from the channel's budget like
+ * sends and updates, and count as calls of the card (the quota footer).
+ */
+export interface ExtraCalls {
+  /** Resolves when one more call of `kind` may be made now (it is counted then). Never rejects. */
+  acquire(kind: ExtraCallKind): Promise<void>;
+}
+
 /** Arguments of {@link CardTransport.send}. */
 export interface SendRequest<Payload, Target> {
   /** Where to send; `undefined` means the plugin's configured target. */
@@ -103,6 +121,12 @@ export interface SendRequest<Payload, Target> {
    * sends a normal message.
    */
   readonly replyToMessage?: ReplyToMessage;
+  /** True when this message carries the run's terminal state (a final-only card, a fresh final). */
+  readonly final?: boolean;
+  /** The images the view shows (`CardView.images`), for a transport that uploads them (see {@link ExtraCalls}). */
+  readonly images?: readonly CardImage[];
+  /** Budget for calls the transport makes besides this send (image uploads, reactions). */
+  readonly extraCalls?: ExtraCalls;
 }
 
 /** Arguments of {@link CardTransport.update}. */
@@ -111,6 +135,10 @@ export interface UpdateRequest<Payload> {
   readonly payload: Payload;
   /** True for the run's terminal state (a transport may finalize a stream with it). */
   readonly final: boolean;
+  /** The images the view shows (`CardView.images`), for a transport that uploads them. */
+  readonly images?: readonly CardImage[];
+  /** Budget for calls the transport makes besides this update (image uploads, removing a reaction). */
+  readonly extraCalls?: ExtraCalls;
 }
 
 /** Who asked for a run, as the platform knows them (Feishu `open_id`, DingTalk `userId`). */

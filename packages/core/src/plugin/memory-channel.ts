@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { formatFooter } from '../card/format/footer.js';
+import { formatFooter, type FooterStyle } from '../card/format/footer.js';
+import { imagePlaceholderText } from './kit/images.js';
 import { parseTimingOverrides } from './kit/config.js';
 import { noticeText } from './kit/notice.js';
 import type { ChannelSettings, ChannelPlugin, CallFailure, MessageRef, ReplyToMessage, Requester } from './contract.js';
@@ -27,6 +28,8 @@ export interface MemoryPayload {
   readonly changedFiles?: readonly string[];
   /** The liveness note (`⏳ No new progress since 12:03`, UTC) while a running card is quiet. */
   readonly note?: string;
+  /** The card's images as the text shown in their place (`[image: chart]`): this channel uploads nothing. */
+  readonly images?: readonly string[];
 }
 
 /** One call the in-memory channel received. `at` is epoch ms on the wall/fake clock. */
@@ -130,7 +133,7 @@ function chunks(text: string, size: number | undefined): string[] {
   return out;
 }
 
-function render(view: CardView, format: 'rich' | 'text', chunkChars: number | undefined): MemoryPayload {
+function render(view: CardView, format: 'rich' | 'text', chunkChars: number | undefined, footerStyle: FooterStyle): MemoryPayload {
   return {
     format,
     status: view.status,
@@ -140,11 +143,12 @@ function render(view: CardView, format: 'rich' | 'text', chunkChars: number | un
     thinking: view.thinking,
     answer: chunks(view.answer, chunkChars)[0]!,
     // The footer (duration, tokens, sent-at) shows once the run ended, so renders of a running card stay comparable.
-    footer: isTerminalStatus(view.status) ? formatFooter(view.footer, { style: 'compact', locale: view.locale, timeZone: 'UTC' }) : '',
+    footer: isTerminalStatus(view.status) ? formatFooter(view.footer, { style: footerStyle, locale: view.locale, timeZone: 'UTC' }) : '',
     ...(view.notice ? { notice: noticeText(view.notice, view.locale, 'UTC') } : {}),
     ...(view.plan ? { plan: [planHeading(view.plan, view.locale), ...planLines(view.plan, view.locale)] } : {}),
     ...(isTerminalStatus(view.status) && view.changedFiles.length > 0 ? { changedFiles: changedFilesSection(view) } : {}),
     ...(view.noProgressSince !== undefined ? { note: noProgressNote(view.noProgressSince, view.locale, 'UTC') } : {}),
+    ...(view.images.length > 0 ? { images: view.images.map((image) => imagePlaceholderText(image, view.locale)) } : {}),
   };
 }
 
@@ -229,8 +233,8 @@ export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel
       if (message) message.gone = true;
     },
     renderer: {
-      render: (view) => render(view, 'rich', chunkChars),
-      renderFallback: (view) => render(view, 'text', chunkChars),
+      render: (view) => render(view, 'rich', chunkChars, switches.footerStyle),
+      renderFallback: (view) => render(view, 'text', chunkChars, switches.footerStyle),
       renderContinuations: (view) => renderContinuations(view, chunkChars),
     },
     transport: {

@@ -15,6 +15,7 @@ import { CardEntityStore, snapshotEntity, type FeishuCardEntitySnapshot } from '
 import { mountAuthRoutes } from './routes-auth.js';
 import { mountCardKitRoutes } from './routes-cardkit.js';
 import { mountMessageRoutes } from './routes-messages.js';
+import { mountResourceRoutes, type StoredImage, type StoredReaction } from './routes-resources.js';
 import { snapshotMessage } from './snapshot.js';
 import { TokenStore, type FeishuApp, type IssuedToken } from './tokens.js';
 import type { FeishuEmulatorOptions, FeishuLimits, FeishuMessageChange, FeishuMessageSnapshot } from './types.js';
@@ -57,6 +58,12 @@ export interface FeishuEmulatorCore {
    * Returns the stored message; no HTTP call and no history entry.
    */
   postUserMessage(message: { chatId: string; text: string; threadId?: string }): FeishuMessageSnapshot;
+  /** Images uploaded so far (`POST /open-apis/im/v1/images`), oldest first. */
+  images(): StoredImage[];
+  /** Forgets an uploaded image: cards naming its key are refused from now on (230099 / 200570). Returns whether it was known. */
+  forgetImage(imageKey: string): boolean;
+  /** The reactions on a message now, oldest first. */
+  reactions(messageId: string): StoredReaction[];
   /** Every CardKit card entity, oldest first. */
   cardEntities(): FeishuCardEntitySnapshot[];
   /** One card entity, or undefined. */
@@ -89,7 +96,8 @@ export interface FeishuEmulator extends FeishuEmulatorCore {
 }
 
 /**
- * Builds the Feishu Open API emulator (token, send, reply, patch, CardKit entities) without listening.
+ * Builds the Feishu Open API emulator (token, send, reply, patch, CardKit entities, image upload,
+ * reactions) without listening.
  * @throws FeishuEmulatorOptionError for bad options.
  */
 export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): FeishuEmulatorCore {
@@ -119,6 +127,8 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
     chatLimiter: new SlidingWindowLimiter(o.limits.chatSendWindows, clock),
     cardLimiter: new SlidingWindowLimiter(o.limits.cardOperationWindows, clock),
     p2pChats: new Map(),
+    images: new Map(),
+    reactions: new Map(),
     notify(kind, messageId) {
       if (changes.size === 0) return;
       changes.emit({ platform: 'feishu', kind, at: clock(), message: snapshot(messageId) });
@@ -130,6 +140,7 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
   mountAuthRoutes(app, ctx);
   mountMessageRoutes(app, ctx);
   mountCardKitRoutes(app, ctx);
+  mountResourceRoutes(app, ctx);
   app.notFound((c) => c.json({ code: 404, msg: `(emulator) no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => c.json({ code: 500, msg: `(emulator) internal error: ${error.message}` }, 500));
 
@@ -176,6 +187,9 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
       ctx.notify('created', stored.messageId);
       return snapshot(stored.messageId);
     },
+    images: () => [...ctx.images.values()].map((image) => ({ ...image })),
+    forgetImage: (imageKey) => ctx.images.delete(imageKey),
+    reactions: (messageId) => [...ctx.reactions.values()].filter((r) => r.messageId === messageId).map((r) => ({ ...r })),
     cardEntities: () => entities.list().map(snapshotEntity),
     cardEntity: (cardId) => {
       const entity = entities.get(cardId);

@@ -18,3 +18,4 @@ export { DEFAULT_FEISHU_LIMITS, FeishuEmulatorOptionError } from './options.js';
 export * from './emulator.js';
 export { CARD_CALLBACK_ROUTE as FEISHU_CARD_CALLBACK_ROUTE, type FeishuCallbackConfig, type FeishuCallbackResult, type FeishuClick } from './callbacks.js';
 export type { FeishuCardEntitySnapshot } from './card-entities.js';
+export { FEISHU_EMOJI_TYPES, type StoredImage as FeishuStoredImage, type StoredReaction as FeishuStoredReaction } from './routes-resources.js';

@@ -37,3 +37,12 @@ export {
   shownPaths,
   noProgressNote,
 } from './sections.js';
+export {
+  imagePlaceholderText,
+  imageRefPlaceholder,
+  imageIdOfPlaceholder,
+  readImageBytes,
+  ImageUploads,
+  IMAGE_PLACEHOLDER_PATTERN,
+  type ImageFallbackReason,
+} from './images.js';
