@@ -2,7 +2,7 @@ import { cut, formatFooter, isTerminalStatus, oneLine, statusLabel, type CardRen
 import type { SlackBlock, SlackMessage } from './message-types.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { splitSections, toMrkdwn } from './mrkdwn.js';
-import { changedFilesBlocks, livenessBlocks, planBlocks } from './sections.js';
+import { changedFilesBlocks, imagesBlocks, livenessBlocks, planBlocks } from './sections.js';
 import { SLACK_TEXTS, type SlackTexts } from './texts.js';
 
 /** Options of {@link createSlackRenderer}. */
@@ -84,6 +84,7 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
       for (const [i, text] of main.entries()) blocks.push(section(text, `answer_${i + 1}`));
       if (replies.length > 0) blocks.push(context(`_${t.continuesInThread(replies.length)}_`, 'notice'));
       else if (leftOut > 0) blocks.push(context(`_${t.cutNotice(leftOut)}_`, 'notice'));
+      blocks.push(...imagesBlocks(view, locale, limits.maxSectionChars));
       if (view.status === 'waiting' && view.waitingFor) blocks.push(section(cut(`*${t.waitingFor}:* ${toMrkdwn(view.waitingFor)}`, limits.maxSectionChars), 'waiting'));
       if (view.error) blocks.push(section(cut(`:warning: ${toMrkdwn(view.error)}`, limits.maxSectionChars), 'error'));
       blocks.push(...changedFilesBlocks(view, locale, limits.maxSectionChars));
