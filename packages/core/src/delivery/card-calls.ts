@@ -1,19 +1,28 @@
 import type { CardView } from '../card/view.js';
-import type { ExtraCalls } from '../plugin/contract.js';
+import type { BudgetedCall, ExtraCallKind, ExtraCalls, MessageRef } from '../plugin/contract.js';
 import type { CardDeliveryRecord } from './card-delivery-record.js';
 
 /**
- * The {@link ExtraCalls} of one card message: each extra call (an image upload, a reaction) waits
- * for the channel's budget like a send or an update and counts as a call of the card. A budget
- * store that fails lets the call go (a lost slot is better than a card stuck on its images).
+ * The {@link ExtraCalls} of one card message: each extra call (an image upload, a reaction, a
+ * resend) waits for a slot under its budget keys like a send or an update and counts as a call of
+ * the card. A budget store that fails lets the call go (a lost slot is better than a stuck card).
  */
-export function extraCallsOf(record: CardDeliveryRecord, acquire: () => Promise<void>): ExtraCalls {
+export function extraCallsOf(record: CardDeliveryRecord, acquire: (kind: ExtraCallKind) => Promise<void>): ExtraCalls {
   return {
-    async acquire() {
-      await acquire().catch(() => undefined);
+    async acquire(kind) {
+      await acquire(kind).catch(() => undefined);
       record.callSpent();
     },
   };
+}
+
+/**
+ * The call an extra call is budgeted as: a `resend` is the main call once more; an image upload or
+ * a reaction is its own kind of call (its own API route), for the card's target and message.
+ */
+export function extraCallBudget(kind: ExtraCallKind, main: BudgetedCall, message: MessageRef | undefined): BudgetedCall {
+  if (kind === 'resend') return main;
+  return { kind, target: main.target, ...(message && { message }) };
 }
 
 /**
