@@ -13,7 +13,7 @@ export { toolDetail, toolLineText, MAX_TOOL_DETAIL_CHARS, type ToolLineParts } f
 export { formatDuration } from './card/format/duration.js';
 export { noProgressSince, DEFAULT_QUIET_PERIOD_MS } from './card/liveness.js';
 export { checkPriceTable, type ModelPrice, type PriceTable } from './card/cost.js';
-export { takeAnswerImages, cardImageFromInput, MAX_CARD_IMAGES, type CardImage, type CardImageSource, type AnswerImages } from './card/images.js';
+export { takeAnswerImages, MAX_CARD_IMAGES, type CardImage, type CardImageSource, type AnswerImages } from './card/images.js';
 export {
   resolveVerbosity,
   viewForVerbosity,

@@ -42,7 +42,7 @@ const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 const reject = (error: FeishuError, key?: string): FeishuOutcome => ({ ok: false, error, key });
 
 /** Image keys in a card (every `img_key` of any component, nested ones included). */
-export function imageKeysOf(card: unknown): string[] {
+function imageKeysOf(card: unknown): string[] {
   const keys: string[] = [];
   const walk = (value: unknown) => {
     if (Array.isArray(value)) value.forEach(walk);

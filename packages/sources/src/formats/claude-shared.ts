@@ -35,7 +35,7 @@ export function resultText(content: unknown): string | undefined {
  * Image blocks of a `tool_result` (`{ type: 'image', source: { type: 'base64', media_type, data } }`,
  * e.g. a screenshot tool's), as the card's tool result images.
  */
-export function resultImages(content: unknown): ImageInput[] {
+function resultImages(content: unknown): ImageInput[] {
   if (!Array.isArray(content)) return [];
   const images: ImageInput[] = [];
   for (const block of content) {

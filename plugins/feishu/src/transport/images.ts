@@ -7,7 +7,7 @@ import { FeishuApiError } from './classify.js';
 import { FEISHU_API_ROUTES } from './routes.js';
 
 /** Feishu's upload limit (image/create doc): 10 MB. */
-export const FEISHU_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+const FEISHU_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 /** A card ready to send: placeholders replaced, and the image keys it shows. */
 export interface PreparedCard {

@@ -30,9 +30,6 @@ export function imageIdOfPlaceholder(value: unknown): string | undefined {
   return typeof value === 'string' && value.startsWith(REF_PREFIX) ? value.slice(REF_PREFIX.length) : undefined;
 }
 
-/** Every placeholder in a text (a markdown payload), for transports that replace them in strings. */
-export const IMAGE_PLACEHOLDER_PATTERN = /progresscard-image:(img_[0-9a-f]{16})/g;
-
 /** Why an image is shown as its text. */
 export type ImageFallbackReason = 'upload-failed' | 'refused' | 'unknown-image';
 

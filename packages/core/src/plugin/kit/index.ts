@@ -43,6 +43,5 @@ export {
   imageIdOfPlaceholder,
   readImageBytes,
   ImageUploads,
-  IMAGE_PLACEHOLDER_PATTERN,
   type ImageFallbackReason,
 } from './images.js';
