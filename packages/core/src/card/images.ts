@@ -46,7 +46,7 @@ function altText(alt: string | undefined, source: CardImageSource): string {
 }
 
 /** A tool result's image as the card keeps it. */
-export function cardImageFromInput(input: ImageInput): CardImage {
+function cardImageFromInput(input: ImageInput): CardImage {
   const source: CardImageSource = 'data' in input
     ? { kind: 'base64', mediaType: input.mediaType, data: input.data.replace(/\s+/g, '') }
     : { kind: 'path', path: input.path };
