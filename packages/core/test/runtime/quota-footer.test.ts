@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatFooter } from '../../src/index.js';
+import { createProgressCards, formatFooter, memoryChannel, silentLogger, type BudgetedCall } from '../../src/index.js';
 import { settle, setup } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());
@@ -45,5 +45,37 @@ describe('the quota footer (debug style, channels with a monthly quota)', () => 
     }
     expect(formatFooter({ durationMs: 1000, toolCount: 0, sentAt: 0, quota: { calls: 12, monthlyQuota: 10_000 } }, { style: 'debug', locale: 'zh-CN', timeZone: 'UTC' }))
       .toContain('配额 12 / 10,000 次每月');
+  });
+});
+
+describe('extra calls (image uploads, reactions) a transport makes', () => {
+  it('draw a slot under the budget keys of their own kind and count as calls of the card', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const channel = memoryChannel({ switches: { footerStyle: 'debug', monthlyQuota: 5000 } });
+    const kinds: string[] = [];
+    const plugin = {
+      ...channel,
+      budgetKeys: (call: BudgetedCall) => {
+        kinds.push(call.kind);
+        return [{ key: `memory:${call.kind}`, windows: [{ limit: 50, intervalMs: 1000 }] }];
+      },
+      transport: {
+        ...channel.transport,
+        send: async (request: Parameters<typeof channel.transport.send>[0]) => {
+          await request.extraCalls?.acquire('image-upload');
+          return channel.transport.send(request);
+        },
+      },
+    };
+    const cards = createProgressCards({ channels: [plugin], logger: silentLogger, env: {} });
+    const card = cards.open('memory', undefined, { locale: 'en' });
+    card.start({ title: 'Upload', locale: 'en' });
+    await settle(1000);
+    card.complete('done');
+    await settle(5000);
+    await card.finalDelivery;
+    expect(kinds).toContain('image-upload');
+    // One send, its upload and the final update: the final says 3.
+    expect(channel.calls.at(-1)!.payload.footer).toContain('quota 3 of 5,000/month');
   });
 });
