@@ -6,6 +6,7 @@ import type { BudgetStore } from './budget-store.js';
 import { extraCallBudget, extraCallsOf, withQuota } from './card-calls.js';
 import { ChannelBudget } from './channel-budget.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
+import type { CardLeases } from './card-leases.js';
 import type { CardStore } from './card-store.js';
 import { CardStoreWriter } from './card-store-writer.js';
 import { ChannelStop } from './channel-stop.js';
@@ -37,6 +38,8 @@ export interface ChannelDispatcherDeps {
   readonly retry: RetrySettings;
   readonly budgets: BudgetStore;
   readonly cards: CardStore;
+  /** The composition's leases on its stored cards. */
+  readonly leases: CardLeases;
   /** Told about every platform call of the channel's cards. */
   readonly observers: DeliveryObservers;
 }
@@ -72,7 +75,7 @@ export class ChannelDispatcher {
     this.ladder = finalLadder(deps.retry);
     this.budget = new ChannelBudget(deps.plugin, deps.settings, deps.budgets, deps.clock);
     this.stop = new ChannelStop(deps.plugin.id, deps.logger);
-    this.store = new CardStoreWriter(deps.cards, deps.plugin.id, deps.logger);
+    this.store = new CardStoreWriter(deps.cards, deps.leases, deps.plugin.id, deps.logger, (record) => this.leaseLost(record));
     this.parts = new ContinuationDispatch({
       plugin: deps.plugin,
       clock: deps.clock,
@@ -146,6 +149,7 @@ export class ChannelDispatcher {
    * no effect when it returns a call (the pump may put the card back to wait for a slot).
    */
   private prepare(record: CardDeliveryRecord, change: CardChange): PreparedCall | undefined {
+    if (this.fenced.has(record)) return undefined;
     const shown = record.outage.decorate(record.card.view());
     const final = isTerminalStatus(shown.status);
     const view = withQuota(shown, record, final, this.plugin.switches?.monthlyQuota);
@@ -304,6 +308,23 @@ export class ChannelDispatcher {
         if (final) return this.finish(record, false, failure.detail, true);
         return record.pause();
     }
+  }
+
+  /** Cards another process took over (their lease was lost): this process sends nothing more for them. */
+  private readonly fenced = new WeakSet<CardDeliveryRecord>();
+
+  /**
+   * Another process claimed the card (its lease expired while this one stalled): this process stops
+   * updating it, and its final reports that, so two processes never update one card.
+   */
+  private leaseLost(record: CardDeliveryRecord): void {
+    if (this.fenced.has(record)) return;
+    this.fenced.add(record);
+    record.pause();
+    const error = 'lease lost: another process took this card over';
+    this.deps.logger.error(error, { card: record.card.id, channel: this.plugin.id });
+    const status = record.card.view().status;
+    record.card.onFinal({ ok: false, status, message: record.message, freshMessage: false, attempts: record.totalFinalAttempts, error, continuations: { delivered: 0, total: 0 } });
   }
 
   /** Cards whose target was found unreachable (their one error is logged). */
