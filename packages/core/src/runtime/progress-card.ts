@@ -189,6 +189,8 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
   private readonly interactive: CardInteractions;
   /** True while `onStop` has a handler: every turn's card shows the Stop button. */
   private stoppable = false;
+  /** True once the channel's card callbacks could not start (new turns keep replies to type). */
+  private textReplies = false;
   private readonly stallWatch: StallWatch;
   private readonly verbosity: Verbosity;
 
@@ -223,6 +225,10 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
       setStoppable: (on) => {
         this.stoppable = on;
         if (this.slot.state.setStoppable(on)) this.runtime.channel.markDirty(this.slot.delivery, 'structural');
+      },
+      useTextReplies: () => {
+        this.textReplies = true;
+        if (this.slot.state.useTextReplies()) this.runtime.channel.markDirty(this.slot.delivery, 'structural');
       },
       cancel: (reason) => void this.cancel(reason),
       now: () => runtime.clock.now(),
@@ -451,6 +457,7 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
     this.turn += 1;
     const state = new CardState({ startedAt: now, title, locale, textBuffer, quietPeriodMs, prices, cardId: id });
     if (this.stoppable) state.setStoppable(true);
+    if (this.textReplies) state.useTextReplies();
     const slot: Slot = { state, id, debounce: undefined, quiet: undefined, delivery: undefined as unknown as CardDeliveryRecord };
     (slot as { delivery: CardDeliveryRecord }).delivery = this.runtime.channel.register({
       id,
