@@ -367,9 +367,10 @@ export class ChannelDispatcher {
     // A final whose continuation parts are missing did not reach the chat whole: not ok, naming them.
     const partsError = missing.length > 0 ? `continuation part${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${keys.length + 1} undeliverable` : undefined;
     const result = { ...report, ok: ok && missing.length === 0, status: view.status, error: error ?? partsError, continuations };
-    // The message given up for a fresh one is closed like a final before the final is reported
-    // (also when the fresh message exists but its last update failed: it may show the final too).
-    if (record.movedFrom && (ok || record.messagePhase === 'live')) void this.closeMoved(record, view).then(() => record.card.onFinal(result));
+    // The message given up for a fresh one is closed like a final before the final is reported,
+    // also when the final failed but the fresh message may show it: it exists and its last update
+    // failed, or a send of it timed out (the platform may have created it, maybe later).
+    if (record.movedFrom && (ok || record.messageMayExist)) void this.closeMoved(record, view).then(() => record.card.onFinal(result));
     else record.card.onFinal(result);
   }
 

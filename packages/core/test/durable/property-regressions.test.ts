@@ -70,4 +70,26 @@ describe('delivery property regressions', () => {
     const finals = [...platform.channel.messages.values()].filter((message) => message.history.at(-1)!.answer === 'FINAL-ANSWER');
     expect(finals).toHaveLength(1);
   });
+
+  it('a final given up on a fresh message whose sends timed out: the first message is closed, because the fresh one may exist', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const late: PlatformAnswer = { kind: 'late', lateMs: 1 };
+    // Send (late) → resend ok → update 429 → update 500 (climbs to a fresh message) → send 429 → three sends applied late.
+    const answers: PlatformAnswer[] = [late, { kind: 'ok' }, { kind: 'rate-limited' }, { kind: 'transient' }, { kind: 'rate-limited' }, late, late, late];
+    const platform = scriptedPlatform({ any: answers });
+    const cards = createProgressCards({ channels: [platform.plugin], logger: silentLogger, env: {} });
+    const card = cards.open('memory');
+    card.start({ title: 'property' });
+    card.complete('FINAL-ANSWER');
+    await vi.advanceTimersByTimeAsync(120_000);
+    // The client never saw the fresh message, so the final is reported undeliverable, naming no message.
+    const final = await card.finalDelivery;
+    expect(final).toMatchObject({ ok: false, freshMessage: true });
+    expect(final.message).toBeUndefined();
+    const shown = [...platform.channel.messages.values()].map((message) => [message.id, message.history.at(-1)!.answer]);
+    expect(shown).toEqual([
+      ['m1', '（这张卡片无法再更新，结果已发送为下方的新卡片。）'],
+      ['m2', 'FINAL-ANSWER'],
+    ]);
+  });
 });
