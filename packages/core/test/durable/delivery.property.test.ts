@@ -95,6 +95,8 @@ async function checkRun(s: Parameters<typeof play>[0]): Promise<void> {
   expect(showingFinal.length).toBeLessThanOrEqual(1);
   if (final!.ok && !final!.skipped) {
     expect(showingFinal).toHaveLength(1);
+    // The report names the message that shows it.
+    expect(final!.message?.id).toBe(showingFinal[0]!.id);
     // Nothing older than the final shows last on its message.
     expect({ ...shown(showingFinal[0]!)!, format: 'any' }).toEqual({ ...expected, format: 'any' });
     // No message is left running.

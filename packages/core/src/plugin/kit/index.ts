@@ -37,3 +37,4 @@ export {
   shownPaths,
   noProgressNote,
 } from './sections.js';
+export { ALLOWED_LINK_SCHEMES, breakLinkSyntax, isAllowedLinkDestination, neutraliseLinks } from './links.js';
