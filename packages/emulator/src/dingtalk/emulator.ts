@@ -165,7 +165,7 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
  */
 export async function startDingTalkEmulator(options: DingTalkEmulatorOptions = {}): Promise<DingTalkEmulator> {
   const core = createDingTalkEmulator(options);
-  const server = await listen(core.app, { host: options.host, port: options.port });
+  const server = await listen(core.app, { host: options.host, port: options.port, allowedHosts: options.allowedHosts });
   const close = async () => {
     await core.closeStream();
     await server.close();

@@ -176,6 +176,6 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
  */
 export async function startFeishuEmulator(options: FeishuEmulatorOptions = {}): Promise<FeishuEmulator> {
   const core = createFeishuEmulator(options);
-  const server = await listen(core.app, { host: options.host, port: options.port });
+  const server = await listen(core.app, { host: options.host, port: options.port, allowedHosts: options.allowedHosts });
   return Object.assign(core, { baseUrl: server.baseUrl, port: server.port, close: server.close });
 }
