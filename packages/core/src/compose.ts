@@ -22,6 +22,7 @@ import { InteractionRouter } from './interaction/router.js';
 import type { ClickReply } from './interaction/types.js';
 import type { InteractionUser } from './events/contract.js';
 import { TOKENS } from './runtime/tokens.js';
+import { DEFAULT_CALL_TIMEOUT_MS } from './delivery/call-timeout.js';
 
 /** Options of {@link createProgressCards}. */
 export interface ProgressCardsOptions {
@@ -188,6 +189,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
         budgets,
         budgetKey: plugin.budgetKey ?? plugin.id,
         windows: () => registry.channel(plugin.id).settings.budget,
+        callTimeoutMs: () => registry.channel(plugin.id).settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
         logger,
       }),
     ]),

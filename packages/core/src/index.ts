@@ -52,6 +52,7 @@ export {
 export { InMemoryBudgetStore, budgetSafetyMarginMs, type BudgetStore } from './delivery/budget-store.js';
 export { InMemoryCardStore, type CardStore, type StoredCard } from './delivery/card-store.js';
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/retry-settings.js';
+export { DEFAULT_CALL_TIMEOUT_MS } from './delivery/call-timeout.js';
 export {
   FAILURE_ACTIONS,
   FRESH_MESSAGE_AFTER,

@@ -6,6 +6,7 @@ import type { BudgetStore } from './budget-store.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
 import type { CardStore } from './card-store.js';
 import { CardStoreWriter } from './card-store-writer.js';
+import { DEFAULT_CALL_TIMEOUT_MS, classifyCallError, withCallTimeout } from './call-timeout.js';
 import { ChannelStop } from './channel-stop.js';
 import { ContinuationDispatch } from './continuation-dispatch.js';
 import type { DeliveryCall, DeliveryObservers } from './delivery-observers.js';
@@ -75,6 +76,7 @@ export class ChannelDispatcher {
       stop: this.stop,
       counters: this.counters,
       classify: (error) => this.classify(error),
+      timed: (call) => this.timed(call),
       observe: (...args) => this.observe(...args),
       applies: (...args) => this.applies(...args),
       logFailure: (...args) => this.logFailure(...args),
@@ -152,10 +154,12 @@ export class ChannelDispatcher {
     const startedAt = this.deps.clock.now();
     try {
       if (call === 'update') {
-        await transport.update({ message: record.message!, payload, final });
+        const message = record.message!;
+        await this.timed(() => transport.update({ message, payload, final }));
       } else {
         const replacing = record.messagePhase === 'gone';
-        record.sent(await transport.send({ target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing }));
+        const idempotencyKey = record.sendKey;
+        record.sent(await this.timed(() => transport.send({ target: record.card.target as never, payload, idempotencyKey, replacing })));
       }
     } catch (error) {
       const failure = this.classify(error);
@@ -214,13 +218,14 @@ export class ChannelDispatcher {
     this.deps.observers.callSettled({ channel: this.plugin.id, cardId: record.card.progressCardId, call, latencyMs, final, attempt }, failure);
   }
 
-  /** `classify` must not throw; if it does anyway, the call counts as a transient failure. */
+  /** A platform call, given up after the channel's `callTimeoutMs` (a `transient` failure: it may still land late). */
+  private timed<T>(call: () => Promise<T>): Promise<T> {
+    return withCallTimeout(call, this.settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS);
+  }
+
+  /** A timeout is transient; `classify` must not throw, and if it does anyway the call counts as transient too. */
   private classify(error: unknown): CallFailure {
-    try {
-      return this.plugin.transport.classify(error);
-    } catch (bug) {
-      return { kind: 'transient', detail: `classify threw ${String(bug)} for ${String(error)}` };
-    }
+    return classifyCallError(this.plugin.transport, error);
   }
 
   /**
@@ -318,7 +323,7 @@ export class ChannelDispatcher {
 
   private async refreshCredentials(fields: Record<string, unknown>): Promise<void> {
     try {
-      await this.plugin.transport.refreshAuth!();
+      await this.timed(() => this.plugin.transport.refreshAuth!());
     } catch (error) {
       this.deps.logger.error('credential refresh failed', { ...fields, error: String(error) });
     }
@@ -383,6 +388,7 @@ export class ChannelDispatcher {
       renderer,
       transport,
       acquire: () => this.deps.budgets.acquire(this.budgetKey, this.settings.budget),
+      timed: (call) => this.timed(call),
       logger: this.deps.logger,
       clock: this.deps.clock,
       retryDelaysMs: this.deps.retry.finalRetryDelaysMs,

@@ -20,6 +20,8 @@ export interface ContinuationHost {
   readonly stop: ChannelStop;
   readonly counters: { sent: number; updated: number; failed: number };
   classify(error: unknown): CallFailure;
+  /** Runs one platform call under the channel's call timeout. */
+  timed<T>(call: () => Promise<T>): Promise<T>;
   observe(record: CardDeliveryRecord, call: DeliveryCall, startedAt: number, final: boolean, attempt: number, failure?: CallFailure): void;
   applies(action: FailureAction, credentialsRefreshed: boolean, richRender: boolean): boolean;
   logFailure(action: FailureAction, message: string, fields: Record<string, unknown>): void;
@@ -61,15 +63,17 @@ export class ContinuationDispatch {
     let message: MessageRef | undefined;
     try {
       if (existing) {
-        await transport.update({ message: existing, payload: part.payload, final });
+        await this.host.timed(() => transport.update({ message: existing, payload: part.payload, final }));
       } else {
-        message = await transport.send({
+        const replyTo = record.message;
+        const idempotencyKey = record.parts.idempotencyKey(part.index);
+        message = await this.host.timed(() => transport.send({
           target: record.card.target as never,
           payload: part.payload,
-          idempotencyKey: record.parts.idempotencyKey(part.index),
+          idempotencyKey,
           replacing: false,
-          replyTo: record.message,
-        });
+          replyTo,
+        }));
       }
     } catch (error) {
       const failure = this.host.classify(error);

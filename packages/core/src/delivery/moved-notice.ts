@@ -1,5 +1,6 @@
 import type { CardView } from '../card/view.js';
 import type { CallFailure, CardRenderer, CardTransport, MessageRef } from '../plugin/contract.js';
+import { classifyCallError } from './call-timeout.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -32,6 +33,8 @@ export interface CloseMovedMessageOptions {
   readonly transport: CardTransport<unknown>;
   /** Takes one call from the channel's budget. */
   readonly acquire: () => Promise<void>;
+  /** Runs one platform call under the channel's call timeout. */
+  readonly timed: <T>(call: () => Promise<T>) => Promise<T>;
   readonly logger: Logger;
   readonly clock: Clock;
   /** Waits before each retry (like a final's: default 1000, 2000, 4000 ms). */
@@ -72,11 +75,11 @@ async function closeWithRetries(options: CloseMovedMessageOptions, payload: unkn
     let failure: CallFailure;
     try {
       await options.acquire();
-      await options.transport.update({ message: options.message, payload, final: true });
+      await options.timed(() => options.transport.update({ message: options.message, payload, final: true }));
       options.report?.(startedAt, attempt);
       return true;
     } catch (error) {
-      failure = classifyOrTransient(options.transport, error);
+      failure = classifyCallError(options.transport, error);
       options.report?.(startedAt, attempt, failure);
     }
     const delay = options.retryDelaysMs[attempt - 1];
@@ -85,14 +88,5 @@ async function closeWithRetries(options: CloseMovedMessageOptions, payload: unkn
       return false;
     }
     await sleep(failure.kind === 'rate-limited' ? Math.max(delay, failure.retryAfterMs ?? 0) : delay);
-  }
-}
-
-/** The transport's classification of `error`; a transient failure when `classify` itself throws. */
-function classifyOrTransient(transport: CardTransport<unknown>, error: unknown): CallFailure {
-  try {
-    return transport.classify(error);
-  } catch {
-    return { kind: 'transient', detail: String(error) };
   }
 }

@@ -30,7 +30,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 
 const answerArb: fc.Arbitrary<PlatformAnswer> = fc.oneof(
   { weight: 4, arbitrary: fc.constant({ kind: 'ok' } as const) },
-  { weight: 1, arbitrary: fc.constantFrom<PlatformAnswer>({ kind: 'rate-limited' }, { kind: 'transient' }, { kind: 'lost' }, { kind: 'gone' }, { kind: 'rejected' }) },
+  { weight: 1, arbitrary: fc.constantFrom<PlatformAnswer>({ kind: 'rate-limited' }, { kind: 'transient' }, { kind: 'lost' }, { kind: 'gone' }, { kind: 'rejected' }, { kind: 'hang' }) },
   // Late calls land within the late-apply window (10 s after the failure, latency included): the model's assumption.
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 9_000 }).map((lateMs): PlatformAnswer => ({ kind: 'late', lateMs })) },
 );
