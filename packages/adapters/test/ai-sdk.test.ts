@@ -127,7 +127,7 @@ describe('mirrorAiSdk (ai 6, mock model)', () => {
     const footer = card.view().footer;
     expect([footer.inputTokens, footer.outputTokens, footer.model]).toEqual([2500, 52, 'mock-weather']);
     expect(payload.footer).toContain('mock-weather');
-    await h.cards.shutdown();
+    await settle(h.cards.shutdown()); // the finals are paced by the budget: let fake time run
   });
 
   it('a tool that throws shows as a failed tool line, and the run still answers', async () => {
@@ -139,7 +139,7 @@ describe('mirrorAiSdk (ai 6, mock model)', () => {
     const view = card.view();
     expect(view.tools.map((t) => [t.state, t.summary])).toEqual([['failed', 'weather service down']]);
     expect(view.status).toBe('completed');
-    await h.cards.shutdown();
+    await settle(h.cards.shutdown()); // the finals are paced by the budget: let fake time run
   });
 
   it('a model error fails the card with the error text', async () => {
@@ -151,7 +151,7 @@ describe('mirrorAiSdk (ai 6, mock model)', () => {
     expect(outcome.status).toBe('failed');
     expect(outcome.error).toContain('rate limited: 429');
     expect((await settle(h.finalPayload(card))).status).toBe('failed');
-    await h.cards.shutdown();
+    await settle(h.cards.shutdown()); // the finals are paced by the budget: let fake time run
   });
 
   it('an aborted run is cancelled', async () => {
@@ -173,6 +173,6 @@ describe('mirrorAiSdk (ai 6, mock model)', () => {
     const result = streamText({ model, prompt: 'hi', abortSignal: abort.signal });
     const outcome = await settle(mirrorAiSdk(result.fullStream, card).catch(() => ({ status: card.status })));
     expect(outcome.status).toBe('cancelled');
-    await h.cards.shutdown();
+    await settle(h.cards.shutdown()); // the finals are paced by the budget: let fake time run
   });
 });

@@ -70,6 +70,8 @@ export interface ProgressCardsDiagnostics {
   readonly pendingCards: number;
   /** Platform calls in flight now, over all channels. */
   readonly inFlight: number;
+  /** Channels where a ready card waits for a budget slot now (the platform's limit is the bottleneck). */
+  readonly channelsAtBudget: number;
 }
 
 /** A composition: the cards of one agent product, over its own channels and ticker. */
@@ -179,16 +181,13 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   let shutDown = false;
   const heldCards = new Set<FinalOnlyCard>();
   const pings = new Set<Promise<unknown>>();
-  const budgets = container.resolve(TOKENS.BudgetStore);
   const pingers = new Map(
     plugins.map((plugin) => [
       plugin.id,
       new CompletionPinger({
         plugin,
         settings: plugin.switches?.completionPing,
-        budgets,
-        budgetKey: plugin.budgetKey ?? plugin.id,
-        windows: () => registry.channel(plugin.id).settings.budget,
+        acquire: (call) => registry.channel(plugin.id).acquire(call),
         callTimeoutMs: () => registry.channel(plugin.id).settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
         logger,
       }),
@@ -227,6 +226,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
         wakeTimers: loads.filter((load) => load.wakeTimerPending).length,
         pendingCards: loads.reduce((sum, load) => sum + load.pendingCards, 0),
         inFlight: loads.reduce((sum, load) => sum + load.inFlight, 0),
+        channelsAtBudget: loads.filter((load) => load.waitingForSlot).length,
       };
     },
     on(event, listener) {

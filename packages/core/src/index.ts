@@ -49,7 +49,7 @@ export {
 } from './plugin/memory-channel.js';
 
 // delivery/: card → platform calls.
-export { InMemoryBudgetStore, budgetSafetyMarginMs, type BudgetStore } from './delivery/budget-store.js';
+export { InMemoryBudgetStore, budgetSafetyMarginMs, pacingIntervalMs, type BudgetStore, type SlotRequest } from './delivery/budget-store.js';
 export { InMemoryCardStore, type CardStore, type StoredCard } from './delivery/card-store.js';
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/retry-settings.js';
 export { DEFAULT_CALL_TIMEOUT_MS } from './delivery/call-timeout.js';

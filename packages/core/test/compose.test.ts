@@ -65,7 +65,7 @@ describe('composition', () => {
     const [final] = await done;
     expect(final).toMatchObject({ ok: true, status: 'cancelled' });
     expect(channel.messages.get('m1')!.history.at(-1)!.status).toBe('cancelled');
-    expect(cards.diagnostics()).toEqual({ openCards: 0, tickingCards: 0, tickTimers: 0, wakeTimers: 0, pendingCards: 0, inFlight: 0 });
+    expect(cards.diagnostics()).toEqual({ openCards: 0, tickingCards: 0, tickTimers: 0, wakeTimers: 0, pendingCards: 0, inFlight: 0, channelsAtBudget: 0 });
   });
 });
 
@@ -91,12 +91,12 @@ describe('diagnostics', () => {
     const second = cards.open('memory');
     first.toolStarted('a', 'shell', '{"command":"ls"}');
     second.toolStarted('a', 'shell', '{"command":"ls"}');
-    await settle(100);
+    await settle(300); // the second send is paced one slot (210 ms at 5/s) after the first
     expect(cards.diagnostics()).toMatchObject({ openCards: 2, tickingCards: 2, tickTimers: 1, inFlight: 2, pendingCards: 2 });
     first.complete('ok');
     second.complete('ok');
     await settle(5000);
-    expect(cards.diagnostics()).toEqual({ openCards: 0, tickingCards: 0, tickTimers: 0, wakeTimers: 0, pendingCards: 0, inFlight: 0 });
+    expect(cards.diagnostics()).toEqual({ openCards: 0, tickingCards: 0, tickTimers: 0, wakeTimers: 0, pendingCards: 0, inFlight: 0, channelsAtBudget: 0 });
   });
 });
 

@@ -8,10 +8,10 @@ export const DINGTALK_API_BASE_URL = 'https://api.dingtalk.com';
 /**
  * DingTalk channel defaults (ms):
  * - `tickMs` 3000: running tools' elapsed times refresh every 3 s (env `DINGTALK_CARD_TOOL_TICK_MS`, applied by the core);
- * - `budget` 20 calls per second for the whole channel: the documented limit is 20 QPS per app per API
- *   (https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server);
- *   sharing one window across the card APIs is the safe reading, and what the working OSS clients do
- *   (one process-wide 20 QPS bucket in the DingTalk-Real-AI connector and hermes-agent);
+ * - `budget` 20 calls per second per API of the app (createAndDeliver and card update each): the
+ *   documented limit is 20 QPS per app per API
+ *   (https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server),
+ *   paced to a steady 19 calls/s per API (see `dingtalkBudgetKeys`);
  * - `perCardIntervalMs` 500: one card updates at most twice a second (clients that work use 500–1500 ms);
  * - `debounceMs` 2500: streamed text is released to the card at least this often.
  */

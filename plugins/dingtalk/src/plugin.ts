@@ -2,6 +2,7 @@ import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNam
 import { DINGTALK_DEFAULTS, DingTalkConfigError, DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig, type DingTalkConfigInput } from './config.js';
 import { DINGTALK_ENV_VARIABLES } from './env.js';
 import { DingTalkRenderer, type DingTalkCardPayload } from './render/renderer.js';
+import { dingtalkBudgetKeys } from './budget-keys.js';
 import { DingTalkHttp } from './transport/http.js';
 import type { DingTalkTarget } from './transport/target.js';
 import { AccessTokenCache } from './transport/token.js';
@@ -86,6 +87,7 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     configSchema: DingTalkConfigSchema,
     defaults: DINGTALK_DEFAULTS,
     overrides: parseTimingOverrides('dingtalk', c),
+    budgetKeys: dingtalkBudgetKeys(c.appKey),
     switches,
     renderer,
     transport,

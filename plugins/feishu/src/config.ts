@@ -12,8 +12,10 @@ export const FEISHU_CARD_MODES = ['message', 'cardkit'] as const;
 export type FeishuCardMode = (typeof FEISHU_CARD_MODES)[number];
 
 /**
- * Feishu's channel defaults: tick 3000 ms; budget 50 calls/s and 1000/min per app (message/create,
- * message/patch docs: https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/create);
+ * Feishu's channel defaults: tick 3000 ms; budget 50 calls/s and 1000/min per app and API route, so
+ * once for create, once for reply and once for patch (message/create, message/patch docs:
+ * https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/create), paced
+ * to 16.3 calls/s each; 5/s per receiving chat and per message on top (see `feishuBudgetKeys`);
  * 250 ms between two calls for one card (5 updates/s per message, code 230020); text released to
  * the card at least every 2500 ms.
  */

@@ -1,5 +1,6 @@
 import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
 import { FEISHU_CARDKIT_DEFAULTS, FEISHU_DEFAULTS, FeishuConfigError, FeishuConfigSchema, parseFeishuConfig, type FeishuConfig, type FeishuConfigInput } from './config.js';
+import { feishuBudgetKeys } from './budget-keys.js';
 import { FEISHU_ENV_VARIABLES } from './env.js';
 import type { FeishuCard } from './render/card-types.js';
 import { createFeishuRenderer } from './render/renderer.js';
@@ -56,6 +57,7 @@ export function feishu(config: FeishuConfigInput, options: FeishuPluginOptions =
     configSchema: FeishuConfigSchema,
     defaults: parsed.mode === 'cardkit' ? FEISHU_CARDKIT_DEFAULTS : FEISHU_DEFAULTS,
     overrides: parseTimingOverrides('feishu', parsed),
+    budgetKeys: feishuBudgetKeys(parsed),
     switches,
     config: Object.freeze(visible),
     renderer,

@@ -1,5 +1,6 @@
 import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
 import type { WebClient } from '@slack/web-api';
+import { slackBudgetKeys } from './budget-keys.js';
 import { SLACK_DEFAULTS, SlackConfigError, SlackConfigSchema, parseSlackConfig, type SlackConfig, type SlackConfigInput } from './config.js';
 import { SLACK_ENV_VARIABLES } from './env.js';
 import type { SlackMessage } from './render/message-types.js';
@@ -48,6 +49,7 @@ export function slack(config: SlackConfigInput, options: SlackPluginOptions = {}
     switches,
     config: Object.freeze(visible),
     renderer: createSlackRenderer({ locale: switches.locale, footerStyle: switches.footerStyle, footerFields: switches.footerFields, toolFoldAfter: switches.toolFoldAfter }),
+    budgetKeys: slackBudgetKeys(parsed.botToken, parsed.channel),
     transport: new SlackTransport(parsed, { client: options.client }),
   };
 }

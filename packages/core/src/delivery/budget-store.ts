@@ -1,27 +1,52 @@
-import pThrottle from 'p-throttle';
 import { systemClock, type Clock } from '../shared/clock.js';
-import type { BudgetWindow } from '../plugin/contract.js';
+import type { BudgetKey, BudgetWindow } from '../plugin/contract.js';
+
+/** What {@link BudgetStore.reserve} is asked for: one call drawing from every key at once. */
+export interface SlotRequest {
+  /** The budgets the call draws from (see `ChannelPlugin.budgetKeys`); all must allow it. */
+  readonly keys: readonly BudgetKey[];
+  /** Epoch ms before which the call cannot leave (usually now). */
+  readonly notBefore: number;
+  /**
+   * Expected ms from the call leaving to the platform counting it (about half a round trip, more
+   * while requests queue in the HTTP agent). The platform counts calls when they arrive; since a
+   * call may arrive anywhere from at once to twice as late, windows are widened by it as well.
+   */
+  readonly arrivalDelayMs: number;
+}
 
 /**
- * Where the API budgets of channels live, keyed by budget key (a channel's `budgetKey`, default its
- * id). Every card of every composition that uses the same store and key draws from one budget,
- * so one store given to two compositions (through a parent container) keeps their calls together
- * within the platform's limits. Async so that a shared store (e.g. Redis) can implement it.
+ * Where the API budgets live. Every card of every composition that uses one store draws from the
+ * same keys, so one store given to two compositions (through a parent container) keeps their calls
+ * within the platform's limits together. Async-capable so that a shared store (e.g. Redis) can
+ * implement it.
+ *
+ * Contract of an implementation (a distributed one must keep it across processes):
+ * - {@link reserve} is atomic over all keys of a request: it picks the earliest departure
+ *   `t ≥ notBefore` at which every key allows one more call, records the call under every key and
+ *   returns `t`; two concurrent reservations never get the same slot of a key.
+ * - A call is counted at its expected arrival `t + arrivalDelayMs`, not at `t`.
+ * - Keys are paced, not burst: arrivals of one key are at least `max(window.intervalMs / limit)`
+ *   apart, and no window ever holds more than its `limit` arrivals, each window widened by
+ *   {@link budgetSafetyMarginMs} plus the request's `arrivalDelayMs` (the latency margin: arrival
+ *   jitter up to that much cannot push an extra call into a window). No start-up burst: an idle key's first call goes at once, the
+ *   next one a spacing later.
+ * - A key paused with {@link pauseUntil} gives no departure before the pause ends.
+ * - State of a key whose last arrival is older than its longest window may be forgotten.
  */
 export interface BudgetStore {
   /**
-   * Resolves when one call under `key` may be made now. `windows` are the limits of that key; all
-   * apply at once (e.g. 50 per 1000 ms and 1000 per 60 000 ms). A store may keep the windows it
-   * saw first for a key.
+   * Reserves one call under every key of `request`; resolves with the epoch ms at which it may leave.
+   * @throws Error (as a rejection) when a window's `limit` or `intervalMs` is not a positive integer.
    */
-  acquire(key: string, windows: readonly BudgetWindow[]): Promise<void>;
-  /** Pauses every call under `key` until `epochMs` (a later pause wins). */
-  pauseUntil(key: string, epochMs: number): Promise<void>;
+  reserve(request: SlotRequest): Promise<number> | number;
   /**
-   * Epoch ms until which `key` is paused; 0 when it is not paused. Asked before every call, so a
-   * store that knows it locally may answer synchronously.
+   * The departure {@link reserve} would give now, without reserving it (a hint: the core waits for
+   * it before it picks the most urgent card, then reserves).
    */
-  pausedUntil(key: string): Promise<number> | number;
+  nextDeparture(request: SlotRequest): Promise<number> | number;
+  /** No call under `key` departs before `epochMs` (a later pause wins). */
+  pauseUntil(key: string, epochMs: number): Promise<void>;
 }
 
 /** Extra ms added to a budget window against network jitter: 2 % of it, at least 50 ms. */
@@ -30,77 +55,146 @@ export function budgetSafetyMarginMs(intervalMs: number): number {
 }
 
 /**
- * The budget of one key: every {@link BudgetWindow} applies at once, each enforced by a strict
- * (sliding-window) p-throttle widened by {@link budgetSafetyMarginMs} (the platform counts
- * arrivals, and network jitter can bring calls spaced exactly one window apart closer together).
- *
- * Windows are taken longest first and the shortest last, one caller at a time, so the shortest
- * window is exact; a longer window's slot can be taken up to one shorter wait early, which could
- * let one extra call into it, so longer windows keep one call in reserve.
+ * Least ms between two calls under one key with these windows: the steady rate that respects every
+ * window, each widened by {@link budgetSafetyMarginMs} (Feishu 50/s + 1000/min → 61.2 ms, 16.3/s).
  */
-class WindowedBudget {
-  private readonly gates: ReadonlyArray<() => Promise<unknown>>;
-  private queue: Promise<void> = Promise.resolve();
+export function pacingIntervalMs(windows: readonly BudgetWindow[]): number {
+  let spacing = 0;
+  for (const window of windows) spacing = Math.max(spacing, (window.intervalMs + budgetSafetyMarginMs(window.intervalMs)) / window.limit);
+  return spacing;
+}
 
-  constructor(windows: readonly BudgetWindow[]) {
-    for (const [index, window] of windows.entries()) {
-      if (!Number.isSafeInteger(window.limit) || window.limit <= 0) {
-        throw new Error(`budget[${index}].limit must be a positive integer, got ${JSON.stringify(window.limit)}`);
-      }
-      if (!Number.isSafeInteger(window.intervalMs) || window.intervalMs <= 0) {
-        throw new Error(`budget[${index}].intervalMs must be a positive integer, got ${JSON.stringify(window.intervalMs)}`);
+/** @throws Error naming the window and field when a limit or interval is not a positive integer. */
+function checkBudgetWindows(key: string, windows: readonly BudgetWindow[]): void {
+  if (windows.length === 0) throw new Error(`budget key ${key}: windows must not be empty`);
+  for (const [index, window] of windows.entries()) {
+    for (const field of ['limit', 'intervalMs'] as const) {
+      const value = window[field];
+      if (!Number.isSafeInteger(value) || value <= 0) {
+        throw new Error(`budget key ${key}: windows[${index}].${field} must be a positive integer, got ${JSON.stringify(value)}`);
       }
     }
-    const ordered = [...windows].sort((a, b) => b.intervalMs - a.intervalMs);
-    this.gates = ordered.map((window, index) => {
-      const last = index === ordered.length - 1;
-      const limit = last || window.limit === 1 ? window.limit : window.limit - 1;
-      return pThrottle({ limit, interval: window.intervalMs + budgetSafetyMarginMs(window.intervalMs), strict: true })(async () => undefined);
-    });
+  }
+}
+
+/** The paced budget of one key: its windows (widened) and the arrival times it counted, oldest first. */
+class KeyPacer {
+  private readonly windows: readonly { readonly limit: number; readonly spanMs: number }[];
+  private readonly spacingMs: number;
+  /** Longest widened window, ms: arrivals older than this no longer matter. */
+  readonly horizonMs: number;
+  /** Arrival times, oldest first, from index `head` on. */
+  private arrivals: number[] = [];
+  private head = 0;
+  pausedUntil = 0;
+
+  constructor(key: string, windows: readonly BudgetWindow[]) {
+    checkBudgetWindows(key, windows);
+    this.windows = windows.map((window) => ({ limit: window.limit, spanMs: window.intervalMs + budgetSafetyMarginMs(window.intervalMs) }));
+    this.spacingMs = pacingIntervalMs(windows);
+    this.horizonMs = Math.max(...this.windows.map((window) => window.spanMs));
   }
 
-  /** Callers pass the gates one at a time, in arrival order (one gate queues them by itself). */
-  acquire(): Promise<void> {
-    if (this.gates.length === 1) return this.gates[0]!() as Promise<void>;
-    const turn = this.queue.then(async () => {
-      for (const gate of this.gates) await gate();
-    });
-    this.queue = turn.catch(() => undefined);
-    return turn;
+  get lastArrival(): number {
+    return this.arrivals.at(-1) ?? Number.NEGATIVE_INFINITY;
+  }
+
+  /** Earliest arrival ≥ `arrival` this key allows, every window widened by `latencyMarginMs` more. */
+  earliestArrival(arrival: number, latencyMarginMs: number): number {
+    const arrivals = this.arrivals;
+    const count = arrivals.length - this.head;
+    let at = Math.max(arrival, this.lastArrival + this.spacingMs);
+    for (const window of this.windows) {
+      at = Math.max(at, this.lastArrival + (window.spanMs + latencyMarginMs) / window.limit);
+      if (count >= window.limit) at = Math.max(at, arrivals[arrivals.length - window.limit]! + window.spanMs + latencyMarginMs);
+    }
+    return at;
+  }
+
+  /** Counts a call arriving at `arrival`; forgets arrivals older than every window (amortized O(1)). */
+  record(arrival: number): void {
+    const arrivals = this.arrivals;
+    arrivals.push(arrival);
+    const keepAfter = arrival - 2 * this.horizonMs;
+    while (this.head < arrivals.length - 1 && arrivals[this.head]! < keepAfter) this.head += 1;
+    if (this.head > 1024 && this.head * 2 > arrivals.length) {
+      this.arrivals = arrivals.slice(this.head);
+      this.head = 0;
+    }
   }
 }
 
 /**
- * The default {@link BudgetStore}: budgets in this process's memory (p-throttle), created on a
- * key's first call. Share one instance between compositions to share their budgets.
+ * The default {@link BudgetStore}: paced budgets in this process's memory, created on a key's first
+ * reservation (with the windows given then). Share one instance between compositions to share their
+ * budgets. Keys idle for longer than their longest window are forgotten.
  */
 export class InMemoryBudgetStore implements BudgetStore {
-  private readonly budgets = new Map<string, WindowedBudget>();
+  private readonly pacers = new Map<string, KeyPacer>();
   private readonly pauses = new Map<string, number>();
+  private reservations = 0;
 
-  /** `clock` (default the wall clock) times pauses; platform limits are in wall time. */
+  /** `clock` (default the wall clock) decides when idle keys are forgotten; platform limits are in wall time. */
   constructor(private readonly clock: Clock = systemClock) {}
 
-  /** @throws Error (as a rejection) when a window's `limit` or `intervalMs` is not a positive integer. */
-  async acquire(key: string, windows: readonly BudgetWindow[]): Promise<void> {
-    await this.budget(key, windows).acquire();
+  /** @throws Error when a window's `limit` or `intervalMs` is not a positive integer. */
+  reserve(request: SlotRequest): number {
+    const pacers = request.keys.map(({ key, windows }) => this.pacer(key, windows));
+    const delay = Math.max(0, request.arrivalDelayMs);
+    const departure = this.departure(pacers, request.notBefore, delay);
+    for (const pacer of pacers) pacer.record(departure + delay);
+    this.reservations += 1;
+    if (this.reservations % 4096 === 0) this.forgetIdle();
+    return departure;
+  }
+
+  /** @throws Error when a window's `limit` or `intervalMs` is not a positive integer. */
+  nextDeparture(request: SlotRequest): number {
+    const pacers = request.keys.map(({ key, windows }) => this.pacer(key, windows));
+    return this.departure(pacers, request.notBefore, Math.max(0, request.arrivalDelayMs));
+  }
+
+  private departure(pacers: readonly KeyPacer[], notBefore: number, delay: number): number {
+    let departure = notBefore;
+    for (const pacer of pacers) departure = Math.max(departure, pacer.pausedUntil);
+    // Each key's earliest arrival only grows with the candidate, so this settles in a few rounds.
+    for (let round = 0; round < 16; round += 1) {
+      let next = departure;
+      for (const pacer of pacers) next = Math.max(next, pacer.earliestArrival(departure + delay, delay) - delay);
+      if (next === departure) break;
+      departure = next;
+    }
+    return departure;
   }
 
   async pauseUntil(key: string, epochMs: number): Promise<void> {
     this.pauses.set(key, Math.max(this.pauses.get(key) ?? 0, epochMs));
+    const pacer = this.pacers.get(key);
+    if (pacer) pacer.pausedUntil = Math.max(pacer.pausedUntil, epochMs);
   }
 
-  pausedUntil(key: string): number {
-    const until = this.pauses.get(key) ?? 0;
-    return until > this.clock.now() ? until : 0;
+  /** Keys with budget state now (for tests and diagnostics). */
+  get keyCount(): number {
+    return this.pacers.size;
   }
 
-  private budget(key: string, windows: readonly BudgetWindow[]): WindowedBudget {
-    let budget = this.budgets.get(key);
-    if (!budget) {
-      budget = new WindowedBudget(windows);
-      this.budgets.set(key, budget);
+  private pacer(key: string, windows: readonly BudgetWindow[]): KeyPacer {
+    let pacer = this.pacers.get(key);
+    if (!pacer) {
+      pacer = new KeyPacer(key, windows);
+      pacer.pausedUntil = this.pauses.get(key) ?? 0;
+      this.pacers.set(key, pacer);
     }
-    return budget;
+    return pacer;
+  }
+
+  private forgetIdle(): void {
+    const now = this.clock.now();
+    for (const [key, pacer] of this.pacers) {
+      if (pacer.lastArrival < now - pacer.horizonMs && pacer.pausedUntil <= now) {
+        this.pacers.delete(key);
+        this.pauses.delete(key);
+      }
+    }
   }
 }

@@ -1,8 +1,9 @@
 import { isTerminalStatus, type CardView } from '../card/view.js';
-import type { CallFailure, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
+import type { BudgetedCall, CallFailure, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { BudgetStore } from './budget-store.js';
+import { ChannelBudget } from './channel-budget.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
 import type { CardStore } from './card-store.js';
 import { CardStoreWriter } from './card-store-writer.js';
@@ -11,8 +12,9 @@ import { ChannelStop } from './channel-stop.js';
 import { ContinuationDispatch } from './continuation-dispatch.js';
 import type { DeliveryCall, DeliveryObservers } from './delivery-observers.js';
 import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, type FailureAction, type FinalLadderRung } from './delivery-policy.js';
-import { FlushPump } from './flush-pump.js';
+import { FlushPump, type PreparedCall } from './flush-pump.js';
 import { closeMovedMessage } from './moved-notice.js';
+import { OutageProbes } from './outage-probes.js';
 import type { RetrySettings } from './retry-settings.js';
 
 /** Counters of one channel, for dashboards and the CLI. Continuation parts count like any call. */
@@ -21,7 +23,7 @@ export interface ChannelStats {
   readonly updated: number;
   readonly failed: number;
   readonly rateLimited: number;
-  /** Dispatches skipped because the render equalled the last accepted one. */
+  /** Flushes that sent nothing (and took no budget slot) because the render equalled the last accepted one. */
   readonly unchanged: number;
 }
 
@@ -41,17 +43,19 @@ export interface ChannelDispatcherDeps {
 
 /**
  * Turns the cards of one channel into platform calls. Each card has a {@link CardDeliveryRecord};
- * a {@link FlushPump} runs their flushes through the channel's budget (terminal states first, then
- * structural changes, then elapsed-only refreshes). A flush renders the latest view, skips what
- * the platform already shows, sends or updates the main message, then its continuation parts; a
- * failed call is handled by the delivery policy's failure table and, for the final, its ladder.
+ * a {@link FlushPump} runs their flushes through the channel's budgets (terminal states first, then
+ * structural changes, then elapsed-only refreshes). A flush renders the latest view and skips what
+ * the platform already shows before it reserves a budget slot (under the plugin's
+ * `budgetKeys`), then sends or updates the main message, then its continuation parts; a failed call
+ * is handled by the delivery policy's failure table and, for the final, its ladder.
  */
 export class ChannelDispatcher {
   readonly plugin: ChannelPlugin;
   readonly settings: ChannelSettings;
   private readonly pump: FlushPump<CardDeliveryRecord>;
   private readonly ladder: readonly FinalLadderRung[];
-  private readonly budgetKey: string;
+  /** The channel's budgets: keys per call, slots, the arrival delay. */
+  private readonly budget: ChannelBudget;
   private readonly counters = { sent: 0, updated: 0, failed: 0, rateLimited: 0, unchanged: 0 };
   /** Writes delivery state to the card store. */
   private readonly store: CardStoreWriter;
@@ -59,12 +63,14 @@ export class ChannelDispatcher {
   private readonly stop: ChannelStop;
   /** Sends and updates the continuation parts once the main message holds an accepted state. */
   private readonly parts: ContinuationDispatch;
+  /** Cards whose progressive updates failed too often probe the platform with backoff. */
+  private readonly probes: OutageProbes;
 
   constructor(private readonly deps: ChannelDispatcherDeps) {
     this.plugin = deps.plugin;
     this.settings = deps.settings;
     this.ladder = finalLadder(deps.retry);
-    this.budgetKey = deps.plugin.budgetKey ?? deps.plugin.id;
+    this.budget = new ChannelBudget(deps.plugin, deps.settings, deps.budgets, deps.clock);
     this.stop = new ChannelStop(deps.plugin.id, deps.logger);
     this.store = new CardStoreWriter(deps.cards, deps.plugin.id, deps.logger);
     this.parts = new ContinuationDispatch({
@@ -72,11 +78,12 @@ export class ChannelDispatcher {
       clock: deps.clock,
       logger: deps.logger,
       retry: deps.retry,
+      budget: this.budget,
       store: this.store,
       stop: this.stop,
       counters: this.counters,
       classify: (error) => this.classify(error),
-      timed: (call) => this.timed(call),
+      platformCall: (call) => this.platformCall(call),
       observe: (...args) => this.observe(...args),
       applies: (...args) => this.applies(...args),
       logFailure: (...args) => this.logFailure(...args),
@@ -86,11 +93,21 @@ export class ChannelDispatcher {
       finish: (record, ok) => this.finish(record, ok),
       finishAfterLateCalls: (record, change) => this.finishAfterLateCalls(record, change),
     });
-    const gate = {
-      acquire: () => deps.budgets.acquire(this.budgetKey, deps.settings.budget),
-      pausedUntil: () => deps.budgets.pausedUntil(this.budgetKey),
-    };
-    this.pump = new FlushPump(gate, deps.clock, (record, rank) => this.dispatch(record, CHANGE_OF_RANK[rank]!));
+    this.pump = new FlushPump(this.budget, deps.clock, (record, rank) => this.prepare(record, CHANGE_OF_RANK[rank]!));
+    this.probes = new OutageProbes(deps.plugin.id, deps.clock, deps.logger, deps.retry, (record) => this.pump.request(record, CHANGE_RANK.structural));
+  }
+
+  /**
+   * True when the channel has room: the cards waiting for a slot can all go out within one per-card
+   * interval. Cards then release streamed text at once; under pressure they buffer it.
+   */
+  get hasRoom(): boolean {
+    return this.pump.backlog <= this.budget.roomyBacklog;
+  }
+
+  /** Waits for a budget slot for one call made outside the card flushes (e.g. a completion ping). */
+  acquire(call: BudgetedCall): Promise<void> {
+    return this.budget.acquire(this.budget.keysOf(call));
   }
 
   /** A delivery record for a new card message. */
@@ -109,9 +126,9 @@ export class ChannelDispatcher {
     return { ...this.counters };
   }
 
-  /** Cards with a flush pending or in flight, flushes in flight, and whether a wake timer is set. */
-  get load(): { readonly pendingCards: number; readonly inFlight: number; readonly wakeTimerPending: boolean } {
-    return { pendingCards: this.pump.pendingCount, inFlight: this.pump.inFlight, wakeTimerPending: this.pump.wakeTimerPending };
+  /** Cards with a flush pending or in flight, flushes in flight, a wake timer set, a ready card waiting for a slot. */
+  get load(): { readonly pendingCards: number; readonly inFlight: number; readonly wakeTimerPending: boolean; readonly waitingForSlot: boolean } {
+    return { pendingCards: this.pump.pendingCount, inFlight: this.pump.inFlight, wakeTimerPending: this.pump.wakeTimerPending, waitingForSlot: this.pump.waitingForSlot };
   }
 
   /** Resolves when no card of the channel has a flush pending or in flight. */
@@ -124,11 +141,18 @@ export class ChannelDispatcher {
     this.pump.dispose();
   }
 
-  /** One flush of one card. Never rejects: one card cannot stop the channel or the process. */
-  private async dispatch(record: CardDeliveryRecord, change: CardChange): Promise<void> {
+  /**
+   * Decides one flush of one card: renders the latest view and returns the call to make, or
+   * undefined when the platform already shows it (no budget slot is taken). Never throws, and has
+   * no effect when it returns a call (the pump may put the card back to wait for a slot).
+   */
+  private prepare(record: CardDeliveryRecord, change: CardChange): PreparedCall | undefined {
     const view = record.outage.decorate(record.card.view());
     const final = isTerminalStatus(view.status);
-    if (this.stop.stoppedBy && !final) return record.pause();
+    if (this.stop.stoppedBy && !final) {
+      record.pause();
+      return undefined;
+    }
     let payload: unknown;
     let key: string;
     try {
@@ -136,17 +160,25 @@ export class ChannelDispatcher {
       key = JSON.stringify(payload);
     } catch (error) {
       this.renderFailed(record, change, final, error);
-      return;
+      return undefined;
     }
     if (record.shows(key)) {
       const part = this.parts.next(record, view);
-      if (part) return this.parts.deliver(record, change, final, part);
+      if (part) return this.parts.prepare(record, change, final, part);
       this.counters.unchanged += 1;
       if (final) this.finish(record, true);
       // A probe with nothing new to show waits for the next one.
-      else if (record.phase === 'paused' && record.outage.ongoing) this.probeLater(record, { card: record.card.id, channel: this.plugin.id });
-      return;
+      else if (record.phase === 'paused' && record.outage.ongoing) this.probes.later(record, { card: record.card.id, channel: this.plugin.id });
+      return undefined;
     }
+    const call: BudgetedCall =
+      record.messagePhase === 'live' ? { kind: 'update', target: record.card.target, message: record.message } : { kind: 'send', target: record.card.target };
+    return { keys: this.budget.keysOf(call), send: () => this.deliverMain(record, change, final, { payload, key, view }) };
+  }
+
+  /** Sends or updates the main message with a prepared render. Never rejects. */
+  private async deliverMain(record: CardDeliveryRecord, change: CardChange, final: boolean, render: { payload: unknown; key: string; view: CardView }): Promise<void> {
+    const { payload, key, view } = render;
     const { transport } = this.plugin;
     if (final) record.finalAttemptStarted();
     const call: DeliveryCall = record.messagePhase === 'live' ? 'update' : 'send';
@@ -155,11 +187,11 @@ export class ChannelDispatcher {
     try {
       if (call === 'update') {
         const message = record.message!;
-        await this.timed(() => transport.update({ message, payload, final }));
+        await this.platformCall(() => transport.update({ message, payload, final }));
       } else {
         const replacing = record.messagePhase === 'gone';
         const idempotencyKey = record.sendKey;
-        record.sent(await this.timed(() => transport.send({ target: record.card.target as never, payload, idempotencyKey, replacing })));
+        record.sent(await this.platformCall(() => transport.send({ target: record.card.target as never, payload, idempotencyKey, replacing })));
       }
     } catch (error) {
       const failure = this.classify(error);
@@ -171,7 +203,7 @@ export class ChannelDispatcher {
     this.counters[call === 'update' ? 'updated' : 'sent'] += 1;
     this.stop.lift();
     this.observe(record, call, startedAt, final, attempt);
-    this.probeSucceeded(record);
+    this.probes.succeeded(record);
     // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
     if (record.callSucceeded()) return this.requeue(record, change);
     record.accepted(key);
@@ -188,39 +220,19 @@ export class ChannelDispatcher {
     else this.requeue(record, change, reassertAt);
   }
 
-  /**
-   * Progressive updates failed too often: they pause, and the card probes with backoff (one warning
-   * when the outage begins). A probe renders the latest state, so the first that gets through catches up.
-   */
-  private probeLater(record: CardDeliveryRecord, fields: Record<string, unknown>): void {
-    const now = this.deps.clock.now();
-    if (!record.outage.ongoing) {
-      this.deps.logger.warn('pausing progressive updates; probing the platform with backoff', fields);
-      record.outage.begin(now);
-    }
-    record.pause();
-    record.flushQueue.notBeforeTime(now + record.outage.nextProbeDelay(this.deps.retry.probeDelaysMs));
-    this.pump.request(record, CHANGE_RANK.structural);
-  }
-
-  /** A call of the card got through: an outage ends and progressive updates flow again. */
-  private probeSucceeded(record: CardDeliveryRecord): void {
-    record.outage.accepted(this.deps.clock.now());
-    if (!record.outage.ongoing) return;
-    record.outage.recovered();
-    record.resumeUpdates();
-    this.deps.logger.warn('progressive updates resumed', { card: record.card.id, channel: this.plugin.id });
-  }
-
   /** Tells the delivery listeners about one settled call. */
   private observe(record: CardDeliveryRecord, call: DeliveryCall, startedAt: number, final: boolean, attempt: number, failure?: CallFailure): void {
     const latencyMs = Math.max(0, this.deps.clock.now() - startedAt);
     this.deps.observers.callSettled({ channel: this.plugin.id, cardId: record.card.progressCardId, call, latencyMs, final, attempt }, failure);
   }
 
-  /** A platform call, given up after the channel's `callTimeoutMs` (a `transient` failure: it may still land late). */
-  private timed<T>(call: () => Promise<T>): Promise<T> {
-    return withCallTimeout(call, this.settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS);
+  /**
+   * One platform call: timed for the budget's arrival delay, and given up after the channel's
+   * `callTimeoutMs` (a `transient` failure: it may still land late; a call that hangs does not
+   * skew the arrival delay, as only settled calls are timed).
+   */
+  private platformCall<T>(call: () => Promise<T>): Promise<T> {
+    return withCallTimeout(() => this.budget.timed(call), this.settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS);
   }
 
   /** A timeout is transient; `classify` must not throw, and if it does anyway the call counts as transient too. */
@@ -270,7 +282,7 @@ export class ChannelDispatcher {
       case 'back-off': {
         const wait = this.waitAfter(failure, () => backoffMs(this.deps.retry.updateRetryDelaysMs, record.callFailed()));
         if (final) return this.retryFinal(record, change, now, wait, failure);
-        if (record.phase === 'paused' || record.failureStreak >= this.deps.retry.maxConsecutiveFailures) return this.probeLater(record, fields);
+        if (record.phase === 'paused' || record.failureStreak >= this.deps.retry.maxConsecutiveFailures) return this.probes.later(record, fields);
         return this.requeue(record, change, now + wait);
       }
       case 'stop-channel':
@@ -317,13 +329,13 @@ export class ChannelDispatcher {
     if (failure.kind !== 'rate-limited') return backOff();
     this.counters.rateLimited += 1;
     const wait = failure.retryAfterMs ?? this.deps.retry.defaultRateLimitWaitMs;
-    if (failure.scope === 'channel') void this.deps.budgets.pauseUntil(this.budgetKey, this.deps.clock.now() + wait).catch(() => undefined);
+    if (failure.scope === 'channel') this.budget.pauseChannel(this.deps.clock.now() + wait);
     return wait;
   }
 
   private async refreshCredentials(fields: Record<string, unknown>): Promise<void> {
     try {
-      await this.timed(() => this.plugin.transport.refreshAuth!());
+      await withCallTimeout(() => this.plugin.transport.refreshAuth!(), this.settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS);
     } catch (error) {
       this.deps.logger.error('credential refresh failed', { ...fields, error: String(error) });
     }
@@ -382,13 +394,14 @@ export class ChannelDispatcher {
   /** Closes the message the final moved away from: retried like a final, again after its late calls (see {@link closeMovedMessage}). */
   private closeMoved(record: CardDeliveryRecord, view: CardView): Promise<void> {
     const { renderer, transport } = this.plugin;
+    const message = record.movedFrom!;
     return closeMovedMessage({
-      message: record.movedFrom!,
+      message,
       finalView: view,
       renderer,
       transport,
-      acquire: () => this.deps.budgets.acquire(this.budgetKey, this.settings.budget),
-      timed: (call) => this.timed(call),
+      acquire: () => this.budget.acquire(this.budget.keysOf({ kind: 'update', target: record.card.target, message })),
+      platformCall: (call) => this.platformCall(call),
       logger: this.deps.logger,
       clock: this.deps.clock,
       retryDelaysMs: this.deps.retry.finalRetryDelaysMs,

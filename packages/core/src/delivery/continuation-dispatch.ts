@@ -1,13 +1,15 @@
 import type { CardView } from '../card/view.js';
-import type { CallFailure, ChannelPlugin, MessageRef } from '../plugin/contract.js';
+import type { BudgetedCall, CallFailure, ChannelPlugin, MessageRef } from '../plugin/contract.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { CardChange, CardDeliveryRecord } from './card-delivery-record.js';
 import type { CardStoreWriter } from './card-store-writer.js';
+import type { ChannelBudget } from './channel-budget.js';
 import type { ChannelStop } from './channel-stop.js';
 import { nextPendingPart, renderContinuationParts, type PendingPart } from './continuation-render.js';
 import type { DeliveryCall } from './delivery-observers.js';
 import { backoffMs, failureAction, type FailureAction } from './delivery-policy.js';
+import type { PreparedCall } from './flush-pump.js';
 import type { RetrySettings } from './retry-settings.js';
 
 /** What {@link ContinuationDispatch} uses of its channel's dispatcher: the shared counters, failure table and requeue. */
@@ -16,12 +18,14 @@ export interface ContinuationHost {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly retry: RetrySettings;
+  /** The channel's budgets: a part's call draws from the keys of its own kind, target and message. */
+  readonly budget: Pick<ChannelBudget, 'keysOf'>;
   readonly store: CardStoreWriter;
   readonly stop: ChannelStop;
   readonly counters: { sent: number; updated: number; failed: number };
   classify(error: unknown): CallFailure;
-  /** Runs one platform call under the channel's call timeout. */
-  timed<T>(call: () => Promise<T>): Promise<T>;
+  /** Makes one platform call: timed for the budget, given up after the channel's call timeout. */
+  platformCall<T>(call: () => Promise<T>): Promise<T>;
   observe(record: CardDeliveryRecord, call: DeliveryCall, startedAt: number, final: boolean, attempt: number, failure?: CallFailure): void;
   applies(action: FailureAction, credentialsRefreshed: boolean, richRender: boolean): boolean;
   logFailure(action: FailureAction, message: string, fields: Record<string, unknown>): void;
@@ -35,7 +39,8 @@ export interface ContinuationHost {
 /**
  * Delivers a card's continuation parts (content that did not fit the main message): each part is
  * its own message, sent as a reply to the main one once that holds an accepted state, updated
- * when its render changes, through the channel's failure table.
+ * when its render changes, through the channel's failure table. Each call takes a paced slot
+ * under the plugin's budget keys for it (a send to the chat, or an update of the part's message).
  */
 export class ContinuationDispatch {
   constructor(private readonly host: ContinuationHost) {}
@@ -53,8 +58,17 @@ export class ContinuationDispatch {
     return (error) => this.host.logger.error('continuation render failed', { card: record.card.id, channel: this.host.plugin.id, error: String(error) });
   }
 
+  /** The call for `part`: its budget keys and the delivery to run once the slot is due. */
+  prepare(record: CardDeliveryRecord, change: CardChange, final: boolean, part: PendingPart): PreparedCall {
+    const existing = record.parts.message(part.index);
+    const call: BudgetedCall = existing
+      ? { kind: 'update', target: record.card.target, message: existing }
+      : { kind: 'send', target: record.card.target, replyTo: record.message };
+    return { keys: this.host.budget.keysOf(call), send: () => this.deliver(record, change, final, part) };
+  }
+
   /** Sends or updates one continuation part, as a reply to the main message. */
-  async deliver(record: CardDeliveryRecord, change: CardChange, final: boolean, part: PendingPart): Promise<void> {
+  private async deliver(record: CardDeliveryRecord, change: CardChange, final: boolean, part: PendingPart): Promise<void> {
     const { transport } = this.host.plugin;
     const existing = record.parts.message(part.index);
     const call: DeliveryCall = existing ? 'continuation-update' : 'continuation-send';
@@ -63,17 +77,19 @@ export class ContinuationDispatch {
     let message: MessageRef | undefined;
     try {
       if (existing) {
-        await this.host.timed(() => transport.update({ message: existing, payload: part.payload, final }));
+        await this.host.platformCall(() => transport.update({ message: existing, payload: part.payload, final }));
       } else {
         const replyTo = record.message;
         const idempotencyKey = record.parts.idempotencyKey(part.index);
-        message = await this.host.timed(() => transport.send({
-          target: record.card.target as never,
-          payload: part.payload,
-          idempotencyKey,
-          replacing: false,
-          replyTo,
-        }));
+        message = await this.host.platformCall(() =>
+          transport.send({
+            target: record.card.target as never,
+            payload: part.payload,
+            idempotencyKey,
+            replacing: false,
+            replyTo,
+          }),
+        );
       }
     } catch (error) {
       const failure = this.host.classify(error);

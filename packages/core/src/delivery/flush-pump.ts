@@ -1,45 +1,96 @@
+import type { BudgetKey } from '../plugin/contract.js';
 import type { Clock } from '../shared/clock.js';
 import type { FlushQueue } from './flush-queue.js';
+import { PriorityQueue } from './priority-queue.js';
 
 /** What the pump flushes: anything that owns a {@link FlushQueue}. */
 export interface Flushable {
   readonly flushQueue: FlushQueue;
 }
 
-/** The shared gate every flush passes: one budget, which may be paused. */
-export interface FlushGate {
-  /** Resolves when one request may start. */
-  acquire(): Promise<void>;
-  /** Epoch ms until which no request may start; 0 when open (synchronously when known). */
-  pausedUntil(): Promise<number> | number;
+/** One platform call a flush decided to make: the budgets it draws from, and the call itself. */
+export interface PreparedCall {
+  readonly keys: readonly BudgetKey[];
+  /** Makes the call and handles its outcome; must not reject. */
+  send(): Promise<void>;
 }
 
+/** The budgets every call passes. */
+export interface FlushGate {
+  /** Epoch ms a call under `keys` could leave at, without reserving it. */
+  nextDeparture(keys: readonly BudgetKey[]): Promise<number> | number;
+  /** Reserves a slot under `keys`; resolves with the epoch ms the call may leave at. */
+  reserve(keys: readonly BudgetKey[]): Promise<number> | number;
+}
+
+/** Cards tried per pump round when the most urgent one's budget has no slot yet. */
+const CANDIDATES_PER_ROUND = 3;
+
+/** A card in one of the pump's heaps; stale once the card's `version` moved on. */
+interface Entry<T> {
+  readonly item: T;
+  readonly version: number;
+  readonly rank: number;
+  readonly since: number;
+  readonly readyAt: number;
+  readonly seq: number;
+}
+
+/** Ms a card waits before trying again when the budget store failed. */
+const STORE_RETRY_MS = 1000;
+
 /**
- * Runs the flushes of many cards through one gate (a channel's budget). When more cards are ready
- * than the gate lets through, the lowest rank goes first, then the oldest request within a rank.
- * A wake timer restarts the pump when the next card becomes ready; it keeps the process alive only
- * while an urgent request waits. Business-free: `flush` decides what a flush sends.
+ * Runs the flushes of many cards through the channel's budgets. Ready cards wait in a heap by rank
+ * (lower first) then request age; cards not ready yet (minimum interval, backoff) wait in a heap by
+ * ready time; both O(log n) per change. A flush first `prepare`s (renders; nothing to send takes no
+ * slot). When the call's budgets have a slot now, it is reserved and the call leaves; otherwise the
+ * card goes back (up to {@link CANDIDATES_PER_ROUND} cards are tried, so a card waiting on its own
+ * chat's limit does not hold the others) and the pump sleeps until the earliest slot, then picks
+ * again: the most urgent card at slot time gets the slot. A wake timer restarts the pump; timers keep
+ * the process alive only while an urgent request waits. Business-free: `prepare` decides what a
+ * flush sends.
  */
 export class FlushPump<T extends Flushable> {
   private readonly pending = new Set<T>();
+  private readonly urgent = new Set<T>();
+  private readonly versions = new WeakMap<T, number>();
+  private readonly ready = new PriorityQueue<Entry<T>>((a, b) => a.rank < b.rank || (a.rank === b.rank && (a.since < b.since || (a.since === b.since && a.seq < b.seq))));
+  private readonly waiting = new PriorityQueue<Entry<T>>((a, b) => a.readyAt < b.readyAt || (a.readyAt === b.readyAt && a.seq < b.seq));
+  private seq = 0;
   private pumping = false;
+  private pumpAgain = false;
+  private slotBlocked = false;
+  private reserving = 0;
   private wakeTimer: NodeJS.Timeout | undefined;
   private wakeAt = Number.POSITIVE_INFINITY;
   private readonly idleWaiters = new Set<() => void>();
   private inFlightCount = 0;
+  /** Calls that left and wait for their answer. */
+  private sending = 0;
 
-  /** `flush(item, rank)` must not reject; `clock` is wall time (timers run on it). */
+  /**
+   * `prepare(item, rank)` returns the call to make, or undefined when there is nothing to send (it
+   * must not throw, and has no effect when it returns a call); `clock` is wall time (timers run on it).
+   */
   constructor(
     private readonly gate: FlushGate,
     private readonly clock: Clock,
-    private readonly flush: (item: T, rank: number) => Promise<void>,
+    private readonly prepare: (item: T, rank: number) => PreparedCall | undefined,
   ) {}
 
-  /** Queues a flush of `item` (see {@link FlushQueue.request}) and starts what the gate allows. */
+  /** Queues a flush of `item` (see {@link FlushQueue.request}) and starts what the budgets allow. */
   request(item: T, rank: number, urgent = false): void {
-    item.flushQueue.request(rank, this.clock.now(), urgent);
+    const queue = item.flushQueue;
+    const before = queue.pendingRank;
+    const wasUrgent = queue.isUrgent;
+    queue.request(rank, this.clock.now(), urgent);
     this.pending.add(item);
-    void this.pump();
+    if (queue.isUrgent) this.urgent.add(item);
+    // Nothing new to schedule while the card is in flight or its request did not change.
+    if (queue.inFlight || (before === queue.pendingRank && wasUrgent === queue.isUrgent)) return;
+    this.index(item);
+    // After the caller's synchronous work: events pushed together render once, with all of them.
+    queueMicrotask(() => void this.pump());
   }
 
   /** Cards with a pending or in-flight flush. */
@@ -47,9 +98,19 @@ export class FlushPump<T extends Flushable> {
     return this.pending.size;
   }
 
-  /** Flushes in flight now. */
+  /** Cards with a flush pending whose call has not left yet (waiting for their time or a slot). */
+  get backlog(): number {
+    return this.pending.size - this.sending;
+  }
+
+  /** Flushes in flight now (from preparing through the call's answer). */
   get inFlight(): number {
     return this.inFlightCount;
+  }
+
+  /** True while a ready card waits because its budget has no slot yet (the budget is the bottleneck). */
+  get waitingForSlot(): boolean {
+    return this.slotBlocked;
   }
 
   /** True while a wake timer is set. */
@@ -70,72 +131,191 @@ export class FlushPump<T extends Flushable> {
     this.wakeAt = Number.POSITIVE_INFINITY;
   }
 
-  /** The ready card to flush next: lowest rank, then oldest request. A scan over the pending cards. */
+  /**
+   * Removes and returns the ready card to flush next: lowest rank, then oldest request. O(log n)
+   * per card that became ready or was re-requested since the last call.
+   */
   pickNext(now: number): T | undefined {
-    let best: T | undefined;
-    let bestRank = Number.POSITIVE_INFINITY;
-    let bestSince = Number.POSITIVE_INFINITY;
-    for (const item of this.pending) {
-      const queue = item.flushQueue;
-      if (queue.readyAt() > now) continue;
-      const rank = queue.pendingRank!;
-      if (rank < bestRank || (rank === bestRank && queue.pendingSince < bestSince)) {
-        best = item;
-        bestRank = rank;
-        bestSince = queue.pendingSince;
-      }
+    for (let entry = this.waiting.peek(); entry && (this.isStale(entry) || entry.readyAt <= now); entry = this.waiting.peek()) {
+      this.waiting.pop();
+      if (!this.isStale(entry)) this.ready.push(entry);
     }
-    return best;
+    for (let entry = this.ready.pop(); entry; entry = this.ready.pop()) {
+      if (this.isStale(entry)) continue;
+      if (entry.item.flushQueue.readyAt() > now) {
+        this.index(entry.item);
+        continue;
+      }
+      return entry.item;
+    }
+    return undefined;
+  }
+
+  /** Files `item` (pending, not in flight) under a new version in the ready or the waiting heap. */
+  private index(item: T): void {
+    const queue = item.flushQueue;
+    const rank = queue.pendingRank;
+    if (rank === undefined || queue.inFlight) return;
+    const version = (this.versions.get(item) ?? 0) + 1;
+    this.versions.set(item, version);
+    const entry: Entry<T> = { item, version, rank, since: queue.pendingSince, readyAt: queue.readyAt(), seq: this.seq++ };
+    if (entry.readyAt <= this.clock.now()) this.ready.push(entry);
+    else this.waiting.push(entry);
+  }
+
+  private isStale(entry: Entry<T>): boolean {
+    const queue = entry.item.flushQueue;
+    return entry.version !== this.versions.get(entry.item) || queue.inFlight || queue.pendingRank === undefined;
   }
 
   private async pump(): Promise<void> {
-    if (this.pumping) return;
+    if (this.pumping) {
+      // The running round may have decided already: it goes round once more.
+      this.pumpAgain = true;
+      return;
+    }
     this.pumping = true;
+    let slotAt = Number.POSITIVE_INFINITY;
     try {
-      for (;;) {
-        if (!this.pickNext(this.clock.now())) break;
-        const paused = this.gate.pausedUntil();
-        if ((typeof paused === 'number' ? paused : await paused) > this.clock.now()) break;
-        await this.gate.acquire();
-        const item = this.pickNext(this.clock.now());
-        if (item) void this.run(item);
+      for (this.pumpAgain = true; this.pumpAgain && this.reserving === 0; ) {
+        this.pumpAgain = false;
+        slotAt = Number.POSITIVE_INFINITY;
+        await this.round((at) => (slotAt = at));
       }
     } finally {
       this.pumping = false;
     }
-    await this.scheduleWake();
+    this.slotBlocked = slotAt < Number.POSITIVE_INFINITY || this.reserving > 0;
+    this.scheduleWake(slotAt);
   }
 
-  private async run(item: T): Promise<void> {
-    const queue = item.flushQueue;
-    const rank = queue.start(this.clock.now());
-    this.inFlightCount += 1;
+  /** Sends what the budgets allow now; reports the earliest slot when the cards must wait for one. */
+  private async round(waitFor: (slotAt: number) => void): Promise<void> {
+    while (this.reserving === 0) {
+      const chosen = await this.choose();
+      if (!chosen) break;
+      if ('slotAt' in chosen) {
+        waitFor(chosen.slotAt);
+        break;
+      }
+      const { item, call, rank } = chosen;
+      this.reserving += 1;
+      let departure: number;
+      try {
+        const reserved = this.gate.reserve(call.keys);
+        departure = typeof reserved === 'number' ? reserved : await reserved;
+      } catch {
+        // The budget store failed: never call without a slot; try this card again later.
+        this.reserving -= 1;
+        item.flushQueue.notBeforeTime(this.clock.now() + STORE_RETRY_MS);
+        this.settled(item);
+        this.request(item, rank);
+        continue;
+      }
+      this.leaveAt(item, call, departure, rank === 0);
+    }
+  }
+
+  /**
+   * The ready card whose call may leave now (started and prepared), or the earliest slot when the
+   * cards tried must wait for one (they go back), or undefined when no card is ready.
+   */
+  private async choose(): Promise<{ item: T; call: PreparedCall; rank: number } | { slotAt: number } | undefined> {
+    const putBack: T[] = [];
+    let slotAt = Number.POSITIVE_INFINITY;
     try {
-      await this.flush(item, rank);
-    } catch {
-      // `flush` must not reject; if it does anyway, the card is settled like any other.
+      while (putBack.length < CANDIDATES_PER_ROUND) {
+        const now = this.clock.now();
+        const item = this.pickNext(now);
+        if (!item) break;
+        const queue = item.flushQueue;
+        const rank = queue.start(now);
+        this.inFlightCount += 1;
+        let call: PreparedCall | undefined;
+        try {
+          call = this.prepare(item, rank);
+        } catch {
+          // `prepare` must not throw; if it does anyway, the card is settled like any other.
+        }
+        if (!call) {
+          this.settled(item);
+          continue;
+        }
+        let departure: number;
+        try {
+          const next = this.gate.nextDeparture(call.keys);
+          departure = typeof next === 'number' ? next : await next;
+        } catch {
+          departure = this.clock.now();
+        }
+        // Timers have 1 ms resolution: a slot due within it is due now (the budget's margins cover it).
+        if (departure < this.clock.now() + 1) {
+          this.urgent.delete(item);
+          return { item, call, rank };
+        }
+        slotAt = Math.min(slotAt, departure);
+        queue.unstart();
+        this.inFlightCount -= 1;
+        putBack.push(item);
+      }
     } finally {
-      this.inFlightCount -= 1;
-      queue.settle();
-      if (queue.pendingRank === undefined) this.pending.delete(item);
-      if (this.pending.size === 0) this.resolveIdle();
+      for (const item of putBack) this.index(item);
+    }
+    return slotAt < Number.POSITIVE_INFINITY ? { slotAt } : undefined;
+  }
+
+  /** The call leaves at `departure` (now when it is due); its lane is free once it left. */
+  private leaveAt(item: T, call: PreparedCall, departure: number, keepAlive: boolean): void {
+    const wait = departure - this.clock.now();
+    if (wait < 1) {
+      this.reserving -= 1;
+      void this.run(item, call);
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.reserving -= 1;
+      void this.run(item, call);
+      void this.pump();
+    }, wait);
+    if (!keepAlive) timer.unref();
+  }
+
+  private async run(item: T, call: PreparedCall): Promise<void> {
+    this.sending += 1;
+    try {
+      await call.send();
+    } catch {
+      // `send` must not reject; if it does anyway, the card is settled like any other.
+    } finally {
+      this.sending -= 1;
+      this.settled(item);
       void this.pump();
     }
   }
 
-  private async scheduleWake(): Promise<void> {
-    const paused = this.gate.pausedUntil();
-    const pausedUntil = typeof paused === 'number' ? paused : await paused;
-    let next = Number.POSITIVE_INFINITY;
-    let urgentWaiting = false;
-    for (const item of this.pending) {
-      const queue = item.flushQueue;
-      if (queue.inFlight) continue;
-      next = Math.min(next, queue.readyAt());
-      urgentWaiting ||= queue.isUrgent;
+  /** The card's flush is over: file it again when more is pending, else forget it. */
+  private settled(item: T): void {
+    this.inFlightCount -= 1;
+    const queue = item.flushQueue;
+    queue.settle();
+    if (queue.pendingRank === undefined) {
+      this.pending.delete(item);
+      this.urgent.delete(item);
+    } else this.index(item);
+    if (this.pending.size === 0) this.resolveIdle();
+  }
+
+  /** Sets the wake timer for the earliest of `slotAt` (a budget slot) and the next card's ready time. */
+  private scheduleWake(slotAt: number): void {
+    let top = this.waiting.peek();
+    while (top && this.isStale(top)) {
+      this.waiting.pop();
+      top = this.waiting.peek();
     }
+    if (this.reserving > 0) return;
+    const next = Math.min(slotAt, top?.readyAt ?? Number.POSITIVE_INFINITY);
     if (next === Number.POSITIVE_INFINITY) return;
-    next = Math.max(next, pausedUntil);
+    const urgentWaiting = this.urgent.size > 0;
     if (this.wakeTimer && this.wakeAt <= next) {
       // An earlier wake-up set for progressive refreshes must now keep the process alive too.
       if (urgentWaiting) this.wakeTimer.ref();

@@ -11,6 +11,7 @@ export class FlushQueue {
   private notBefore = 0;
   private lastStartAt = Number.NEGATIVE_INFINITY;
   private busy = false;
+  private beforeStart: { rank: number; since: number; urgent: boolean; lastStartAt: number } | undefined;
 
   /** @param minIntervalMs least time between two request starts of this card, in ms. */
   constructor(private readonly minIntervalMs: number) {}
@@ -63,6 +64,7 @@ export class FlushQueue {
   start(now: number): number {
     const rank = this.rank;
     if (rank === undefined || this.busy) throw new Error('flush started with nothing pending or one in flight');
+    this.beforeStart = { rank, since: this.since, urgent: this.urgent, lastStartAt: this.lastStartAt };
     this.rank = undefined;
     this.urgent = false;
     this.busy = true;
@@ -70,9 +72,26 @@ export class FlushQueue {
     return rank;
   }
 
+  /**
+   * Takes back the last {@link start} (its call did not leave: no budget slot yet): the request is
+   * pending again with its rank, age and urgency, merged with any request made meanwhile.
+   * @throws Error when no request is in flight (a scheduler bug).
+   */
+  unstart(): void {
+    const before = this.beforeStart;
+    if (!this.busy || !before) throw new Error('flush taken back with none in flight');
+    this.busy = false;
+    this.beforeStart = undefined;
+    this.lastStartAt = before.lastStartAt;
+    this.since = this.rank === undefined ? before.since : Math.min(before.since, this.since);
+    this.rank = this.rank === undefined ? before.rank : Math.min(before.rank, this.rank);
+    this.urgent ||= before.urgent;
+  }
+
   /** The request in flight settled. */
   settle(): void {
     this.busy = false;
+    this.beforeStart = undefined;
   }
 
   /** Drops the pending request (nothing more to send). */

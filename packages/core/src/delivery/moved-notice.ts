@@ -33,8 +33,8 @@ export interface CloseMovedMessageOptions {
   readonly transport: CardTransport<unknown>;
   /** Takes one call from the channel's budget. */
   readonly acquire: () => Promise<void>;
-  /** Runs one platform call under the channel's call timeout. */
-  readonly timed: <T>(call: () => Promise<T>) => Promise<T>;
+  /** Makes one platform call: timed for the budget, given up after the channel's call timeout. */
+  readonly platformCall: <T>(call: () => Promise<T>) => Promise<T>;
   readonly logger: Logger;
   readonly clock: Clock;
   /** Waits before each retry (like a final's: default 1000, 2000, 4000 ms). */
@@ -75,7 +75,7 @@ async function closeWithRetries(options: CloseMovedMessageOptions, payload: unkn
     let failure: CallFailure;
     try {
       await options.acquire();
-      await options.timed(() => options.transport.update({ message: options.message, payload, final: true }));
+      await options.platformCall(() => options.transport.update({ message: options.message, payload, final: true }));
       options.report?.(startedAt, attempt);
       return true;
     } catch (error) {

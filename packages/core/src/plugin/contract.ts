@@ -18,6 +18,30 @@ export interface BudgetWindow {
 }
 
 /**
+ * One budget a platform call draws from: a key naming what the platform counts calls by (an API
+ * route of one app, a receiving chat, a message) and the windows of that key, which all apply at
+ * once. The core paces every key to a steady rate that respects each of its windows.
+ */
+export interface BudgetKey {
+  /** E.g. `feishu:cli_a1:patch`, `feishu:chat:oc_42`, `feishu:message:om_7`. Keys are global in a `BudgetStore`. */
+  readonly key: string;
+  /** Non-empty; every window must have a positive integer `limit` and `intervalMs`. */
+  readonly windows: readonly BudgetWindow[];
+}
+
+/** A platform call the core is about to make, as {@link ChannelPlugin.budgetKeys} sees it. */
+export interface BudgetedCall<Target = unknown> {
+  /** `send` creates a message (a card or a continuation part), `update` changes one. */
+  readonly kind: 'send' | 'update';
+  /** The target given to `open()` (undefined = the plugin's configured target). */
+  readonly target: Target | undefined;
+  /** The message an `update` changes. */
+  readonly message?: MessageRef;
+  /** For a continuation part: the main message it replies to. */
+  readonly replyTo?: MessageRef;
+}
+
+/**
  * Timing and budget of a channel. All durations in ms. The same shape serves as a plugin's
  * defaults, as the resolved settings of a composition, and (as `Partial<ChannelSettings>`) as
  * config overrides.
@@ -25,7 +49,11 @@ export interface BudgetWindow {
 export interface ChannelSettings {
   /** How often cards with running tools re-render their elapsed times (e.g. Feishu 3000). */
   readonly tickMs: number;
-  /** API budget shared by every card of the channel; all windows apply at once (e.g. 50/s and 1000/min). */
+  /**
+   * Windows of one API route of the channel (e.g. Feishu 50/s and 1000/min for message create, and
+   * again for patch); all apply at once. Without {@link ChannelPlugin.budgetKeys} every call of the
+   * channel draws from this one budget; with it, the plugin decides which keys use these windows.
+   */
   readonly budget: readonly BudgetWindow[];
   /** Minimum time between two requests for one card (Feishu: 5 updates/s per message → 250). */
   readonly perCardIntervalMs: number;
@@ -203,6 +231,14 @@ export interface ChannelPlugin<Payload = unknown, Target = unknown> {
    * app share its budget and different apps do not.
    */
   readonly budgetKey?: string;
+  /**
+   * The budgets one call draws from, as the platform documents its limits: e.g. per API route of
+   * the app, per receiving chat for sends, per message for updates. Pure and cheap (asked before
+   * every call). `settings` are the channel's resolved settings (their `budget` is the route windows
+   * after config overrides). Without it: one key, {@link budgetKey} with `settings.budget`.
+   * The first key is the channel-wide one: a rate limit with `scope: 'channel'` pauses it.
+   */
+  budgetKeys?(call: BudgetedCall<Target>, settings: ChannelSettings): readonly BudgetKey[];
   /** Overrides from the user's config; env (`<ID>_CARD_TOOL_TICK_MS`) overrides these in turn. */
   readonly overrides?: Partial<ChannelSettings>;
   /**

@@ -1,8 +1,7 @@
 import { formatDuration } from '../card/format/duration.js';
 import type { CardView, Locale } from '../card/view.js';
-import type { BudgetStore } from '../delivery/budget-store.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
-import type { BudgetWindow, ChannelPlugin, Requester } from '../plugin/contract.js';
+import type { BudgetedCall, ChannelPlugin, Requester } from '../plugin/contract.js';
 import { statusLabel } from '../plugin/kit/status.js';
 import { oneLine } from '../card/format/text.js';
 import type { CompletionPingSwitch } from '../plugin/kit/switches.js';
@@ -37,9 +36,8 @@ export function completionPingText(view: CardView, locale: Locale = view.locale)
 export interface CompletionPingDeps {
   readonly plugin: ChannelPlugin;
   readonly settings: CompletionPingSwitch | undefined;
-  readonly budgets: BudgetStore;
-  readonly budgetKey: string;
-  readonly windows: () => readonly BudgetWindow[];
+  /** Waits for a budget slot for one call (the channel's budget keys for it). */
+  readonly acquire: (call: BudgetedCall) => Promise<void>;
   readonly logger: Logger;
   /** Waits `ms` before the one retry (timers, so fake time drives it in tests). */
   readonly sleep?: (ms: number) => Promise<void>;
@@ -90,7 +88,7 @@ export class CompletionPinger {
     };
     for (let attempt = 1; attempt <= 2; attempt++) {
       try {
-        await this.deps.budgets.acquire(this.deps.budgetKey, this.deps.windows());
+        await this.deps.acquire({ kind: 'send', target: card.target, replyTo: final.message });
         await withCallTimeout(() => reply.call(plugin.transport, request), this.deps.callTimeoutMs?.() ?? DEFAULT_CALL_TIMEOUT_MS);
         return 'sent';
       } catch (error) {

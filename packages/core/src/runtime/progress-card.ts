@@ -334,8 +334,8 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
     if (this.verbosity === 'quiet') return { accepted: true };
     this.updateTicker(slot);
     this.scheduleQuietTimer(slot);
-    this.scheduleDebounce(slot, now);
     if (result.change !== 'none') this.runtime.channel.markDirty(slot.delivery, result.change);
+    this.releaseOrBuffer(slot, now);
     return { accepted: true };
   }
 
@@ -344,9 +344,20 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
     else this.runtime.ticker.unwatch(this, this.tickMs);
   }
 
-  private scheduleDebounce(slot: Slot, now: number): void {
+  /**
+   * Streamed text follows the budget: while the channel has room it goes onto the card at once (the
+   * card's flush queue spaces the calls by the per-card interval); under pressure, and always in
+   * card-per-turn mode, it is buffered until the text buffer fills or `debounceMs` passed.
+   */
+  private releaseOrBuffer(slot: Slot, now: number): void {
     const since = slot.state.pendingTextSince;
-    if (since === undefined || slot.debounce) return;
+    if (since === undefined) return;
+    if (this.options.cardPer !== 'turn' && this.runtime.channel.hasRoom) {
+      this.clearDebounce(slot);
+      if (slot.state.releaseText()) this.runtime.channel.markDirty(slot.delivery, 'structural');
+      return;
+    }
+    if (slot.debounce) return;
     const wait = Math.max(0, since + this.runtime.channel.settings.debounceMs - now);
     slot.debounce = setTimeout(() => {
       slot.debounce = undefined;

@@ -98,9 +98,11 @@ describe('verbose output buffering (seed 003)', () => {
     expect(state.view(T).thinking).toHaveLength(8000);
   });
 
-  it('releases when the debounce window passed since the oldest pending text', async () => {
+  // Was "releases when the debounce window passed since the oldest pending text" for every card; since
+  // text follows the budget (issue 13) the debounce applies in card-per-turn mode and under pressure.
+  it('in card-per-turn mode, releases when the debounce window passed since the oldest pending text', async () => {
     const { channel, cards } = setup({ overrides: { debounceMs: 2500 } });
-    const card = cards.open('memory');
+    const card = cards.open('memory', undefined, { cardPer: 'turn' });
     card.answer('Hello');
     await settle(1000);
     card.answer(' world');
@@ -110,6 +112,30 @@ describe('verbose output buffering (seed 003)', () => {
     expect(card.view().answer).toBe('Hello world');
     await settle(300);
     expect(channel.messages.get('m1')!.history.at(-1)!.answer).toBe('Hello world');
+  });
+
+  it('while the channel has room, answer text reaches the chat within the per-card interval, not the debounce', async () => {
+    const { channel, cards } = setup({ overrides: { debounceMs: 2500, perCardIntervalMs: 250 } });
+    const card = cards.open('memory');
+    card.answer('Hello');
+    expect(card.view().answer).toBe('Hello');
+    await settle(50);
+    expect(channel.messages.get('m1')!.history.at(-1)!.answer).toBe('Hello');
+    card.answer(' world');
+    await settle(100);
+    expect(channel.messages.get('m1')!.history.at(-1)!.answer).toBe('Hello');
+    await settle(200);
+    expect(channel.messages.get('m1')!.history.at(-1)!.answer).toBe('Hello world');
+  });
+
+  it('under pressure (more cards waiting than the budget sends in one per-card interval), text is buffered', async () => {
+    const { cards } = setup({ overrides: { debounceMs: 2500, budget: [{ limit: 1, intervalMs: 5000 }] } });
+    for (let i = 0; i < 4; i++) cards.open('memory').start({ title: `busy ${i}` });
+    const card = cards.open('memory');
+    card.answer('Hello');
+    expect(card.view().answer).toBe('');
+    await settle(2500);
+    expect(card.view().answer).toBe('Hello');
   });
 
   it('terminal events release everything at once', () => {

@@ -17,6 +17,8 @@ describe('continuation parts', () => {
     const { channel, cards } = setup({ answerChunkChars: 10 });
     const card = cards.open('memory');
     card.complete(`${TEN}abcdefghij😀xyz`);
+    // Calls are paced (5/s here: one every 210 ms), not burst: give the three sends their slots.
+    await settle(1000);
     const final = await card.finalDelivery;
     expect(final).toMatchObject({ ok: true, status: 'completed', continuations: { delivered: 2, total: 2 } });
     const main = final.message!.id;
@@ -43,6 +45,7 @@ describe('continuation parts', () => {
     expect(channel.messages.get('m1')!.history.at(-1)!.tools).toHaveLength(1);
     expect(part()!.history).toHaveLength(1);
     card.complete();
+    await settle(1000); // the final's two updates, paced
     const final = await card.finalDelivery;
     expect(final.continuations).toEqual({ delivered: 1, total: 1 });
     expect(part()!.history.map((payload) => payload.status)).toEqual(['running', 'completed']);

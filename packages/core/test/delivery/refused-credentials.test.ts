@@ -66,7 +66,7 @@ describe('credentials refused again after a refresh (a wrong app secret)', () =>
 
     // The secret was fixed (the platform accepts again): the next final goes through and lifts the stop.
     first.complete('first done');
-    await settle(100);
+    await settle(300); // one paced slot (210 ms at 5/s) after the second card's final
     expect(await first.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
     const third = cards.open('memory');
     third.start({ title: 'third' });

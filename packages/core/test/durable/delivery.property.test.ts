@@ -104,7 +104,7 @@ async function checkRun(s: Parameters<typeof play>[0]): Promise<void> {
     expect(final!.continuations.delivered).toBe(final!.continuations.total);
   }
   // No timer is left, nothing in flight.
-  expect(cards.diagnostics()).toEqual({ openCards: 0, tickingCards: 0, tickTimers: 0, wakeTimers: 0, pendingCards: 0, inFlight: 0 });
+  expect(cards.diagnostics()).toEqual({ openCards: 0, tickingCards: 0, tickTimers: 0, wakeTimers: 0, pendingCards: 0, inFlight: 0, channelsAtBudget: 0 });
   expect(vi.getTimerCount()).toBe(0);
   vi.useRealTimers();
 }

@@ -196,7 +196,9 @@ describe('interactive cards', () => {
     const open = card.ask({ prompt: 'Name?' });
     card.fail('crashed');
     await expect(open).resolves.toMatchObject({ timedOut: true, text: '' });
-    await t.cards.shutdown();
+    const shutdown = t.cards.shutdown();
+    await settle(); // the final is paced by the budget: let fake time run
+    await shutdown;
     expect(t.stopped()).toBe(1);
   });
 
@@ -217,7 +219,9 @@ describe('interactive cards', () => {
     const askCode = card.view().controls!.pending!.code;
     expect(cards.reply(`/answer ${askCode} v1.2.0`, { id: 'ou_ann' }, 'm3')?.outcome).toBe('decided');
     await expect(answer).resolves.toMatchObject({ text: 'v1.2.0' });
-    await cards.shutdown();
+    const shutdown = cards.shutdown();
+    await settle(); // the final is paced by the budget: let fake time run
+    await shutdown;
   });
 
   it('a card with progressive updates off cannot show buttons: questions time out at once (deny), with one warning', async () => {

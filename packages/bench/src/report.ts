@@ -1,0 +1,90 @@
+import type { PointResult } from './run-point.js';
+
+const s = (ms: number) =>
+  ms === Number.POSITIVE_INFINITY ? 'never' : Number.isFinite(ms) ? (ms >= 10_000 ? `${(ms / 1000).toFixed(0)} s` : `${(ms / 1000).toFixed(2)} s`) : '–';
+const pct = (x: number) => (Number.isFinite(x) ? `${Math.round(x * 100)} %` : '–');
+const ratio = (x: number) => (x === Number.POSITIVE_INFINITY ? '∞' : Number.isFinite(x) ? x.toFixed(2) : '–');
+
+/** The rejections of a point, e.g. `230020×3 99991400×1`, or `0`. */
+function rejections(result: PointResult): string {
+  const entries = Object.entries(result.rejections);
+  return entries.length === 0 ? '0' : entries.map(([code, count]) => `${code}×${count}`).join(' ');
+}
+
+/** One Markdown table per channel and workload: rows are figures, columns N × design. */
+export function markdownTables(results: readonly PointResult[]): string {
+  const out: string[] = [];
+  const groups = new Map<string, PointResult[]>();
+  for (const result of results) {
+    const key = `${result.channel} · ${result.workload}`;
+    groups.set(key, [...(groups.get(key) ?? []), result]);
+  }
+  for (const [title, group] of groups) {
+    const columns = [...group].sort((a, b) => a.n - b.n || a.design.localeCompare(b.design) * -1);
+    out.push(`#### ${title}`, '');
+    out.push(`| | ${columns.map((c) => `N = ${c.n} ${c.design === 'naive' ? 'naive' : 'pc'}`).join(' | ')} |`);
+    out.push(`|---|${columns.map(() => '---').join('|')}|`);
+    const row = (label: string, cell: (c: PointResult) => string) => out.push(`| ${label} | ${columns.map(cell).join(' | ')} |`);
+    row('calls', (c) => String(c.calls));
+    row('rejections', rejections);
+    row('tool staleness p50 / p99', (c) => `${s(c.staleness.tool.p50)} / ${s(c.staleness.tool.p99)}`);
+    row('first card p50 / p99', (c) => `${s(c.staleness.firstCard.p50)} / ${s(c.staleness.firstCard.p99)}`);
+    row('answer text p50 / p99', (c) => `${s(c.staleness.answer.p50)} / ${s(c.staleness.answer.p99)}`);
+    row('bound', (c) => s(c.boundMs));
+    row('tool / first-card p99 ÷ bound', (c) => `${ratio(c.ratioToBound.tool)} / ${ratio(c.ratioToBound.firstCard)}`);
+    row('budget used while waiting', (c) => pct(c.budgetUsedWhileWaiting));
+    row('final p50 / p99', (c) => `${s(c.final.p50)} / ${s(c.final.p99)}`);
+    row('finals missing', (c) => String(c.finalsMissing));
+    row('CPU, RSS', (c) => `${(c.cpuMs / 1000).toFixed(1)} s, ${c.rssMb} MB`);
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+/** A hand-written SVG: tool staleness p99 against N (both log scales), one line per design and channel. */
+export function stalenessPlot(results: readonly PointResult[], workload: string): string {
+  const width = 640;
+  const height = 400;
+  const margin = { left: 70, right: 170, top: 30, bottom: 50 };
+  const plotted = results.filter((r) => r.workload === workload && !Number.isNaN(r.staleness.tool.p99));
+  const ns = [...new Set(plotted.map((r) => r.n))].sort((a, b) => a - b);
+  const ys = plotted.map((r) => Math.max(10, r.staleness.tool.p99)).filter(Number.isFinite);
+  const logMin = Math.floor(Math.log10(Math.min(...ys, 100)));
+  // One decade above the data: "never" (some changes were never shown) is drawn on the top line.
+  const logMax = Math.ceil(Math.log10(Math.max(...ys, 1000))) + 1;
+  const nMax = Math.max(...ns, 10);
+  const x = (n: number) => margin.left + (Math.log10(n) / Math.log10(nMax)) * (width - margin.left - margin.right);
+  const y = (ms: number) =>
+    height - margin.bottom - ((Math.min(logMax, Math.log10(Math.max(10, ms))) - logMin) / (logMax - logMin)) * (height - margin.top - margin.bottom);
+  const colors: Record<string, string> = { 'progresscard feishu': '#1f77b4', 'progresscard dingtalk': '#2ca02c', 'naive feishu': '#d62728', 'naive dingtalk': '#ff7f0e' };
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${width}" height="${height}" fill="white"/>`,
+    `<text x="${margin.left}" y="18" font-size="14">Tool staleness p99 vs concurrent runs (${workload}, simulated time)</text>`,
+  ];
+  for (let e = logMin; e <= logMax; e++) {
+    const yy = y(10 ** e);
+    parts.push(`<line x1="${margin.left}" x2="${width - margin.right}" y1="${yy}" y2="${yy}" stroke="#ddd"/>`);
+    const label = e === logMax ? 'never' : 10 ** e >= 1000 ? `${10 ** e / 1000} s` : `${10 ** e} ms`;
+    parts.push(`<text x="${margin.left - 8}" y="${yy + 4}" text-anchor="end">${label}</text>`);
+  }
+  for (const n of ns) {
+    parts.push(`<line x1="${x(n)}" x2="${x(n)}" y1="${margin.top}" y2="${height - margin.bottom}" stroke="#eee"/>`);
+    parts.push(`<text x="${x(n)}" y="${height - margin.bottom + 18}" text-anchor="middle">${n}</text>`);
+  }
+  parts.push(`<text x="${(margin.left + width - margin.right) / 2}" y="${height - 10}" text-anchor="middle">N (concurrent runs, one app)</text>`);
+  let legend = 0;
+  for (const [series, color] of Object.entries(colors)) {
+    const [design, channel] = series.split(' ');
+    const points = plotted.filter((r) => r.design === design && r.channel === channel).sort((a, b) => a.n - b.n);
+    if (points.length === 0) continue;
+    const dash = design === 'naive' ? ' stroke-dasharray="6 4"' : '';
+    parts.push(`<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${points.map((p) => `${x(p.n).toFixed(1)},${y(p.staleness.tool.p99).toFixed(1)}`).join(' ')}"/>`);
+    for (const p of points) parts.push(`<circle cx="${x(p.n).toFixed(1)}" cy="${y(p.staleness.tool.p99).toFixed(1)}" r="3" fill="${color}"/>`);
+    const ly = margin.top + 10 + 20 * legend++;
+    parts.push(`<line x1="${width - margin.right + 15}" x2="${width - margin.right + 45}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2"${dash}/>`);
+    parts.push(`<text x="${width - margin.right + 50}" y="${ly + 4}">${design} · ${channel}</text>`);
+  }
+  parts.push('</svg>');
+  return parts.join('\n');
+}

@@ -1,0 +1,177 @@
+import { createProgressCards, silentLogger, type ChannelPlugin, type ProgressCards } from '@progresscard/core';
+import { dingtalk } from '@progresscard/plugin-dingtalk';
+import { feishu } from '@progresscard/plugin-feishu';
+import { NaiveCard } from './naive.js';
+import { PlatformModel, sustainedRate, type ChannelName } from './platform.js';
+import { StalenessTracker, percentile } from './tracker.js';
+import type { VirtualTime } from './virtual-time.js';
+import type { RunScript } from './workload.js';
+
+export type Design = 'progresscard' | 'naive';
+
+/** The figures of one design at one point (times in ms). */
+export interface PointResult {
+  readonly design: Design;
+  readonly channel: ChannelName;
+  readonly workload: string;
+  readonly n: number;
+  readonly seed: number;
+  readonly calls: number;
+  readonly rejections: Readonly<Record<string, number>>;
+  readonly staleness: {
+    readonly tool: Percentiles;
+    readonly firstCard: Percentiles;
+    readonly answer: Percentiles;
+  };
+  /**
+   * max(per-card interval, dirty cards ÷ sustained budget), dirty cards = p99 of the cards with a
+   * change pending while a card waited for the budget: about the best any design can do.
+   */
+  readonly boundMs: number;
+  /** Tool and first-card staleness p99 over the bound. */
+  readonly ratioToBound: { readonly tool: number; readonly firstCard: number };
+  /**
+   * Accepted calls of the busier API route (send or update) while a card waited for a budget slot
+   * (naive: while any card waited), over that route's sustained budget for that time.
+   */
+  readonly budgetUsedWhileWaiting: number;
+  readonly final: Percentiles;
+  /** Runs whose final never showed. */
+  readonly finalsMissing: number;
+  readonly cpuMs: number;
+  readonly rssMb: number;
+  /** Simulated (or real) ms the point took. */
+  readonly durationMs: number;
+}
+
+interface Percentiles {
+  readonly p50: number;
+  readonly p99: number;
+}
+
+/** How time passes: simulated (virtual timers) or real. */
+export interface TimeDriver {
+  readonly virtual?: VirtualTime;
+  readonly realImmediate: (fn: () => void) => void;
+  /** Longest a point may take, ms. */
+  readonly limitMs: number;
+}
+
+const PER_CARD_INTERVAL_MS: Record<ChannelName, number> = { feishu: 250, dingtalk: 500 };
+
+function basePlugin(channel: ChannelName): ChannelPlugin {
+  if (channel === 'feishu') return feishu({ appId: 'cli_bench', appSecret: 'bench-secret', receiveId: 'oc_default' }) as ChannelPlugin;
+  return dingtalk({ appKey: 'ding_bench', appSecret: 'bench-secret', cardTemplateId: 'bench.schema', target: { type: 'group', openConversationId: 'cid' } }) as ChannelPlugin;
+}
+
+/**
+ * Runs `runs` through one design against the platform model and measures. `givenBoundMs` (the
+ * progresscard run's bound) makes both designs of a point compare against the same bound.
+ */
+export async function runPoint(
+  design: Design,
+  channel: ChannelName,
+  workload: string,
+  runs: readonly RunScript[],
+  seed: number,
+  time: TimeDriver,
+  givenBoundMs?: number,
+): Promise<PointResult> {
+  const tracker = new StalenessTracker(runs.length);
+  const model = new PlatformModel(channel, seed, (payload, at, target) => tracker.accepted((target as { run: number }).run, payload, at));
+  const base = basePlugin(channel);
+  const renderer = tracker.wrap(base.renderer);
+  const transport = model.transport((target) => (target as { receiveId: string }).receiveId);
+  let cards: ProgressCards | undefined;
+  const naive: NaiveCard[] = [];
+  if (design === 'progresscard') cards = createProgressCards({ channels: [{ ...base, renderer, transport }], logger: silentLogger, env: {} });
+
+  const t0 = Date.now();
+  let scriptsEnded = 0;
+  const cpu0 = process.cpuUsage();
+  for (const [index, run] of runs.entries()) {
+    const target = { receiveId: run.chat, run: index };
+    setTimeout(() => {
+      const card = cards ? cards.open(channel, target) : new NaiveCard(renderer, transport, target);
+      if (card instanceof NaiveCard) naive.push(card);
+      let step = 0;
+      if (run.events.length === 0) scriptsEnded++;
+      const next = () => {
+        const scripted = run.events[step++]!;
+        tracker.pushed(index, scripted.event, Date.now());
+        card.push(scripted.event);
+        if (step < run.events.length) setTimeout(next, run.events[step]!.offsetMs - scripted.offsetMs);
+        else scriptsEnded++;
+      };
+      setTimeout(next, run.events[0]?.offsetMs ?? 0);
+    }, run.startMs);
+  }
+
+  // Four times a second: does a card wait for a budget slot (naive: for anything), how many cards
+  // are dirty, how many updates were accepted.
+  const sampleMs = 250;
+  let busySamples = 0;
+  const busyCalls = { send: 0, update: 0 };
+  const dirtySamples: number[] = [];
+  let seen = 0;
+  const sampler = setInterval(() => {
+    const calls = model.calls;
+    const accepted = { send: 0, update: 0 };
+    for (; seen < calls.length; seen++) if (calls[seen]!.code === undefined) accepted[calls[seen]!.route]++;
+    const diagnostics = cards?.diagnostics();
+    const dirty = diagnostics ? diagnostics.pendingCards : naive.filter((card) => card.waiting).length;
+    const waiting = diagnostics ? diagnostics.channelsAtBudget > 0 : dirty > 0;
+    if (waiting) {
+      busySamples++;
+      busyCalls.send += accepted.send;
+      busyCalls.update += accepted.update;
+      dirtySamples.push(dirty);
+    }
+  }, sampleMs);
+
+  // Done when every final showed, or every run ended and the design has nothing left to try.
+  const done = () =>
+    tracker.openRuns === 0 ||
+    (scriptsEnded === runs.length && (cards ? cards.diagnostics().openCards === 0 : naive.length === runs.length && naive.every((card) => card.finished)));
+  if (time.virtual) await time.virtual.run(done, t0 + time.limitMs, time.realImmediate);
+  else {
+    const deadline = t0 + time.limitMs;
+    while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  clearInterval(sampler);
+  const finalsMissing = tracker.openRuns;
+  tracker.close();
+  const durationMs = Date.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  if (cards) {
+    // Stop what is left (only when a limit cut the point short) without waiting for it.
+    void cards.shutdown().catch(() => undefined);
+  }
+
+  const rejections: Record<string, number> = {};
+  for (const call of model.calls) if (call.code) rejections[call.code] = (rejections[call.code] ?? 0) + 1;
+  const pct = (values: readonly number[]): Percentiles => ({ p50: percentile(values, 50), p99: percentile(values, 99) });
+  const rate = sustainedRate(channel);
+  // p99 of the dirty cards while waiting: the p99 card waits behind about that many.
+  const dirtyCards = dirtySamples.length > 0 ? percentile(dirtySamples, 99) : 0;
+  const boundMs = givenBoundMs ?? Math.max(PER_CARD_INTERVAL_MS[channel], (dirtyCards / rate) * 1000);
+  const staleness = { tool: pct(tracker.tool), firstCard: pct(tracker.firstCard), answer: pct(tracker.answer) };
+  return {
+    design,
+    channel,
+    workload,
+    n: runs.length,
+    seed,
+    calls: model.calls.length,
+    rejections,
+    staleness,
+    boundMs,
+    ratioToBound: { tool: staleness.tool.p99 / boundMs, firstCard: staleness.firstCard.p99 / boundMs },
+    budgetUsedWhileWaiting: busySamples > 0 ? Math.max(busyCalls.send, busyCalls.update) / ((busySamples * sampleMs * rate) / 1000) : Number.NaN,
+    final: pct(tracker.final),
+    finalsMissing,
+    cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    rssMb: Math.round(process.memoryUsage().rss / 1e6),
+    durationMs,
+  };
+}

@@ -1,0 +1,118 @@
+import { isTerminalStatus, type AgentEvent, type CardRenderer, type CardView } from '@progresscard/core';
+
+/** What a rendered payload shows, as far as staleness is concerned. */
+interface Shown {
+  /** Tool lines plus finished tool lines: every tool start and finish adds one. */
+  readonly toolChanges: number;
+  readonly answerChars: number;
+  readonly terminal: boolean;
+}
+
+/** Percentiles of a list of ms. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** One run's events waiting to be seen in the chat. */
+class RunWatch {
+  readonly tools: { need: number; at: number }[] = [];
+  readonly answer: { need: number; at: number }[] = [];
+  startedAt: number | undefined;
+  endedAt: number | undefined;
+  firstShown = false;
+  finalShown = false;
+  private toolChanges = 0;
+  private answerChars = 0;
+
+  pushed(event: AgentEvent, at: number): void {
+    if (event.type === 'run.started' && this.startedAt === undefined) this.startedAt = at;
+    else if (event.type === 'tool.started' || event.type === 'tool.finished') this.tools.push({ need: ++this.toolChanges, at });
+    else if (event.type === 'answer.delta' && event.text) {
+      this.answerChars += event.text.length;
+      this.answer.push({ need: this.answerChars, at });
+    }
+    else if ((event.type === 'run.completed' || event.type === 'run.failed' || event.type === 'run.cancelled') && this.endedAt === undefined) this.endedAt = at;
+    this.startedAt ??= at;
+  }
+}
+
+/**
+ * Measures staleness: the time from an event being pushed to the first accepted payload (at its
+ * arrival) that shows it. Payloads are recognized through the renderer wrapper {@link wrap}.
+ */
+export class StalenessTracker {
+  readonly tool: number[] = [];
+  readonly answer: number[] = [];
+  readonly firstCard: number[] = [];
+  readonly final: number[] = [];
+  private readonly shown = new WeakMap<object, Shown>();
+  private readonly runs: RunWatch[] = [];
+
+  constructor(runCount: number) {
+    for (let i = 0; i < runCount; i++) this.runs.push(new RunWatch());
+  }
+
+  /** A renderer that remembers what each payload shows. */
+  wrap<P>(renderer: CardRenderer<P>): CardRenderer<P> {
+    const mark = (payload: P, view: CardView): P => {
+      if (payload && typeof payload === 'object') this.shown.set(payload, shownBy(view));
+      return payload;
+    };
+    return {
+      render: (view) => mark(renderer.render(view), view),
+      renderFallback: (view) => mark(renderer.renderFallback(view), view),
+      ...(renderer.renderContinuations ? { renderContinuations: (view: CardView) => renderer.renderContinuations!(view) } : {}),
+    };
+  }
+
+  /** Run `run` pushed `event` at `at`. */
+  pushed(run: number, event: AgentEvent, at: number): void {
+    this.runs[run]!.pushed(event, at);
+  }
+
+  /** The platform accepted `payload` for run `run`, arriving at `at`. */
+  accepted(run: number, payload: unknown, at: number): void {
+    const shown = payload && typeof payload === 'object' ? this.shown.get(payload) : undefined;
+    const watch = this.runs[run];
+    if (!shown || !watch) return;
+    if (!watch.firstShown && watch.startedAt !== undefined) {
+      watch.firstShown = true;
+      this.firstCard.push(at - watch.startedAt);
+    }
+    while (watch.tools.length > 0 && watch.tools[0]!.need <= shown.toolChanges) this.tool.push(at - watch.tools.shift()!.at);
+    while (watch.answer.length > 0 && watch.answer[0]!.need <= shown.answerChars) this.answer.push(at - watch.answer.shift()!.at);
+    if (shown.terminal && !watch.finalShown && watch.endedAt !== undefined) {
+      watch.finalShown = true;
+      this.final.push(at - watch.endedAt);
+      // The final card shows the run as it ended (a final answer may replace the streamed one).
+      for (const event of watch.tools.splice(0)) this.tool.push(at - event.at);
+      for (const event of watch.answer.splice(0)) this.answer.push(at - event.at);
+    }
+  }
+
+  /**
+   * The point ended: every event never shown counts as infinitely stale (so a design that drops
+   * updates is not measured only on what it delivered; a p99 over them reads "never").
+   */
+  close(): void {
+    for (const watch of this.runs) {
+      for (const _ of watch.tools.splice(0)) this.tool.push(Number.POSITIVE_INFINITY);
+      for (const _ of watch.answer.splice(0)) this.answer.push(Number.POSITIVE_INFINITY);
+      if (!watch.firstShown && watch.startedAt !== undefined) this.firstCard.push(Number.POSITIVE_INFINITY);
+      if (!watch.finalShown && watch.endedAt !== undefined) this.final.push(Number.POSITIVE_INFINITY);
+    }
+  }
+
+  /** Runs whose final is not shown yet. */
+  get openRuns(): number {
+    return this.runs.filter((watch) => !watch.finalShown).length;
+  }
+}
+
+function shownBy(view: CardView): Shown {
+  let done = 0;
+  for (const tool of view.tools) if (tool.state !== 'running') done += 1;
+  return { toolChanges: view.tools.length + done, answerChars: view.answer.length, terminal: isTerminalStatus(view.status) };
+}

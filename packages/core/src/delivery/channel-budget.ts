@@ -1,0 +1,68 @@
+import type { BudgetKey, BudgetedCall, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
+import type { Clock } from '../shared/clock.js';
+import { pacingIntervalMs, type BudgetStore } from './budget-store.js';
+import type { FlushGate } from './flush-pump.js';
+
+/**
+ * A channel's view of its budgets: which keys a call draws from (the plugin's `budgetKeys`, or
+ * one key with the channel's budget), slots from the {@link BudgetStore} counted at the expected
+ * arrival, and the arrival delay learnt from the calls' round trips.
+ */
+export class ChannelBudget implements FlushGate {
+  /** Cards that may wait for a slot before the channel counts as under pressure. */
+  readonly roomyBacklog: number;
+  /** Expected ms from a call leaving to the platform counting it: half the smoothed round trip. */
+  private arrivalDelayMs = 0;
+  private readonly defaultKey: string;
+
+  constructor(
+    private readonly plugin: ChannelPlugin,
+    private readonly settings: ChannelSettings,
+    private readonly store: BudgetStore,
+    private readonly clock: Clock,
+  ) {
+    this.defaultKey = plugin.budgetKey ?? plugin.id;
+    this.roomyBacklog = Math.max(1, Math.floor(settings.perCardIntervalMs / pacingIntervalMs(settings.budget)));
+  }
+
+  /** The budgets of one call. */
+  keysOf(call: BudgetedCall): readonly BudgetKey[] {
+    if (this.plugin.budgetKeys) return this.plugin.budgetKeys(call as BudgetedCall<never>, this.settings);
+    return [{ key: this.defaultKey, windows: this.settings.budget }];
+  }
+
+  reserve(keys: readonly BudgetKey[]): Promise<number> | number {
+    return this.store.reserve({ keys, notBefore: this.clock.now(), arrivalDelayMs: this.arrivalDelayMs });
+  }
+
+  nextDeparture(keys: readonly BudgetKey[]): Promise<number> | number {
+    return this.store.nextDeparture({ keys, notBefore: this.clock.now(), arrivalDelayMs: this.arrivalDelayMs });
+  }
+
+  /** Waits for a slot under `keys` (for calls outside the pump). */
+  async acquire(keys: readonly BudgetKey[]): Promise<void> {
+    const departure = await this.reserve(keys);
+    const wait = departure - this.clock.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+
+  /** Makes one platform call, timing it for the arrival delay estimate. */
+  async timed<R>(call: () => Promise<R>): Promise<R> {
+    const started = this.clock.now();
+    try {
+      return await call();
+    } finally {
+      const roundTrip = this.clock.now() - started;
+      this.arrivalDelayMs = Math.round(0.8 * this.arrivalDelayMs + 0.2 * (roundTrip / 2));
+    }
+  }
+
+  /**
+   * Pauses the channel-wide key of each kind of call (the first of its budget keys) until
+   * `epochMs`: a rate limit with `scope: 'channel'`. Never rejects.
+   */
+  pauseChannel(epochMs: number): void {
+    const keys = [this.keysOf({ kind: 'send', target: undefined })[0]?.key, this.keysOf({ kind: 'update', target: undefined, message: { id: '' } })[0]?.key];
+    for (const key of new Set(keys)) if (key !== undefined) void this.store.pauseUntil(key, epochMs).catch(() => undefined);
+  }
+}

@@ -1,0 +1,14 @@
+import type { BudgetKey, BudgetedCall, ChannelSettings } from '@progresscard/core';
+
+/**
+ * The budgets of one DingTalk call: DingTalk limits each app per API ("20 QPS per app per API",
+ * `Forbidden.AccessDenied.QpsLimitForAppkeyAndApi`:
+ * https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server),
+ * so sends (`createAndDeliver`) and updates (`PUT /v1.0/card/instances`) each draw from their own key
+ * with the channel's `budget` windows. No per-card or per-chat limit is published.
+ */
+export function dingtalkBudgetKeys(appKey: string) {
+  return (call: BudgetedCall, settings: ChannelSettings): readonly BudgetKey[] => [
+    { key: `dingtalk:${appKey}:${call.kind === 'send' ? 'createAndDeliver' : 'updateCard'}`, windows: settings.budget },
+  ];
+}

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { dingtalk } from '../src/index.js';
+import { GROUP, TEMPLATE_ID } from './helpers.js';
+
+describe('dingtalk budget keys (20 QPS per app per API)', () => {
+  it('sends and updates draw from their own API key of the app', () => {
+    const plugin = dingtalk({ appKey: 'ding_app', appSecret: 'secret', cardTemplateId: TEMPLATE_ID, target: GROUP });
+    const settings = { ...plugin.defaults, ...plugin.overrides };
+    const send = plugin.budgetKeys!({ kind: 'send', target: undefined }, settings);
+    const update = plugin.budgetKeys!({ kind: 'update', target: undefined, message: { id: 'track-1' } }, settings);
+    expect(send).toHaveLength(1);
+    expect(send[0]!.key).toBe('dingtalk:ding_app:createAndDeliver');
+    expect(update[0]!.key).toBe(send[0]!.key.replace('createAndDeliver', 'updateCard'));
+    expect(update[0]!.windows).toEqual([{ limit: 20, intervalMs: 1000 }]);
+  });
+});

@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import type { BudgetKey, BudgetWindow, BudgetedCall, ChannelSettings } from '@progresscard/core';
+import type { SlackTarget } from './transport/transport.js';
+
+/**
+ * `chat.postMessage` "generally allows posting one message per second per channel, while also
+ * allowing short bursts" (https://api.slack.com/methods/chat.postMessage#rate_limiting); paced here
+ * at one per second without the burst.
+ */
+const SLACK_PER_CHANNEL_WINDOWS: readonly BudgetWindow[] = [{ limit: 1, intervalMs: 1000 }];
+
+/**
+ * The budgets of one Slack call, as Slack counts them (https://api.slack.com/apis/rate-limits): each
+ * Web API method has its own limit per app per workspace, so `chat.postMessage` and `chat.update`
+ * draw from their own key with the channel's `budget` windows (chat.update is Tier 3, "50+ per
+ * minute"), and a post also from its channel's key ({@link SLACK_PER_CHANNEL_WINDOWS}). The
+ * workspace is named by a short SHA-256 digest of the bot token, never the token itself (keys may
+ * be stored in a shared `BudgetStore`).
+ */
+export function slackBudgetKeys(botToken: string, defaultChannel: string) {
+  const app = `slack:${createHash('sha256').update(botToken).digest('hex').slice(0, 12)}`;
+  return (call: BudgetedCall<SlackTarget | string>, settings: ChannelSettings): readonly BudgetKey[] => {
+    if (call.kind === 'update') return [{ key: `${app}:chat.update`, windows: settings.budget }];
+    const channel = (typeof call.target === 'string' ? call.target : call.target?.channel) ?? defaultChannel;
+    return [
+      { key: `${app}:chat.postMessage`, windows: settings.budget },
+      { key: `slack:channel:${channel}`, windows: SLACK_PER_CHANNEL_WINDOWS },
+    ];
+  };
+}
