@@ -152,7 +152,8 @@ describe('links in agent text', () => {
       fc.property(fc.array(piece, { maxLength: 24 }).map((pieces) => pieces.join('')), (text) => {
         for (const view of views(text)) expect(linksIn(view)).toEqual({ feishu: [], dingtalk: [], slack: [] });
       }),
-      { numRuns: Number(process.env.LINK_RUNS ?? 500) },
+      // A fixed seed keeps CI deterministic; PROPERTY_SEED (and LINK_RUNS) explore others.
+      { numRuns: Number(process.env.LINK_RUNS ?? 500), seed: Number(process.env.PROPERTY_SEED ?? 20261130) },
     );
   }, 120_000);
 });
