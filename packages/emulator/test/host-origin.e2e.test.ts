@@ -6,7 +6,8 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
-import { listen, startDingTalkEmulator, startFeishuEmulator, startSlackEmulator } from '../src/index.js';
+import WebSocket from 'ws';
+import { DEFAULT_DINGTALK_APP, listen, startDingTalkEmulator, startFeishuEmulator, startSlackEmulator } from '../src/index.js';
 
 /** One HTTP request to 127.0.0.1:`port` with the headers given as they are (Host included). */
 function call(port: number, path: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; body: string }> {
@@ -99,4 +100,34 @@ describe('a loopback server answers only requests that name it', () => {
       }
     });
   }
+
+  it('dingtalk stream: a socket opened from another site is refused, the SDK\'s own connection is accepted', async () => {
+    const emulator = await startDingTalkEmulator();
+    try {
+      const open = async () => {
+        const answer = await fetch(`${emulator.baseUrl}/v1.0/gateway/connections/open`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ clientId: DEFAULT_DINGTALK_APP.appKey, clientSecret: DEFAULT_DINGTALK_APP.appSecret, subscriptions: [] }),
+        });
+        return (await answer.json()) as { endpoint: string; ticket: string };
+      };
+      const connect = (url: string, headers: Record<string, string>) =>
+        new Promise<'open' | number>((resolve) => {
+          const socket = new WebSocket(url, { headers });
+          socket.once('open', () => {
+            socket.close();
+            resolve('open');
+          });
+          socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+          socket.once('error', () => resolve(-1));
+        });
+      const foreign = await open();
+      expect(await connect(`${foreign.endpoint}?ticket=${foreign.ticket}`, { origin: 'http://evil.example' })).not.toBe('open');
+      const own = await open();
+      expect(await connect(`${own.endpoint}?ticket=${own.ticket}`, {})).toBe('open');
+    } finally {
+      await emulator.close();
+    }
+  });
 });

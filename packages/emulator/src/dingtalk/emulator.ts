@@ -85,7 +85,7 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
     },
   };
 
-  const stream = new DingTalkStreamHub(o.apps, options.host ?? '127.0.0.1');
+  const stream = new DingTalkStreamHub(o.apps, options.host ?? '127.0.0.1', options.allowedHosts);
   const callbacks = new DingTalkCallbacks(store, stream, clock, 'dingemulatorcorp', 3000);
   const app = new Hono();
   app.post('/v1.0/gateway/connections/open', async (c) => {
