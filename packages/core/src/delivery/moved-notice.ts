@@ -49,8 +49,8 @@ export interface CloseMovedMessageOptions {
  * After the final went out as a fresh message, the message that kept refusing it is updated to
  * {@link movedNoticeView}, so it neither stays on "running" nor shows the final a second time.
  * Retried like a final (once, then after each delay); when an older call of that message may
- * still be applied late, closed once more after that. Resolves when done or given up (a warning
- * says so); never rejects.
+ * still be applied late, closed once more after that, also when the first close kept failing.
+ * Resolves when done or given up (a warning says so); never rejects.
  */
 export async function closeMovedMessage(options: CloseMovedMessageOptions): Promise<void> {
   let payload: unknown;
@@ -60,7 +60,10 @@ export async function closeMovedMessage(options: CloseMovedMessageOptions): Prom
     options.logger.warn('could not mark the given-up message as moved: render failed', { message: options.message.id, error: String(error) });
     return;
   }
-  if (!(await closeWithRetries(options, payload))) return;
+  // Also after a close that kept failing: its tries may have been applied, and an older call of
+  // the message may still land after any of them; only a message that is gone (or a channel that
+  // refuses every call) is not tried again.
+  if ((await closeWithRetries(options, payload)) === 'unreachable') return;
   const lateIn = options.lateCallsUntil - options.clock.now();
   if (lateIn > 0) {
     await sleep(lateIn);
@@ -68,8 +71,11 @@ export async function closeMovedMessage(options: CloseMovedMessageOptions): Prom
   }
 }
 
-/** One close, retried after each delay; true once it was accepted. */
-async function closeWithRetries(options: CloseMovedMessageOptions, payload: unknown): Promise<boolean> {
+/**
+ * One close, retried after each delay: `closed` once it was accepted, `failed` when every try
+ * failed, `unreachable` when the message is gone or every call would fail alike ({@link GIVE_UP_AFTER}).
+ */
+async function closeWithRetries(options: CloseMovedMessageOptions, payload: unknown): Promise<'closed' | 'failed' | 'unreachable'> {
   for (let attempt = 1; ; attempt++) {
     const startedAt = options.clock.now();
     let failure: CallFailure;
@@ -77,7 +83,7 @@ async function closeWithRetries(options: CloseMovedMessageOptions, payload: unkn
       await options.acquire();
       await options.platformCall(() => options.transport.update({ message: options.message, payload, final: true }));
       options.report?.(startedAt, attempt);
-      return true;
+      return 'closed';
     } catch (error) {
       failure = classifyCallError(options.transport, error);
       options.report?.(startedAt, attempt, failure);
@@ -85,7 +91,7 @@ async function closeWithRetries(options: CloseMovedMessageOptions, payload: unkn
     const delay = options.retryDelaysMs[attempt - 1];
     if (delay === undefined || GIVE_UP_AFTER.has(failure.kind)) {
       options.logger.warn('could not mark the given-up message as moved: it may still show an older state', { message: options.message.id, attempts: attempt, kind: failure.kind, detail: failure.detail });
-      return false;
+      return GIVE_UP_AFTER.has(failure.kind) ? 'unreachable' : 'failed';
     }
     await sleep(failure.kind === 'rate-limited' ? Math.max(delay, failure.retryAfterMs ?? 0) : delay);
   }

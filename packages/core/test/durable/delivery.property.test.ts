@@ -28,21 +28,30 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('round' as const), round: fc.integer({ min: 1, max: 3 }) }),
 );
 
-const answerArb: fc.Arbitrary<PlatformAnswer> = fc.oneof(
-  { weight: 4, arbitrary: fc.constant({ kind: 'ok' } as const) },
-  { weight: 1, arbitrary: fc.constantFrom<PlatformAnswer>({ kind: 'rate-limited' }, { kind: 'transient' }, { kind: 'lost' }, { kind: 'gone' }, { kind: 'rejected' }, { kind: 'hang' }) },
-  // Late calls land within the late-apply window (10 s after the failure, latency included): the model's assumption.
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: 9_000 }).map((lateMs): PlatformAnswer => ({ kind: 'late', lateMs })) },
-);
+/** Platform answers; `okWeight` against 1 for each kind of trouble (refusals, late-applied calls). */
+const answerArb = (okWeight: number): fc.Arbitrary<PlatformAnswer> =>
+  fc.oneof(
+    { weight: okWeight, arbitrary: fc.constant({ kind: 'ok' } as const) },
+    { weight: 1, arbitrary: fc.constantFrom<PlatformAnswer>({ kind: 'rate-limited' }, { kind: 'transient' }, { kind: 'lost' }, { kind: 'gone' }, { kind: 'rejected' }, { kind: 'hang' }) },
+    // Late calls land within the late-apply window (10 s after the failure, latency included): the model's assumption.
+    { weight: 1, arbitrary: fc.integer({ min: 1, max: 9_000 }).map((lateMs): PlatformAnswer => ({ kind: 'late', lateMs })) },
+  );
 
-const scenario = fc.record({
-  steps: fc.array(fc.tuple(fc.integer({ min: 0, max: 3000 }), step), { maxLength: 12 }),
-  ending: fc.constantFrom('completed', 'failed', 'cancelled', 'shutdown'),
-  answers: fc.array(answerArb, { maxLength: 14 }),
-  latencyMs: fc.constantFrom(0, 0, 50, 400),
-  /** Long answers become continuation parts. */
-  chunkChars: fc.constantFrom(undefined, undefined, 60),
-});
+/** A run: events, its ending, and how the platform answers (`maxAnswers` scripted, then ok). */
+const scenarioOf = (okWeight: number, maxAnswers: number) =>
+  fc.record({
+    steps: fc.array(fc.tuple(fc.integer({ min: 0, max: 3000 }), step), { maxLength: 12 }),
+    ending: fc.constantFrom('completed', 'failed', 'cancelled', 'shutdown'),
+    answers: fc.array(answerArb(okWeight), { maxLength: maxAnswers }),
+    latencyMs: fc.constantFrom(0, 0, 50, 400),
+    /** Long answers become continuation parts. */
+    chunkChars: fc.constantFrom(undefined, undefined, 60),
+  });
+
+/** A mostly healthy platform: four answers in six are ok. */
+const scenario = scenarioOf(4, 14);
+/** A platform in trouble: one answer in three is ok, longer scripts. */
+const harshScenario = scenarioOf(1, 30);
 
 /** Plays one scenario; returns the chat, the report and what the composition still holds. */
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
@@ -119,6 +128,19 @@ describe('delivery properties over random events and random platform answers', (
         fc.asyncProperty(scenario, checkRun),
         { numRuns: RUNS, seed: SEED },
       );
+    } finally {
+      process.off('unhandledRejection', onRejection);
+      vi.useRealTimers();
+    }
+    expect(rejections).toEqual([]);
+  }, 600_000);
+
+  it(`the same on a platform in trouble, where most calls fail or land late (${Math.ceil(RUNS / 4)} runs)`, async () => {
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      await fc.assert(fc.asyncProperty(harshScenario, checkRun), { numRuns: Math.ceil(RUNS / 4), seed: SEED });
     } finally {
       process.off('unhandledRejection', onRejection);
       vi.useRealTimers();

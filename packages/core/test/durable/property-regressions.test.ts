@@ -92,4 +92,24 @@ describe('delivery property regressions', () => {
       ['m2', 'FINAL-ANSWER'],
     ]);
   });
+
+  it('closing the first message keeps failing while an older final may still land on it: it is closed again after that', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const late = (lateMs: number): PlatformAnswer => ({ kind: 'late', lateMs });
+    // Sends applied late, an update applied 2.2 s late (the final climbs to a fresh message), the
+    // fresh send ok, then the closes of the first message: two applied late, two rate-limited.
+    const answers: PlatformAnswer[] = [late(1), late(1), { kind: 'ok' }, late(2212), { kind: 'ok' }, late(1), late(1), { kind: 'rate-limited' }, { kind: 'rate-limited' }];
+    const platform = scriptedPlatform({ any: answers });
+    const cards = createProgressCards({ channels: [platform.plugin], logger: silentLogger, env: {} });
+    const card = cards.open('memory');
+    card.start({ title: 'property' });
+    card.complete('FINAL-ANSWER');
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(await card.finalDelivery).toMatchObject({ ok: true, freshMessage: true, message: { id: 'm2' } });
+    const shown = [...platform.channel.messages.values()].map((message) => [message.id, message.history.at(-1)!.answer]);
+    expect(shown).toEqual([
+      ['m1', '（这张卡片无法再更新，结果已发送为下方的新卡片。）'],
+      ['m2', 'FINAL-ANSWER'],
+    ]);
+  });
 });
