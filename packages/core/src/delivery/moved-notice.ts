@@ -60,22 +60,24 @@ export async function closeMovedMessage(options: CloseMovedMessageOptions): Prom
     options.logger.warn('could not mark the given-up message as moved: render failed', { message: options.message.id, error: String(error) });
     return;
   }
-  // Also after a close that kept failing: its tries may have been applied, and an older call of
-  // the message may still land after any of them; only a message that is gone (or a channel that
-  // refuses every call) is not tried again.
-  if ((await closeWithRetries(options, payload)) === 'unreachable') return;
+  const first = await closeWithRetries(options, payload);
+  if (first.outcome === 'unreachable') return;
+  // Done when a close sent after the last moment an older call could land was accepted: it is on
+  // top for good. Otherwise (a close accepted earlier, or every try failed: tries may have landed,
+  // and an older call may land after any of them) close once more when no older call can land.
+  if (first.outcome === 'closed' && first.startedAt >= options.lateCallsUntil) return;
+  // Every try failed and no older call can land: the warning said so, nothing more to do.
+  if (first.outcome === 'failed' && options.lateCallsUntil === Number.NEGATIVE_INFINITY) return;
   const lateIn = options.lateCallsUntil - options.clock.now();
-  if (lateIn > 0) {
-    await sleep(lateIn);
-    await closeWithRetries(options, payload);
-  }
+  if (lateIn > 0) await sleep(lateIn);
+  await closeWithRetries(options, payload);
 }
 
 /**
  * One close, retried after each delay: `closed` once it was accepted, `failed` when every try
  * failed, `unreachable` when the message is gone or every call would fail alike ({@link GIVE_UP_AFTER}).
  */
-async function closeWithRetries(options: CloseMovedMessageOptions, payload: unknown): Promise<'closed' | 'failed' | 'unreachable'> {
+async function closeWithRetries(options: CloseMovedMessageOptions, payload: unknown): Promise<{ readonly outcome: 'closed' | 'failed' | 'unreachable'; readonly startedAt: number }> {
   for (let attempt = 1; ; attempt++) {
     const startedAt = options.clock.now();
     let failure: CallFailure;
@@ -83,7 +85,7 @@ async function closeWithRetries(options: CloseMovedMessageOptions, payload: unkn
       await options.acquire();
       await options.platformCall(() => options.transport.update({ message: options.message, payload, final: true }));
       options.report?.(startedAt, attempt);
-      return 'closed';
+      return { outcome: 'closed', startedAt };
     } catch (error) {
       failure = classifyCallError(options.transport, error);
       options.report?.(startedAt, attempt, failure);
@@ -91,7 +93,7 @@ async function closeWithRetries(options: CloseMovedMessageOptions, payload: unkn
     const delay = options.retryDelaysMs[attempt - 1];
     if (delay === undefined || GIVE_UP_AFTER.has(failure.kind)) {
       options.logger.warn('could not mark the given-up message as moved: it may still show an older state', { message: options.message.id, attempts: attempt, kind: failure.kind, detail: failure.detail });
-      return GIVE_UP_AFTER.has(failure.kind) ? 'unreachable' : 'failed';
+      return { outcome: GIVE_UP_AFTER.has(failure.kind) ? 'unreachable' : 'failed', startedAt };
     }
     await sleep(failure.kind === 'rate-limited' ? Math.max(delay, failure.retryAfterMs ?? 0) : delay);
   }

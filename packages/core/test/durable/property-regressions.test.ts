@@ -93,12 +93,16 @@ describe('delivery property regressions', () => {
     ]);
   });
 
-  it('closing the first message keeps failing while an older final may still land on it: it is closed again after that', async () => {
+  it.each<[string, PlatformAnswer]>([
+    ['rate-limited', { kind: 'rate-limited' }],
+    // The last try hangs until the call timeout: the round ends after the older call could land.
+    ['never answered', { kind: 'hang' }],
+  ])('closing the first message keeps failing (last try %s) while an older final may land on it: it is closed again after that', async (_name, lastClose) => {
     vi.useFakeTimers({ now: 1_700_000_000_000 });
     const late = (lateMs: number): PlatformAnswer => ({ kind: 'late', lateMs });
     // Sends applied late, an update applied 2.2 s late (the final climbs to a fresh message), the
-    // fresh send ok, then the closes of the first message: two applied late, two rate-limited.
-    const answers: PlatformAnswer[] = [late(1), late(1), { kind: 'ok' }, late(2212), { kind: 'ok' }, late(1), late(1), { kind: 'rate-limited' }, { kind: 'rate-limited' }];
+    // fresh send ok, then the closes of the first message: two applied late, then two refused.
+    const answers: PlatformAnswer[] = [late(1), late(1), { kind: 'ok' }, late(2212), { kind: 'ok' }, late(1), late(1), { kind: 'rate-limited' }, lastClose];
     const platform = scriptedPlatform({ any: answers });
     const cards = createProgressCards({ channels: [platform.plugin], logger: silentLogger, env: {} });
     const card = cards.open('memory');
