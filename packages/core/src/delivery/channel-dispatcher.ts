@@ -207,7 +207,9 @@ export class ChannelDispatcher {
     // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
     if (record.callSucceeded()) return this.requeue(record, change);
     record.accepted(key);
-    if (final) record.lateCalls.finalShown(this.deps.clock.now());
+    // The platform applied the final somewhere between the call's start and its answer: an older
+    // call landing after the start may be on top of it.
+    if (final) record.lateCalls.finalShown(startedAt);
     this.store.put(record, view);
     if (this.parts.next(record, view)) this.requeue(record, change);
     else if (final) this.finishAfterLateCalls(record, change);
