@@ -129,12 +129,15 @@ describe('live preview page', () => {
     }
   }, 60_000);
 
-  it('shows the approval buttons and a person clicks them against both emulators; the agent proceeds', async () => {
-    const emulators = await startEmulators(['feishu', 'dingtalk']);
+  it('shows the approval buttons and a person clicks them against every emulator; the agent proceeds', async () => {
+    const channels = ['feishu', 'dingtalk', 'slack'] as const;
+    /** What the page says after the click: Feishu's toast, DingTalk's notice, Slack's in-place update (it has no toast). */
+    const notices = { feishu: 'ou_reviewer: Sent: Approve', dingtalk: 'ou_reviewer: Sent: Approve', slack: 'ou_reviewer: card updated in place' };
+    const emulators = await startEmulators([...channels]);
     const cards = createProgressCards({ channels: emulatedPlugins(emulators, { tickMs: 3000 }), logger: silentLogger, env: {} });
     const preview = await startPreviewServer({ sources: emulators.sources, runInfo: () => ({ title: 't', phase: 'emulator' }), port: 0 });
     try {
-      const decisions = ['feishu', 'dingtalk'].map((channel) => {
+      const decisions = channels.map((channel) => {
         const card = cards.open(channel, undefined, { locale: 'en', title: 'Publish' });
         card.toolStarted('c1', 'shell', { command: 'npm publish' });
         return card.requestApproval({ prompt: 'Run `npm publish`?', callId: 'c1' });
@@ -143,7 +146,7 @@ describe('live preview page', () => {
       await page.fill('#user', 'ou_reviewer');
       const decided = new Set<number>();
       for (const [index, decision] of decisions.entries()) void decision.then(() => decided.add(index));
-      for (const [index, channel] of ['feishu', 'dingtalk'].entries()) {
+      for (const [index, channel] of channels.entries()) {
         const panel = page.locator(`[data-channel="${channel}"]`);
         const approve = panel.locator('.card-holder button[data-button="Approve"]');
         await approve.waitFor({ timeout: 10_000 });
@@ -155,13 +158,10 @@ describe('live preview page', () => {
             if (!decided.has(index) && (await approve.count()) > 0) await approve.first().click({ timeout: 2_000 }).catch(() => undefined);
             return panel.locator('.notice').innerText();
           }, { timeout: 15_000, interval: 1_000 })
-          .toBe('ou_reviewer: Sent: Approve');
+          .toBe(notices[channel]);
       }
-      await expect(Promise.all(decisions)).resolves.toEqual([
-        expect.objectContaining({ approved: true, by: expect.objectContaining({ id: 'ou_reviewer' }) }),
-        expect.objectContaining({ approved: true, by: expect.objectContaining({ id: 'ou_reviewer' }) }),
-      ]);
-      // The buttons are gone from both cards once decided.
+      await expect(Promise.all(decisions)).resolves.toEqual(channels.map(() => expect.objectContaining({ approved: true, by: expect.objectContaining({ id: 'ou_reviewer' }) })));
+      // The buttons are gone from every card once decided.
       await expect.poll(() => page.locator('.card-holder button[data-button="Approve"]').count(), { timeout: 10_000 }).toBe(0);
     } finally {
       await cards.shutdown();

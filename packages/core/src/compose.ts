@@ -1,13 +1,16 @@
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import type { ChannelSettings, ChannelPlugin, Requester } from './plugin/contract.js';
 import { DEFAULT_FEATURE_SWITCHES } from './plugin/kit/switches.js';
 import { capCallsPerMessage } from './runtime/call-cap.js';
 import { CompletionPinger } from './runtime/completion-ping.js';
 import { FinalOnlyCard } from './runtime/final-only-card.js';
-import { InMemoryBudgetStore } from './delivery/budget-store.js';
+import { isTerminalStatus } from './card/view.js';
+import { InMemoryBudgetStore, type BudgetStore } from './delivery/budget-store.js';
 import type { FinalDelivery } from './delivery/card-delivery-record.js';
-import { InMemoryCardStore } from './delivery/card-store.js';
+import { CardLeases, DEFAULT_LEASE_TTL_MS } from './delivery/card-leases.js';
+import { InMemoryCardStore, type CardLease, type CardStore, type StoredCard } from './delivery/card-store.js';
 import type { ChannelStats } from './delivery/channel-dispatcher.js';
 import { ChannelRegistry } from './delivery/channel-registry.js';
 import { DeliveryObservers, type DeliveryListener } from './delivery/delivery-observers.js';
@@ -17,12 +20,24 @@ import { consoleLogger, type Logger } from './shared/logger.js';
 import { LiveProgressCard, type OpenCardOptions, type ProgressCard } from './runtime/progress-card.js';
 import { checkStallSettings, DEFAULT_STALL_SETTINGS, type StallSettings } from './runtime/stall-watch.js';
 import { finalWithin, INTERRUPTED_REASONS, shutdownOptions, type ShutdownOptions } from './runtime/shutdown.js';
+import { DEFAULT_ORPHAN_GRACE_MS, OrphanSweeper } from './runtime/orphan-sweeper.js';
 import { TickerService } from './runtime/ticker.js';
 import { InteractionRouter } from './interaction/router.js';
 import type { ClickReply } from './interaction/types.js';
 import type { InteractionUser } from './events/contract.js';
 import { TOKENS } from './runtime/tokens.js';
 import { DEFAULT_CALL_TIMEOUT_MS } from './delivery/call-timeout.js';
+
+/**
+ * Where a composition keeps API budgets and open cards when several processes share them, e.g.
+ * `await redisStore({ url })` from `@progresscard/redis`. Every process of one app gets the same
+ * store (the same Redis): together they stay within the platform's limits, and a process that
+ * starts takes over the cards a stopped one left (see `ProgressCards.resume`).
+ */
+export interface ProgressCardsStore {
+  readonly budgets: BudgetStore;
+  readonly cards: CardStore;
+}
 
 /** Options of {@link createProgressCards}. */
 export interface ProgressCardsOptions {
@@ -37,6 +52,22 @@ export interface ProgressCardsOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Retry timing (default 1 s / 2 s / 4 s backoff, pause after 3 consecutive failures). */
   readonly retry?: Partial<RetrySettings>;
+  /**
+   * Shared budgets and card state (default: in this process's memory, or the parent's). With a
+   * store, the composition renews the leases of its cards while it lives, and looks for cards whose
+   * owner's lease expired: see {@link ProgressCards.resume} and `orphanGraceMs`.
+   */
+  readonly store?: ProgressCardsStore;
+  /**
+   * How long a card's lease lasts without renewal, ms (default 30 000; renewed every third of it).
+   * A killed process's cards can be resumed or ended this long after its last renewal.
+   */
+  readonly leaseTtlMs?: number;
+  /**
+   * How long after its lease expired a card nobody resumed is ended as interrupted ("进程重启，任务已中断" /
+   * "interrupted by a restart"), ms (default 60 000). Only with a `store`.
+   */
+  readonly orphanGraceMs?: number;
   /**
    * When a run nobody feeds counts as stalled (`stallMs`, default 10 min: the card says "no
    * progress since …" and stops ticking) and when it is given up (`abandonMs`, default 30 min: the
@@ -54,6 +85,11 @@ export interface ProgressCardsOptions {
 export interface OpenOptions extends OpenCardOptions {
   /** Who asked for the run: the completion ping mentions them (when the channel's switch is on). */
   readonly requester?: Requester;
+  /**
+   * The product's id for the run (default the card's id): stored with the card, so that a process
+   * started after this one stopped can continue it with `ProgressCards.resume(runId)`.
+   */
+  readonly runId?: string;
 }
 
 /** A snapshot of a composition's moving parts, for health checks and tests. */
@@ -84,6 +120,15 @@ export interface ProgressCards {
    * @throws Error naming an unknown channel id, or saying the composition was shut down.
    */
   open(channelId: string, target?: unknown, options?: OpenOptions): ProgressCard;
+  /**
+   * Continues a run whose process stopped (a restart, a crash): finds its open card in the card
+   * store, waits until its owner's lease expired (at most one lease), claims it and returns a card
+   * that updates the same message. Running tool calls keep their original start times; later
+   * events update that message. Events from before the restart are not replayed.
+   * @throws Error (as a rejection) when no open card of `runId` is stored, its channel is not in this
+   *   composition, a live process keeps renewing its lease, or the composition was shut down.
+   */
+  resume(runId: string, options?: Pick<OpenOptions, 'requester'>): Promise<ProgressCard>;
   /** Effective settings of a channel (defaults ← config ← env). @throws Error naming an unknown channel id. */
   settings(channelId: string): ChannelSettings;
   /** Call counters of a channel since the composition was created. @throws Error naming an unknown channel id. */
@@ -122,6 +167,12 @@ export interface ProgressCards {
   shutdown(options?: string | ShutdownOptions): Promise<FinalDelivery[]>;
 }
 
+/** @throws Error naming the option when `value` is not an integer ≥ `min` (ms). */
+function checkMs(option: string, value: number, min: number): number {
+  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${option} = ${JSON.stringify(value)}: must be an integer ≥ ${min} (ms)`);
+  return value;
+}
+
 /** Registers `value` under `token`; without one, keeps the parent's registration or else registers `fallback`. */
 function provide<T>(container: DependencyContainer, token: InjectionToken<T>, value: T | undefined, fallback: (c: DependencyContainer) => T): void {
   if (value !== undefined) container.register(token, { useValue: value });
@@ -144,8 +195,12 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   provide(container, TOKENS.Env, options.env, () => process.env);
   const inheritedRetry = container.isRegistered(TOKENS.RetrySettings, true) ? container.resolve(TOKENS.RetrySettings) : DEFAULT_RETRY_SETTINGS;
   container.register(TOKENS.RetrySettings, { useValue: { ...inheritedRetry, ...options.retry } });
-  provide(container, TOKENS.BudgetStore, undefined, () => new InMemoryBudgetStore());
-  provide(container, TOKENS.CardStore, undefined, () => new InMemoryCardStore());
+  provide(container, TOKENS.BudgetStore, options.store?.budgets, () => new InMemoryBudgetStore());
+  provide(container, TOKENS.CardStore, options.store?.cards, () => new InMemoryCardStore());
+  const leaseTtlMs = checkMs('leaseTtlMs', options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS, 1);
+  const orphanGraceMs = checkMs('orphanGraceMs', options.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS, 0);
+  const cardStore = container.resolve(TOKENS.CardStore);
+  const leases = new CardLeases(cardStore, systemClock, container.resolve(TOKENS.Logger), randomUUID(), leaseTtlMs, options.store !== undefined);
   // A channel with a per-run call cap gets its transport wrapped before the registry sees it.
   let tickOf: (channelId: string) => number = () => 0;
   for (const given of options.channels) {
@@ -165,6 +220,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
       budgets: c.resolve(TOKENS.BudgetStore),
       cards: c.resolve(TOKENS.CardStore),
       observers: c.resolve(DeliveryObservers),
+      leases,
     })),
   });
 
@@ -194,26 +250,98 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
     ]),
   );
 
+  /** Cards this composition claimed from the store (resumed or being ended), until their final. */
+  const claimed = new Set<string>();
+  const claim = async (card: StoredCard): Promise<CardLease | undefined> => {
+    if (claimed.has(card.cardId)) return undefined;
+    claimed.add(card.cardId);
+    const now = systemClock.now();
+    const lease = await cardStore.claim(card.cardId, leases.owner, now + leaseTtlMs, now).catch((error: unknown) => {
+      claimed.delete(card.cardId);
+      throw error;
+    });
+    if (!lease) claimed.delete(card.cardId);
+    else leases.adopt(card.cardId, lease);
+    return lease;
+  };
+
+  /** Opens a card: a new one, or (with `stored`) one continuing a stored card this composition claimed. */
+  function openCard(channelId: string, target: unknown, openOptions: OpenOptions, stored?: StoredCard, wrap = true): ProgressCard {
+    const channel = registry.channel(channelId);
+    const switches = channel.plugin.switches ?? DEFAULT_FEATURE_SWITCHES;
+    // The requester decides the card's questions and is mentioned by the completion ping.
+    const { requester, runId, ...cardOptions } = openOptions;
+    if (runId !== undefined && (typeof runId !== 'string' || runId === '')) throw new Error(`runId = ${JSON.stringify(runId)}: must be a non-empty string`);
+    const resolved: OpenCardOptions = { ...cardOptions, requester, cardPer: cardOptions.cardPer ?? switches.cardPer };
+    const card = new LiveProgressCard({ channel, ticker, clock, logger, interactions, stall }, target, resolved, runId ?? stored?.runId, stored);
+    live.add(card);
+    const handle: ProgressCard = switches.progressive || !wrap ? card : new FinalOnlyCard(card, clock, logger, resolved);
+    if (handle instanceof FinalOnlyCard) heldCards.add(handle);
+    void card.finalDelivery.then((final) => {
+      live.delete(card);
+      if (stored) claimed.delete(stored.cardId);
+      if (handle instanceof FinalOnlyCard) heldCards.delete(handle);
+      const ping = pingers.get(channelId)!.afterFinal({ id: card.id, target, view: handle.view(), requester }, final);
+      pings.add(ping);
+      void ping.then(() => pings.delete(ping));
+    });
+    return handle;
+  }
+
+  /** Ends a card whose process stopped: the stored message shows it was interrupted (best effort). */
+  function endInterrupted(stored: StoredCard, lease: CardLease): void {
+    if (shutDown || !stored.message || isTerminalStatus(stored.status)) {
+      claimed.delete(stored.cardId);
+      leases.release(stored.cardId);
+      if (!shutDown) void cardStore.delete(stored.cardId, lease.fencingToken).catch(() => undefined);
+      return;
+    }
+    logger.warn('ending a card its stopped process left open', { card: stored.cardId, run: stored.runId, channel: stored.channelId });
+    openCard(stored.channelId, stored.target, {}, stored, false).cancel(INTERRUPTED_REASONS[stored.locale] ?? INTERRUPTED_REASONS.en);
+  }
+
+  const sweeper = options.store
+    ? new OrphanSweeper({
+        store: cardStore,
+        clock: systemClock,
+        logger,
+        owner: leases.owner,
+        leaseTtlMs,
+        graceMs: orphanGraceMs,
+        hasChannel: (channelId) => registry.channelIds.includes(channelId),
+        claim,
+        end: endInterrupted,
+      })
+    : undefined;
+  sweeper?.start();
+
   return {
     open(channelId, target, openOptions = {}) {
       if (shutDown) throw new Error(`cannot open a card on ${JSON.stringify(channelId)}: this ProgressCards was shut down (create a new composition to open cards again)`);
-      const channel = registry.channel(channelId);
-      const switches = channel.plugin.switches ?? DEFAULT_FEATURE_SWITCHES;
-      // The requester decides the card's questions and is mentioned by the completion ping.
-      const { requester } = openOptions;
-      const resolved: OpenCardOptions = { ...openOptions, cardPer: openOptions.cardPer ?? switches.cardPer };
-      const card = new LiveProgressCard({ channel, ticker, clock, logger, interactions, stall }, target, resolved);
-      live.add(card);
-      const handle: ProgressCard = switches.progressive ? card : new FinalOnlyCard(card, clock, logger, resolved);
-      if (handle instanceof FinalOnlyCard) heldCards.add(handle);
-      void card.finalDelivery.then((final) => {
-        live.delete(card);
-        if (handle instanceof FinalOnlyCard) heldCards.delete(handle);
-        const ping = pingers.get(channelId)!.afterFinal({ id: card.id, target, view: handle.view(), requester }, final);
-        pings.add(ping);
-        void ping.then(() => pings.delete(ping));
-      });
-      return handle;
+      return openCard(channelId, target, openOptions);
+    },
+    async resume(runId, resumeOptions = {}) {
+      const named = `resume(${JSON.stringify(runId)})`;
+      if (typeof runId !== 'string' || runId === '') throw new Error(`resume(runId): runId must be a non-empty string, got ${JSON.stringify(runId)}`);
+      if (shutDown) throw new Error(`${named}: this ProgressCards was shut down`);
+      const runs = (await cardStore.list()).filter((card) => card.runId === runId);
+      const stored = runs.find((card) => !isTerminalStatus(card.status)) ?? runs[0];
+      if (!stored) throw new Error(`${named}: no open card of this run in the card store`);
+      registry.channel(stored.channelId);
+      if (claimed.has(stored.cardId) || [...live].some((card) => card.runId === runId)) throw new Error(`${named}: the run is already open in this composition`);
+      let lease = await claim(stored);
+      if (!lease) {
+        // Its owner may have stopped without our knowing yet: wait for the lease to run out once.
+        const wait = stored.lease.expiresAt - systemClock.now() + 1;
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        const again = await cardStore.get(stored.cardId);
+        if (!again) throw new Error(`${named}: the card was ended meanwhile`);
+        if (claimed.has(again.cardId)) throw new Error(`${named}: its grace passed, the card is being ended as interrupted`);
+        lease = await claim(again);
+        if (!lease) throw new Error(`${named}: a live process holds the card (owner ${again.lease.owner}, lease renewed until ${new Date(again.lease.expiresAt).toISOString()})`);
+      }
+      const current = (await cardStore.get(stored.cardId)) ?? stored;
+      return openCard(current.channelId, current.target, { requester: resumeOptions.requester }, current);
     },
     settings: (channelId) => registry.channel(channelId).settings,
     stats: (channelId) => registry.channel(channelId).stats,
@@ -262,6 +390,8 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
       await interactions.close();
       ticker.dispose();
       registry.dispose();
+      sweeper?.dispose();
+      leases.dispose();
       return results;
     },
   };

@@ -50,7 +50,9 @@ export {
 
 // delivery/: card → platform calls.
 export { InMemoryBudgetStore, budgetSafetyMarginMs, pacingIntervalMs, type BudgetStore, type SlotRequest } from './delivery/budget-store.js';
-export { InMemoryCardStore, type CardStore, type StoredCard } from './delivery/card-store.js';
+export { InMemoryCardStore, type CardStore, type StoredCard, type StoredTool, type CardLease, type LeaseRenewal } from './delivery/card-store.js';
+export { CardLeases, DEFAULT_LEASE_TTL_MS } from './delivery/card-leases.js';
+export { DEFAULT_ORPHAN_GRACE_MS } from './runtime/orphan-sweeper.js';
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/retry-settings.js';
 export { DEFAULT_CALL_TIMEOUT_MS } from './delivery/call-timeout.js';
 export {
@@ -75,7 +77,7 @@ export type { ProgressCard, PushResult, OpenCardOptions } from './runtime/progre
 export { TickerService, type Tickable } from './runtime/ticker.js';
 export { DEFAULT_STALL_SETTINGS, type StallSettings } from './runtime/stall-watch.js';
 export { installShutdownHandlers, DEFAULT_SHUTDOWN_DEADLINE_MS, INTERRUPTED_REASONS, type ShutdownOptions, type ShutdownHandlerOptions } from './runtime/shutdown.js';
-export { createProgressCards, type ProgressCards, type ProgressCardsOptions, type ProgressCardsDiagnostics, type OpenOptions } from './compose.js';
+export { createProgressCards, type ProgressCards, type ProgressCardsStore, type ProgressCardsOptions, type ProgressCardsDiagnostics, type OpenOptions } from './compose.js';
 export { completionPingText } from './runtime/completion-ping.js';
 export { tickStretch } from './runtime/call-cap.js';
 

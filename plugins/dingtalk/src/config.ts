@@ -70,7 +70,12 @@ const TemplateKeysSchema = z.object({
  *   `dingtalk-stream` client, no public URL; cards are created with `callbackType: 'STREAM'`,
  *   https://open.dingtalk.com/document/development/create-and-deliver-cards); the buttons come from the
  *   controls variable (`callbacks.controlsKey`, default `pcControls`) your template binds. Without
- *   it, open questions show the text reply to type.
+ *   it, open questions show the text reply to type. `{ mode: 'http', port, … }` instead serves an
+ *   HTTP endpoint on `host:port` + `path` (default `/dingtalk/card-callback`), registers it
+ *   (`publicUrl`, default the listening URL) for `routeKey` (default `progresscard`) with
+ *   `POST /v1.0/card/callbacks/register` and creates cards with `callbackType: 'HTTP'`
+ *   (https://open.dingtalk.com/document/development/register-card-callback-address); with
+ *   `apiSecret` it refuses callbacks whose `timestamp` / `sign` headers do not match it.
  */
 export const DingTalkConfigSchema = z.object({
   appKey: z.string().trim().min(1),
@@ -93,7 +98,23 @@ export const DingTalkConfigSchema = z.object({
   ...TIMING_OVERRIDES_SHAPE,
   ...FEATURE_SWITCHES_SHAPE,
   templateKeys: TemplateKeysSchema.default({ title: 'msgTitle', content: 'msgContent', flowStatus: 'flowStatus' }),
-  callbacks: z.object({ mode: z.literal('stream'), controlsKey: z.string().min(1).max(100).default('pcControls') }).strict().optional(),
+  callbacks: z
+    .discriminatedUnion('mode', [
+      z.object({ mode: z.literal('stream'), controlsKey: z.string().min(1).max(100).default('pcControls') }).strict(),
+      z
+        .object({
+          mode: z.literal('http'),
+          controlsKey: z.string().min(1).max(100).default('pcControls'),
+          host: z.string().min(1).default('127.0.0.1'),
+          port: z.number().int().min(0).max(65_535),
+          path: z.string().startsWith('/').default('/dingtalk/card-callback'),
+          publicUrl: HttpUrlSchema.optional(),
+          routeKey: z.string().trim().min(1).max(100).default('progresscard'),
+          apiSecret: z.string().min(1).optional(),
+        })
+        .strict(),
+    ])
+    .optional(),
   cardParams: z.record(z.string().min(1).max(100), z.unknown()).default({}),
   maxContentChars: z.number().int().min(500).max(20_000).default(2500),
   maxContinuationMessages: z.number().int().min(0).max(100).default(20),
@@ -117,7 +138,7 @@ export class DingTalkConfigError extends ChannelConfigError {
   override readonly name = 'DingTalkConfigError';
 }
 
-const SECRET_FIELDS = new Set(['appSecret']);
+const SECRET_FIELDS = new Set(['appSecret', 'callbacks']);
 
 /**
  * Validates `input` and applies defaults.

@@ -1,11 +1,12 @@
 import type { EnvVariable } from '@progresscard/core';
-import type { DingTalkConfigInput } from './config.js';
+import { DingTalkConfigError, type DingTalkConfigInput } from './config.js';
 
 /**
  * The environment variables `dingtalk.fromEnv()` reads, in order. Required: `DINGTALK_APP_KEY`,
  * `DINGTALK_APP_SECRET`, `DINGTALK_ROBOT_CODE` (for an internal-app robot, its AppKey),
  * `DINGTALK_CARD_TEMPLATE_ID` and `DINGTALK_OPEN_CONVERSATION_ID` (the group cards go to); optional:
- * `DINGTALK_BASE_URL` (default https://api.dingtalk.com, or an emulator's URL).
+ * `DINGTALK_BASE_URL` (default https://api.dingtalk.com, or an emulator's URL) and
+ * `DINGTALK_CALLBACKS` (`stream` or `http:<port>`: card buttons over Stream mode or HTTP callbacks).
  */
 export const DINGTALK_ENV_VARIABLES: readonly EnvVariable<DingTalkConfigInput>[] = [
   { name: 'DINGTALK_APP_KEY', field: 'appKey', required: true, hint: 'the app key' },
@@ -20,4 +21,16 @@ export const DINGTALK_ENV_VARIABLES: readonly EnvVariable<DingTalkConfigInput>[]
     toValue: (openConversationId) => ({ type: 'group', openConversationId }),
   },
   { name: 'DINGTALK_BASE_URL', field: 'baseUrl', required: false, hint: 'the API base URL, default https://api.dingtalk.com' },
+  {
+    name: 'DINGTALK_CALLBACKS',
+    field: 'callbacks',
+    required: false,
+    hint: 'card buttons: stream (Stream mode), or http:<port> (an HTTP callback URL served on that port)',
+    toValue: (text) => {
+      if (text === 'stream') return { mode: 'stream' };
+      const http = /^http:(\d{1,5})$/.exec(text);
+      if (http) return { mode: 'http', port: Number(http[1]) };
+      throw new DingTalkConfigError('dingtalk', 'callbacks (DINGTALK_CALLBACKS)', JSON.stringify(text), 'expected stream or http:<port>');
+    },
+  },
 ];

@@ -17,5 +17,6 @@ export type { DingTalkCardPayload, FailedCardState, StreamEnd } from './render/r
 export type { ContentMode } from './transport/card-writer.js';
 export type { DingTalkTarget } from './transport/target.js';
 export { DingTalkStreamCallbacks, type DingTalkStreamCallbacksOptions } from './interaction/stream-callbacks.js';
+export { DingTalkHttpCallbacks, verifyDingTalkSignature, type DingTalkHttpCallbacksOptions } from './interaction/http-callbacks.js';
 export type { DingTalkCallbackResponse } from './interaction/card-callback.js';
 export type { ControlButton as DingTalkControlButton, ControlParams as DingTalkControlParams, ControlStyle as DingTalkControlStyle } from './render/controls.js';

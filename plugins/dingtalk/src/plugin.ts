@@ -1,4 +1,4 @@
-import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
+import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type CardView, type ChannelPlugin, type EnvSource } from '@progresscard/core';
 import { DINGTALK_DEFAULTS, DingTalkConfigError, DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig, type DingTalkConfigInput } from './config.js';
 import { DINGTALK_ENV_VARIABLES } from './env.js';
 import { DingTalkRenderer, type DingTalkCardPayload } from './render/renderer.js';
@@ -8,7 +8,9 @@ import type { DingTalkTarget } from './transport/target.js';
 import { AccessTokenCache } from './transport/token.js';
 import { DingTalkTransport } from './transport/transport.js';
 import { CardWriter } from './transport/card-writer.js';
+import { DingTalkHttpCallbacks } from './interaction/http-callbacks.js';
 import { DingTalkStreamCallbacks } from './interaction/stream-callbacks.js';
+import { DINGTALK_API_ROUTES } from './transport/routes.js';
 
 /** The DingTalk channel plugin as `dingtalk(config)` returns it. */
 export type DingTalkPlugin = ChannelPlugin<DingTalkCardPayload, DingTalkTarget> & {
@@ -77,11 +79,24 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     cardTemplateId: c.cardTemplateId,
     robotCode: c.robotCode ?? c.appKey,
     defaultTarget: c.target,
-    callbackType: c.callbacks ? 'STREAM' : undefined,
+    callbackType: c.callbacks ? (c.callbacks.mode === 'http' ? 'HTTP' : 'STREAM') : undefined,
+    callbackRouteKey: c.callbacks?.mode === 'http' ? c.callbacks.routeKey : undefined,
   });
-  const interaction = c.callbacks
-    ? new DingTalkStreamCallbacks({ appKey: c.appKey, appSecret: c.appSecret, baseUrl: c.baseUrl, contentKey: c.templateKeys.content, render: (view) => renderer.render(view) })
-    : undefined;
+  const render = (view: CardView) => renderer.render(view);
+  const callbacks = c.callbacks;
+  const interaction = !callbacks
+    ? undefined
+    : callbacks.mode === 'stream'
+      ? new DingTalkStreamCallbacks({ appKey: c.appKey, appSecret: c.appSecret, baseUrl: c.baseUrl, contentKey: c.templateKeys.content, render })
+      : new DingTalkHttpCallbacks({
+          ...callbacks,
+          contentKey: c.templateKeys.content,
+          render,
+          register: async (callbackUrl) => {
+            const body = { callbackRouteKey: callbacks.routeKey, callbackUrl, ...(callbacks.apiSecret ? { apiSecret: callbacks.apiSecret } : {}), forceUpdate: true };
+            await http.call(DINGTALK_API_ROUTES.registerCallback, body, await tokens.get());
+          },
+        });
   return {
     id: 'dingtalk',
     configSchema: DingTalkConfigSchema,
@@ -92,7 +107,7 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     renderer,
     transport,
     interaction,
-    config: { ...c, appSecret: '<hidden>' },
+    config: { ...c, appSecret: '<hidden>', ...(c.callbacks?.mode === 'http' && c.callbacks.apiSecret ? { callbacks: { ...c.callbacks, apiSecret: '<hidden>' } } : {}) },
   };
 }
 

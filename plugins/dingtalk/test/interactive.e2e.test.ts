@@ -1,6 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProgressCards, silentLogger, type ProgressCard, type ProgressCards } from '@progresscard/core';
-import type { DingTalkCardSnapshot, DingTalkEmulator } from '@progresscard/emulator';
+import { DEFAULT_DINGTALK_APP, type DingTalkCardSnapshot, type DingTalkEmulator } from '@progresscard/emulator';
 import { setup } from './helpers.js';
 
 let closeAll: (() => Promise<void>) | undefined;
@@ -23,9 +25,15 @@ const controlsOf = (card: DingTalkCardSnapshot | undefined): { buttons: { id: st
   JSON.parse(card?.cardData.pcControls || '{"buttons":[]}');
 const contentOf = (card: DingTalkCardSnapshot | undefined) => card?.streamed.msgContent ?? card?.cardData.msgContent ?? '';
 
-/** A DingTalk emulator, the plugin with Stream-mode callbacks pointed at it, and a composition. */
-async function interactive(options: { callbacks?: boolean } = {}) {
-  const { emulator, plugin } = await setup(options.callbacks === false ? {} : { callbacks: { mode: 'stream' } });
+/** Card callbacks over Stream mode, or over HTTP (signed with an apiSecret). */
+type Mode = 'stream' | 'http';
+
+const API_SECRET = 'card-callback-secret';
+
+/** A DingTalk emulator, the plugin with card callbacks (Stream mode or HTTP) pointed at it, and a composition. */
+async function interactive(options: { callbacks?: boolean; mode?: Mode } = {}) {
+  const callbacks = options.mode === 'http' ? ({ mode: 'http', port: 0, apiSecret: API_SECRET } as const) : ({ mode: 'stream' } as const);
+  const { emulator, plugin } = await setup(options.callbacks === false ? {} : { callbacks });
   const cards: ProgressCards = createProgressCards({ channels: [plugin], logger: silentLogger, env: {} });
   closeAll = async () => {
     await cards.shutdown();
@@ -59,9 +67,9 @@ async function click(emulator: DingTalkEmulator, args: Parameters<DingTalkEmulat
 
 const notice = (response: Record<string, unknown> | undefined) => (response?.userPrivateData as { cardParamMap: { pcNotice: string } } | undefined)?.cardParamMap.pcNotice;
 
-describe('interactive cards on DingTalk: card callbacks over Stream mode through the emulator', () => {
+describe.each<{ mode: Mode }>([{ mode: 'stream' }, { mode: 'http' }])('interactive cards on DingTalk: card callbacks ($mode) through the emulator', ({ mode }) => {
   it('approve: the callback answer clears the buttons at once, the content shows who approved, the agent gets the decision', async () => {
-    const t = await interactive();
+    const t = await interactive({ mode });
     const card = t.open();
     const decision = card.requestApproval({ prompt: 'Run `npm publish`?' });
     const shown = await t.shown('Approve');
@@ -76,7 +84,7 @@ describe('interactive cards on DingTalk: card callbacks over Stream mode through
   });
 
   it('deny: red in the content, not approved for the agent', async () => {
-    const t = await interactive();
+    const t = await interactive({ mode });
     const card = t.open();
     const decision = card.requestApproval({ prompt: 'Drop the table?' });
     const shown = await t.shown('Deny');
@@ -86,7 +94,7 @@ describe('interactive cards on DingTalk: card callbacks over Stream mode through
   });
 
   it('answer: a choice button, then free text sent from the input', async () => {
-    const t = await interactive();
+    const t = await interactive({ mode });
     const card = t.open();
     const choice = card.ask({ prompt: 'Which region?', choices: ['eu-west', 'us-east'] });
     let shown = await t.shown('us-east');
@@ -99,7 +107,7 @@ describe('interactive cards on DingTalk: card callbacks over Stream mode through
   });
 
   it('stop: the agent handler runs and the card ends cancelled by that user', async () => {
-    const t = await interactive();
+    const t = await interactive({ mode });
     const card = t.open();
     const stoppedBy: string[] = [];
     card.onStop((user) => void stoppedBy.push(user.id));
@@ -114,7 +122,7 @@ describe('interactive cards on DingTalk: card callbacks over Stream mode through
   });
 
   it('timeout: denied by default and shown in the content; a late click hears it was decided', async () => {
-    const t = await interactive();
+    const t = await interactive({ mode });
     const card = t.open();
     const decision = card.requestApproval({ prompt: 'Rotate keys?', timeoutMs: 1500 });
     const shown = await t.shown('Approve');
@@ -128,7 +136,7 @@ describe('interactive cards on DingTalk: card callbacks over Stream mode through
   });
 
   it('foreign user: a polite refusal, the question stays open; the requester then decides', async () => {
-    const t = await interactive();
+    const t = await interactive({ mode });
     const card = t.open('u_ann');
     const decision = card.requestApproval({ prompt: 'Merge?' });
     const shown = await t.shown('Approve');
@@ -141,7 +149,7 @@ describe('interactive cards on DingTalk: card callbacks over Stream mode through
   });
 
   it('double click: the first wins, the second hears who decided', async () => {
-    const t = await interactive();
+    const t = await interactive({ mode });
     const card = t.open();
     const decision = card.requestApproval({ prompt: 'Ship it?' });
     const shown = await t.shown('Approve');
@@ -152,8 +160,8 @@ describe('interactive cards on DingTalk: card callbacks over Stream mode through
     await expect(decision).resolves.toMatchObject({ optionId: 'deny', by: { id: 'u_bob' } });
   });
 
-  it('retried callback: the same messageId is answered again but the decision reaches the agent once', async () => {
-    const t = await interactive();
+  it('retried callback: the same delivery is answered again but the decision reaches the agent once', async () => {
+    const t = await interactive({ mode });
     const card = t.open();
     const decisions: unknown[] = [];
     void card.requestApproval({ prompt: 'Deploy?' }).then((d) => decisions.push(d));
@@ -166,7 +174,7 @@ describe('interactive cards on DingTalk: card callbacks over Stream mode through
   });
 
   it('stale control: the Stop button of an earlier run, still shown by a client, does nothing', async () => {
-    const t = await interactive();
+    const t = await interactive({ mode });
     const first = t.open();
     const stops: string[] = [];
     first.onStop((user) => void stops.push(user.id));
@@ -193,3 +201,68 @@ describe('interactive cards on DingTalk: card callbacks over Stream mode through
     expect(clicked).toEqual({ cardUpdated: false, error: 'callbacks-not-configured' });
   });
 });
+
+describe('DingTalk HTTP card callbacks: signature and retries', () => {
+  /** Registers `url` (and `apiSecret`) for the plugin's route key, as the plugin's start did. */
+  async function register(emulator: DingTalkEmulator, url: string, apiSecret: string) {
+    const token = (await (await fetch(`${emulator.baseUrl}/v1.0/oauth2/accessToken`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ appKey: DEFAULT_DINGTALK_APP.appKey, appSecret: DEFAULT_DINGTALK_APP.appSecret }) })).json()) as { accessToken: string };
+    const answer = await fetch(`${emulator.baseUrl}/v1.0/card/callbacks/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-acs-dingtalk-access-token': token.accessToken },
+      body: JSON.stringify({ callbackRouteKey: 'progresscard', callbackUrl: url, apiSecret, forceUpdate: true }),
+    });
+    expect(answer.status).toBe(200);
+  }
+
+  it('a callback signed with another secret is refused (401) on every attempt and decides nothing', async () => {
+    const t = await interactive({ mode: 'http' });
+    const card = t.open();
+    void card.requestApproval({ prompt: 'Deploy?', timeoutMs: 60_000 });
+    const shown = await t.shown('Approve');
+    const url = await waitFor(() => listeningUrl(t.emulator), 'the registered callback URL');
+    await register(t.emulator, url, 'not-the-secret');
+    const forged = await t.emulator.click({ outTrackId: shown.outTrackId, user: 'u_bob', button: 'Approve' });
+    expect(forged).toMatchObject({ cardUpdated: false, error: 'http-error', status: 401, attempts: 3 });
+    expect(card.status).toBe('waiting');
+  });
+
+  it('an answer lost on the way back (the app decided, DingTalk saw a 502) is retried with the same body: the agent gets the decision once', async () => {
+    const t = await interactive({ mode: 'http' });
+    const card = t.open();
+    const decisions: unknown[] = [];
+    void card.requestApproval({ prompt: 'Deploy?' }).then((d) => decisions.push(d));
+    const shown = await t.shown('Approve');
+    const target = await waitFor(() => listeningUrl(t.emulator), 'the registered callback URL');
+    // A proxy in front of the app that passes every request on but loses the first answer.
+    let forwarded = 0;
+    const proxy = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const headers = Object.fromEntries(['content-type', 'timestamp', 'sign'].flatMap((h) => (request.headers[h] ? [[h, String(request.headers[h])]] : [])));
+      const answer = await fetch(target, { method: 'POST', headers, body: Buffer.concat(chunks) });
+      forwarded += 1;
+      response.writeHead(forwarded === 1 ? 502 : answer.status, { 'content-type': 'application/json' });
+      response.end(forwarded === 1 ? '{}' : await answer.text());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      await register(t.emulator, `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`, API_SECRET);
+      const clicked = await t.emulator.click({ outTrackId: shown.outTrackId, user: 'u_bob', button: 'Approve' });
+      // The retry is answered from memory: the same notice, no card change (the first answer's change was lost with it; the core's own update carries it).
+      expect(clicked).toMatchObject({ status: 200, attempts: 2 });
+      expect(notice(clicked.response)).toBe('Sent: Approve');
+      expect(forwarded).toBe(2);
+      await waitFor(() => decisions.length === 1, 'the decision');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(decisions).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+});
+
+/** The callback URL the plugin registered (the emulator's record of the register call). */
+function listeningUrl(emulator: DingTalkEmulator): string | undefined {
+  const call = emulator.calls({ route: 'card.callbacks.register' }).find((c) => c.outcome === 'accepted');
+  return (call?.request as { callbackUrl?: string } | undefined)?.callbackUrl;
+}

@@ -1,11 +1,11 @@
 import type { EnvVariable } from '@progresscard/core';
-import type { FeishuConfigInput } from './config.js';
+import { FeishuConfigError, type FeishuConfigInput } from './config.js';
 
 /**
  * The environment variables `feishu.fromEnv()` reads, in order. Required: `FEISHU_APP_ID`,
  * `FEISHU_APP_SECRET` and `FEISHU_CHAT_ID` (the chat cards go to, an `oc_…` chat_id); optional:
- * `FEISHU_DOMAIN` (`feishu`, `lark` or a base URL such as an emulator's) and `FEISHU_CARD_MODE`
- * (`message` or `cardkit`).
+ * `FEISHU_DOMAIN` (`feishu`, `lark` or a base URL such as an emulator's), `FEISHU_CARD_MODE`
+ * (`message` or `cardkit`) and `FEISHU_CALLBACKS` (`long-connection` or `http:<port>`: card buttons).
  */
 export const FEISHU_ENV_VARIABLES: readonly EnvVariable<FeishuConfigInput>[] = [
   { name: 'FEISHU_APP_ID', field: 'appId', required: true, hint: 'the app id, cli_…' },
@@ -13,4 +13,22 @@ export const FEISHU_ENV_VARIABLES: readonly EnvVariable<FeishuConfigInput>[] = [
   { name: 'FEISHU_CHAT_ID', field: 'receiveId', required: true, hint: 'the chat cards go to, oc_…' },
   { name: 'FEISHU_DOMAIN', field: 'domain', required: false, hint: 'feishu (default), lark or a base URL' },
   { name: 'FEISHU_CARD_MODE', field: 'mode', required: false, hint: 'message (default) or cardkit (streamed answer)' },
+  {
+    name: 'FEISHU_CALLBACKS',
+    field: 'callbacks',
+    required: false,
+    hint: 'card buttons: long-connection, or http:<port> (the callback request URL served on that port)',
+    toValue: callbacksFromEnv,
+  },
 ];
+
+/**
+ * `FEISHU_CALLBACKS`: `long-connection` or `http:<port>`.
+ * @throws FeishuConfigError naming the variable and the value for anything else.
+ */
+function callbacksFromEnv(text: string): unknown {
+  if (text === 'long-connection') return { mode: 'long-connection' };
+  const http = /^http:(\d{1,5})$/.exec(text);
+  if (http) return { mode: 'http', port: Number(http[1]) };
+  throw new FeishuConfigError('feishu', 'callbacks (FEISHU_CALLBACKS)', JSON.stringify(text), 'expected long-connection or http:<port>');
+}

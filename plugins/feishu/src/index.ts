@@ -20,6 +20,6 @@ export {
 export type { FeishuCard } from './render/card-types.js';
 export type { FeishuTarget } from './transport/transport.js';
 export { FeishuHttpCallbacks, type FeishuHttpCallbacksOptions } from './interaction/http-callbacks.js';
-export { FeishuLongConnectionCallbacks, type FeishuLongConnectionOptions } from './interaction/long-connection.js';
+export { FeishuLongConnectionCallbacks, FeishuLongConnectionError, type FeishuLongConnectionOptions } from './interaction/long-connection.js';
 export type { FeishuCallbackResponse } from './interaction/card-action.js';
 export type { ControlValue as FeishuControlValue, ControlStyle as FeishuControlStyle } from './render/controls.js';

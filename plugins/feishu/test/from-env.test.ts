@@ -43,6 +43,18 @@ describe('feishu.fromEnv', () => {
       'FEISHU_CHAT_ID',
       'FEISHU_DOMAIN?',
       'FEISHU_CARD_MODE?',
+      'FEISHU_CALLBACKS?',
     ]);
+  });
+});
+
+describe('FEISHU_CALLBACKS', () => {
+  const env = { FEISHU_APP_ID: 'cli_a1b2c3', FEISHU_APP_SECRET: 's', FEISHU_CHAT_ID: 'oc_team' };
+  it('long-connection and http:<port> turn card buttons on', () => {
+    expect(feishu.fromEnv({}, { env: { ...env, FEISHU_CALLBACKS: 'long-connection' } }).config.callbacks).toEqual({ mode: 'long-connection' });
+    expect(feishu.fromEnv({}, { env: { ...env, FEISHU_CALLBACKS: 'http:8080' } }).config.callbacks).toMatchObject({ mode: 'http', port: 8080, path: '/feishu/card-callback' });
+  });
+  it('anything else is refused naming the variable and the value', () => {
+    expect(() => feishu.fromEnv({}, { env: { ...env, FEISHU_CALLBACKS: 'webhook' } })).toThrow(/FEISHU_CALLBACKS.*webhook/);
   });
 });

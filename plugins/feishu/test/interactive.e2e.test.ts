@@ -195,7 +195,7 @@ describe('interactive cards on Feishu: HTTP card callbacks through the emulator'
     void card.requestApproval({ prompt: 'Deploy?', timeoutMs: 60_000 });
     const message = await t.shown('Approve');
     const clicked = await t.h.emulator.click({ messageId: message.messageId, user: 'ou_bob', button: 'Approve' });
-    expect(clicked).toEqual({ cardUpdated: false, error: 'callbacks-not-configured' });
+    expect(clicked).toEqual({ cardUpdated: false, error: 'callbacks-not-configured', clientError: { code: 200340, message: '出错了，请稍后再试' } });
     expect(card.status).toBe('waiting');
   });
 

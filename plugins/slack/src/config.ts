@@ -25,6 +25,11 @@ export const SLACK_DEFAULTS: ChannelSettings = {
  * - `tickMs`, `perCardIntervalMs`, `debounceMs`, `budget`: override the channel defaults.
  * - `verbosity`: `quiet` | `compact` | `detailed`, or `{ direct?, group? }`: how much the cards show (default `detailed`).
  * - `requestTimeoutMs`: abort a call after this long (default 10000).
+ * - `interactivity`: card buttons. The plugin serves the Interactivity Request URL on `host:port` +
+ *   `path` (default `/slack/interactivity`; set the public URL in front of it under the app's
+ *   "Interactivity & Shortcuts") and checks every request with the app's `signingSecret`
+ *   (https://api.slack.com/authentication/verifying-requests-from-slack). Without it, open questions
+ *   show the reply to type (`/approve 3F2A`).
  */
 export const SlackConfigSchema = z
   .object({
@@ -34,6 +39,15 @@ export const SlackConfigSchema = z
     ...TIMING_OVERRIDES_SHAPE,
     ...FEATURE_SWITCHES_SHAPE,
     requestTimeoutMs: z.number().int().positive().default(10_000),
+    interactivity: z
+      .object({
+        signingSecret: z.string().min(1),
+        host: z.string().min(1).default('127.0.0.1'),
+        port: z.number().int().min(0).max(65_535),
+        path: z.string().startsWith('/').default('/slack/interactivity'),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -53,7 +67,7 @@ export class SlackConfigError extends ChannelConfigError {
  */
 export function parseSlackConfig(input: unknown): SlackConfig {
   return parseChannelConfig('slack', SlackConfigSchema, input, {
-    secretFields: new Set(['botToken']),
+    secretFields: new Set(['botToken', 'interactivity']),
     error: (...args) => new SlackConfigError(...args),
   });
 }

@@ -6,10 +6,12 @@ import { SLACK_ENV_VARIABLES } from './env.js';
 import type { SlackMessage } from './render/message-types.js';
 import { createSlackRenderer } from './render/renderer.js';
 import { SlackTransport, type SlackTarget } from './transport/transport.js';
+import { SlackInteractivity } from './interaction/interactivity.js';
 
 /** The Slack channel plugin. `config` is the validated config without the bot token. */
 export interface SlackPlugin extends ChannelPlugin<SlackMessage, SlackTarget | string> {
   readonly id: 'slack';
+  /** The validated config without the bot token (and with the signing secret hidden). */
   readonly config: Readonly<Omit<SlackConfig, 'botToken'>>;
 }
 
@@ -39,8 +41,16 @@ export interface SlackFromEnvOptions extends SlackPluginOptions {
  */
 export function slack(config: SlackConfigInput, options: SlackPluginOptions = {}): SlackPlugin {
   const parsed = parseSlackConfig(config);
-  const { botToken: _token, ...visible } = parsed;
+  const { botToken: _token, interactivity, ...rest } = parsed;
+  const visible = interactivity ? { ...rest, interactivity: { ...interactivity, signingSecret: '<hidden>' } } : rest;
   const switches = resolveFeatureSwitches('slack', parsed, { env: options.env, error: (...args) => new SlackConfigError(...args) });
+  const renderer = createSlackRenderer({
+    locale: switches.locale,
+    footerStyle: switches.footerStyle,
+    footerFields: switches.footerFields,
+    toolFoldAfter: switches.toolFoldAfter,
+    controls: parsed.interactivity ? 'buttons' : 'text',
+  });
   return {
     id: 'slack',
     configSchema: SlackConfigSchema,
@@ -48,9 +58,10 @@ export function slack(config: SlackConfigInput, options: SlackPluginOptions = {}
     overrides: parseTimingOverrides('slack', parsed),
     switches,
     config: Object.freeze(visible),
-    renderer: createSlackRenderer({ locale: switches.locale, footerStyle: switches.footerStyle, footerFields: switches.footerFields, toolFoldAfter: switches.toolFoldAfter }),
+    renderer,
     budgetKeys: slackBudgetKeys(parsed.botToken, parsed.channel),
     transport: new SlackTransport(parsed, { client: options.client }),
+    ...(parsed.interactivity ? { interaction: new SlackInteractivity({ ...parsed.interactivity, render: (view) => renderer.render(view) }) } : {}),
   };
 }
 

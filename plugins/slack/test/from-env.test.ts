@@ -32,7 +32,14 @@ describe('slack.fromEnv', () => {
   });
 
   it('lists its variables as data, the required ones first', () => {
-    expect(SLACK_ENV_VARIABLES.map((variable) => `${variable.name}${variable.required ? '' : '?'}`)).toEqual(['SLACK_BOT_TOKEN', 'SLACK_CHANNEL_ID', 'SLACK_API_URL?']);
+    expect(SLACK_ENV_VARIABLES.map((variable) => `${variable.name}${variable.required ? '' : '?'}`)).toEqual(['SLACK_BOT_TOKEN', 'SLACK_CHANNEL_ID', 'SLACK_API_URL?', 'SLACK_SIGNING_SECRET?']);
+  });
+
+  it('SLACK_SIGNING_SECRET turns card buttons on, and the secret never shows in the config', () => {
+    const plugin = slack.fromEnv({}, { env: { SLACK_BOT_TOKEN: TOKEN, SLACK_CHANNEL_ID: 'C0TEAM', SLACK_SIGNING_SECRET: 'sign-me-secret' } });
+    expect(plugin.interaction).toBeDefined();
+    expect(plugin.config.interactivity).toMatchObject({ port: 3000, path: '/slack/interactivity', signingSecret: '<hidden>' });
+    expect(JSON.stringify(plugin.config)).not.toContain('sign-me-secret');
   });
 });
 

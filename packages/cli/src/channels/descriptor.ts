@@ -127,6 +127,15 @@ export interface ChannelDescriptor<Id extends string = string, Emulator extends 
      * @throws Error with the platform's answer (code and message, never the secret).
      */
     checkCredentials(env: Env): Promise<void>;
+    /** What the `callbacks` check says about card callbacks (buttons) on this platform. */
+    readonly callbacks: {
+      /** How to turn card callbacks on (config and the platform console), shown when they are off or refused. */
+      readonly setup: readonly string[];
+      /** The summary when the listener started. */
+      readonly listening: string;
+      /** What a started listener does not prove (e.g. a console setting no API reports). */
+      readonly caveats: readonly string[];
+    };
     /** What is wrong with a rendered payload's shape (empty when it is a valid card of this platform). */
     payloadProblems(payload: unknown, plugin: AnyChannelPlugin): string[];
     /** Where a rendered payload breaks the platform's size and element limits (empty when within). */

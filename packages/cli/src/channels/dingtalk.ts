@@ -59,6 +59,14 @@ export const dingtalkChannel: ChannelDescriptor<'dingtalk', DingTalkEmulator> = 
     },
   },
   doctor: {
+    callbacks: {
+      setup: [
+        'set DINGTALK_CALLBACKS=stream (Stream mode: no public URL) or http:<port> (an HTTP callback URL, registered with POST /v1.0/card/callbacks/register)',
+        'in the developer console: turn on Stream mode for the app, and bind the card template\'s buttons to the controls variable (pcControls) with the callback type Stream',
+      ],
+      listening: 'the card callbacks registered (Stream mode: gateway ticket accepted, WebSocket open; HTTP: the URL registered for the route key)',
+      caveats: ['DingTalk reports no API for the card template\'s callback setting: a template without callback buttons sends nothing'],
+    },
     // A standard organisation's metered calls a month (token calls exempt):
     // https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server
     monthlyQuota: 5000,

@@ -71,6 +71,18 @@ export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
     },
   },
   doctor: {
+    callbacks: {
+      setup: [
+        'set FEISHU_CALLBACKS=long-connection (no public URL; self-built apps) or http:<port> (serve the callback request URL)',
+        'in the developer console: Events & Callbacks → Callback Configuration → choose the same mode and add card.action.trigger',
+        'without that, a click shows the user Feishu\'s "出错了，请稍后再试" (code 200340 in field reports)',
+      ],
+      listening: 'the card callback listener started (a long connection: Feishu accepted it)',
+      caveats: [
+        'Feishu reports no API for the console\'s callback subscription: if card.action.trigger is not added there, clicks show the user code 200340',
+        'a long connection gets a share of the clicks while it is open (Feishu pushes each to one connection of the app); doctor holds it only for the check',
+      ],
+    },
     checkCredentials: async (env) => {
       const { json } = await postJson(`${feishuBaseUrl(env)}/open-apis/auth/v3/tenant_access_token/internal`, {
         app_id: env.FEISHU_APP_ID,

@@ -1,6 +1,6 @@
 import { DEFAULT_SLACK_WORKSPACE, startSlackEmulator, type SlackEmulator } from '@progresscard/emulator';
 import { MissingEnvError } from '@progresscard/core';
-import { SLACK_ENV_VARIABLES, slack, SlackConfigError, slackMessageProblems, type SlackMessage } from '@progresscard/plugin-slack';
+import { SLACK_ENV_VARIABLES, slack, SlackConfigError, slackMessageProblems, type SlackInteractivity, type SlackMessage, type SlackPlugin } from '@progresscard/plugin-slack';
 import { CliUsageError } from '../errors.js';
 import { renderSlackMessage, slackCardState } from '../preview/render-slack.js';
 import type { ChannelDescriptor } from './descriptor.js';
@@ -13,17 +13,21 @@ export const slackChannel: ChannelDescriptor<'slack', SlackEmulator> = {
   emulated: {
     start: (port) => startSlackEmulator({ port }),
     plugin: (emulator, settings) =>
-      slack({
-        botToken: DEFAULT_SLACK_WORKSPACE.botToken,
-        channel: DEFAULT_SLACK_WORKSPACE.channel,
-        apiUrl: emulator.apiUrl,
-        tickMs: settings.tickMs,
-        ...(settings.locale ? { locale: settings.locale } : {}),
-      }, { env: settings.switchEnv ?? {} }),
+      withEmulatorInteractivity(
+        slack({
+          botToken: DEFAULT_SLACK_WORKSPACE.botToken,
+          channel: DEFAULT_SLACK_WORKSPACE.channel,
+          apiUrl: emulator.apiUrl,
+          tickMs: settings.tickMs,
+          ...(settings.locale ? { locale: settings.locale } : {}),
+          interactivity: { signingSecret: EMULATED_SIGNING_SECRET, port: 0 },
+        }, { env: settings.switchEnv ?? {} }),
+        emulator,
+      ),
     // The names `slack.fromEnv()` reads (SLACK_ENV_VARIABLES), so the printed exports work as they are.
     env: (emulator) => {
       const values: Record<string, string> = { botToken: DEFAULT_SLACK_WORKSPACE.botToken, channel: DEFAULT_SLACK_WORKSPACE.channel, apiUrl: emulator.apiUrl };
-      return SLACK_ENV_VARIABLES.map((variable) => ({ name: variable.name, value: values[variable.field]! }));
+      return SLACK_ENV_VARIABLES.filter((variable) => values[variable.field] !== undefined).map((variable) => ({ name: variable.name, value: values[variable.field]! }));
     },
     pluginHint: (emulator) => `slack({ …, apiUrl: '${emulator.apiUrl}' })`,
   },
@@ -39,6 +43,14 @@ export const slackChannel: ChannelDescriptor<'slack', SlackEmulator> = {
     },
   },
   doctor: {
+    callbacks: {
+      setup: [
+        'set SLACK_SIGNING_SECRET (Basic Information → App Credentials): the Request URL is served on port 3000 at /slack/interactivity',
+        'in the app settings: Interactivity & Shortcuts → on, Request URL = the public URL in front of that port',
+      ],
+      listening: 'the interactivity Request URL is listening (requests are checked with the signing secret)',
+      caveats: ['Slack reports no API for the app\'s Request URL: if it does not point here, clicks show the user a warning and nothing arrives'],
+    },
     /** `auth.test` says whether the bot token is valid (https://api.slack.com/methods/auth.test). */
     checkCredentials: async (env) => {
       const base = (env.SLACK_API_URL?.trim() || 'https://slack.com/api/').replace(/\/?$/, '/');
@@ -79,5 +91,28 @@ export const slackChannel: ChannelDescriptor<'slack', SlackEmulator> = {
       const held = emulator.message(messageId);
       return held ? { text: held.text, blocks: held.blocks } : undefined;
     },
+    async click(emulator, click) {
+      const result = await emulator.click({ ts: click.cardId, user: click.user, name: click.user, button: click.button, input: click.input });
+      // Slack has no toast: a refusal reaches the user as an ephemeral message, a decision replaces the card.
+      return { ok: result.error === undefined, message: result.error ?? result.ephemeral[0] ?? (result.cardUpdated ? 'card updated in place' : '') };
+    },
   },
 };
+
+/** The signing secret of the emulated channel's interactivity (the emulator signs with it too). */
+const EMULATED_SIGNING_SECRET = 'progresscard-emulator-signing-secret';
+
+/** The plugin with its interactivity Request URL registered with the emulator once it listens. */
+function withEmulatorInteractivity(plugin: SlackPlugin, emulator: SlackEmulator): SlackPlugin {
+  const server = plugin.interaction as SlackInteractivity;
+  return {
+    ...plugin,
+    interaction: {
+      async start(onClick) {
+        await server.start(onClick);
+        emulator.configureInteractivity({ url: server.url!, signingSecret: EMULATED_SIGNING_SECRET });
+      },
+      stop: () => server.stop(),
+    },
+  };
+}

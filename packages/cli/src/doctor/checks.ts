@@ -1,4 +1,4 @@
-import { createProgressCards, resolveChannelSettings, silentLogger, type CardView, type Logger } from '@progresscard/core';
+import { createProgressCards, resolveChannelSettings, silentLogger, type CardView, type ClickReply, type Logger } from '@progresscard/core';
 import type { AnyChannelDescriptor, AnyChannelPlugin, Env } from '../channels/descriptor.js';
 import { budgetPlan, formatPlan, type PlanResult } from '../plan/budget-plan.js';
 import { SMOKE_SCENARIOS } from '../smoke/scenarios.js';
@@ -108,6 +108,34 @@ async function deliveryCheck(input: ChannelCheckInput, plugin: AnyChannelPlugin)
   }
 }
 
+/** What the doctor's listener answers a click that arrives while it checks (nothing is decided). */
+const DOCTOR_CLICK_REPLY: ClickReply = { outcome: 'stale', message: 'progresscard doctor is checking the card callbacks; please click again', tone: 'info', repeated: false };
+
+/**
+ * Whether card callbacks can reach the app: starts the plugin's listener (a long connection
+ * registers with the platform, an HTTP endpoint binds its port) and stops it again. Without
+ * callbacks configured, or when the platform refuses them, cards show the reply to type
+ * (`/approve 3F2A`) instead of buttons.
+ */
+async function callbacksCheck(descriptor: AnyChannelDescriptor, plugin: AnyChannelPlugin, timeoutMs: number): Promise<DoctorCheck> {
+  const fallback = 'open questions show the reply to type (e.g. `/approve 3F2A`) instead of buttons';
+  const interaction = plugin.interaction;
+  if (!interaction) return check('callbacks', 'warn', `card callbacks are not configured: ${fallback}`, descriptor.doctor.callbacks.setup);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the listener did not start within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([interaction.start(() => DOCTOR_CLICK_REPLY), timeout]);
+  } catch (error) {
+    return check('callbacks', 'fail', `card callbacks cannot reach the app: ${message(error)}; ${fallback}`, descriptor.doctor.callbacks.setup);
+  } finally {
+    clearTimeout(timer);
+    await interaction.stop().catch(() => undefined);
+  }
+  return check('callbacks', 'pass', descriptor.doctor.callbacks.listening, descriptor.doctor.callbacks.caveats);
+}
+
 function budgetCheck(descriptor: AnyChannelDescriptor, plugin: AnyChannelPlugin, env: Env): { check: DoctorCheck; plan?: PlanResult } {
   try {
     const settings = resolveChannelSettings(plugin, env, silentLogger);
@@ -143,7 +171,7 @@ export async function checkChannel(input: ChannelCheckInput): Promise<{ checks: 
   const { descriptor, env } = input;
   const missing = descriptor.real.requiredEnv.filter((name) => !env[name]?.trim());
   const skipAll = (reason: string) =>
-    (['credentials', 'renderer', 'guards', 'delivery', 'budget', 'switches'] as const).map((layer) => check(layer, 'skip', reason));
+    (['credentials', 'renderer', 'guards', 'delivery', 'callbacks', 'budget', 'switches'] as const).map((layer) => check(layer, 'skip', reason));
   if (missing.length > 0) {
     return { checks: [check('config', 'fail', `missing ${missing.join(', ')}`, [`set ${missing.join(', ')} (values are never printed)`]), ...skipAll('config failed')] };
   }
@@ -168,6 +196,7 @@ export async function checkChannel(input: ChannelCheckInput): Promise<{ checks: 
   checks.push(renderer, guardsCheck(descriptor, plugin));
   const canSend = credentialsOk && renderer.status !== 'fail';
   checks.push(canSend ? await deliveryCheck(input, plugin) : check('delivery', 'skip', credentialsOk ? 'renderer failed' : 'credentials failed'));
+  checks.push(credentialsOk ? await callbacksCheck(descriptor, plugin, input.deliveryTimeoutMs) : check('callbacks', 'skip', 'credentials failed'));
   const budget = budgetCheck(descriptor, plugin, env);
   checks.push(budget.check, switchesCheck(plugin));
   return { checks, plan: budget.plan };

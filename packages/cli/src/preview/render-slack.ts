@@ -10,8 +10,13 @@ interface Block {
   readonly type?: string;
   readonly block_id?: string;
   readonly text?: { readonly text?: string };
-  readonly elements?: readonly { readonly text?: string }[];
+  // A context element's text is a string; a button's is a plain_text object.
+  readonly elements?: readonly { readonly type?: string; readonly text?: string | { readonly text?: string }; readonly style?: string }[];
+  readonly label?: { readonly text?: string };
+  readonly element?: { readonly placeholder?: { readonly text?: string } };
 }
+
+const textOf = (text: string | { readonly text?: string } | undefined) => (typeof text === 'string' ? text : (text?.text ?? ''));
 
 function mrkdwn(text: string): string {
   const plain = text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
@@ -30,7 +35,7 @@ function mrkdwn(text: string): string {
 
 /** The state shown on the card holder, from the status context: `completed`, `failed`, `cancelled`, `waiting` or `running`. */
 export function slackCardState(blocks: unknown): string {
-  const status = ((blocks ?? []) as Block[]).find((b) => b.block_id === 'status')?.elements?.[0]?.text ?? '';
+  const status = textOf(((blocks ?? []) as Block[]).find((b) => b.block_id === 'status')?.elements?.[0]?.text);
   if (/white_check_mark/.test(status)) return 'completed';
   if (/:x:/.test(status)) return 'failed';
   if (/no_entry_sign/.test(status)) return 'cancelled';
@@ -46,7 +51,21 @@ export function renderSlackMessage(text: string, blocks: unknown): string {
     .map((b) => {
       if (b.type === 'header') return `<div class="card-header"><div class="title">${escapeHtml(b.text?.text ?? '')}</div></div>`;
       if (b.type === 'section') return `<div class="el markdown">${mrkdwn(b.text?.text ?? '')}</div>`;
-      if (b.type === 'context') return `<div class="el note">${(b.elements ?? []).map((e) => mrkdwn(e.text ?? '')).join(' ')}</div>`;
+      if (b.type === 'context') return `<div class="el note">${(b.elements ?? []).map((e) => mrkdwn(textOf(e.text))).join(' ')}</div>`;
+      // Buttons and the answer input: the page sends a click to the emulator (`data-button`), as a Slack user would.
+      if (b.type === 'actions') {
+        return (b.elements ?? [])
+          .filter((e) => e.type === 'button')
+          .map((e) => {
+            const label = textOf(e.text);
+            return `<button type="button" class="el btn btn-${e.style === 'primary' ? 'primary' : e.style === 'danger' ? 'danger' : 'default'}" data-button="${escapeHtml(label)}">${escapeHtml(label)}</button>`;
+          })
+          .join('');
+      }
+      if (b.type === 'input') {
+        const label = b.label?.text ?? '';
+        return `<div class="el form"><input class="el input" type="text" data-input="answer" placeholder="${escapeHtml(b.element?.placeholder?.text ?? '')}"><button type="button" class="el btn btn-primary" data-button="${escapeHtml(label)}" data-submit="1">${escapeHtml(label)}</button></div>`;
+      }
       if (b.type === 'divider') return '<hr>';
       return '';
     })

@@ -260,6 +260,11 @@ export class CardState {
     return !this.isTerminal && this.interactions.setStoppable(on);
   }
 
+  /** The channel's callbacks could not start: replies to type instead of buttons. Returns true when the card changed. */
+  useTextReplies(): boolean {
+    return !this.isTerminal && this.interactions.useTextReplies();
+  }
+
   /** Moves buffered text onto the card; returns true when there was any. */
   releaseText(): boolean {
     if (this.buffer.isEmpty) return false;

@@ -28,6 +28,8 @@ export class InteractionLedger {
   private stoppable = false;
   /** True once the card showed a control: its controls stay in the view (empty) so renderers clear them. */
   private hadControls = false;
+  /** True once the channel's callbacks could not start (see `CardControls.replyByText`). */
+  private replyByText = false;
 
   /** Records a question with controls; returns true when the card changed. */
   request(event: EventOf<'interaction.requested'>): boolean {
@@ -64,6 +66,13 @@ export class InteractionLedger {
     return true;
   }
 
+  /** Draws replies to type instead of buttons from now on; returns true when that changed. */
+  useTextReplies(): boolean {
+    if (this.replyByText) return false;
+    this.replyByText = true;
+    return this.hadControls;
+  }
+
   /**
    * The controls to draw on card `cardId`: undefined on a card that never had any; empty (no
    * question, no Stop) once they are gone, e.g. after the run ended, so a renderer can clear them.
@@ -71,7 +80,7 @@ export class InteractionLedger {
   controls(cardId: string | undefined, terminal: boolean): CardControls | undefined {
     if (cardId === undefined || !this.hadControls) return undefined;
     if (terminal) return { cardId, stop: false };
-    return { cardId, pending: this.pending, stop: this.stoppable };
+    return { cardId, pending: this.pending, stop: this.stoppable, ...(this.replyByText ? { replyByText: true } : {}) };
   }
 
   /** Decisions shown, oldest first; undefined when none. */

@@ -112,6 +112,13 @@ export interface CardControls {
   readonly pending?: PendingInteraction;
   /** True while the run can be stopped from the card (`ProgressCard.onStop`). */
   readonly stop: boolean;
+  /**
+   * True when the channel's card callbacks could not start (`ChannelInteraction.start` threw, e.g.
+   * the platform refused the long connection): clicks would go nowhere, so the renderer draws the
+   * reply to type (`/approve 3F2A`, see `PendingInteraction.code`) instead of buttons, and no Stop
+   * button.
+   */
+  readonly replyByText?: boolean;
 }
 
 /**

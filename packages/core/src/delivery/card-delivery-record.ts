@@ -72,6 +72,8 @@ export interface DeliverableCard {
   readonly id: string;
   /** The id of the `ProgressCard` this message belongs to (it has several in card-per-turn mode). */
   readonly progressCardId: string;
+  /** The run it shows (`OpenOptions.runId`, else `progressCardId`), stored for `ProgressCards.resume`. */
+  readonly runId: string;
   /** The card as it looks now; rendered at dispatch time so the latest state always wins. */
   view(): CardView;
   /** Target passed to the transport's `send` (undefined = the plugin's configured target). */
@@ -125,6 +127,8 @@ export class CardDeliveryRecord {
   get finalAttempts(): number { return this.rungAttempts; }
   /** The message the final was moved away from (it kept refusing the final), if any. */
   get movedFrom(): MessageRef | undefined { return this.movedFromRef; }
+  /** The render the platform last accepted on the main message (its JSON), if any. */
+  get acceptedContent(): string | undefined { return this.lastAcceptedKey; }
   /** Epoch ms until which an older call of {@link movedFrom} may still be applied late. */
   get movedFromLateUntil(): number { return this.movedFromLandsUntil; }
   /** True when an accepted state is on the live message. */
@@ -166,8 +170,13 @@ export class CardDeliveryRecord {
     this.finalAttemptsTotal += 1;
   }
 
-  /** The card continues a message sent earlier (by another process): later flushes update it. */
-  resume(message: MessageRef): void {
+  /**
+   * The card continues a message sent earlier (by another process): later flushes update it.
+   * `idempotencyKey`, the key that message was sent under, keeps a later fresh message from reusing it.
+   */
+  resume(message: MessageRef, idempotencyKey?: string): void {
+    const generation = idempotencyKey?.startsWith(`${this.card.id}-`) ? Number(idempotencyKey.slice(this.card.id.length + 1)) : Number.NaN;
+    if (Number.isSafeInteger(generation) && generation > this.generation) this.generation = generation;
     this.sent(message);
   }
 

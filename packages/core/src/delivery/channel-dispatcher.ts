@@ -5,6 +5,7 @@ import type { Logger } from '../shared/logger.js';
 import type { BudgetStore } from './budget-store.js';
 import { ChannelBudget } from './channel-budget.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
+import type { CardLeases } from './card-leases.js';
 import type { CardStore } from './card-store.js';
 import { CardStoreWriter } from './card-store-writer.js';
 import { DEFAULT_CALL_TIMEOUT_MS, classifyCallError, withCallTimeout } from './call-timeout.js';
@@ -37,6 +38,8 @@ export interface ChannelDispatcherDeps {
   readonly retry: RetrySettings;
   readonly budgets: BudgetStore;
   readonly cards: CardStore;
+  /** The composition's leases on its stored cards. */
+  readonly leases: CardLeases;
   /** Told about every platform call of the channel's cards. */
   readonly observers: DeliveryObservers;
 }
@@ -72,7 +75,7 @@ export class ChannelDispatcher {
     this.ladder = finalLadder(deps.retry);
     this.budget = new ChannelBudget(deps.plugin, deps.settings, deps.budgets, deps.clock);
     this.stop = new ChannelStop(deps.plugin.id, deps.logger);
-    this.store = new CardStoreWriter(deps.cards, deps.plugin.id, deps.logger);
+    this.store = new CardStoreWriter(deps.cards, deps.leases, deps.plugin.id, deps.logger, (record) => this.leaseLost(record));
     this.parts = new ContinuationDispatch({
       plugin: deps.plugin,
       clock: deps.clock,
@@ -147,6 +150,7 @@ export class ChannelDispatcher {
    * no effect when it returns a call (the pump may put the card back to wait for a slot).
    */
   private prepare(record: CardDeliveryRecord, change: CardChange): PreparedCall | undefined {
+    if (this.fenced.has(record)) return undefined;
     const view = record.outage.decorate(record.card.view());
     const final = isTerminalStatus(view.status);
     if (this.stop.stoppedBy && !final) {
@@ -300,6 +304,23 @@ export class ChannelDispatcher {
         if (final) return this.finish(record, false, failure.detail, true);
         return record.pause();
     }
+  }
+
+  /** Cards another process took over (their lease was lost): this process sends nothing more for them. */
+  private readonly fenced = new WeakSet<CardDeliveryRecord>();
+
+  /**
+   * Another process claimed the card (its lease expired while this one stalled): this process stops
+   * updating it, and its final reports that, so two processes never update one card.
+   */
+  private leaseLost(record: CardDeliveryRecord): void {
+    if (this.fenced.has(record)) return;
+    this.fenced.add(record);
+    record.pause();
+    const error = 'lease lost: another process took this card over';
+    this.deps.logger.error(error, { card: record.card.id, channel: this.plugin.id });
+    const status = record.card.view().status;
+    record.card.onFinal({ ok: false, status, message: record.message, freshMessage: false, attempts: record.totalFinalAttempts, error, continuations: { delivered: 0, total: 0 } });
   }
 
   /** Cards whose target was found unreachable (their one error is logged). */

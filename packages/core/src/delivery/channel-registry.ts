@@ -3,6 +3,8 @@ import { resolveChannelSettings } from '../plugin/channel-settings.js';
 import { systemClock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { BudgetStore } from './budget-store.js';
+import { randomUUID } from 'node:crypto';
+import { CardLeases, DEFAULT_LEASE_TTL_MS } from './card-leases.js';
 import type { CardStore } from './card-store.js';
 import { ChannelDispatcher } from './channel-dispatcher.js';
 import { DeliveryObservers } from './delivery-observers.js';
@@ -18,6 +20,8 @@ export interface ChannelRegistryDeps {
   readonly cards: CardStore;
   /** The composition's `delivery` listeners (default: none). */
   readonly observers?: DeliveryObservers;
+  /** The composition's leases on its stored cards (default: leases under a random owner id, never renewed). */
+  readonly leases?: CardLeases;
 }
 
 /**
@@ -29,9 +33,11 @@ export class ChannelRegistry {
   private readonly channels = new Map<string, ChannelDispatcher>();
 
   private readonly observers: DeliveryObservers;
+  private readonly leases: CardLeases;
 
   constructor(private readonly deps: ChannelRegistryDeps) {
     this.observers = deps.observers ?? new DeliveryObservers(deps.logger);
+    this.leases = deps.leases ?? new CardLeases(deps.cards, systemClock, deps.logger, randomUUID(), DEFAULT_LEASE_TTL_MS, false);
   }
 
   /**
@@ -48,7 +54,7 @@ export class ChannelRegistry {
     // control it too); the injected Clock is card time (event stamps, elapsed, footer), which a
     // replay may run faster than real time.
     const { logger, retry, budgets, cards } = this.deps;
-    const dispatcher = new ChannelDispatcher({ plugin, settings, clock: systemClock, logger, retry, budgets, cards, observers: this.observers });
+    const dispatcher = new ChannelDispatcher({ plugin, settings, clock: systemClock, logger, retry, budgets, cards, leases: this.leases, observers: this.observers });
     this.channels.set(plugin.id, dispatcher);
     return dispatcher;
   }

@@ -17,6 +17,8 @@ export interface MemoryPayload {
   readonly thinking: string;
   readonly answer: string;
   readonly footer: string;
+  /** Error text of a failed run, reason of a cancelled one. */
+  readonly error?: string;
   /** Set on continuation parts: the part number (2..n); absent on the main card. */
   readonly part?: number;
   /** The card's liveness notice (see `CardView.notice`), as text in UTC; absent when none. */
@@ -142,6 +144,7 @@ function render(view: CardView, format: 'rich' | 'text', chunkChars: number | un
     ...(view.notice ? { notice: noticeText(view.notice, view.locale, 'UTC') } : {}),
     ...(view.plan ? { plan: [planHeading(view.plan, view.locale), ...planLines(view.plan, view.locale)] } : {}),
     ...(isTerminalStatus(view.status) && view.changedFiles.length > 0 ? { changedFiles: changedFilesSection(view) } : {}),
+    ...(view.error !== undefined ? { error: view.error } : {}),
     ...(view.noProgressSince !== undefined ? { note: noProgressNote(view.noProgressSince, view.locale, 'UTC') } : {}),
   };
 }

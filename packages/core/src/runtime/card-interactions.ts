@@ -24,6 +24,8 @@ export interface InteractionHost {
   isTerminal(): boolean;
   /** Shows or hides the Stop button. */
   setStoppable(on: boolean): void;
+  /** The channel's card callbacks could not start: the card shows replies to type instead of buttons. */
+  useTextReplies(): void;
   cancel(reason: string): void;
   now(): number;
 }
@@ -102,13 +104,20 @@ export class CardInteractions {
     this.stopEntry = entry;
     host.router.add(entry);
     host.setStoppable(true);
-    void host.router.listen(host.plugin);
+    this.listen();
     return () => {
       if (this.stopEntry !== entry) return;
       this.stopEntry = undefined;
       host.router.remove(entry);
       host.setStoppable(false);
     };
+  }
+
+  /** Starts the channel's callbacks (once per composition); when they cannot start, the card falls back to replies to type. */
+  private listen(): void {
+    void this.host.router.listen(this.host.plugin).then((listening) => {
+      if (!listening) this.host.useTextReplies();
+    });
   }
 
   /** The run ended: open questions settle as without a click, the Stop button goes. */
@@ -171,7 +180,7 @@ export class CardInteractions {
       host.push({ type: 'interaction.requested', prompt: spec.prompt, interactionId: id, options: spec.options, freeText: spec.freeText, callId: spec.callId });
       cardId = host.currentCardId();
       host.router.add(entry);
-      void host.router.listen(host.plugin);
+      this.listen();
     });
   }
 }

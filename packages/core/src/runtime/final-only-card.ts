@@ -38,6 +38,10 @@ export class FinalOnlyCard extends EventMethods implements ProgressCard {
     return this.inner.id;
   }
 
+  get runId(): string {
+    return this.inner.runId;
+  }
+
   get channelId(): string {
     return this.inner.channelId;
   }

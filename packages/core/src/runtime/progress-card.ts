@@ -5,6 +5,7 @@ import type { TextBufferLimits } from '../card/text-buffer.js';
 import { resolveVerbosity, viewForVerbosity, type ChatType } from '../card/verbosity.js';
 import type { CardStatus, CardView, Locale, Verbosity } from '../card/view.js';
 import type { CardDeliveryRecord, FinalDelivery } from '../delivery/card-delivery-record.js';
+import type { StoredCard } from '../delivery/card-store.js';
 import type { ChannelDispatcher } from '../delivery/channel-dispatcher.js';
 import type { MessageRef } from '../plugin/contract.js';
 import type { AgentEvent, InteractionUser, PlanItem } from '../events/contract.js';
@@ -74,6 +75,8 @@ export type PushResult =
 export interface ProgressCard {
   /** Unique id (also the base of the platform idempotency key). */
   readonly id: string;
+  /** The run the card shows: `OpenOptions.runId`, else {@link id}. `ProgressCards.resume(runId)` finds it after a restart. */
+  readonly runId: string;
   readonly channelId: string;
   /** Validates and applies one event. Invalid input is logged and reported, never thrown. */
   push(event: unknown): PushResult;
@@ -153,6 +156,7 @@ export interface CardRuntime {
 /** @internal The {@link ProgressCard} implementation. Create cards with `ProgressCards.open`. */
 export class LiveProgressCard extends EventMethods implements ProgressCard, Tickable {
   readonly id = randomUUID();
+  readonly runId: string;
   readonly finalDelivery: Promise<FinalDelivery>;
   private resolveFinal!: (result: FinalDelivery) => void;
   private slot: Slot;
@@ -166,6 +170,8 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
   private readonly interactive: CardInteractions;
   /** True while `onStop` has a handler: every turn's card shows the Stop button. */
   private stoppable = false;
+  /** True once the channel's card callbacks could not start (new turns keep replies to type). */
+  private textReplies = false;
   private readonly stallWatch: StallWatch;
   private readonly verbosity: Verbosity;
 
@@ -173,8 +179,11 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
     private readonly runtime: CardRuntime,
     readonly target: unknown,
     private readonly options: OpenCardOptions = {},
+    runId?: string,
+    private readonly resumed?: StoredCard,
   ) {
     super();
+    this.runId = runId ?? this.id;
     this.finalDelivery = new Promise((resolve) => (this.resolveFinal = resolve));
     this.tickMs = runtime.channel.settings.tickMs;
     if (options.prices) checkPriceTable(options.prices);
@@ -182,7 +191,7 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
       throw new Error(`quietPeriodMs = ${JSON.stringify(options.quietPeriodMs)}: must be a non-negative integer (ms)`);
     }
     this.verbosity = resolveVerbosity(options.verbosity, runtime.channel.settings.verbosity, options.chatType);
-    this.slot = this.newSlot(runtime.clock.now(), options.title, options.locale);
+    this.slot = this.newSlot(runtime.clock.now(), options.title ?? resumed?.title, options.locale ?? resumed?.locale);
     this.interactive = new CardInteractions({
       plugin: runtime.channel.plugin,
       router: runtime.interactions,
@@ -197,11 +206,27 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
         this.stoppable = on;
         if (this.slot.state.setStoppable(on)) this.runtime.channel.markDirty(this.slot.delivery, 'structural');
       },
+      useTextReplies: () => {
+        this.textReplies = true;
+        if (this.slot.state.useTextReplies()) this.runtime.channel.markDirty(this.slot.delivery, 'structural');
+      },
       cancel: (reason) => void this.cancel(reason),
       now: () => runtime.clock.now(),
     });
     this.stallWatch = new StallWatch(runtime.stall, () => this.stalled(), () => this.abandoned());
     void this.finalDelivery.then(() => this.stallWatch.stop());
+    if (resumed) this.seed(resumed);
+  }
+
+  /** A resumed card starts as stored: its start time, title, and running tools with their start times. */
+  private seed(stored: StoredCard): void {
+    const now = this.runtime.clock.now();
+    const { state } = this.slot;
+    state.apply({ type: 'run.started', at: stored.startedAt, title: stored.title, locale: stored.locale }, now);
+    for (const tool of stored.tools) state.apply({ type: 'tool.started', callId: tool.callId, name: tool.name, args: tool.detail, at: tool.startedAt }, now);
+    this.eventsApplied = 1;
+    this.lastEventAt = now;
+    this.updateTicker(this.slot);
   }
 
   /** No event for `stallMs`: the card says since when there was no progress, and stops ticking. */
@@ -407,13 +432,17 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
 
   private newSlot(now: number, title: string | undefined, locale: Locale | undefined): Slot {
     const { textBuffer, quietPeriodMs, prices } = this.options;
-    const id = `${this.id.slice(0, 28)}-t${this.turn++}`;
+    const first = this.turn === 0;
+    const id = first && this.resumed ? this.resumed.cardId : `${this.id.slice(0, 28)}-t${this.turn}`;
+    this.turn += 1;
     const state = new CardState({ startedAt: now, title, locale, textBuffer, quietPeriodMs, prices, cardId: id });
     if (this.stoppable) state.setStoppable(true);
+    if (this.textReplies) state.useTextReplies();
     const slot: Slot = { state, id, debounce: undefined, quiet: undefined, delivery: undefined as unknown as CardDeliveryRecord };
     (slot as { delivery: CardDeliveryRecord }).delivery = this.runtime.channel.register({
       id,
       progressCardId: this.id,
+      runId: this.runId,
       target: this.target,
       view: () => viewForVerbosity(state.view(this.runtime.clock.now()), this.verbosity),
       onMessageGone: () => {
@@ -423,7 +452,8 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
         if (this.slot === slot) this.resolveFinal(result);
       },
     });
-    if (this.turn === 1 && this.options.message) slot.delivery.resume(this.options.message);
+    if (first && this.resumed?.message) slot.delivery.resume(this.resumed.message, this.resumed.idempotencyKey);
+    else if (first && this.options.message) slot.delivery.resume(this.options.message);
     return slot;
   }
 }

@@ -239,4 +239,34 @@ describe('interactive cards', () => {
     await cards.shutdown();
     expect(channel.calls.filter((c) => c.op === 'send')).toHaveLength(1);
   });
+
+  it('callbacks that cannot start: the card falls back to the reply to type (also for later questions) and a text reply still decides', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const errors: string[] = [];
+    const channel = Object.assign(memoryChannel(), {
+      interaction: {
+        start: async () => {
+          throw new Error('the platform refused the long connection (code 1000040350)');
+        },
+        stop: async () => undefined,
+      },
+    });
+    const cards = createProgressCards({ channels: [channel], logger: { ...silentLogger, error: (m) => void errors.push(m) }, env: {} });
+    const card = cards.open('memory', undefined, { locale: 'en' });
+    card.start({ title: 'Deploy' });
+    card.onStop(() => undefined);
+    const decision = card.requestApproval({ prompt: 'Deploy?' });
+    await settle(10);
+    expect(card.view().controls).toMatchObject({ replyByText: true, pending: { options: [{ id: 'approve' }, { id: 'deny' }] } });
+    expect(errors).toEqual(['channel memory: card callbacks could not start: the platform refused the long connection (code 1000040350)']);
+    const code = card.view().controls!.pending!.code;
+    expect(cards.reply(`/approve ${code}`, { id: 'ou_bob' }, 'm1')).toMatchObject({ outcome: 'decided' });
+    await expect(decision).resolves.toMatchObject({ approved: true, by: { id: 'ou_bob' } });
+    // The next question on the card is drawn as a reply to type at once.
+    void card.ask({ prompt: 'Which region?', choices: ['eu-west'] });
+    expect(card.view().controls).toMatchObject({ replyByText: true, pending: { prompt: 'Which region?' } });
+    const shutdown = cards.shutdown();
+    await settle();
+    await shutdown;
+  });
 });

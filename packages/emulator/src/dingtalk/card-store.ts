@@ -74,6 +74,8 @@ export interface DingTalkCardInstance {
   /** Epoch ms (emulator clock). */
   readonly createdAt: number;
   readonly updatedAt: number;
+  /** `callbackType` (`STREAM` | `HTTP`) and `callbackRouteKey` the card was created with. */
+  readonly callback?: { readonly type: string; readonly routeKey?: string };
 }
 
 /** One streaming frame (`PUT /v1.0/card/streaming`). */
@@ -98,6 +100,7 @@ interface CardRecord {
   version: number;
   createdAt: number;
   updatedAt: number;
+  callback?: { readonly type: string; readonly routeKey?: string };
   guids: Set<string>;
 }
 
@@ -114,6 +117,7 @@ function snapshot(card: CardRecord): DingTalkCardInstance {
     version: card.version,
     createdAt: card.createdAt,
     updatedAt: card.updatedAt,
+    ...(card.callback ? { callback: { ...card.callback } } : {}),
   };
 }
 
@@ -136,6 +140,7 @@ export class DingTalkCardStore {
     cardTemplateId: string;
     cardData: Record<string, string>;
     privateData?: Record<string, Record<string, string>>;
+    callback?: { readonly type: string; readonly routeKey?: string };
     at: number;
   }): DingTalkCardInstance {
     if (this.cards.has(input.outTrackId)) throw failures.param('param.cardAlreadyExist');
@@ -151,6 +156,7 @@ export class DingTalkCardStore {
       createdAt: input.at,
       updatedAt: input.at,
       guids: new Set(),
+      ...(input.callback ? { callback: input.callback } : {}),
     };
     this.cards.set(card.outTrackId, card);
     return snapshot(card);

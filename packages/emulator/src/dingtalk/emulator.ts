@@ -78,6 +78,7 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
     monthlyQuota: o.monthlyQuota,
     metered: { count: 0 },
     robotMessages: [],
+    callbackRoutes: new Map(),
     notify(result) {
       if (changes.size === 0 || !result.change || !result.card) return;
       const card = store.get(result.card.outTrackId);
@@ -86,7 +87,7 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
   };
 
   const stream = new DingTalkStreamHub(o.apps, options.host ?? '127.0.0.1', options.allowedHosts);
-  const callbacks = new DingTalkCallbacks(store, stream, clock, 'dingemulatorcorp', 3000);
+  const callbacks = new DingTalkCallbacks(store, stream, clock, 'dingemulatorcorp', 3000, ctx.callbackRoutes);
   const app = new Hono();
   app.post('/v1.0/gateway/connections/open', async (c) => {
     const body = (await c.req.json().catch(() => ({}))) as Record<string, unknown>;

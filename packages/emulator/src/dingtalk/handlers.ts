@@ -18,6 +18,7 @@ export const DINGTALK_ROUTES = {
   'card.deliver': { method: 'POST', path: '/v1.0/card/instances/deliver' },
   'card.update': { method: 'PUT', path: '/v1.0/card/instances' },
   'card.streaming': { method: 'PUT', path: '/v1.0/card/streaming' },
+  'card.callbacks.register': { method: 'POST', path: '/v1.0/card/callbacks/register' },
   'robot.groupMessages.send': { method: 'POST', path: '/v1.0/robot/groupMessages/send' },
   'robot.oToMessages.batchSend': { method: 'POST', path: '/v1.0/robot/oToMessages/batchSend' },
 } as const;
@@ -46,6 +47,15 @@ export interface HandlerContext {
   readonly maxStreamingContentChars?: number;
   /** Robot messages accepted so far, oldest first. */
   readonly robotMessages: DingTalkRobotMessage[];
+  /** HTTP card callback URLs by `callbackRouteKey` (`POST /v1.0/card/callbacks/register`). */
+  readonly callbackRoutes: Map<string, DingTalkCallbackRoute>;
+}
+
+/** A registered HTTP card callback: where clicks on cards created with its route key are posted. */
+export interface DingTalkCallbackRoute {
+  readonly url: string;
+  /** "加密密钥用于校验来源": the secret the callbacks are signed with. */
+  readonly apiSecret?: string;
 }
 
 /** A successful answer: the JSON body plus what to record. */
@@ -101,6 +111,8 @@ export function handle(ctx: HandlerContext, route: DingTalkRoute, body: unknown)
       const b = (body ?? {}) as Record<string, unknown>;
       return { body: ctx.tokens.issue(b.appKey, b.appSecret) };
     }
+    case 'card.callbacks.register':
+      return { body: registerCallback(ctx, body) };
     case 'card.create': {
       const request = parseCreate(body, ctx.knownTemplates);
       const card = ctx.store.create({ ...request, at: ctx.clock() });
@@ -142,4 +154,21 @@ export function handle(ctx: HandlerContext, route: DingTalkRoute, body: unknown)
     default:
       throw new DingTalkApiFailure(500, 'unknownError', '未知错误');
   }
+}
+
+/**
+ * `POST /v1.0/card/callbacks/register` (https://open.dingtalk.com/document/development/register-card-callback-address):
+ * maps `callbackRouteKey` to `callbackUrl` (and `apiSecret`). One route key maps to one URL; an
+ * existing key is replaced only with `forceUpdate: true`.
+ * @throws 400 `param.empty`, `param.callbackRouteKeyEmpty`, `param.callbackUrlEmpty`; 500 `param.callbackRouteKeyExist`.
+ */
+function registerCallback(ctx: HandlerContext, body: unknown): unknown {
+  if (typeof body !== 'object' || body === null) throw failures.param('param.empty');
+  const b = body as Record<string, unknown>;
+  if (typeof b.callbackRouteKey !== 'string' || b.callbackRouteKey.trim() === '') throw failures.param('param.callbackRouteKeyEmpty');
+  if (typeof b.callbackUrl !== 'string' || b.callbackUrl.trim() === '') throw failures.param('param.callbackUrlEmpty');
+  if (ctx.callbackRoutes.has(b.callbackRouteKey) && b.forceUpdate !== true) throw new DingTalkApiFailure(500, 'param.callbackRouteKeyExist', 'param.callbackRouteKeyExist');
+  const apiSecret = typeof b.apiSecret === 'string' && b.apiSecret !== '' ? b.apiSecret : undefined;
+  ctx.callbackRoutes.set(b.callbackRouteKey, { url: b.callbackUrl, ...(apiSecret ? { apiSecret } : {}) });
+  return { success: true, result: { callbackUrl: b.callbackUrl, ...(apiSecret ? { apiSecret } : {}) } };
 }

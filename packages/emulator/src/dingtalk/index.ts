@@ -31,5 +31,6 @@ export { FAILED_STATE_FALLBACK_TEXT as DINGTALK_FAILED_STATE_FALLBACK_TEXT, disp
 export { MONTHLY_QUOTA_MESSAGE as DINGTALK_MONTHLY_QUOTA_MESSAGE, QPS_LIMIT_MESSAGE as DINGTALK_QPS_LIMIT_MESSAGE, type DingTalkErrorEnvelope } from './errors.js';
 export { parseOpenSpaceId as parseDingTalkOpenSpaceId, type DingTalkSpace, type DingTalkSpaceType } from './open-space.js';
 export { CARD_CALLBACK_TOPIC as DINGTALK_CARD_CALLBACK_TOPIC } from './stream.js';
-export type { DingTalkClick, DingTalkCallbackResult } from './callbacks.js';
+export { dingTalkCallbackSignature, type DingTalkClick, type DingTalkCallbackResult } from './callbacks.js';
+export type { DingTalkCallbackRoute } from './handlers.js';
 export type { DingTalkRobotMessage } from './robot-messages.js';

@@ -71,6 +71,8 @@ export interface CreateCardRequest {
   readonly cardTemplateId: string;
   readonly cardData: Record<string, string>;
   readonly privateData?: Record<string, Record<string, string>>;
+  /** How the card's buttons call back: `callbackType` (`STREAM` | `HTTP`) and, for HTTP, `callbackRouteKey`. */
+  readonly callback?: { readonly type: string; readonly routeKey?: string };
 }
 
 /**
@@ -85,7 +87,8 @@ export function parseCreate(body: unknown, knownTemplates?: ReadonlySet<string>)
   const cardData = cardDataOf(body, 'cardData');
   if (cardData === undefined) throw failures.param('param.cardPublicDataEmpty');
   if (knownTemplates && !knownTemplates.has(body.cardTemplateId)) throw failures.param('param.templateNotExist');
-  return { outTrackId, cardTemplateId: body.cardTemplateId, cardData, privateData: privateDataOf(body) };
+  const callback = typeof body.callbackType === 'string' ? { type: body.callbackType, ...(typeof body.callbackRouteKey === 'string' ? { routeKey: body.callbackRouteKey } : {}) } : undefined;
+  return { outTrackId, cardTemplateId: body.cardTemplateId, cardData, privateData: privateDataOf(body), ...(callback ? { callback } : {}) };
 }
 
 /** A valid delivery: the `openSpaceId`, its spaces, and their deliver models checked. */

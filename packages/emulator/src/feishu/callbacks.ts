@@ -1,12 +1,13 @@
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { randomHex } from '../common/ids.js';
 import type { FeishuContext } from './context.js';
+import type { FeishuLongConnectionHub } from './long-connection.js';
 
 /**
- * Where the emulator delivers card callbacks, as the app's "callback request URL" is configured in
- * the developer console (https://open.feishu.cn/document/uAjLw4CM/ukTMukTMukTM/event-subscription-guide/callback-subscription/step-1-choose-a-subscription-mode/send-callbacks-to-developers-server).
+ * Card callbacks sent to the app's "callback request URL", as configured in the developer console
+ * (https://open.feishu.cn/document/uAjLw4CM/ukTMukTMukTM/event-subscription-guide/callback-subscription/step-1-choose-a-subscription-mode/send-callbacks-to-developers-server).
  */
-export interface FeishuCallbackConfig {
+export interface FeishuHttpCallbackConfig {
   readonly url: string;
   /** Sent as `header.token` (and checked by the app). */
   readonly verificationToken?: string;
@@ -15,6 +16,31 @@ export interface FeishuCallbackConfig {
   /** How long the app has to answer, in ms (Feishu: 3000). */
   readonly timeoutMs?: number;
 }
+
+/**
+ * Card callbacks pushed over the long connection (the console's "receive callbacks through a long
+ * connection" mode): to a client of the app connected through `/callback/ws/endpoint`, in plain
+ * JSON, re-pushed when not answered within `timeoutMs`
+ * (https://open.feishu.cn/document/ukTMukTMukTM/uYDNxYjL2QTM24iN0EjN/event-subscription-configure-/request-url-configuration-case).
+ */
+export interface FeishuLongConnectionCallbackConfig {
+  readonly mode: 'long-connection';
+  /** How long the client has to answer one push, in ms (Feishu: 3000). */
+  readonly timeoutMs?: number;
+  /**
+   * Re-pushes of a callback nobody answered, with the same `event_id` (default 1). The doc says a
+   * message not answered in 3 s is re-pushed; how often for a card callback is not documented.
+   */
+  readonly retries?: number;
+  /**
+   * Test seam: this many of the client's answers (ACKs) are lost, as on a flaky network, so the
+   * callback is re-pushed although the app handled it (default 0).
+   */
+  readonly lostAnswers?: number;
+}
+
+/** Where the emulator delivers card callbacks: a request URL or the long connection. */
+export type FeishuCallbackConfig = FeishuHttpCallbackConfig | FeishuLongConnectionCallbackConfig;
 
 /** A click a test makes on a card button, as a Feishu user would. */
 export interface FeishuClick {
@@ -38,9 +64,10 @@ export interface FeishuClick {
  * What came of a delivered callback. `error`:
  * - `callbacks-not-configured`: the app has no callback configured; Feishu shows the user an error
  *   and nothing is sent (the console's "Callback Configuration" must add `card.action.trigger`);
+ * - `not-connected`: long-connection mode, but no client of the app is connected;
  * - `no-such-button` / `not-a-callback-button`: the test named a button the card does not have;
- * - `timeout`: the app did not answer within `timeoutMs` (the client shows an error);
- * - `http-error`: the app answered with a non-2xx status.
+ * - `timeout`: the app did not answer within `timeoutMs` (after the re-pushes, on the long connection);
+ * - `http-error`: the app answered with a non-2xx status (or, on the long connection, its handler failed).
  */
 export interface FeishuCallbackResult {
   readonly eventId?: string;
@@ -49,8 +76,19 @@ export interface FeishuCallbackResult {
   readonly response?: Record<string, unknown>;
   /** True when the response carried a card and the emulator showed it in place. */
   readonly cardUpdated: boolean;
-  readonly error?: 'callbacks-not-configured' | 'no-such-button' | 'not-a-callback-button' | 'timeout' | 'http-error';
+  readonly error?: 'callbacks-not-configured' | 'not-connected' | 'no-such-button' | 'not-a-callback-button' | 'timeout' | 'http-error';
+  /**
+   * What the clicking user's client shows when the callback failed: Feishu's "出错了，请稍后再试"
+   * with a code. The code users report for a click no app answered is 200340 (field reports, e.g.
+   * https://github.com/NousResearch/hermes-agent/issues/10251; not in Feishu's code tables).
+   */
+  readonly clientError?: { readonly code: number; readonly message: string };
+  /** Pushes made over the long connection (1 + re-pushes); absent for HTTP. */
+  readonly pushes?: number;
 }
+
+/** What the client shows for a failed callback (see {@link FeishuCallbackResult.clientError}). */
+const CLIENT_ERROR = { code: 200340, message: '出错了，请稍后再试' } as const;
 
 /** Route name of delivered callbacks in the call history. */
 export const CARD_CALLBACK_ROUTE = 'callback.card.action.trigger';
@@ -78,15 +116,27 @@ function encrypt(plain: string, key: string): string {
   return Buffer.concat([iv, cipher.update(plain, 'utf8'), cipher.final()]).toString('base64');
 }
 
+/** How the app answered one delivery (the HTTP response, or the long connection's ACK). */
+type Answered =
+  | { readonly status: number; readonly response?: Json; readonly pushes?: number }
+  | { readonly error: 'timeout' | 'http-error' | 'not-connected'; readonly status?: number; readonly response?: Json; readonly pushes?: number };
+
 /** Card callbacks of one emulator: configuration, clicks, retries of a delivered callback. */
 export class FeishuCallbacks {
   private config: FeishuCallbackConfig | undefined;
+  /** Answers lost so far (see `lostAnswers`). */
+  private lost = 0;
   private readonly sent = new Map<string, { messageId: string; body: Json }>();
 
-  constructor(private readonly ctx: FeishuContext, private readonly appId: () => string) {}
+  constructor(
+    private readonly ctx: FeishuContext,
+    private readonly appId: () => string,
+    private readonly longConnection: FeishuLongConnectionHub,
+  ) {}
 
   configure(config: FeishuCallbackConfig | undefined): void {
     this.config = config;
+    this.lost = 0;
   }
 
   async click(click: FeishuClick): Promise<FeishuCallbackResult> {
@@ -95,14 +145,14 @@ export class FeishuCallbacks {
     if (!found) return { cardUpdated: false, error: 'no-such-button' };
     const behaviour = (found.button.behaviors as Json[] | undefined)?.find((b) => b.type === 'callback');
     if (!behaviour) return { cardUpdated: false, error: 'not-a-callback-button' };
-    if (!this.config) return { cardUpdated: false, error: 'callbacks-not-configured' };
+    if (!this.config) return { cardUpdated: false, error: 'callbacks-not-configured', clientError: CLIENT_ERROR };
     const eventId = randomHex(32);
     const formValue = found.form ? this.formValue(found.form, click.input) : undefined;
     const body: Json = {
       schema: '2.0',
       header: {
         event_id: eventId,
-        token: this.config.verificationToken ?? '',
+        token: ('verificationToken' in this.config ? this.config.verificationToken : undefined) ?? '',
         create_time: String(this.ctx.clock() * 1000),
         event_type: 'card.action.trigger',
         tenant_key: this.ctx.tenantKey,
@@ -140,8 +190,26 @@ export class FeishuCallbacks {
 
   private async deliver(eventId: string): Promise<FeishuCallbackResult> {
     const config = this.config;
-    if (!config) return { eventId, cardUpdated: false, error: 'callbacks-not-configured' };
+    if (!config) return { eventId, cardUpdated: false, error: 'callbacks-not-configured', clientError: CLIENT_ERROR };
     const { messageId, body } = this.sent.get(eventId)!;
+    const answered = 'url' in config ? await this.post(config, messageId, eventId, body) : await this.push(config, messageId, eventId, body);
+    if ('error' in answered) return { eventId, ...answered, cardUpdated: false, clientError: CLIENT_ERROR };
+    const { status, response, pushes } = answered;
+    const card = (response?.card as Json | undefined)?.type === 'raw' ? ((response!.card as Json).data as Json) : undefined;
+    const message = this.ctx.messages.get(messageId);
+    if (card && message && message.state === 'live') {
+      message.content = JSON.stringify(card);
+      message.card = card;
+      message.updatedAt = this.ctx.clock();
+      message.updates += 1;
+      this.ctx.notify('updated', messageId);
+    }
+    this.record(messageId, eventId, status, response, card);
+    return { eventId, status, response, cardUpdated: card !== undefined, ...(pushes ? { pushes } : {}) };
+  }
+
+  /** POSTs the callback to the request URL (encrypted and signed with an encrypt key). */
+  private async post(config: FeishuHttpCallbackConfig, messageId: string, eventId: string, body: Json): Promise<Answered> {
     const plain = JSON.stringify(body);
     const raw = config.encryptKey ? JSON.stringify({ encrypt: encrypt(plain, config.encryptKey) }) : plain;
     const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -160,23 +228,34 @@ export class FeishuCallbacks {
       response = (await answer.json().catch(() => undefined)) as Json | undefined;
     } catch {
       this.record(messageId, eventId, 0, undefined, undefined);
-      return { eventId, cardUpdated: false, error: 'timeout' };
+      return { error: 'timeout' };
     }
     if (status < 200 || status >= 300) {
       this.record(messageId, eventId, status, response, undefined);
-      return { eventId, status, response, cardUpdated: false, error: 'http-error' };
+      return { error: 'http-error', status, response };
     }
-    const card = (response?.card as Json | undefined)?.type === 'raw' ? ((response!.card as Json).data as Json) : undefined;
-    const message = this.ctx.messages.get(messageId);
-    if (card && message && message.state === 'live') {
-      message.content = JSON.stringify(card);
-      message.card = card;
-      message.updatedAt = this.ctx.clock();
-      message.updates += 1;
-      this.ctx.notify('updated', messageId);
+    return { status, response };
+  }
+
+  /** Pushes the callback over the long connection, again (same `event_id`) while nobody answers. */
+  private async push(config: FeishuLongConnectionCallbackConfig, messageId: string, eventId: string, body: Json): Promise<Answered> {
+    const attempts = 1 + (config.retries ?? 1);
+    for (let push = 1; push <= attempts; push++) {
+      const ack = await this.longConnection.push(this.appId(), body, config.timeoutMs ?? 3000, this.lost++ < (config.lostAnswers ?? 0));
+      if (ack === 'not-connected') return { error: 'not-connected' };
+      if (ack === 'timeout') {
+        this.record(messageId, eventId, 0, undefined, undefined);
+        continue;
+      }
+      // The SDK answers 200, or 500 when the handler threw.
+      const status = ack.code;
+      if (status < 200 || status >= 300) {
+        this.record(messageId, eventId, status, ack.response, undefined);
+        return { error: 'http-error', status, response: ack.response, pushes: push };
+      }
+      return { status, response: ack.response, pushes: push };
     }
-    this.record(messageId, eventId, status, response, card);
-    return { eventId, status, response, cardUpdated: card !== undefined };
+    return { error: 'timeout', pushes: attempts };
   }
 
   private record(messageId: string, eventId: string, status: number, response: Json | undefined, card: Json | undefined): void {

@@ -6,6 +6,7 @@ import { CallHistory, type CallFilter, type CallRecord, type RouteCounts } from 
 import { InFlightTracker } from '../common/in-flight.js';
 import { SlidingWindowLimiter } from '../common/rate-limiter.js';
 import { listen } from '../common/server.js';
+import { FeishuLongConnectionHub } from './long-connection.js';
 import { FeishuCallbacks, type FeishuCallbackConfig, type FeishuCallbackResult, type FeishuClick } from './callbacks.js';
 import { FEISHU_ROUTE_NAMES } from './codes.js';
 import type { FeishuContext } from './context.js';
@@ -58,17 +59,29 @@ export interface FeishuEmulatorCore {
   counts(): Record<string, RouteCounts>;
   /** Subscribes to message changes; returns the unsubscribe function. */
   onChange(listener: (change: FeishuMessageChange) => void): () => void;
-  /** Sets (or, with undefined, removes) the app's card callback request URL. */
+  /**
+   * Sets (or, with undefined, removes) how the app receives card callbacks: its request URL, or
+   * `{ mode: 'long-connection' }`.
+   */
   configureCallbacks(config: FeishuCallbackConfig | undefined): void;
   /**
    * Clicks a callback button of a card as user `click.user`: POSTs the `card.action.trigger`
-   * callback (schema 2.0, signed and encrypted when an encrypt key is configured) and shows the
-   * card of the response in place. Without configured callbacks nothing is sent
+   * callback (schema 2.0, signed and encrypted when an encrypt key is configured), or pushes it over
+   * the long connection, and shows the card of the response in place. Without configured callbacks nothing is sent
    * (`error: 'callbacks-not-configured'`). @throws FeishuMessageControlError for an unknown message.
    */
   click(click: FeishuClick): Promise<FeishuCallbackResult>;
   /** Delivers an earlier callback again with the same `event_id`, as a platform retry does. */
   retryCallback(eventId: string): Promise<FeishuCallbackResult>;
+  /**
+   * True when a client of the (first) app is connected over the long connection
+   * (`POST /callback/ws/endpoint`, then the WebSocket it names; the official SDK's `WSClient`).
+   */
+  longConnected(): boolean;
+  /** Drops every long connection, as a network failure would (the SDK reconnects by itself). */
+  dropLongConnections(): void;
+  /** Closes the long connections' WebSocket server (the started emulator's `close` does it too). */
+  closeLongConnections(): Promise<void>;
 }
 
 /** A running Feishu emulator. */
@@ -116,8 +129,10 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
     },
   };
 
-  const callbacks = new FeishuCallbacks(ctx, () => o.apps[0]?.appId ?? '');
+  const longConnection = new FeishuLongConnectionHub(o.apps, o.host, options.longConnection);
+  const callbacks = new FeishuCallbacks(ctx, () => o.apps[0]?.appId ?? '', longConnection);
   const app = new Hono();
+  app.post('/callback/ws/endpoint', async (c) => c.json(await longConnection.endpoint(await c.req.json().catch(() => undefined))));
   mountAuthRoutes(app, ctx);
   mountMessageRoutes(app, ctx);
   mountCardKitRoutes(app, ctx);
@@ -166,6 +181,9 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
     configureCallbacks: (config) => callbacks.configure(config),
     click: (click) => callbacks.click(click),
     retryCallback: (eventId) => callbacks.retry(eventId),
+    longConnected: () => longConnection.connected(o.apps[0]?.appId ?? ''),
+    dropLongConnections: () => longConnection.disconnectAll(),
+    closeLongConnections: () => longConnection.close(),
   };
 }
 
@@ -177,5 +195,9 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
 export async function startFeishuEmulator(options: FeishuEmulatorOptions = {}): Promise<FeishuEmulator> {
   const core = createFeishuEmulator(options);
   const server = await listen(core.app, { host: options.host, port: options.port, allowedHosts: options.allowedHosts });
-  return Object.assign(core, { baseUrl: server.baseUrl, port: server.port, close: server.close });
+  const close = async () => {
+    await core.closeLongConnections();
+    await server.close();
+  };
+  return Object.assign(core, { baseUrl: server.baseUrl, port: server.port, close });
 }

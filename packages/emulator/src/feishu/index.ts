@@ -16,5 +16,13 @@ export {
 } from './card-rules.js';
 export { DEFAULT_FEISHU_LIMITS, FeishuEmulatorOptionError } from './options.js';
 export * from './emulator.js';
-export { CARD_CALLBACK_ROUTE as FEISHU_CARD_CALLBACK_ROUTE, type FeishuCallbackConfig, type FeishuCallbackResult, type FeishuClick } from './callbacks.js';
+export {
+  CARD_CALLBACK_ROUTE as FEISHU_CARD_CALLBACK_ROUTE,
+  type FeishuCallbackConfig,
+  type FeishuCallbackResult,
+  type FeishuClick,
+  type FeishuHttpCallbackConfig,
+  type FeishuLongConnectionCallbackConfig,
+} from './callbacks.js';
+export { LONG_CONNECTION_AUTH_FAILED as FEISHU_LONG_CONNECTION_AUTH_FAILED, LONG_CONNECTION_LIMIT_EXCEEDED as FEISHU_LONG_CONNECTION_LIMIT_EXCEEDED } from './long-connection.js';
 export type { FeishuCardEntitySnapshot } from './card-entities.js';

@@ -58,10 +58,26 @@ export interface FeishuEmulatorOptions {
   readonly authErrorStatus?: 400 | 401;
   /** Override documented limits, e.g. to make tests cheaper. */
   readonly limits?: Partial<FeishuLimits>;
+  /**
+   * The long connection's client config (the endpoint's `ClientConfig`, repeated in every pong), in
+   * seconds: ping interval (default 120), reconnect interval (120) and up to how much random delay
+   * before a reconnect (30); tests shorten them to see the SDK reconnect. `maxConnections`: how many
+   * connections one app may hold (default 50, as documented); a request beyond is refused with
+   * code 1000040350.
+   */
+  readonly longConnection?: {
+    readonly pingIntervalSeconds?: number;
+    readonly reconnectIntervalSeconds?: number;
+    readonly reconnectJitterSeconds?: number;
+    readonly maxConnections?: number;
+  };
 }
 
-/** The app an emulator accepts when no `apps` are given. */
-export const DEFAULT_FEISHU_APP: FeishuApp = { appId: 'cli_emulator00000001', appSecret: 'emulator-secret' };
+/**
+ * The app an emulator accepts when no `apps` are given. Its id has the form the SDK's long
+ * connection (`WSClient`) insists on: `cli_` and 16 hex digits.
+ */
+export const DEFAULT_FEISHU_APP: FeishuApp = { appId: 'cli_e000000000000001', appSecret: 'emulator-secret' };
 
 /** A message as read back from the emulator (a copy; changing it changes nothing). */
 export interface FeishuMessageSnapshot extends MessageIdentity {

@@ -16,9 +16,31 @@ export function blockProblem(blocks: unknown, limits: SlackLimits): string | und
     } else if (b.type === 'context') {
       if (!Array.isArray(b.elements) || b.elements.length === 0) return `blocks[${i}] context needs elements`;
       if (b.elements.length > limits.maxContextElements) return `blocks[${i}] context over ${limits.maxContextElements} elements`;
+    } else if (b.type === 'actions') {
+      const problem = actionsProblem(b.elements);
+      if (problem) return `blocks[${i}] ${problem}`;
+    } else if (b.type === 'input') {
+      const input = b as { label?: { type?: unknown }; element?: { type?: unknown; action_id?: unknown } };
+      if (input.label?.type !== 'plain_text' || typeof input.element?.type !== 'string') return `blocks[${i}] input needs a plain_text label and an element`;
     } else if (b.type !== 'divider') {
       return `blocks[${i}] type ${b.type} is not emulated`;
     }
+  }
+  return undefined;
+}
+
+/**
+ * Why an `actions` block's elements break the documented limits (1 to 25 elements; a button's text
+ * at most 75 characters, `action_id` at most 255, `value` at most 2000;
+ * https://api.slack.com/reference/block-kit/blocks#actions), or undefined.
+ */
+function actionsProblem(elements: unknown): string | undefined {
+  if (!Array.isArray(elements) || elements.length === 0 || elements.length > 25) return 'actions needs 1 to 25 elements';
+  for (const [j, e] of (elements as { type?: unknown; text?: { text?: unknown }; action_id?: unknown; value?: unknown }[]).entries()) {
+    if (e.type !== 'button') continue;
+    if (typeof e.text?.text !== 'string' || [...e.text.text].length > 75) return `actions element ${j}: button text must be 1 to 75 characters`;
+    if (typeof e.action_id === 'string' && e.action_id.length > 255) return `actions element ${j}: action_id over 255 characters`;
+    if (typeof e.value === 'string' && e.value.length > 2000) return `actions element ${j}: value over 2000 characters`;
   }
   return undefined;
 }

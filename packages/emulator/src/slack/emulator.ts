@@ -10,6 +10,7 @@ import { listen } from '../common/server.js';
 import { blockProblem } from './blocks.js';
 import { SLACK_ROUTES, SLACK_ROUTE_NAMES, SlackErrors, type SlackError, type SlackRoute } from './codes.js';
 import { DEFAULT_SLACK_LIMITS, type SlackLimits } from './limits.js';
+import { SlackInteractivityEmulator, type SlackClick, type SlackClickResult, type SlackInteractivityConfig } from './interactivity.js';
 import { SlackMessageControlError, SlackMessageStore, type SlackMessageState, type StoredSlackMessage } from './messages.js';
 
 /** The bot token and channel the emulator accepts when no options are given. */
@@ -73,6 +74,18 @@ export interface SlackEmulatorCore {
   calls(filter?: CallFilter): CallRecord[];
   counts(): Record<string, RouteCounts>;
   onChange(listener: (change: SlackMessageChange) => void): () => void;
+  /** Sets (or, with undefined, removes) the app's interactivity Request URL and signing secret. */
+  configureInteractivity(config: SlackInteractivityConfig | undefined): void;
+  /**
+   * Clicks a button (or presses Enter in an input) of message `click.ts` as user `click.user`: POSTs
+   * the signed `block_actions` payload and waits for the app's `response_url` post.
+   * @throws SlackMessageControlError for an unknown message.
+   */
+  click(click: SlackClick): Promise<SlackClickResult>;
+  /** Sends an earlier payload again with the same `trigger_id`. */
+  retryClick(triggerId: string): Promise<SlackClickResult>;
+  /** The base URL `response_url`s point at (the started emulator sets its own). */
+  setPublicBaseUrl(url: string): void;
 }
 
 /** A running Slack emulator. */
@@ -247,6 +260,8 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       (args) => (typeof args.ts === 'string' ? args.ts : undefined),
     ),
   );
+  const interactivity = new SlackInteractivityEmulator(store, history, clock, (ts) => notify('updated', ts));
+  interactivity.mount(app);
   app.notFound((c) => c.json({ ok: false, error: 'unknown_method' }, 404));
   app.onError((error, c) => c.json({ ok: false, error: 'fatal_error', detail: `(emulator) ${error.message}` }, 500));
 
@@ -269,6 +284,12 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
     calls: (filter) => history.list(filter),
     counts: () => history.counts(),
     onChange: (listener) => changes.subscribe(listener),
+    configureInteractivity: (config) => interactivity.configure(config),
+    click: (click) => interactivity.click(click),
+    retryClick: (triggerId) => interactivity.retry(triggerId),
+    setPublicBaseUrl: (url) => {
+      interactivity.baseUrl = url;
+    },
   };
 }
 
@@ -280,6 +301,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
 export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Promise<SlackEmulator> {
   const core = createSlackEmulator(options);
   const server = await listen(core.app, { host: options.host, port: options.port, allowedHosts: options.allowedHosts });
+  core.setPublicBaseUrl(server.baseUrl);
   return Object.assign(core, { baseUrl: server.baseUrl, apiUrl: `${server.baseUrl}/api/`, port: server.port, close: server.close });
 }
 

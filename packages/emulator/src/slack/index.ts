@@ -3,3 +3,4 @@ export { SLACK_ROUTES, SLACK_ROUTE_NAMES, SlackErrors, type SlackRoute, type Sla
 export { DEFAULT_SLACK_LIMITS, type SlackLimits } from './limits.js';
 export { SLACK_MESSAGE_TRANSITIONS, type SlackMessageState } from './messages.js';
 export * from './emulator.js';
+export { SLACK_INTERACTION_ROUTE, type SlackClick, type SlackClickResult, type SlackInteractivityConfig } from './interactivity.js';

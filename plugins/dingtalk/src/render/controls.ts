@@ -37,7 +37,8 @@ export interface ControlButton {
  */
 export function controlsVariable(view: CardView): string {
   const controls = view.controls;
-  if (!controls || (!controls.pending && !controls.stop)) return '';
+  // Callbacks that could not start make buttons useless: the reply to type shows in the markdown instead.
+  if (!controls || controls.replyByText || (!controls.pending && !controls.stop)) return '';
   const texts = TEXTS[view.locale];
   const params = (interaction: string, option: string): ControlParams => ({ pc: '1', card: controls.cardId, interaction, option });
   const buttons: ControlButton[] = [];
@@ -70,7 +71,7 @@ export function interactionMarkdown(view: CardView, style: ControlStyle): string
     return `<font colorTokenV2=${token}>${icon} ${escapeInline(cut(d.answer, 200))}${who ? ` · ${escapeInline(cut(who, 60))}` : ''}</font>`;
   });
   const pending = view.controls?.pending;
-  if (pending && style === 'text') {
+  if (pending && (style === 'text' || view.controls?.replyByText)) {
     const replies = pending.options.map((o) => `\`/${o.id} ${pending.code}\`（${escapeInline(cut(o.label, 40))}）`);
     if (pending.freeText) replies.push(`\`/answer ${pending.code} …\``);
     lines.push(`${texts.reply}${view.locale === 'zh-CN' ? '：' : ': '}${replies.join(' / ')}`);

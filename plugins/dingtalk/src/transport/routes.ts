@@ -112,6 +112,13 @@ export const DINGTALK_API_ROUTES = {
     path: '/v1.0/card/streaming',
     doc: 'https://open.dingtalk.com/document/development/api-streamingupdate',
   }),
+  /** Map a `callbackRouteKey` to the URL that receives HTTP card callbacks (signed with `apiSecret`). */
+  registerCallback: route<{ callbackRouteKey: string; callbackUrl: string; apiSecret?: string; forceUpdate: boolean }, { success?: unknown }>({
+    operation: 'registerCallback',
+    method: 'POST',
+    path: '/v1.0/card/callbacks/register',
+    doc: 'https://open.dingtalk.com/document/development/register-card-callback-address',
+  }),
   /** A robot's plain message to a group (`msgParam` a JSON string ≤ 15 000 bytes). */
   groupMessage: route<RobotGroupMessageBody, { processQueryKey?: unknown }>({
     operation: 'robotMessage',

@@ -36,8 +36,13 @@ export interface DingTalkTransportOptions {
   readonly robotCode: string;
   /** Used when a send names no target. */
   readonly defaultTarget?: DingTalkTarget;
-  /** `STREAM`: card callbacks go to the app's Stream-mode client (set when `callbacks` are configured). */
-  readonly callbackType?: 'STREAM';
+  /**
+   * Where card callbacks go (set when `callbacks` are configured): `STREAM`, the app's Stream-mode
+   * client; `HTTP`, the URL registered for `callbackRouteKey`.
+   */
+  readonly callbackType?: 'STREAM' | 'HTTP';
+  /** The route key of HTTP card callbacks (with `callbackType: 'HTTP'`). */
+  readonly callbackRouteKey?: string;
 }
 
 const OUT_TRACK_ID_PREFIX = 'pc-';
@@ -113,6 +118,7 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
         outTrackId,
         cardData: { cardParamMap: request.payload.cardParamMap },
         ...(this.options.callbackType ? { callbackType: this.options.callbackType } : {}),
+        ...(this.options.callbackRouteKey ? { callbackRouteKey: this.options.callbackRouteKey } : {}),
         ...deliveryFields(target, this.options.robotCode),
       }, token);
     } catch (error) {

@@ -62,7 +62,9 @@ export function controlElements(view: CardView, style: ControlStyle): FeishuElem
   const texts = TEXTS[view.locale];
   const out: FeishuElement[] = [];
   const pending = controls.pending;
-  if (pending && style === 'text') {
+  // Callbacks that could not start make buttons useless: the reply to type instead.
+  const asText = style === 'text' || controls.replyByText === true;
+  if (pending && asText) {
     const replies = pending.options.map((o) => `\`/${o.id} ${pending.code}\`（${escapeCardMarkdown(oneLine(o.label, 40))}）`);
     if (pending.freeText) replies.push(`\`/answer ${pending.code} …\``);
     out.push(markdown('ia_reply', `${texts.reply}${view.locale === 'zh-CN' ? '：' : ': '}${replies.join(' / ')}`));
@@ -82,6 +84,6 @@ export function controlElements(view: CardView, style: ControlStyle): FeishuElem
       });
     }
   }
-  if (controls.stop && style === 'buttons') out.push(button('ia_stop', texts.stop, 'danger', value(controls, 'stop', 'stop')));
+  if (controls.stop && !asText) out.push(button('ia_stop', texts.stop, 'danger', value(controls, 'stop', 'stop')));
   return out;
 }

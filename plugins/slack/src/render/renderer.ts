@@ -2,6 +2,7 @@ import { cut, formatFooter, isTerminalStatus, oneLine, statusLabel, type CardRen
 import type { SlackBlock, SlackMessage } from './message-types.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { plainMrkdwn, splitSections, toMrkdwn } from './mrkdwn.js';
+import { controlBlocks, decisionBlocks, type ControlStyle } from './controls.js';
 import { changedFilesBlocks, livenessBlocks, planBlocks } from './sections.js';
 import { SLACK_TEXTS, type SlackTexts } from './texts.js';
 
@@ -16,6 +17,8 @@ export interface SlackRendererOptions {
   readonly toolFoldAfter?: number;
   readonly timeZone?: string;
   readonly limits?: SlackLimits;
+  /** How open questions are drawn (default `text`: the reply to type; `buttons` needs interactivity). */
+  readonly controls?: ControlStyle;
 }
 
 const STATUS_EMOJI = { running: ':hourglass_flowing_sand:', waiting: ':raising_hand:', completed: ':white_check_mark:', failed: ':x:', cancelled: ':no_entry_sign:' } as const;
@@ -86,6 +89,7 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
       else if (leftOut > 0) blocks.push(context(`_${t.cutNotice(leftOut)}_`, 'notice'));
       if (view.status === 'waiting' && view.waitingFor) blocks.push(section(cut(`*${t.waitingFor}:* ${toMrkdwn(view.waitingFor)}`, limits.maxSectionChars), 'waiting'));
       if (view.error) blocks.push(section(cut(`:warning: ${toMrkdwn(view.error)}`, limits.maxSectionChars), 'error'));
+      blocks.push(...decisionBlocks(view, limits.maxSectionChars), ...controlBlocks(view, options.controls ?? 'text'));
       blocks.push(...changedFilesBlocks(view, locale, limits.maxSectionChars));
       blocks.push(context(toMrkdwn(footer(view)), 'footer'));
       return { text: cut(plainMrkdwn(headline(view)), limits.maxTextChars), blocks };

@@ -1,0 +1,113 @@
+/**
+ * RedisBudgetStore against a real redis-server: the Lua script paces exactly like core's
+ * InMemoryBudgetStore, clients of several processes share one budget atomically, pauses are shared,
+ * and an outage falls back to a local budget at a quarter of the limits with one warning.
+ * Departures are compared as numbers (the store's schedule), never as wall-time waits.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { budgetSafetyMarginMs, InMemoryBudgetStore, type BudgetKey, type SlotRequest } from '@progresscard/core';
+import { recordingLogger } from '@progresscard/core/testing';
+import { redisStore, type RedisStore } from '../src/index.js';
+import { startTestRedis, uniquePrefix, type TestRedis } from './support/test-redis.js';
+
+let redis: TestRedis;
+const opened: RedisStore[] = [];
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+});
+afterAll(async () => {
+  await Promise.all(opened.map((store) => store.close()));
+  await redis.stop();
+});
+
+async function open(prefix: string, logger = recordingLogger()): Promise<RedisStore> {
+  const store = await redisStore({ url: redis.url, keyPrefix: prefix, logger });
+  opened.push(store);
+  return store;
+}
+
+const FEISHU_PATCH: BudgetKey = { key: 'feishu:cli_test:patch', windows: [{ limit: 50, intervalMs: 1000 }, { limit: 1000, intervalMs: 60_000 }] };
+const PER_MESSAGE = (id: string): BudgetKey => ({ key: `feishu:message:${id}`, windows: [{ limit: 5, intervalMs: 1000 }] });
+const T0 = 1_800_000_000_000;
+
+/** Arrivals of one key that fall in some window of `spanMs` more than `limit` times. */
+function overfull(arrivals: number[], limit: number, spanMs: number): number {
+  const sorted = [...arrivals].sort((a, b) => a - b);
+  let worst = 0;
+  for (let i = 0; i + limit < sorted.length; i += 1) if (sorted[i + limit]! - sorted[i]! < spanMs) worst += 1;
+  return worst;
+}
+
+describe('RedisBudgetStore', () => {
+  it('gives the same departures as the in-memory store for the same reservations', async () => {
+    const store = await open(uniquePrefix('same'));
+    const memory = new InMemoryBudgetStore();
+    const requests: SlotRequest[] = Array.from({ length: 120 }, (_, i) => ({
+      keys: [FEISHU_PATCH, PER_MESSAGE(`om_${i % 3}`)],
+      notBefore: T0 + i * 7,
+      arrivalDelayMs: i % 5 === 0 ? 40 : 10,
+    }));
+    const fromRedis: number[] = [];
+    const fromMemory: number[] = [];
+    for (const request of requests) {
+      fromRedis.push(await store.budgets.reserve(request));
+      fromMemory.push(memory.reserve(request));
+    }
+    // Equal up to the 17 significant digits the script's reply carries.
+    expect(fromRedis.map((t) => t - T0)).toEqual(fromMemory.map((t) => expect.closeTo(t - T0, 3)));
+    expect(new Set(fromRedis).size).toBe(requests.length);
+  });
+
+  it('four clients reserving at once never put more calls in a window than its limit', async () => {
+    const prefix = uniquePrefix('shared');
+    const stores = await Promise.all([0, 1, 2, 3].map(() => open(prefix)));
+    const key: BudgetKey = { key: 'dingtalk:app:update', windows: [{ limit: 20, intervalMs: 1000 }] };
+    const departures = await Promise.all(
+      stores.flatMap((store) => Array.from({ length: 50 }, () => store.budgets.reserve({ keys: [key], notBefore: T0, arrivalDelayMs: 0 }))),
+    );
+    expect(new Set(departures).size).toBe(200);
+    expect(overfull(departures, 20, 1000 + budgetSafetyMarginMs(1000))).toBe(0);
+    // Paced, not burst: 200 calls at 20 per widened second take about ten seconds of schedule.
+    expect(Math.max(...departures) - T0).toBeGreaterThan(9 * 1050);
+  });
+
+  it('a pause set by one process holds the others back', async () => {
+    const prefix = uniquePrefix('pause');
+    const [first, second] = await Promise.all([open(prefix), open(prefix)]);
+    await first!.budgets.pauseUntil(FEISHU_PATCH.key, T0 + 5000);
+    expect(await second!.budgets.nextDeparture({ keys: [FEISHU_PATCH], notBefore: T0, arrivalDelayMs: 0 })).toBe(T0 + 5000);
+    expect(await second!.budgets.reserve({ keys: [FEISHU_PATCH], notBefore: T0, arrivalDelayMs: 0 })).toBe(T0 + 5000);
+  });
+
+  it('rejects a bad window with the key and field named', async () => {
+    const store = await open(uniquePrefix('bad'));
+    await expect(store.budgets.reserve({ keys: [{ key: 'k', windows: [{ limit: 0, intervalMs: 1000 }] }], notBefore: T0, arrivalDelayMs: 0 }))
+      .rejects.toThrow('budget key k: windows[0].limit must be a positive integer, got 0');
+  });
+
+  it.skipIf(process.env.REDIS_URL !== undefined)('keeps pacing on a local quarter budget through an outage, warns once, and goes back to Redis', async () => {
+    const logger = recordingLogger();
+    const store = await open(uniquePrefix('outage'), logger);
+    const key: BudgetKey = { key: 'feishu:cli_outage:patch', windows: [{ limit: 40, intervalMs: 1000 }] };
+    const now = Date.now();
+    await store.budgets.reserve({ keys: [key], notBefore: now, arrivalDelayMs: 0 });
+    await redis.kill();
+    try {
+      const during: number[] = [];
+      for (let i = 0; i < 30; i += 1) during.push(await store.budgets.reserve({ keys: [key], notBefore: now, arrivalDelayMs: 0 }));
+      expect(store.budgets.usingFallback).toBe(true);
+      // A quarter of 40 per second: 10 per widened second on the local budget.
+      expect(overfull(during, 10, 1000 + budgetSafetyMarginMs(1000))).toBe(0);
+      expect(during.at(-1)! - now).toBeGreaterThan(2 * 1050);
+      expect(logger.at('warn')).toHaveLength(1);
+      expect(logger.entries[0]!.message).toContain('pacing this process at 0.25 of each limit');
+    } finally {
+      await redis.start();
+    }
+    await expect.poll(() => store.client.status, { timeout: 10_000 }).toBe('ready');
+    await store.budgets.reserve({ keys: [key], notBefore: Date.now(), arrivalDelayMs: 0 });
+    expect(store.budgets.usingFallback).toBe(false);
+    expect(logger.at('warn')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * Redis restarted (empty: no persistence) while a real process runs cards: the process keeps pacing
+ * on its local fallback budget with one warning, goes back to Redis, and loses nothing: every final
+ * is delivered and no call is rejected by the Feishu emulator.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFeishuEmulator, type FeishuEmulator } from '@progresscard/emulator';
+import { startTestRedis, uniquePrefix, type TestRedis } from '../../packages/redis/test/support/test-redis.js';
+import { startWorker, type Worker } from './support.js';
+
+const APP = { appId: 'cli_redis_restart', appSecret: 'redis-restart-secret' };
+const BUDGET = [{ limit: 50, intervalMs: 1000 }];
+const RUNS = 40;
+
+let redis: TestRedis;
+let emulator: FeishuEmulator;
+let worker: Worker | undefined;
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+  emulator = await startFeishuEmulator({ apps: [APP], limits: { appWindows: BUDGET } });
+});
+afterAll(async () => {
+  await worker?.kill();
+  await emulator?.close();
+  await redis?.stop();
+});
+
+describe.skipIf(process.env.REDIS_URL !== undefined)('Redis restarted mid-run', () => {
+  it('every final is delivered, with one warning about the outage', async () => {
+    const startAt = Date.now() + 4000;
+    worker = startWorker({
+      mode: 'steady', name: 's', redisUrl: redis.url, keyPrefix: uniquePrefix('restart'), feishuBaseUrl: emulator.baseUrl, ...APP,
+      budget: BUDGET, runs: RUNS, runMs: 5000, startAt, leaseTtlMs: 3000,
+    });
+    // Mid-run: the cards have sent their first messages when Redis goes away for a second.
+    await expect.poll(() => emulator.messages().length, { timeout: 20_000 }).toBeGreaterThan(RUNS / 2);
+    await redis.kill();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await redis.start();
+    const done = await worker.next('done');
+    expect(done).toMatchObject({ finals: RUNS, ok: RUNS, errors: [] });
+    const warnings = done.warnings as string[];
+    expect(warnings.filter((line) => line.includes('Redis budget store unavailable'))).toHaveLength(1);
+    const messages = emulator.messages();
+    expect(messages).toHaveLength(RUNS);
+    for (const message of messages) expect(JSON.stringify(message.card)).toMatch(/answer s-\d+/);
+    expect(emulator.calls({ outcome: 'rejected' })).toEqual([]);
+  }, 60_000);
+});
