@@ -55,6 +55,7 @@ export { InMemoryCardStore, type CardStore, type StoredCard, type StoredTool, ty
 export { CardLeases, DEFAULT_LEASE_TTL_MS } from './delivery/card-leases.js';
 export { DEFAULT_ORPHAN_GRACE_MS } from './runtime/orphan-sweeper.js';
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/retry-settings.js';
+export { DEFAULT_CALL_TIMEOUT_MS } from './delivery/call-timeout.js';
 export {
   FAILURE_ACTIONS,
   FRESH_MESSAGE_AFTER,

@@ -43,7 +43,10 @@ export interface FinalDelivery {
   readonly ok: boolean;
   /** The terminal status that was delivered (or that failed to be). */
   readonly status: CardStatus;
-  /** The message holding the final state. */
+  /**
+   * The message holding the final state (or that failed to take it); undefined when no message is
+   * known to exist (never sent, or the card's message was given up and no fresh one was confirmed).
+   */
   readonly message?: MessageRef;
   /** True when the final went out as a fresh message (the first was gone or kept failing). */
   readonly freshMessage: boolean;
@@ -137,6 +140,11 @@ export class CardDeliveryRecord {
   get movedFromLateUntil(): number { return this.movedFromLandsUntil; }
   /** True when an accepted state is on the live message. */
   get hasAcceptedState(): boolean { return this.messageState === 'live' && this.lastAcceptedKey !== undefined; }
+  /**
+   * True when the current main message exists or may exist: it is live, or a send of it failed
+   * without a clear answer (a timeout: the platform may have created it, maybe later).
+   */
+  get messageMayExist(): boolean { return this.messageState === 'live' || this.sendUncertain; }
   /** Idempotency key of the message being created (stable across retries of one send). */
   get sendKey(): string { return `${this.card.id}-${this.generation}`; }
 
@@ -274,11 +282,14 @@ export class CardDeliveryRecord {
     this.renewMessage();
   }
 
-  /** The final settled; returns the report (without the card's status and continuations). */
+  /**
+   * The final settled; returns the report (without the card's status and continuations). Its
+   * `message` is the live main message; none when that was given up and no fresh one is known.
+   */
   settle(ok: boolean): Pick<FinalDelivery, 'ok' | 'message' | 'freshMessage' | 'attempts'> {
     this.moveTo(ok ? 'delivered' : 'undeliverable');
     this.flushQueue.clear();
-    return { ok, message: this.messageRef, freshMessage: this.replaced || this.movedFromRef !== undefined, attempts: this.finalAttemptsTotal };
+    return { ok, message: this.messageState === 'live' ? this.messageRef : undefined, freshMessage: this.replaced || this.movedFromRef !== undefined, attempts: this.finalAttemptsTotal };
   }
 
   /** Every call spent on the final so far. */

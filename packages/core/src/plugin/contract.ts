@@ -72,6 +72,13 @@ export interface ChannelSettings {
    * Default: `detailed`, or per chat type when the run tells it (`OpenCardOptions.chatType`).
    */
   readonly verbosity?: VerbositySetting;
+  /**
+   * How long the core waits for one platform call (send, update, credential refresh) before giving
+   * it up as a `transient` failure that may still be applied late (retried like one; the late-call
+   * fencing applies). Default 15 000 (`DEFAULT_CALL_TIMEOUT_MS`), above the plugins' own HTTP
+   * timeouts, so it catches a transport that never settles rather than a slow platform.
+   */
+  readonly callTimeoutMs?: number;
 }
 
 /** A sent message as the transport identifies it (Feishu `message_id`, DingTalk `outTrackId`). */

@@ -229,7 +229,7 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
  */
 export async function startFeishuEmulator(options: FeishuEmulatorOptions = {}): Promise<FeishuEmulator> {
   const core = createFeishuEmulator(options);
-  const server = await listen(core.app, { host: options.host, port: options.port });
+  const server = await listen(core.app, { host: options.host, port: options.port, allowedHosts: options.allowedHosts });
   const close = async () => {
     await core.closeLongConnections();
     await server.close();

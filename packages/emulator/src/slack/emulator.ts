@@ -28,6 +28,8 @@ export interface SlackEmulatorOptions {
   readonly clock?: Clock;
   readonly host?: string;
   readonly port?: number;
+  /** Host names accepted in `Host`/`Origin` besides loopback and the listen host (see `ListenOptions.allowedHosts`). */
+  readonly allowedHosts?: readonly string[];
 }
 
 /** A message with its calls, as read back. */
@@ -298,7 +300,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
  */
 export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Promise<SlackEmulator> {
   const core = createSlackEmulator(options);
-  const server = await listen(core.app, { host: options.host, port: options.port });
+  const server = await listen(core.app, { host: options.host, port: options.port, allowedHosts: options.allowedHosts });
   core.setPublicBaseUrl(server.baseUrl);
   return Object.assign(core, { baseUrl: server.baseUrl, apiUrl: `${server.baseUrl}/api/`, port: server.port, close: server.close });
 }

@@ -1,8 +1,9 @@
 import { changedFilesLines, cut, imagePlaceholderText, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core';
 import type { SlackBlock } from './message-types.js';
+import { plainMrkdwn } from './mrkdwn.js';
 
-/** Text of agent data as plain mrkdwn: `&`, `<`, `>` escaped (no mention or link markup), nothing else. */
-const plain = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** Text of agent data as plain mrkdwn: `&`, `<`, `>` escaped, links other than http, https and mailto as plain text. */
+const plain = plainMrkdwn;
 
 const section = (text: string, blockId: string, maxChars: number): SlackBlock => ({ type: 'section', block_id: blockId, text: { type: 'mrkdwn', text: cut(text, maxChars) } });
 

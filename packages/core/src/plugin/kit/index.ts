@@ -45,3 +45,4 @@ export {
   ImageUploads,
   type ImageFallbackReason,
 } from './images.js';
+export { ALLOWED_LINK_SCHEMES, breakLinkSyntax, isAllowedLinkDestination, neutraliseLinks } from './links.js';
