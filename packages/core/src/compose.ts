@@ -26,6 +26,7 @@ import { InteractionRouter } from './interaction/router.js';
 import type { ClickReply } from './interaction/types.js';
 import type { InteractionUser } from './events/contract.js';
 import { TOKENS } from './runtime/tokens.js';
+import { DEFAULT_CALL_TIMEOUT_MS } from './delivery/call-timeout.js';
 
 /**
  * Where a composition keeps API budgets and open cards when several processes share them, e.g.
@@ -243,6 +244,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
         plugin,
         settings: plugin.switches?.completionPing,
         acquire: (call) => registry.channel(plugin.id).acquire(call),
+        callTimeoutMs: () => registry.channel(plugin.id).settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
         logger,
       }),
     ]),

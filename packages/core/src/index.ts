@@ -13,6 +13,7 @@ export { toolDetail, toolLineText, MAX_TOOL_DETAIL_CHARS, type ToolLineParts } f
 export { formatDuration } from './card/format/duration.js';
 export { noProgressSince, DEFAULT_QUIET_PERIOD_MS } from './card/liveness.js';
 export { checkPriceTable, type ModelPrice, type PriceTable } from './card/cost.js';
+export { takeAnswerImages, MAX_CARD_IMAGES, type CardImage, type CardImageSource, type AnswerImages } from './card/images.js';
 export {
   resolveVerbosity,
   viewForVerbosity,
@@ -54,6 +55,7 @@ export { InMemoryCardStore, type CardStore, type StoredCard, type StoredTool, ty
 export { CardLeases, DEFAULT_LEASE_TTL_MS } from './delivery/card-leases.js';
 export { DEFAULT_ORPHAN_GRACE_MS } from './runtime/orphan-sweeper.js';
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/retry-settings.js';
+export { DEFAULT_CALL_TIMEOUT_MS } from './delivery/call-timeout.js';
 export {
   FAILURE_ACTIONS,
   FRESH_MESSAGE_AFTER,

@@ -59,9 +59,19 @@ describe('Feishu emulator: send, reply, patch through the official SDK', () => {
     });
     expect(reply.data).toMatchObject({ root_id: root.data!.message_id, parent_id: root.data!.message_id, chat_id: 'oc_team' });
     expect(reply.data!.thread_id).toMatch(/^omt_/);
-    const plain = await client.im.v1.message.reply({
+    // The message replied to in thread is now a topic: a plain reply to it joins the topic.
+    const joined = await client.im.v1.message.reply({
       path: { message_id: root.data!.message_id! },
       data: { msg_type: 'interactive', content: JSON.stringify(card2('answer 2')) },
+    });
+    expect(joined.data!.thread_id).toBe(reply.data!.thread_id);
+    expect(emulator.messages({ threadId: reply.data!.thread_id! }).map((m) => m.messageId)).toEqual([
+      root.data!.message_id, reply.data!.message_id, joined.data!.message_id,
+    ]);
+    const other = await send(client, card2('another question'));
+    const plain = await client.im.v1.message.reply({
+      path: { message_id: other.data!.message_id! },
+      data: { msg_type: 'interactive', content: JSON.stringify(card2('answer 3')) },
     });
     expect(plain.data!.thread_id).toBeUndefined();
     expect((await sdkFailure(client.im.v1.message.reply({ path: { message_id: 'om_missing' }, data: { msg_type: 'text', content: '{"text":"x"}' } }))).code).toBe(230001);

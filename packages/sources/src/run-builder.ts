@@ -1,4 +1,4 @@
-import { AgentEventSchema, type PlanItem } from '@progresscard/core';
+import { AgentEventSchema, type ImageInput, type PlanItem } from '@progresscard/core';
 import { fileChangesFromCall, planFromCall, type FileChange } from './tool-effects.js';
 import type { TraceItem, TraceLocale } from './types.js';
 
@@ -39,6 +39,8 @@ export interface ToolResult {
   isError?: boolean;
   /** The call's own duration in ms when the output reports one; the finish is then at least start + duration. */
   durationMs?: number;
+  /** Images the call returned (a screenshot), shown on the card. */
+  images?: readonly ImageInput[];
 }
 
 interface OpenTool {
@@ -252,6 +254,7 @@ export class RunBuilder {
       callId,
       ...(result.summary ? { summary: result.summary } : {}),
       ...(result.isError ? { isError: true } : {}),
+      ...(result.images && result.images.length > 0 ? { images: result.images.slice(0, 20) } : {}),
     });
     if (files && !result.isError) for (const file of files) this.emit({ type: 'file.changed', ...file });
   }

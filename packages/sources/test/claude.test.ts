@@ -36,6 +36,26 @@ describe('claude-transcript', () => {
     expect(ofType(events, 'run.completed')[0]!.answer).toBe('Done.');
   });
 
+  it('carries the image blocks of a tool result (a screenshot) into tool.finished images', async () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==';
+    const { events } = await collect(
+      linesStream([
+        prompt(0, 'take a screenshot'),
+        assistant(1, 'msg_1', [toolUse('s1', 'mcp__browser__screenshot', {})]),
+        line('user', 2, {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 's1', content: [
+            { type: 'text', text: 'Captured the page' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
+            { type: 'image', source: { type: 'url', url: 'https://x.test/a.png' } },
+          ] }],
+        }),
+      ]),
+    );
+    const [finished] = ofType(events, 'tool.finished');
+    expect(finished).toMatchObject({ callId: 's1', summary: expect.stringContaining('Captured the page'), images: [{ data: png, mediaType: 'image/png' }] });
+  });
+
   it('matches parallel calls by id when their results come back in another order', async () => {
     const { events } = await collect(
       linesStream([

@@ -5,10 +5,11 @@ import type { BudgetKey, BudgetedCall, ChannelSettings } from '@progresscard/cor
  * `Forbidden.AccessDenied.QpsLimitForAppkeyAndApi`:
  * https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server),
  * so sends (`createAndDeliver`) and updates (`PUT /v1.0/card/instances`) each draw from their own key
- * with the channel's `budget` windows. No per-card or per-chat limit is published.
+ * with the channel's `budget` windows. No per-card or per-chat limit is published. (The plugin makes
+ * no image uploads or reactions; were it to, each would be a key of its own.)
  */
 export function dingtalkBudgetKeys(appKey: string) {
   return (call: BudgetedCall, settings: ChannelSettings): readonly BudgetKey[] => [
-    { key: `dingtalk:${appKey}:${call.kind === 'send' ? 'createAndDeliver' : 'updateCard'}`, windows: settings.budget },
+    { key: `dingtalk:${appKey}:${call.kind === 'send' ? 'createAndDeliver' : call.kind === 'update' ? 'updateCard' : call.kind}`, windows: settings.budget },
   ];
 }

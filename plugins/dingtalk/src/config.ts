@@ -6,6 +6,15 @@ import { DingTalkTargetSchema } from './transport/target.js';
 export const DINGTALK_API_BASE_URL = 'https://api.dingtalk.com';
 
 /**
+ * A standard organisation's metered API calls a month (token calls exempt; over it every metered
+ * call fails with 403 `Forbidden.AccessDenied.ApiCountLimitForOrg` until the month ends):
+ * https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server.
+ * The plugin's `monthlyQuota` unless the config or `DINGTALK_CARD_MONTHLY_QUOTA` says otherwise
+ * (paid editions have more); the debug footer shows a final card's calls against it.
+ */
+export const DINGTALK_MONTHLY_QUOTA = 5000;
+
+/**
  * DingTalk channel defaults (ms):
  * - `tickMs` 3000: running tools' elapsed times refresh every 3 s (env `DINGTALK_CARD_TOOL_TICK_MS`, applied by the core);
  * - `budget` 20 calls per second per API of the app (createAndDeliver and card update each): the

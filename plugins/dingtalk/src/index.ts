@@ -7,6 +7,7 @@ export { dingtalk, type DingTalkPlugin, type DingTalkPluginOptions, type DingTal
 export { DINGTALK_ENV_VARIABLES } from './env.js';
 export {
   DINGTALK_DEFAULTS,
+  DINGTALK_MONTHLY_QUOTA,
   DINGTALK_API_BASE_URL,
   DingTalkConfigSchema,
   DingTalkConfigError,

@@ -1,5 +1,5 @@
 import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type CardView, type ChannelPlugin, type EnvSource } from '@progresscard/core';
-import { DINGTALK_DEFAULTS, DingTalkConfigError, DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig, type DingTalkConfigInput } from './config.js';
+import { DINGTALK_DEFAULTS, DINGTALK_MONTHLY_QUOTA, DingTalkConfigError, DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig, type DingTalkConfigInput } from './config.js';
 import { DINGTALK_ENV_VARIABLES } from './env.js';
 import { DingTalkRenderer, type DingTalkCardPayload } from './render/renderer.js';
 import { dingtalkBudgetKeys } from './budget-keys.js';
@@ -54,7 +54,7 @@ function toCardParamMap(values: Readonly<Record<string, unknown>>): Record<strin
  */
 export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): DingTalkPlugin {
   const c = parseDingTalkConfig(config);
-  const switches = resolveFeatureSwitches('dingtalk', c, { env: options.env, error: (...args) => new DingTalkConfigError(...args) });
+  const switches = { monthlyQuota: DINGTALK_MONTHLY_QUOTA, ...resolveFeatureSwitches('dingtalk', c, { env: options.env, error: (...args) => new DingTalkConfigError(...args) }) };
   const http = new DingTalkHttp(c.baseUrl, c.timeoutMs);
   const tokens = new AccessTokenCache(http, c.appKey, c.appSecret, options.now);
   const renderer = new DingTalkRenderer({

@@ -52,6 +52,18 @@ describe('DingTalk plugin ↔ core ↔ emulator', () => {
     expect(dt.display).toEqual({ state: 'finished', content: dt.cardData.msgContent });
   });
 
+  it('a card opened as a reply to a group message is a normal card of the group (DingTalk cards have no thread reply)', async () => {
+    const { emulator, cards } = await start();
+    const card = cards.open('dingtalk', undefined, { replyTo: { messageId: 'msgq1Xk==', inThread: true } });
+    card.start({ title: 'Reply in thread' });
+    card.answer('done');
+    card.complete();
+    const final = await card.finalDelivery;
+    expect(final).toMatchObject({ ok: true, status: 'completed' });
+    expect(emulator.cards()).toHaveLength(1);
+    expect(emulator.cards()[0]!.state).toBe('finished');
+  });
+
   async function failedRun(config = {}, emulatorOptions: DingTalkEmulatorOptions = {}) {
     const { emulator, cards } = await start(config, emulatorOptions);
     const card = cards.open('dingtalk');

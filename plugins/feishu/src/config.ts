@@ -87,6 +87,10 @@ export const FEISHU_CARDKIT_DEFAULTS: ChannelSettings = {
  *   `cardkit` creates a CardKit card entity in streaming mode, sends it by reference and types the
  *   answer out with element-content updates (https://open.larkoffice.com/document/uAjLw4CM/ukzMukzMukzM/feishu-cards/streaming-updates-openapi-overview).
  *   CardKit needs the app permission `cardkit:card:write` and Feishu clients 7.20+.
+ * - `workingReaction`: opt-in; `true` (the `Typing` emoji) or a Feishu emoji type (`OnIt`, case-sensitive,
+ *   https://open.feishu.cn/document/server-docs/im-v1/message-reaction/emojis-introduce): the bot's own
+ *   card message carries that reaction while the run goes on and loses it at the final (never the
+ *   user's message). Needs the app permission `im:message.reactions:write_only`. Default off.
  */
 export const FeishuConfigSchema = z
   .object({
@@ -108,6 +112,10 @@ export const FeishuConfigSchema = z
     overflow: z.enum(['follow-up', 'truncate']).default('follow-up'),
     callbacks: FeishuCallbacksSchema.optional(),
     mode: z.enum(FEISHU_CARD_MODES).default('message'),
+    workingReaction: z
+      .union([z.boolean(), z.string().regex(/^[A-Za-z0-9_]+$/, 'expected a Feishu emoji type such as Typing or OnIt')])
+      .default(false)
+      .transform((value) => (value === true ? 'Typing' : value)),
   })
   .strict();
 

@@ -25,4 +25,14 @@ describe('feishu budget keys (limits per API, per app; 5/s per chat and per mess
       { key: 'feishu:message:om_7', windows: [{ limit: 5, intervalMs: 1000 }] },
     ]);
   });
+
+  it('a card replying to the message that triggered the run is a reply too', () => {
+    const keys = plugin.budgetKeys!({ kind: 'send', target: undefined, replyToMessage: { messageId: 'om_question', inThread: true } }, settings);
+    expect(keys.map((key) => key.key)).toEqual(['feishu:cli_abc:reply', 'feishu:receiver:chat_id:oc_team']);
+  });
+
+  it('image uploads and reactions draw from their own routes of the app', () => {
+    expect(plugin.budgetKeys!({ kind: 'image-upload', target: undefined }, settings)).toEqual([{ key: 'feishu:cli_abc:image', windows: [{ limit: 40, intervalMs: 1000 }] }]);
+    expect(plugin.budgetKeys!({ kind: 'reaction', target: undefined, message: { id: 'om_7' } }, settings)).toEqual([{ key: 'feishu:cli_abc:reaction', windows: [{ limit: 40, intervalMs: 1000 }] }]);
+  });
 });

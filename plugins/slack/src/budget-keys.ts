@@ -21,6 +21,8 @@ export function slackBudgetKeys(botToken: string, defaultChannel: string) {
   const app = `slack:${createHash('sha256').update(botToken).digest('hex').slice(0, 12)}`;
   return (call: BudgetedCall<SlackTarget | string>, settings: ChannelSettings): readonly BudgetKey[] => {
     if (call.kind === 'update') return [{ key: `${app}:chat.update`, windows: settings.budget }];
+    // The plugin makes no image uploads or reactions; were it to, each would be a method of its own.
+    if (call.kind !== 'send') return [{ key: `${app}:${call.kind}`, windows: settings.budget }];
     const channel = (typeof call.target === 'string' ? call.target : call.target?.channel) ?? defaultChannel;
     return [
       { key: `${app}:chat.postMessage`, windows: settings.budget },

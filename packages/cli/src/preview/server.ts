@@ -41,6 +41,11 @@ export interface PreviewServerOptions {
   readonly port?: number;
   /** When the port is taken, fall back to a free port instead of failing (default true). */
   readonly fallback?: boolean;
+  /**
+   * Host names the page may be opened under besides `127.0.0.1`, `localhost`, `[::1]` and `host`;
+   * a request naming another host, or sent from another site (`Origin`), gets 403 (DNS rebinding).
+   */
+  readonly allowedHosts?: readonly string[];
 }
 
 /** A running preview server. */
@@ -151,23 +156,25 @@ class PushHub {
   }
 }
 
-async function listenWithFallback(app: Hono, host: string, port: number, fallback: boolean): Promise<RunningServer> {
+async function listenWithFallback(app: Hono, host: string, port: number, fallback: boolean, allowedHosts: readonly string[] | undefined): Promise<RunningServer> {
   try {
-    return await listen(app, { host, port });
+    return await listen(app, { host, port, allowedHosts });
   } catch (error) {
     if (!fallback || port === 0 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    return listen(app, { host, port: 0 });
+    return listen(app, { host, port: 0, allowedHosts });
   }
 }
 
 /**
- * Starts the preview server on loopback.
+ * Starts the preview server on loopback. Only requests that name it (`Host`) and come from its own
+ * page or no page (`Origin`) are answered; others get 403, so a DNS-rebinding page cannot read
+ * `/api/state` or click cards.
  * @throws the listen error when the port is taken and `fallback` is false.
  */
 export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
   const hub = new PushHub();
   const app = previewApp(options.sources, options.runInfo, hub);
-  const server = await listenWithFallback(app, options.host ?? '127.0.0.1', options.port ?? DEFAULT_PREVIEW_PORT, options.fallback ?? true);
+  const server = await listenWithFallback(app, options.host ?? '127.0.0.1', options.port ?? DEFAULT_PREVIEW_PORT, options.fallback ?? true, options.allowedHosts);
   const unsubscribes = options.sources.map((s) => s.subscribe(() => hub.poke()));
   const poll = setInterval(() => hub.poke(), POLL_MS);
   poll.unref();

@@ -26,6 +26,9 @@ export interface SmokeScenario {
   readonly absent?: readonly string[];
 }
 
+/** A 2×2 PNG, the screenshot of the images scenario. */
+const SCREENSHOT_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==';
+
 const started = (title: string, at = 0): ScriptedEvent => ({ type: 'run.started', title, locale: 'en', model: 'model-x', at });
 
 const table = (columns: number, rows: number) =>
@@ -147,5 +150,19 @@ export const SMOKE_SCENARIOS: readonly SmokeScenario[] = [
     events: [started('Code fences'), { type: 'answer.delta', text: 'Fix:\n\n```ts\nconst answer = 42;\n```\n\nA stray ` backtick.', at: 500 }],
     end: { type: 'run.completed', at: 800 },
     expect: ['const answer = 42', 'backtick'],
+  },
+  {
+    id: 'images',
+    title: 'Images (a screenshot result; an answer image whose file is missing)',
+    events: [
+      started('Images'),
+      { type: 'tool.started', callId: 's1', name: 'screenshot', args: { url: 'http://localhost:3000/login' }, at: 500 },
+      { type: 'tool.finished', callId: 's1', summary: 'captured', images: [{ data: SCREENSHOT_PNG, mediaType: 'image/png', alt: 'login page' }], at: 1000 },
+      { type: 'answer.delta', text: 'The form renders.\n\n![missing chart](./no-such-dir/chart.png)', at: 1500 },
+    ],
+    end: { type: 'run.completed', at: 2000 },
+    // Feishu shows the screenshot as an image (no text); every channel names the missing one.
+    expect: ['The form renders', '[image: missing chart]'],
+    absent: [SCREENSHOT_PNG.slice(0, 24), 'no-such-dir'],
   },
 ];

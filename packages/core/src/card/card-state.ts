@@ -1,5 +1,6 @@
 import type { AgentEvent, PlanItem } from '../events/contract.js';
 import { ChangedFiles } from './changed-files.js';
+import { cardImages, takeAnswerImages, ToolImages, type AnswerImages } from './images.js';
 import { CostMeter, type PriceTable } from './cost.js';
 import { DEFAULT_QUIET_PERIOD_MS, noProgressSince } from './liveness.js';
 import { toPlanView } from './plan.js';
@@ -100,6 +101,9 @@ export class CardState {
   private stalledSince: number | undefined;
   private plan: readonly PlanItem[] = [];
   private readonly files = new ChangedFiles();
+  private readonly toolImages = new ToolImages();
+  /** The last answer taken apart into text and images (the view asks often, the answer changes rarely). */
+  private answerImages: { readonly answer: string; readonly result: AnswerImages } | undefined;
   private readonly cost: CostMeter;
   /** Epoch ms (the card's clock) the latest event arrived: the liveness note counts from it. */
   private lastArrivalAt: number;
@@ -211,7 +215,8 @@ export class CardState {
         // The call that asked the user ran: the user has answered.
         const resumed = event.callId === this.waitingCallId ? this.resume() : false;
         const change = this.finishTool(event.callId, event.summary === undefined ? undefined : wellFormed(event.summary), event.isError === true, at);
-        return { change: resumed ? 'structural' : change };
+        const imaged = event.images ? this.toolImages.add(event.images) : false;
+        return { change: resumed || imaged ? 'structural' : change };
       }
       case 'usage': {
         if (event.inputTokens !== undefined) this.inputTokens = (this.inputTokens ?? 0) + event.inputTokens;
@@ -300,6 +305,7 @@ export class CardState {
       tools.push(toToolLine(call, end, this.locale));
       if (call.state !== 'orphan') toolCount += 1;
     }
+    const answer = this.answerWithoutImages(this.finalAnswer ?? this.answer);
     const contextPercent = this.contextTokens !== undefined && this.contextWindow
       ? Math.round((this.contextTokens / this.contextWindow) * 100)
       : undefined;
@@ -309,7 +315,8 @@ export class CardState {
       title: this.title,
       round: this.round,
       thinking: this.thinking,
-      answer: this.finalAnswer ?? this.answer,
+      answer: answer.text,
+      images: cardImages(this.toolImages.list(), answer.images),
       tools,
       waitingFor: this.status === 'waiting' ? this.waitingFor : undefined,
       error: this.error,
@@ -339,6 +346,11 @@ export class CardState {
       // The stall shows its own notice only when the quiet-period note is off (else it says the same).
       ...(this.stalledSince !== undefined && !this.isTerminal && noProgress === undefined ? { notice: { kind: 'no-progress' as const, since: this.stalledSince } } : {}),
     };
+  }
+
+  private answerWithoutImages(text: string): AnswerImages {
+    if (this.answerImages?.answer !== text) this.answerImages = { answer: text, result: takeAnswerImages(text) };
+    return this.answerImages.result;
   }
 
   /**

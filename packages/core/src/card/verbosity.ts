@@ -27,12 +27,12 @@ export function resolveVerbosity(run: Verbosity | undefined, channel: VerbosityS
 /**
  * The view a renderer gets under a verbosity profile (see {@link Verbosity}). `detailed` returns
  * the view as is. `compact` and `quiet` keep, while running, the status and the current tool call
- * (the latest one) and the plan; on the final card, the answer, the plan, the changed files and the
+ * (the latest one) and the plan; on the final card, the answer, its images, the plan, the changed files and the
  * footer, without thinking or the tool history (the footer still counts the calls).
  */
 export function viewForVerbosity(view: CardView, verbosity: Verbosity): CardView {
   if (verbosity === 'detailed') return view;
   if (isTerminalStatus(view.status)) return { ...view, thinking: '', tools: [] };
   const current = view.tools.at(-1);
-  return { ...view, thinking: '', answer: '', tools: current ? [current] : [] };
+  return { ...view, thinking: '', answer: '', images: [], tools: current ? [current] : [] };
 }

@@ -1,4 +1,5 @@
 import type { InteractionOption, PlanItem } from '../events/contract.js';
+import type { CardImage } from './images.js';
 
 /**
  * The card view: everything a renderer needs to draw one card, already reduced from events.
@@ -66,6 +67,11 @@ export interface FooterFields {
    * priced with the product's price table; absent when unknown.
    */
   readonly costUsd?: number;
+  /**
+   * On a final card, when the channel has a monthly call quota (`monthlyQuota`): the platform calls
+   * this card message spent (its final's call included) and the quota. The debug footer shows it.
+   */
+  readonly quota?: { readonly calls: number; readonly monthlyQuota: number };
   /**
    * Epoch ms the footer's clock time shows: when the run ended on a final card; otherwise when the
    * view was made, but never before the card's latest event.
@@ -174,8 +180,13 @@ export interface CardView {
   readonly round: number;
   /** Released thinking text (see the verbose output buffer). */
   readonly thinking: string;
-  /** Released answer text; on a completed card, the final answer. */
+  /** Released answer text; on a completed card, the final answer. Images written in it are in {@link images} instead. */
   readonly answer: string;
+  /**
+   * Images to show (tool results' first, then the answer's; at most `MAX_CARD_IMAGES`): a channel
+   * uploads each through its image API and shows it, or shows its `alt` (`[image: alt]`) in its place.
+   */
+  readonly images: readonly CardImage[];
   /** Tool calls in start order. */
   readonly tools: readonly ToolLine[];
   /** Prompt shown while `status` is `waiting`. */

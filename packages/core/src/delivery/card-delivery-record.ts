@@ -1,6 +1,6 @@
 import type { ChangeKind } from '../card/card-state.js';
 import type { CardStatus, CardView } from '../card/view.js';
-import type { MessageRef } from '../plugin/contract.js';
+import type { MessageRef, ReplyToMessage } from '../plugin/contract.js';
 import { ContinuationParts } from './continuation-parts.js';
 import { PHASE_TRANSITIONS, isFinalRung, type CardDeliveryPhase } from './delivery-policy.js';
 import { FlushQueue } from './flush-queue.js';
@@ -43,7 +43,10 @@ export interface FinalDelivery {
   readonly ok: boolean;
   /** The terminal status that was delivered (or that failed to be). */
   readonly status: CardStatus;
-  /** The message holding the final state. */
+  /**
+   * The message holding the final state (or that failed to take it); undefined when no message is
+   * known to exist (never sent, or the card's message was given up and no fresh one was confirmed).
+   */
   readonly message?: MessageRef;
   /** True when the final went out as a fresh message (the first was gone or kept failing). */
   readonly freshMessage: boolean;
@@ -75,6 +78,8 @@ export interface DeliverableCard {
   view(): CardView;
   /** Target passed to the transport's `send` (undefined = the plugin's configured target). */
   readonly target: unknown;
+  /** The message that triggered the run: the card is sent as a reply to it (see `SendRequest.replyToMessage`). */
+  readonly replyToMessage?: ReplyToMessage;
   /** Called when the message turned out gone (recalled, deleted, too old). */
   onMessageGone(): void;
   /** Called once with the outcome of the final delivery. */
@@ -108,6 +113,7 @@ export class CardDeliveryRecord {
   private generation = 0;
   private sendUncertain = false;
   private authRefreshed = false;
+  private callCount = 0;
 
   constructor(readonly card: DeliverableCard, minIntervalMs: number, lateApplyWindowMs = 0) {
     this.flushQueue = new FlushQueue(minIntervalMs);
@@ -116,6 +122,10 @@ export class CardDeliveryRecord {
   }
 
   get message(): MessageRef | undefined { return this.messageRef; }
+  /** Platform calls made for this card message so far (sends, updates, parts, extra calls; failed ones too). */
+  get callsSpent(): number { return this.callCount; }
+  /** One more platform call was made for this card message. */
+  callSpent(): void { this.callCount += 1; }
   get messagePhase(): MessagePhase { return this.messageState; }
   get phase(): CardDeliveryPhase { return this.deliveryPhase; }
   /** `fallback` after the platform rejected the rich render (or it threw). */
@@ -130,6 +140,11 @@ export class CardDeliveryRecord {
   get movedFromLateUntil(): number { return this.movedFromLandsUntil; }
   /** True when an accepted state is on the live message. */
   get hasAcceptedState(): boolean { return this.messageState === 'live' && this.lastAcceptedKey !== undefined; }
+  /**
+   * True when the current main message exists or may exist: it is live, or a send of it failed
+   * without a clear answer (a timeout: the platform may have created it, maybe later).
+   */
+  get messageMayExist(): boolean { return this.messageState === 'live' || this.sendUncertain; }
   /** Idempotency key of the message being created (stable across retries of one send). */
   get sendKey(): string { return `${this.card.id}-${this.generation}`; }
 
@@ -267,11 +282,14 @@ export class CardDeliveryRecord {
     this.renewMessage();
   }
 
-  /** The final settled; returns the report (without the card's status and continuations). */
+  /**
+   * The final settled; returns the report (without the card's status and continuations). Its
+   * `message` is the live main message; none when that was given up and no fresh one is known.
+   */
   settle(ok: boolean): Pick<FinalDelivery, 'ok' | 'message' | 'freshMessage' | 'attempts'> {
     this.moveTo(ok ? 'delivered' : 'undeliverable');
     this.flushQueue.clear();
-    return { ok, message: this.messageRef, freshMessage: this.replaced || this.movedFromRef !== undefined, attempts: this.finalAttemptsTotal };
+    return { ok, message: this.messageState === 'live' ? this.messageRef : undefined, freshMessage: this.replaced || this.movedFromRef !== undefined, attempts: this.finalAttemptsTotal };
   }
 
   /** Every call spent on the final so far. */

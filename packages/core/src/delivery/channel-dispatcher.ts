@@ -3,11 +3,13 @@ import type { BudgetedCall, CallFailure, ChannelPlugin, ChannelSettings } from '
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { BudgetStore } from './budget-store.js';
+import { extraCallBudget, extraCallsOf, withQuota } from './card-calls.js';
 import { ChannelBudget } from './channel-budget.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
 import type { CardLeases } from './card-leases.js';
 import type { CardStore } from './card-store.js';
 import { CardStoreWriter } from './card-store-writer.js';
+import { DEFAULT_CALL_TIMEOUT_MS, classifyCallError, withCallTimeout } from './call-timeout.js';
 import { ChannelStop } from './channel-stop.js';
 import { ContinuationDispatch } from './continuation-dispatch.js';
 import type { DeliveryCall, DeliveryObservers } from './delivery-observers.js';
@@ -85,6 +87,7 @@ export class ChannelDispatcher {
       stop: this.stop,
       counters: this.counters,
       classify: (error) => this.classify(error),
+      platformCall: (call) => this.platformCall(call),
       observe: (...args) => this.observe(...args),
       applies: (...args) => this.applies(...args),
       logFailure: (...args) => this.logFailure(...args),
@@ -154,8 +157,9 @@ export class ChannelDispatcher {
    */
   private prepare(record: CardDeliveryRecord, change: CardChange): PreparedCall | undefined {
     if (this.fenced.has(record)) return undefined;
-    const view = record.outage.decorate(record.card.view());
-    const final = isTerminalStatus(view.status);
+    const shown = record.outage.decorate(record.card.view());
+    const final = isTerminalStatus(shown.status);
+    const view = withQuota(shown, record, final, this.plugin.switches?.monthlyQuota);
     if (this.stop.stoppedBy && !final) {
       record.pause();
       return undefined;
@@ -178,13 +182,21 @@ export class ChannelDispatcher {
       else if (record.phase === 'paused' && record.outage.ongoing) this.probes.later(record, { card: record.card.id, channel: this.plugin.id });
       return undefined;
     }
+    const { replyToMessage } = record.card;
     const call: BudgetedCall =
-      record.messagePhase === 'live' ? { kind: 'update', target: record.card.target, message: record.message } : { kind: 'send', target: record.card.target };
-    return { keys: this.budget.keysOf(call), send: () => this.deliverMain(record, change, final, { payload, key, view }) };
+      record.messagePhase === 'live'
+        ? { kind: 'update', target: record.card.target, message: record.message }
+        : { kind: 'send', target: record.card.target, ...(replyToMessage && { replyToMessage }) };
+    return { keys: this.budget.keysOf(call), send: () => this.deliverMain(record, change, final, { payload, key, view, call }) };
   }
 
   /** Sends or updates the main message with a prepared render. Never rejects. */
-  private async deliverMain(record: CardDeliveryRecord, change: CardChange, final: boolean, render: { payload: unknown; key: string; view: CardView }): Promise<void> {
+  private async deliverMain(
+    record: CardDeliveryRecord,
+    change: CardChange,
+    final: boolean,
+    render: { payload: unknown; key: string; view: CardView; call: BudgetedCall },
+  ): Promise<void> {
     const { payload, key, view } = render;
     const { transport } = this.plugin;
     if (final) record.finalAttemptStarted();
@@ -192,11 +204,16 @@ export class ChannelDispatcher {
     const attempt = final ? record.totalFinalAttempts : record.failureStreak + 1;
     const startedAt = this.deps.clock.now();
     try {
+      const extraCalls = extraCallsOf(record, (kind) => this.budget.acquire(this.budget.keysOf(extraCallBudget(kind, render.call, record.message))));
+      const images = view.images;
       if (call === 'update') {
-        await this.budget.timed(() => transport.update({ message: record.message!, payload, final }));
+        const message = record.message!;
+        await this.platformCall(() => transport.update({ message, payload, final, images, extraCalls }));
       } else {
         const replacing = record.messagePhase === 'gone';
-        record.sent(await this.budget.timed(() => transport.send({ target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing })));
+        const { replyToMessage } = record.card;
+        const request = { target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing, final, images, extraCalls };
+        record.sent(await this.platformCall(() => transport.send(replyToMessage ? { ...request, replyToMessage } : request)));
       }
     } catch (error) {
       const failure = this.classify(error);
@@ -212,7 +229,9 @@ export class ChannelDispatcher {
     // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
     if (record.callSucceeded()) return this.requeue(record, change);
     record.accepted(key);
-    if (final) record.lateCalls.finalShown(this.deps.clock.now());
+    // The platform applied the final somewhere between the call's start and its answer: an older
+    // call landing after the start may be on top of it.
+    if (final) record.lateCalls.finalShown(startedAt);
     this.store.put(record, view);
     if (this.parts.next(record, view)) this.requeue(record, change);
     else if (final) this.finishAfterLateCalls(record, change);
@@ -227,17 +246,23 @@ export class ChannelDispatcher {
 
   /** Tells the delivery listeners about one settled call. */
   private observe(record: CardDeliveryRecord, call: DeliveryCall, startedAt: number, final: boolean, attempt: number, failure?: CallFailure): void {
+    record.callSpent();
     const latencyMs = Math.max(0, this.deps.clock.now() - startedAt);
     this.deps.observers.callSettled({ channel: this.plugin.id, cardId: record.card.progressCardId, call, latencyMs, final, attempt }, failure);
   }
 
-  /** `classify` must not throw; if it does anyway, the call counts as a transient failure. */
+  /**
+   * One platform call: timed for the budget's arrival delay, and given up after the channel's
+   * `callTimeoutMs` (a `transient` failure: it may still land late; a call that hangs does not
+   * skew the arrival delay, as only settled calls are timed).
+   */
+  private platformCall<T>(call: () => Promise<T>): Promise<T> {
+    return withCallTimeout(() => this.budget.timed(call), this.settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS);
+  }
+
+  /** A timeout is transient; `classify` must not throw, and if it does anyway the call counts as transient too. */
   private classify(error: unknown): CallFailure {
-    try {
-      return this.plugin.transport.classify(error);
-    } catch (bug) {
-      return { kind: 'transient', detail: `classify threw ${String(bug)} for ${String(error)}` };
-    }
+    return classifyCallError(this.plugin.transport, error);
   }
 
   /**
@@ -352,7 +377,7 @@ export class ChannelDispatcher {
 
   private async refreshCredentials(fields: Record<string, unknown>): Promise<void> {
     try {
-      await this.plugin.transport.refreshAuth!();
+      await withCallTimeout(() => this.plugin.transport.refreshAuth!(), this.settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS);
     } catch (error) {
       this.deps.logger.error('credential refresh failed', { ...fields, error: String(error) });
     }
@@ -401,9 +426,10 @@ export class ChannelDispatcher {
     // A final whose continuation parts are missing did not reach the chat whole: not ok, naming them.
     const partsError = missing.length > 0 ? `continuation part${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${keys.length + 1} undeliverable` : undefined;
     const result = { ...report, ok: ok && missing.length === 0, status: view.status, error: error ?? partsError, continuations };
-    // The message given up for a fresh one is closed like a final before the final is reported
-    // (also when the fresh message exists but its last update failed: it may show the final too).
-    if (record.movedFrom && (ok || record.messagePhase === 'live')) void this.closeMoved(record, view).then(() => record.card.onFinal(result));
+    // The message given up for a fresh one is closed like a final before the final is reported,
+    // also when the final failed but the fresh message may show it: it exists and its last update
+    // failed, or a send of it timed out (the platform may have created it, maybe later).
+    if (record.movedFrom && (ok || record.messageMayExist)) void this.closeMoved(record, view).then(() => record.card.onFinal(result));
     else record.card.onFinal(result);
   }
 
@@ -417,6 +443,7 @@ export class ChannelDispatcher {
       renderer,
       transport,
       acquire: () => this.budget.acquire(this.budget.keysOf({ kind: 'update', target: record.card.target, message })),
+      platformCall: (call) => this.platformCall(call),
       logger: this.deps.logger,
       clock: this.deps.clock,
       retryDelaysMs: this.deps.retry.finalRetryDelaysMs,

@@ -19,11 +19,13 @@ export interface ContinuationHost {
   readonly logger: Logger;
   readonly retry: RetrySettings;
   /** The channel's budgets: a part's call draws from the keys of its own kind, target and message. */
-  readonly budget: Pick<ChannelBudget, 'keysOf' | 'timed'>;
+  readonly budget: Pick<ChannelBudget, 'keysOf'>;
   readonly store: CardStoreWriter;
   readonly stop: ChannelStop;
   readonly counters: { sent: number; updated: number; failed: number };
   classify(error: unknown): CallFailure;
+  /** Makes one platform call: timed for the budget, given up after the channel's call timeout. */
+  platformCall<T>(call: () => Promise<T>): Promise<T>;
   observe(record: CardDeliveryRecord, call: DeliveryCall, startedAt: number, final: boolean, attempt: number, failure?: CallFailure): void;
   applies(action: FailureAction, credentialsRefreshed: boolean, richRender: boolean): boolean;
   logFailure(action: FailureAction, message: string, fields: Record<string, unknown>): void;
@@ -75,15 +77,17 @@ export class ContinuationDispatch {
     let message: MessageRef | undefined;
     try {
       if (existing) {
-        await this.host.budget.timed(() => transport.update({ message: existing, payload: part.payload, final }));
+        await this.host.platformCall(() => transport.update({ message: existing, payload: part.payload, final }));
       } else {
-        message = await this.host.budget.timed(() =>
+        const replyTo = record.message;
+        const idempotencyKey = record.parts.idempotencyKey(part.index);
+        message = await this.host.platformCall(() =>
           transport.send({
             target: record.card.target as never,
             payload: part.payload,
-            idempotencyKey: record.parts.idempotencyKey(part.index),
+            idempotencyKey,
             replacing: false,
-            replyTo: record.message,
+            replyTo,
           }),
         );
       }

@@ -7,7 +7,7 @@
 export class LateCallFence {
   private landUntil = Number.NEGATIVE_INFINITY;
   private reassert = false;
-  /** When the message last accepted the final. */
+  /** When the call the message last accepted the final from was sent. */
   private shownAt = Number.NEGATIVE_INFINITY;
   /** Also counting the final's own tries. */
   private anyUntil = Number.NEGATIVE_INFINITY;
@@ -25,7 +25,7 @@ export class LateCallFence {
     if (!final) this.landUntil = Math.max(this.landUntil, until);
   }
 
-  /** The message accepted the final at `now` (epoch ms). */
+  /** The message accepted the final sent at `now` (epoch ms: the start of the call, as it may have been applied any time after). */
   finalShown(now: number): void {
     this.shownAt = now;
     this.reassert = false;

@@ -1,5 +1,6 @@
 import type { CardView } from '../card/view.js';
 import type { CallFailure, CardRenderer, CardTransport, MessageRef } from '../plugin/contract.js';
+import { classifyCallError } from './call-timeout.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -32,6 +33,8 @@ export interface CloseMovedMessageOptions {
   readonly transport: CardTransport<unknown>;
   /** Takes one call from the channel's budget. */
   readonly acquire: () => Promise<void>;
+  /** Makes one platform call: timed for the budget, given up after the channel's call timeout. */
+  readonly platformCall: <T>(call: () => Promise<T>) => Promise<T>;
   readonly logger: Logger;
   readonly clock: Clock;
   /** Waits before each retry (like a final's: default 1000, 2000, 4000 ms). */
@@ -46,8 +49,8 @@ export interface CloseMovedMessageOptions {
  * After the final went out as a fresh message, the message that kept refusing it is updated to
  * {@link movedNoticeView}, so it neither stays on "running" nor shows the final a second time.
  * Retried like a final (once, then after each delay); when an older call of that message may
- * still be applied late, closed once more after that. Resolves when done or given up (a warning
- * says so); never rejects.
+ * still be applied late, closed once more after that, also when the first close kept failing.
+ * Resolves when done or given up (a warning says so); never rejects.
  */
 export async function closeMovedMessage(options: CloseMovedMessageOptions): Promise<void> {
   let payload: unknown;
@@ -57,42 +60,41 @@ export async function closeMovedMessage(options: CloseMovedMessageOptions): Prom
     options.logger.warn('could not mark the given-up message as moved: render failed', { message: options.message.id, error: String(error) });
     return;
   }
-  if (!(await closeWithRetries(options, payload))) return;
+  const first = await closeWithRetries(options, payload);
+  if (first.outcome === 'unreachable') return;
+  // Done when a close sent after the last moment an older call could land was accepted: it is on
+  // top for good. Otherwise (a close accepted earlier, or every try failed: tries may have landed,
+  // and an older call may land after any of them) close once more when no older call can land.
+  if (first.outcome === 'closed' && first.startedAt >= options.lateCallsUntil) return;
+  // Every try failed and no older call can land: the warning said so, nothing more to do.
+  if (first.outcome === 'failed' && options.lateCallsUntil === Number.NEGATIVE_INFINITY) return;
   const lateIn = options.lateCallsUntil - options.clock.now();
-  if (lateIn > 0) {
-    await sleep(lateIn);
-    await closeWithRetries(options, payload);
-  }
+  if (lateIn > 0) await sleep(lateIn);
+  await closeWithRetries(options, payload);
 }
 
-/** One close, retried after each delay; true once it was accepted. */
-async function closeWithRetries(options: CloseMovedMessageOptions, payload: unknown): Promise<boolean> {
+/**
+ * One close, retried after each delay: `closed` once it was accepted, `failed` when every try
+ * failed, `unreachable` when the message is gone or every call would fail alike ({@link GIVE_UP_AFTER}).
+ */
+async function closeWithRetries(options: CloseMovedMessageOptions, payload: unknown): Promise<{ readonly outcome: 'closed' | 'failed' | 'unreachable'; readonly startedAt: number }> {
   for (let attempt = 1; ; attempt++) {
     const startedAt = options.clock.now();
     let failure: CallFailure;
     try {
       await options.acquire();
-      await options.transport.update({ message: options.message, payload, final: true });
+      await options.platformCall(() => options.transport.update({ message: options.message, payload, final: true }));
       options.report?.(startedAt, attempt);
-      return true;
+      return { outcome: 'closed', startedAt };
     } catch (error) {
-      failure = classifyOrTransient(options.transport, error);
+      failure = classifyCallError(options.transport, error);
       options.report?.(startedAt, attempt, failure);
     }
     const delay = options.retryDelaysMs[attempt - 1];
     if (delay === undefined || GIVE_UP_AFTER.has(failure.kind)) {
       options.logger.warn('could not mark the given-up message as moved: it may still show an older state', { message: options.message.id, attempts: attempt, kind: failure.kind, detail: failure.detail });
-      return false;
+      return { outcome: GIVE_UP_AFTER.has(failure.kind) ? 'unreachable' : 'failed', startedAt };
     }
     await sleep(failure.kind === 'rate-limited' ? Math.max(delay, failure.retryAfterMs ?? 0) : delay);
-  }
-}
-
-/** The transport's classification of `error`; a transient failure when `classify` itself throws. */
-function classifyOrTransient(transport: CardTransport<unknown>, error: unknown): CallFailure {
-  try {
-    return transport.classify(error);
-  } catch {
-    return { kind: 'transient', detail: String(error) };
   }
 }

@@ -70,13 +70,29 @@ export const ToolStartedSchema = z.object({
 });
 /** More argument text of a running tool call (streamed arguments); appended to `args`. */
 export const ToolArgsDeltaSchema = z.object({ type: z.literal('tool.args_delta'), ...at, callId: nonEmpty, delta: z.string() });
-/** A tool call ended; `summary` is a one-line result, `isError` marks a failed call. */
+/**
+ * An image a tool call returned: base64 `data` with its `mediaType` (`image/png`, as in a Claude
+ * `tool_result` image block `{ type: 'image', source: { type: 'base64', media_type, data } }`), or
+ * the `path` of a local image file. `alt` is the text shown when it cannot be shown.
+ */
+export const ImageInputSchema = z.union([
+  z.object({ data: nonEmpty, mediaType: z.string().regex(/^image\/[\w.+-]+$/, 'expected an image media type such as image/png'), alt: z.string().optional() }).strict(),
+  z.object({ path: nonEmpty, alt: z.string().optional() }).strict(),
+]);
+/** One image of a tool result (see {@link ImageInputSchema}). */
+export type ImageInput = z.infer<typeof ImageInputSchema>;
+
+/**
+ * A tool call ended; `summary` is a one-line result, `isError` marks a failed call, `images` are
+ * images it returned (shown on the card, uploaded through the channel's image API).
+ */
 export const ToolFinishedSchema = z.object({
   type: z.literal('tool.finished'),
   ...at,
   callId: nonEmpty,
   summary: z.string().optional(),
   isError: z.boolean().optional(),
+  images: z.array(ImageInputSchema).max(20).optional(),
 });
 /**
  * Token usage of one model call. `inputTokens` and `outputTokens` add up over the run;

@@ -14,7 +14,7 @@ export function tickEnvName(channelId: string): string {
  * config or env) falls back to the value below it with one warning naming the source and value.
  *
  * @throws Error naming the channel, field and value when `perCardIntervalMs` or `debounceMs` is not
- *   a non-negative integer, `budget` is not a non-empty list of positive-integer windows, or
+ *   a non-negative integer, `callTimeoutMs` (when set) not a positive integer, `budget` is not a non-empty list of positive-integer windows, or
  *   `verbosity` is not a profile (or `{ direct?, group? }` of profiles).
  */
 export function resolveChannelSettings(
@@ -46,6 +46,10 @@ function checkTiming(channelId: string, settings: ChannelSettings): void {
   for (const field of ['perCardIntervalMs', 'debounceMs'] as const) {
     const value: unknown = settings[field];
     if (!(typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)) fail(field, value, 'must be a non-negative integer (ms)');
+  }
+  const callTimeoutMs: unknown = settings.callTimeoutMs;
+  if (callTimeoutMs !== undefined && !(typeof callTimeoutMs === 'number' && Number.isSafeInteger(callTimeoutMs) && callTimeoutMs > 0)) {
+    fail('callTimeoutMs', callTimeoutMs, 'must be a positive integer (ms)');
   }
   const verbosity: unknown = settings.verbosity;
   const isProfile = (value: unknown) => value === undefined || (VERBOSITY_PROFILES as readonly unknown[]).includes(value);

@@ -1,4 +1,5 @@
 import type { VerbositySetting } from '../card/verbosity.js';
+import type { CardImage } from '../card/images.js';
 import type { CardView } from '../card/view.js';
 import type { ClickHandler } from '../interaction/types.js';
 import type { StandardSchemaV1 } from '../shared/standard-schema.js';
@@ -31,14 +32,20 @@ export interface BudgetKey {
 
 /** A platform call the core is about to make, as {@link ChannelPlugin.budgetKeys} sees it. */
 export interface BudgetedCall<Target = unknown> {
-  /** `send` creates a message (a card or a continuation part), `update` changes one. */
-  readonly kind: 'send' | 'update';
+  /**
+   * `send` creates a message (a card or a continuation part), `update` changes one; `image-upload`
+   * and `reaction` are calls a transport makes besides them ({@link ExtraCalls}; a `resend` is
+   * budgeted as the call it repeats).
+   */
+  readonly kind: 'send' | 'update' | Exclude<ExtraCallKind, 'resend'>;
   /** The target given to `open()` (undefined = the plugin's configured target). */
   readonly target: Target | undefined;
   /** The message an `update` changes. */
   readonly message?: MessageRef;
   /** For a continuation part: the main message it replies to. */
   readonly replyTo?: MessageRef;
+  /** For a card opened with `replyTo`: the triggering message its send replies to. */
+  readonly replyToMessage?: ReplyToMessage;
 }
 
 /**
@@ -65,6 +72,13 @@ export interface ChannelSettings {
    * Default: `detailed`, or per chat type when the run tells it (`OpenCardOptions.chatType`).
    */
   readonly verbosity?: VerbositySetting;
+  /**
+   * How long the core waits for one platform call (send, update, credential refresh) before giving
+   * it up as a `transient` failure that may still be applied late (retried like one; the late-call
+   * fencing applies). Default 15 000 (`DEFAULT_CALL_TIMEOUT_MS`), above the plugins' own HTTP
+   * timeouts, so it catches a transport that never settles rather than a slow platform.
+   */
+  readonly callTimeoutMs?: number;
 }
 
 /** A sent message as the transport identifies it (Feishu `message_id`, DingTalk `outTrackId`). */
@@ -72,6 +86,24 @@ export interface MessageRef {
   readonly id: string;
   /** Anything else the transport needs to update it later. */
   readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The message that triggered a run, for a card sent as a reply to it (`OpenCardOptions.replyTo`).
+ * Platforms differ: Feishu replies with `reply_in_thread` (the card lands in the message's topic;
+ * https://open.feishu.cn/document/server-docs/im-v1/message/reply), Slack posts with `thread_ts`
+ * (https://docs.slack.dev/reference/methods/chat.postMessage), and a channel without replies sends
+ * a normal message to the target.
+ */
+export interface ReplyToMessage {
+  /** The platform id of the triggering message (Feishu `om_…`, Slack `ts`). */
+  readonly messageId: string;
+  /**
+   * True: the card goes into the message's thread (topic) rather than the chat's main timeline
+   * (Feishu `reply_in_thread: true`). Default false: a quoted reply in the chat where the platform
+   * has one (Feishu), the thread where threads are the only kind of reply (Slack).
+   */
+  readonly inThread?: boolean;
 }
 
 /** Turns a view into a platform payload. Must be pure and deterministic: equal views → equal payloads. */
@@ -87,6 +119,23 @@ export interface CardRenderer<Payload> {
    * deterministic like {@link render}: an unchanged part is not sent again.
    */
   renderContinuations?(view: CardView): readonly Payload[];
+}
+
+/**
+ * A platform call a transport makes besides the send or update it was asked for: an image upload,
+ * adding or removing a reaction, or the same call once more after the platform refused an image
+ * reference in it (`resend`, sent with the image as text).
+ */
+export type ExtraCallKind = 'image-upload' | 'reaction' | 'resend';
+
+/**
+ * Budget for the calls a transport makes besides the one it was asked for (an image upload before a
+ * card that shows the image, a reaction on the card): they draw from the channel's budget like
+ * sends and updates, and count as calls of the card (the quota footer).
+ */
+export interface ExtraCalls {
+  /** Resolves when one more call of `kind` may be made now (it is counted then). Never rejects. */
+  acquire(kind: ExtraCallKind): Promise<void>;
 }
 
 /** Arguments of {@link CardTransport.send}. */
@@ -106,6 +155,19 @@ export interface SendRequest<Payload, Target> {
    * message, which this part is sent as a reply to.
    */
   readonly replyTo?: MessageRef;
+  /**
+   * The message that triggered the run, when the card was opened with `replyTo`: the card's main
+   * message is sent as a reply to it (in its thread when `inThread`). Not set for continuation
+   * parts, which reply to the card's main message ({@link replyTo}). A transport without replies
+   * sends a normal message.
+   */
+  readonly replyToMessage?: ReplyToMessage;
+  /** True when this message carries the run's terminal state (a final-only card, a fresh final). */
+  readonly final?: boolean;
+  /** The images the view shows (`CardView.images`), for a transport that uploads them (see {@link ExtraCalls}). */
+  readonly images?: readonly CardImage[];
+  /** Budget for calls the transport makes besides this send (image uploads, reactions). */
+  readonly extraCalls?: ExtraCalls;
 }
 
 /** Arguments of {@link CardTransport.update}. */
@@ -114,6 +176,10 @@ export interface UpdateRequest<Payload> {
   readonly payload: Payload;
   /** True for the run's terminal state (a transport may finalize a stream with it). */
   readonly final: boolean;
+  /** The images the view shows (`CardView.images`), for a transport that uploads them. */
+  readonly images?: readonly CardImage[];
+  /** Budget for calls the transport makes besides this update (image uploads, removing a reaction). */
+  readonly extraCalls?: ExtraCalls;
 }
 
 /** Who asked for a run, as the platform knows them (Feishu `open_id`, DingTalk `userId`). */

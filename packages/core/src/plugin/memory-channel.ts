@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { formatFooter } from '../card/format/footer.js';
+import { formatFooter, type FooterStyle } from '../card/format/footer.js';
+import { imagePlaceholderText } from './kit/images.js';
 import { parseTimingOverrides } from './kit/config.js';
 import { noticeText } from './kit/notice.js';
-import type { ChannelSettings, ChannelPlugin, CallFailure, MessageRef, Requester } from './contract.js';
+import type { ChannelSettings, ChannelPlugin, CallFailure, MessageRef, ReplyToMessage, Requester } from './contract.js';
 import { changedFilesLines, noProgressNote, planHeading, planLines } from './kit/sections.js';
 import { resolveFeatureSwitches } from './kit/switches.js';
 import { isTerminalStatus, type CardStatus, type CardView } from '../card/view.js';
@@ -29,6 +30,8 @@ export interface MemoryPayload {
   readonly changedFiles?: readonly string[];
   /** The liveness note (`⏳ No new progress since 12:03`, UTC) while a running card is quiet. */
   readonly note?: string;
+  /** The card's images as the text shown in their place (`[image: chart]`): this channel uploads nothing. */
+  readonly images?: readonly string[];
 }
 
 /** One call the in-memory channel received. `at` is epoch ms on the wall/fake clock. */
@@ -52,6 +55,8 @@ export interface MemoryMessage {
   gone: boolean;
   /** For a continuation part: the id of the main message it replies to. */
   readonly replyTo?: string;
+  /** For a card opened with `replyTo`: the triggering message it replies to (see `SendRequest.replyToMessage`). */
+  readonly replyToMessage?: ReplyToMessage;
 }
 
 /** A reply (completion ping) the in-memory channel received. */
@@ -130,7 +135,7 @@ function chunks(text: string, size: number | undefined): string[] {
   return out;
 }
 
-function render(view: CardView, format: 'rich' | 'text', chunkChars: number | undefined): MemoryPayload {
+function render(view: CardView, format: 'rich' | 'text', chunkChars: number | undefined, footerStyle: FooterStyle): MemoryPayload {
   return {
     format,
     status: view.status,
@@ -140,12 +145,13 @@ function render(view: CardView, format: 'rich' | 'text', chunkChars: number | un
     thinking: view.thinking,
     answer: chunks(view.answer, chunkChars)[0]!,
     // The footer (duration, tokens, sent-at) shows once the run ended, so renders of a running card stay comparable.
-    footer: isTerminalStatus(view.status) ? formatFooter(view.footer, { style: 'compact', locale: view.locale, timeZone: 'UTC' }) : '',
+    footer: isTerminalStatus(view.status) ? formatFooter(view.footer, { style: footerStyle, locale: view.locale, timeZone: 'UTC' }) : '',
     ...(view.notice ? { notice: noticeText(view.notice, view.locale, 'UTC') } : {}),
     ...(view.plan ? { plan: [planHeading(view.plan, view.locale), ...planLines(view.plan, view.locale)] } : {}),
     ...(isTerminalStatus(view.status) && view.changedFiles.length > 0 ? { changedFiles: changedFilesSection(view) } : {}),
     ...(view.error !== undefined ? { error: view.error } : {}),
     ...(view.noProgressSince !== undefined ? { note: noProgressNote(view.noProgressSince, view.locale, 'UTC') } : {}),
+    ...(view.images.length > 0 ? { images: view.images.map((image) => imagePlaceholderText(image, view.locale)) } : {}),
   };
 }
 
@@ -230,18 +236,18 @@ export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel
       if (message) message.gone = true;
     },
     renderer: {
-      render: (view) => render(view, 'rich', chunkChars),
-      renderFallback: (view) => render(view, 'text', chunkChars),
+      render: (view) => render(view, 'rich', chunkChars, switches.footerStyle),
+      renderFallback: (view) => render(view, 'text', chunkChars, switches.footerStyle),
       renderContinuations: (view) => renderContinuations(view, chunkChars),
     },
     transport: {
-      async send({ target, payload, idempotencyKey, replyTo }): Promise<MessageRef> {
+      async send({ target, payload, idempotencyKey, replyTo, replyToMessage }): Promise<MessageRef> {
         const existing = byKey.get(idempotencyKey);
         const id = existing ?? `m${messages.size + 1}`;
         return call('send', id, payload, () => {
           if (!existing) {
             byKey.set(idempotencyKey, id);
-            messages.set(id, { id, target, history: [], gone: false, ...(replyTo ? { replyTo: replyTo.id } : {}) });
+            messages.set(id, { id, target, history: [], gone: false, ...(replyTo ? { replyTo: replyTo.id } : {}), ...(replyToMessage ? { replyToMessage } : {}) });
           }
           messages.get(id)!.history.push(payload);
           return { id };

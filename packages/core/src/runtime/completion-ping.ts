@@ -6,6 +6,7 @@ import { statusLabel } from '../plugin/kit/status.js';
 import { oneLine } from '../card/format/text.js';
 import type { CompletionPingSwitch } from '../plugin/kit/switches.js';
 import type { Logger } from '../shared/logger.js';
+import { DEFAULT_CALL_TIMEOUT_MS, classifyCallError, withCallTimeout } from '../delivery/call-timeout.js';
 
 /** Why a finished card got no completion ping (or `sent`). */
 export type CompletionPingOutcome =
@@ -40,6 +41,8 @@ export interface CompletionPingDeps {
   readonly logger: Logger;
   /** Waits `ms` before the one retry (timers, so fake time drives it in tests). */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** How long the reply may take before it is given up (the channel's `callTimeoutMs`; default `DEFAULT_CALL_TIMEOUT_MS`). */
+  readonly callTimeoutMs?: () => number;
 }
 
 /** The card as the pinger sees it once its final settled. */
@@ -86,10 +89,10 @@ export class CompletionPinger {
     for (let attempt = 1; attempt <= 2; attempt++) {
       try {
         await this.deps.acquire({ kind: 'send', target: card.target, replyTo: final.message });
-        await reply.call(plugin.transport, request);
+        await withCallTimeout(() => reply.call(plugin.transport, request), this.deps.callTimeoutMs?.() ?? DEFAULT_CALL_TIMEOUT_MS);
         return 'sent';
       } catch (error) {
-        const failure = plugin.transport.classify(error);
+        const failure = classifyCallError(plugin.transport, error);
         const retry = attempt === 1 && failure.kind === 'rate-limited';
         if (!retry) {
           this.deps.logger.warn(`${plugin.id} card ${card.id}: completion ping failed (${failure.kind}: ${failure.detail})`);

@@ -7,7 +7,7 @@ import type { CardStatus, CardView, Locale, Verbosity } from '../card/view.js';
 import type { CardDeliveryRecord, FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { StoredCard } from '../delivery/card-store.js';
 import type { ChannelDispatcher } from '../delivery/channel-dispatcher.js';
-import type { MessageRef } from '../plugin/contract.js';
+import type { MessageRef, ReplyToMessage } from '../plugin/contract.js';
 import type { AgentEvent, InteractionUser, PlanItem } from '../events/contract.js';
 import type { InteractionRouter } from '../interaction/router.js';
 import type { Answer, ApprovalRequest, AskRequest, Decision, StopHandler } from '../interaction/types.js';
@@ -21,6 +21,14 @@ import { EventMethods, type Fields } from './event-methods.js';
 
 /** Options of `ProgressCards.open`. */
 export interface OpenCardOptions {
+  /**
+   * The message that triggered the run: the card is sent as a reply to it, inside its thread or
+   * topic with `inThread: true` (Feishu `reply_in_thread`, Slack `thread_ts`; DingTalk group chats
+   * have no thread reply, the card is a normal message there). Updates edit that reply in place.
+   * A recalled or deleted triggering message: Feishu posts the card into the chat instead.
+   * @throws Error (from `open`) naming `replyTo.messageId` when it is not a non-empty string.
+   */
+  readonly replyTo?: ReplyToMessage;
   /** Card title until `run.started` gives one. */
   readonly title?: string;
   /** Card language until `run.started` gives one (default zh-CN). */
@@ -131,6 +139,17 @@ function safeString(value: unknown): string {
   }
 }
 
+/** @throws Error naming the field when `replyTo` is not `{ messageId: non-empty string, inThread?: boolean }`. */
+function checkReplyTo(replyTo: ReplyToMessage): void {
+  if (typeof replyTo !== 'object' || replyTo === null) throw new Error(`replyTo = ${safeString(replyTo)}: must be { messageId, inThread? }`);
+  if (typeof replyTo.messageId !== 'string' || replyTo.messageId.trim() === '') {
+    throw new Error(`replyTo.messageId = ${JSON.stringify(replyTo.messageId) ?? 'undefined'}: must be a non-empty string (the triggering message's id)`);
+  }
+  if (replyTo.inThread !== undefined && typeof replyTo.inThread !== 'boolean') {
+    throw new Error(`replyTo.inThread = ${JSON.stringify(replyTo.inThread)}: must be true or false`);
+  }
+}
+
 /** One card message: its state and its delivery record. Card-per-turn mode has several. */
 interface Slot {
   readonly state: CardState;
@@ -187,6 +206,7 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
     this.finalDelivery = new Promise((resolve) => (this.resolveFinal = resolve));
     this.tickMs = runtime.channel.settings.tickMs;
     if (options.prices) checkPriceTable(options.prices);
+    if (options.replyTo !== undefined) checkReplyTo(options.replyTo);
     if (options.quietPeriodMs !== undefined && !(Number.isSafeInteger(options.quietPeriodMs) && options.quietPeriodMs >= 0)) {
       throw new Error(`quietPeriodMs = ${JSON.stringify(options.quietPeriodMs)}: must be a non-negative integer (ms)`);
     }
@@ -444,6 +464,7 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
       progressCardId: this.id,
       runId: this.runId,
       target: this.target,
+      ...(this.options.replyTo && { replyToMessage: { messageId: this.options.replyTo.messageId, inThread: this.options.replyTo.inThread ?? false } }),
       view: () => viewForVerbosity(state.view(this.runtime.clock.now()), this.verbosity),
       onMessageGone: () => {
         if (this.slot === slot) this.runtime.ticker.unwatch(this, this.tickMs);

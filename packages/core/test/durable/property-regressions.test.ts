@@ -70,4 +70,50 @@ describe('delivery property regressions', () => {
     const finals = [...platform.channel.messages.values()].filter((message) => message.history.at(-1)!.answer === 'FINAL-ANSWER');
     expect(finals).toHaveLength(1);
   });
+
+  it('a final given up on a fresh message whose sends timed out: the first message is closed, because the fresh one may exist', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const late: PlatformAnswer = { kind: 'late', lateMs: 1 };
+    // Send (late) → resend ok → update 429 → update 500 (climbs to a fresh message) → send 429 → three sends applied late.
+    const answers: PlatformAnswer[] = [late, { kind: 'ok' }, { kind: 'rate-limited' }, { kind: 'transient' }, { kind: 'rate-limited' }, late, late, late];
+    const platform = scriptedPlatform({ any: answers });
+    const cards = createProgressCards({ channels: [platform.plugin], logger: silentLogger, env: {} });
+    const card = cards.open('memory');
+    card.start({ title: 'property' });
+    card.complete('FINAL-ANSWER');
+    await vi.advanceTimersByTimeAsync(120_000);
+    // The client never saw the fresh message, so the final is reported undeliverable, naming no message.
+    const final = await card.finalDelivery;
+    expect(final).toMatchObject({ ok: false, freshMessage: true });
+    expect(final.message).toBeUndefined();
+    const shown = [...platform.channel.messages.values()].map((message) => [message.id, message.history.at(-1)!.answer]);
+    expect(shown).toEqual([
+      ['m1', '（这张卡片无法再更新，结果已发送为下方的新卡片。）'],
+      ['m2', 'FINAL-ANSWER'],
+    ]);
+  });
+
+  it.each<[string, PlatformAnswer]>([
+    ['rate-limited', { kind: 'rate-limited' }],
+    // The last try hangs until the call timeout: the round ends after the older call could land.
+    ['never answered', { kind: 'hang' }],
+  ])('closing the first message keeps failing (last try %s) while an older final may land on it: it is closed again after that', async (_name, lastClose) => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const late = (lateMs: number): PlatformAnswer => ({ kind: 'late', lateMs });
+    // Sends applied late, an update applied 2.2 s late (the final climbs to a fresh message), the
+    // fresh send ok, then the closes of the first message: two applied late, then two refused.
+    const answers: PlatformAnswer[] = [late(1), late(1), { kind: 'ok' }, late(2212), { kind: 'ok' }, late(1), late(1), { kind: 'rate-limited' }, lastClose];
+    const platform = scriptedPlatform({ any: answers });
+    const cards = createProgressCards({ channels: [platform.plugin], logger: silentLogger, env: {} });
+    const card = cards.open('memory');
+    card.start({ title: 'property' });
+    card.complete('FINAL-ANSWER');
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(await card.finalDelivery).toMatchObject({ ok: true, freshMessage: true, message: { id: 'm2' } });
+    const shown = [...platform.channel.messages.values()].map((message) => [message.id, message.history.at(-1)!.answer]);
+    expect(shown).toEqual([
+      ['m1', '（这张卡片无法再更新，结果已发送为下方的新卡片。）'],
+      ['m2', 'FINAL-ANSWER'],
+    ]);
+  });
 });

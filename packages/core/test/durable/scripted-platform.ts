@@ -5,10 +5,11 @@ import { memoryChannel, type CallFailure, type ChannelPlugin, type MemoryChannel
  * - `ok`: applied and answered;
  * - `rate-limited` / `transient` / `gone` / `rejected`: refused, nothing applied;
  * - `lost`: applied, but the answer never arrives (the client times out: transient);
- * - `late`: the client times out (transient) and the platform applies the call `lateMs` later.
+ * - `late`: the client times out (transient) and the platform applies the call `lateMs` later;
+ * - `hang`: the call never settles and is never applied (the core's call timeout gives it up).
  */
 export type PlatformAnswer =
-  | { readonly kind: 'ok' | 'rate-limited' | 'transient' | 'gone' | 'rejected' | 'lost' }
+  | { readonly kind: 'ok' | 'rate-limited' | 'transient' | 'gone' | 'rejected' | 'lost' | 'hang' }
   | { readonly kind: 'late'; readonly lateMs: number };
 
 class ScriptedFailure extends Error {
@@ -48,6 +49,7 @@ export function scriptedPlatform(scripts: Partial<Record<CallSelector, readonly 
     // may still be in the making) answers like an unreachable platform.
     if (scripted.kind === 'gone' && selector !== 'update') scripted = { kind: 'transient' };
     if (scripted.kind === 'ok') return apply();
+    if (scripted.kind === 'hang') return new Promise<T>(() => undefined);
     if (scripted.kind === 'lost') {
       await apply().catch(() => undefined);
       throw new ScriptedFailure({ kind: 'transient', detail: 'timeout (answer lost)' });

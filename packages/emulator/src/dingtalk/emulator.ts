@@ -86,7 +86,7 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
     },
   };
 
-  const stream = new DingTalkStreamHub(o.apps, options.host ?? '127.0.0.1');
+  const stream = new DingTalkStreamHub(o.apps, options.host ?? '127.0.0.1', options.allowedHosts);
   const callbacks = new DingTalkCallbacks(store, stream, clock, 'dingemulatorcorp', 3000, ctx.callbackRoutes);
   const app = new Hono();
   app.post('/v1.0/gateway/connections/open', async (c) => {
@@ -166,7 +166,7 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
  */
 export async function startDingTalkEmulator(options: DingTalkEmulatorOptions = {}): Promise<DingTalkEmulator> {
   const core = createDingTalkEmulator(options);
-  const server = await listen(core.app, { host: options.host, port: options.port });
+  const server = await listen(core.app, { host: options.host, port: options.port, allowedHosts: options.allowedHosts });
   const close = async () => {
     await core.closeStream();
     await server.close();

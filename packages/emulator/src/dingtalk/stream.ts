@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { DingTalkAppCredentials } from './tokens.js';
+import type { IncomingMessage } from 'node:http';
+import { allowedHostNames, foreignRequestReason } from '../common/local-origin.js';
 
 /** Stream-mode topic of card callbacks (dingtalk-stream `TOPIC_CARD`). */
 export const CARD_CALLBACK_TOPIC = '/v1.0/card/instances/callback';
@@ -40,6 +42,8 @@ export class DingTalkStreamHub {
   constructor(
     private readonly apps: readonly DingTalkAppCredentials[],
     private readonly host: string,
+    /** Host names accepted besides loopback and `host` (see `ListenOptions.allowedHosts`). */
+    private readonly allowedHosts: readonly string[] = [],
   ) {}
 
   /** Answers a connection request, or undefined when the client id / secret pair is unknown. */
@@ -96,11 +100,22 @@ export class DingTalkStreamHub {
 
   private endpoint(): Promise<string> {
     this.starting ??= new Promise((resolve, reject) => {
-      const server = new WebSocketServer({ host: this.host, port: 0 });
+      let port = 0;
+      const hosts = allowedHostNames(this.host, this.allowedHosts);
+      // Like the HTTP routes: a socket opened by a page of another site (DNS rebinding) is refused.
+      const verifyClient = ({ req }: { req: IncomingMessage }) => {
+        const headers = new Headers();
+        for (const name of ['host', 'origin']) {
+          const value = req.headers[name];
+          if (typeof value === 'string') headers.set(name, value);
+        }
+        return foreignRequestReason(headers, hosts, port) === undefined;
+      };
+      const server = new WebSocketServer({ host: this.host, port: 0, verifyClient });
       this.server = server;
       server.once('error', reject);
       server.once('listening', () => {
-        const { port } = server.address() as AddressInfo;
+        ({ port } = server.address() as AddressInfo);
         resolve(`ws://${this.host.includes(':') ? `[${this.host}]` : this.host}:${port}/connect`);
       });
       server.on('connection', (socket, request) => {

@@ -13,6 +13,8 @@ export interface DingTalkEmulatorOptions {
   readonly host?: string;
   /** Listen port, default `0` (a free port). */
   readonly port?: number;
+  /** Host names accepted in `Host`/`Origin` besides loopback and the listen host (see `ListenOptions.allowedHosts`). */
+  readonly allowedHosts?: readonly string[];
   /** Emulator clock (token expiry, rate-limit windows, fault windows, timestamps); default `Date.now`. */
   readonly clock?: Clock;
   /** Apps whose appKey/appSecret pair gets a token; default `[DEFAULT_DINGTALK_APP]`. */

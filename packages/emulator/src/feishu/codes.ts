@@ -17,6 +17,12 @@ export const FEISHU_ROUTES = {
   cardSettings: 'cardkit.card.settings',
   /** `PUT /open-apis/cardkit/v1/cards/:card_id/elements/:element_id/content` (https://open.larkoffice.com/document/cardkit-v1/card-element/content). */
   elementContent: 'cardkit.element.content',
+  /** `POST /open-apis/im/v1/images` (https://open.feishu.cn/document/server-docs/im-v1/image/create). */
+  imageCreate: 'im.image.create',
+  /** `POST /open-apis/im/v1/messages/:message_id/reactions` (https://open.feishu.cn/document/server-docs/im-v1/message-reaction/create). */
+  reactionCreate: 'im.reaction.create',
+  /** `DELETE /open-apis/im/v1/messages/:message_id/reactions/:reaction_id` (https://open.feishu.cn/document/server-docs/im-v1/message-reaction/delete). */
+  reactionDelete: 'im.reaction.delete',
 } as const;
 
 /** One of {@link FEISHU_ROUTES}. */
@@ -68,6 +74,14 @@ export const FeishuErrors = {
     code: 99991663,
     msg: 'Invalid access token for authorization. Please make a request with token attached',
   }),
+  /** 230099 / 200570: a card names an `img_key` the platform does not know (or not for this app). */
+  invalidImageKey: (imageKey: string) => business(230099, `Failed to create card content, ext=ErrCode: 200570; ErrMsg: invalid image keys; ErrorValue: ${imageKey}; `),
+  /** 234001: the image upload's parameters (image_type, image) are invalid (code UNCONFIRMED: image/create error table not in the notes). */
+  invalidImage: (detail: string) => business(234001, `Invalid request param. ${detail}`),
+  /** 231001: `reaction_type.emoji_type` is not a Feishu emoji type (code UNCONFIRMED). */
+  invalidReactionType: (emojiType: string) => business(231001, `reaction type is invalid: ${emojiType}`),
+  /** 231002 for a reaction that does not exist or another operator added (code UNCONFIRMED). */
+  reactionNotFound: () => business(231002, 'The reaction is not found.'),
   /** 10014 unknown app (exact code UNCONFIRMED). */
   appUnauthorized: () => business(10014, 'app unauthorized'),
   /** 10015 wrong app secret (exact code UNCONFIRMED). */

@@ -6,6 +6,7 @@ import type { InFlightTracker } from '../common/in-flight.js';
 import type { SlidingWindowLimiter } from '../common/rate-limiter.js';
 import type { CardEntityStore } from './card-entities.js';
 import type { MessageStore } from './messages.js';
+import type { StoredImage, StoredReaction } from './routes-resources.js';
 import type { TokenStore } from './tokens.js';
 import type { FeishuLimits, FeishuMessageChange } from './types.js';
 
@@ -30,6 +31,10 @@ export interface FeishuContext {
   readonly cardLimiter: SlidingWindowLimiter;
   /** Keyed by chat id. */
   readonly chatLimiter: SlidingWindowLimiter;
+  /** Uploaded images by image_key. */
+  readonly images: Map<string, StoredImage>;
+  /** Reactions on messages by reaction_id. */
+  readonly reactions: Map<string, StoredReaction>;
   /** p2p chat id per receiver (`<receive_id_type>:<receive_id>`). */
   readonly p2pChats: Map<string, string>;
   /** Emits a change event for a message. */

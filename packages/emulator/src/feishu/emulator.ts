@@ -10,12 +10,13 @@ import { FeishuLongConnectionHub } from './long-connection.js';
 import { FeishuCallbacks, type FeishuCallbackConfig, type FeishuCallbackResult, type FeishuClick } from './callbacks.js';
 import { FEISHU_ROUTE_NAMES } from './codes.js';
 import type { FeishuContext } from './context.js';
-import { FeishuMessageControlError, MessageStore, type StoredMessage } from './messages.js';
+import { FeishuMessageControlError, MessageStore, newMessageId, type StoredMessage } from './messages.js';
 import { resolveOptions } from './options.js';
 import { CardEntityStore, snapshotEntity, type FeishuCardEntitySnapshot } from './card-entities.js';
 import { mountAuthRoutes } from './routes-auth.js';
 import { mountCardKitRoutes } from './routes-cardkit.js';
 import { mountMessageRoutes } from './routes-messages.js';
+import { mountResourceRoutes, type StoredImage, type StoredReaction } from './routes-resources.js';
 import { snapshotMessage } from './snapshot.js';
 import { TokenStore, type FeishuApp, type IssuedToken } from './tokens.js';
 import type { FeishuEmulatorOptions, FeishuLimits, FeishuMessageChange, FeishuMessageSnapshot } from './types.js';
@@ -45,10 +46,25 @@ export interface FeishuEmulatorCore {
   revokeTokens(token?: string): number;
   /** Tokens issued so far. */
   tokens(): IssuedToken[];
-  /** Every message, oldest first, optionally only one chat's. */
-  messages(filter?: { chatId?: string }): FeishuMessageSnapshot[];
+  /**
+   * Every message, oldest first, optionally only one chat's or one topic's (`threadId`, `omt_…`:
+   * the message a reply with `reply_in_thread` started the topic from, and every reply in it).
+   */
+  messages(filter?: { chatId?: string; threadId?: string }): FeishuMessageSnapshot[];
   /** One message, or undefined. */
   message(messageId: string): FeishuMessageSnapshot | undefined;
+  /**
+   * A user's text message in a chat, as the one that triggers an agent run (the bot replies to it,
+   * e.g. in a topic with `reply_in_thread`). With `threadId` the message is posted inside that topic.
+   * Returns the stored message; no HTTP call and no history entry.
+   */
+  postUserMessage(message: { chatId: string; text: string; threadId?: string }): FeishuMessageSnapshot;
+  /** Images uploaded so far (`POST /open-apis/im/v1/images`), oldest first. */
+  images(): StoredImage[];
+  /** Forgets an uploaded image: cards naming its key are refused from now on (230099 / 200570). Returns whether it was known. */
+  forgetImage(imageKey: string): boolean;
+  /** The reactions on a message now, oldest first. */
+  reactions(messageId: string): StoredReaction[];
   /** Every CardKit card entity, oldest first. */
   cardEntities(): FeishuCardEntitySnapshot[];
   /** One card entity, or undefined. */
@@ -93,7 +109,8 @@ export interface FeishuEmulator extends FeishuEmulatorCore {
 }
 
 /**
- * Builds the Feishu Open API emulator (token, send, reply, patch, CardKit entities) without listening.
+ * Builds the Feishu Open API emulator (token, send, reply, patch, CardKit entities, image upload,
+ * reactions) without listening.
  * @throws FeishuEmulatorOptionError for bad options.
  */
 export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): FeishuEmulatorCore {
@@ -123,6 +140,8 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
     chatLimiter: new SlidingWindowLimiter(o.limits.chatSendWindows, clock),
     cardLimiter: new SlidingWindowLimiter(o.limits.cardOperationWindows, clock),
     p2pChats: new Map(),
+    images: new Map(),
+    reactions: new Map(),
     notify(kind, messageId) {
       if (changes.size === 0) return;
       changes.emit({ platform: 'feishu', kind, at: clock(), message: snapshot(messageId) });
@@ -136,6 +155,7 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
   mountAuthRoutes(app, ctx);
   mountMessageRoutes(app, ctx);
   mountCardKitRoutes(app, ctx);
+  mountResourceRoutes(app, ctx);
   app.notFound((c) => c.json({ code: 404, msg: `(emulator) no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => c.json({ code: 500, msg: `(emulator) internal error: ${error.message}` }, 500));
 
@@ -168,8 +188,23 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
       messages
         .list()
         .filter((m) => filter.chatId === undefined || m.chatId === filter.chatId)
+        .filter((m) => filter.threadId === undefined || m.threadId === filter.threadId)
         .map(snapshotOf),
     message: (messageId) => (messages.get(messageId) ? snapshot(messageId) : undefined),
+    postUserMessage({ chatId, text, threadId }) {
+      const now = clock();
+      const root = threadId ? messages.list().find((m) => m.threadId === threadId && !m.rootId) : undefined;
+      const stored = messages.add({
+        messageId: newMessageId(), chatId, msgType: 'text', senderAppId: '', content: JSON.stringify({ text }),
+        shared: false, mentions: [], createdAt: now, updatedAt: now, state: 'live', updates: 0,
+        ...(threadId && { threadId, rootId: root?.messageId }),
+      });
+      ctx.notify('created', stored.messageId);
+      return snapshot(stored.messageId);
+    },
+    images: () => [...ctx.images.values()].map((image) => ({ ...image })),
+    forgetImage: (imageKey) => ctx.images.delete(imageKey),
+    reactions: (messageId) => [...ctx.reactions.values()].filter((r) => r.messageId === messageId).map((r) => ({ ...r })),
     cardEntities: () => entities.list().map(snapshotEntity),
     cardEntity: (cardId) => {
       const entity = entities.get(cardId);
@@ -194,7 +229,7 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
  */
 export async function startFeishuEmulator(options: FeishuEmulatorOptions = {}): Promise<FeishuEmulator> {
   const core = createFeishuEmulator(options);
-  const server = await listen(core.app, { host: options.host, port: options.port });
+  const server = await listen(core.app, { host: options.host, port: options.port, allowedHosts: options.allowedHosts });
   const close = async () => {
     await core.closeLongConnections();
     await server.close();

@@ -26,6 +26,8 @@ export interface MessageIdentity {
 
 /** A message as the emulator stores it. Times are epoch ms on the emulator clock. */
 export interface StoredMessage extends MessageIdentity {
+  /** The topic the message is in; set on the root message when the first reply in thread starts one. */
+  threadId?: string;
   /** The current content string, as last accepted. */
   content: string;
   /** The current card parsed, for `interactive` messages. */

@@ -40,6 +40,39 @@ export interface RouteSpec {
   readonly key?: string;
   /** Removes secrets from the body before it is stored in the history. */
   readonly redact?: (body: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * The body is `multipart/form-data` (an upload): fields arrive as `body` (a file as
+   * {@link UploadedFile}), and the history keeps a file's name, type and size, not its bytes.
+   */
+  readonly multipart?: boolean;
+}
+
+/** A file field of a multipart body. */
+export interface UploadedFile {
+  readonly name: string;
+  readonly type: string;
+  readonly bytes: Uint8Array;
+}
+
+async function readMultipart(c: Context): Promise<{ body: Record<string, unknown>; stored: Record<string, unknown> } | undefined> {
+  if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) return undefined;
+  try {
+    const form = await c.req.parseBody();
+    const body: Record<string, unknown> = {};
+    const stored: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(form)) {
+      if (typeof value === 'string') body[name] = stored[name] = value;
+      else if (value instanceof Blob) {
+        const bytes = new Uint8Array(await value.arrayBuffer());
+        const file = { name: (value as File).name ?? '', type: value.type, bytes };
+        body[name] = file;
+        stored[name] = { name: file.name, type: file.type, size: bytes.length };
+      }
+    }
+    return { body, stored };
+  } catch {
+    return undefined;
+  }
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
@@ -65,19 +98,22 @@ export async function runCall(
   const receivedAt = ctx.clock();
   const leave = spec.key !== undefined ? ctx.inFlight.enter(spec.key) : () => {};
   try {
-    const raw = await c.req.text();
-    let body: Record<string, unknown> | undefined;
-    let bodyIsJson = raw === '';
-    try {
-      const parsed: unknown = raw === '' ? undefined : JSON.parse(raw);
-      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-        body = parsed as Record<string, unknown>;
-        bodyIsJson = true;
+    const form = spec.multipart ? await readMultipart(c) : undefined;
+    const raw = spec.multipart ? '' : await c.req.text();
+    let body: Record<string, unknown> | undefined = form?.body;
+    let bodyIsJson = raw === '' && (!spec.multipart || form !== undefined);
+    if (!spec.multipart) {
+      try {
+        const parsed: unknown = raw === '' ? undefined : JSON.parse(raw);
+        if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+          body = parsed as Record<string, unknown>;
+          bodyIsJson = true;
+        }
+      } catch {
+        bodyIsJson = false;
       }
-    } catch {
-      bodyIsJson = false;
     }
-    const stored = body && spec.redact ? spec.redact(body) : body;
+    const stored = form ? form.stored : body && spec.redact ? spec.redact(body) : body;
     const logId = `${new Date(ctx.clock()).toISOString().replace(/\D/g, '').slice(0, 14)}${randomHex(18).toUpperCase()}`;
 
     const decision = ctx.faults.onCall(spec.route, spec.key);
@@ -103,7 +139,7 @@ export async function runCall(
       const limited = spec.auth ? ctx.appLimiter.tryAcquire(`${spec.route}:${auth.appId}`) : { allowed: true as const };
       if (!limited.allowed)
         outcome = { ok: false, key: spec.key, error: FeishuErrors.gatewayLimit(limited.window.limit, Math.ceil(limited.retryAfterMs / 1000)) };
-      else if (!bodyIsJson) outcome = { ok: false, key: spec.key, error: FeishuErrors.invalidParam('request body is not a JSON object') };
+      else if (!bodyIsJson) outcome = { ok: false, key: spec.key, error: FeishuErrors.invalidParam(spec.multipart ? 'request body is not multipart/form-data' : 'request body is not a JSON object') };
       else if (spec.route.startsWith('im.message.') && Buffer.byteLength(raw, 'utf8') > MAX_MESSAGE_BODY_BYTES)
         outcome = { ok: false, key: spec.key, error: FeishuErrors.contentTooLong() };
       else outcome = handler({ body: body ?? {}, bodyIsJson, query: c.req.query(), appId: auth.appId });

@@ -5,6 +5,7 @@ import type { FeishuContext } from './context.js';
 import { newChatId, newMessageId, newThreadId, type StoredMessage } from './messages.js';
 import { runCall, type FeishuOutcome } from './pipeline.js';
 import { resolveCardReference } from './routes-cardkit.js';
+import { unknownImageKey } from './routes-resources.js';
 
 /** receive_id_type values and what a valid receive_id looks like (message/create doc). */
 const RECEIVE_ID_SHAPES: Readonly<Record<string, RegExp>> = {
@@ -58,6 +59,8 @@ function sendMessage(
   if (reference && 'error' in reference) return reject(reference.error, fault);
   const checked = reference ? { value: { card: reference.entity.card, shared: true, mentions: [] } } : checkContent(msgType, content, ctx.limits);
   if ('error' in checked) return reject(checked.error, fault);
+  const badImage = checked.value.card ? unknownImageKey(ctx, checked.value.card, appId) : undefined;
+  if (badImage) return reject(badImage, fault, checked.value.card);
   const chatId = where.chatId();
   const limited = ctx.chatLimiter.tryAcquire(chatId);
   if (!limited.allowed) return reject(FeishuErrors.frequencyLimit(), fault, checked.value.card);
@@ -124,7 +127,12 @@ export function mountMessageRoutes(app: Hono, ctx: FeishuContext): void {
       if (gone) return reject(gone, parentId);
       const inThread = body?.reply_in_thread;
       if (inThread !== undefined && typeof inThread !== 'boolean') return reject(FeishuErrors.invalidParam('reply_in_thread must be a boolean'), parentId);
-      const threadId = parent.threadId ?? (inThread ? newThreadId() : undefined);
+      // A reply in thread starts a topic on the message replied to (its root), or joins the one it is in;
+      // a reply to a message of a topic lands in that topic either way (the reply doc's reply_in_thread:
+      // a message already in topic form is replied to in topic form by default; UNCONFIRMED beyond the doc text).
+      const root = parent.rootId ? ctx.messages.get(parent.rootId) : parent;
+      const threadId = parent.threadId ?? root?.threadId ?? (inThread ? newThreadId() : undefined);
+      if (threadId && root && !root.threadId) root.threadId = threadId;
       return sendMessage(
         ctx,
         appId,
@@ -150,6 +158,8 @@ export function mountMessageRoutes(app: Hono, ctx: FeishuContext): void {
       if (!ctx.messageLimiter.tryAcquire(messageId).allowed) return reject(FeishuErrors.frequencyLimit(), messageId);
       const checked = checkContent('interactive', content, ctx.limits);
       if ('error' in checked) return reject(checked.error, messageId);
+      const badImage = unknownImageKey(ctx, checked.value.card, appId);
+      if (badImage) return reject(badImage, messageId, checked.value.card);
       if (!message.shared || !checked.value.shared)
         // The patch doc requires update_multi in the old and the new card; the exact code is UNCONFIRMED.
         return reject(FeishuErrors.invalidParam('card is not shared: config.update_multi must be true in the sent and the new card'), messageId, checked.value.card);

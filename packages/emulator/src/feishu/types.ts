@@ -44,6 +44,8 @@ export interface FeishuEmulatorOptions {
   readonly host?: string;
   /** Default 0 (any free port). */
   readonly port?: number;
+  /** Host names accepted in `Host`/`Origin` besides loopback and the listen host (see `ListenOptions.allowedHosts`). */
+  readonly allowedHosts?: readonly string[];
   /** Emulator clock (epoch ms); default `Date.now`. */
   readonly clock?: Clock;
   /** Self-built apps that may fetch tokens. Default: one app, see {@link DEFAULT_FEISHU_APP}. */

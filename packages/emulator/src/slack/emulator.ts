@@ -28,6 +28,8 @@ export interface SlackEmulatorOptions {
   readonly clock?: Clock;
   readonly host?: string;
   readonly port?: number;
+  /** Host names accepted in `Host`/`Origin` besides loopback and the listen host (see `ListenOptions.allowedHosts`). */
+  readonly allowedHosts?: readonly string[];
 }
 
 /** A message with its calls, as read back. */
@@ -66,8 +68,8 @@ export interface SlackEmulatorCore {
   deleteMessage(ts: string): SlackMessageSnapshot;
   /** Closes a message's edit window: later chat.update calls answer `edit_window_closed`. @throws SlackMessageControlError */
   closeEditWindow(ts: string): SlackMessageSnapshot;
-  /** Every message, oldest first. */
-  messages(): SlackMessageSnapshot[];
+  /** Every message, oldest first; with `threadTs`, only the replies in that message's thread. */
+  messages(filter?: { threadTs?: string }): SlackMessageSnapshot[];
   message(ts: string): SlackMessageSnapshot | undefined;
   calls(filter?: CallFilter): CallRecord[];
   counts(): Record<string, RouteCounts>;
@@ -274,7 +276,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
     faults,
     deleteMessage: (ts) => control(ts, 'deleted', 'deleted'),
     closeEditWindow: (ts) => control(ts, 'edit-closed', 'edit-closed'),
-    messages: () => store.list().map(snapshot),
+    messages: (filter = {}) => store.list().filter((m) => filter.threadTs === undefined || m.threadTs === filter.threadTs).map(snapshot),
     message: (ts) => {
       const found = store.get(ts);
       return found ? snapshot(found) : undefined;
@@ -298,7 +300,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
  */
 export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Promise<SlackEmulator> {
   const core = createSlackEmulator(options);
-  const server = await listen(core.app, { host: options.host, port: options.port });
+  const server = await listen(core.app, { host: options.host, port: options.port, allowedHosts: options.allowedHosts });
   core.setPublicBaseUrl(server.baseUrl);
   return Object.assign(core, { baseUrl: server.baseUrl, apiUrl: `${server.baseUrl}/api/`, port: server.port, close: server.close });
 }

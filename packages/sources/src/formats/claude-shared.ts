@@ -1,3 +1,4 @@
+import type { ImageInput } from '@progresscard/core';
 import type { RunBuilder, UsageFields } from '../run-builder.js';
 import { argsText, isObject, num, str, summarize, titleFrom, type Json } from '../text.js';
 
@@ -28,6 +29,23 @@ export function resultText(content: unknown): string | undefined {
     else if (isObject(block) && block.type === 'image') parts.push('[image]');
   }
   return parts.join('\n');
+}
+
+/**
+ * Image blocks of a `tool_result` (`{ type: 'image', source: { type: 'base64', media_type, data } }`,
+ * e.g. a screenshot tool's), as the card's tool result images.
+ */
+function resultImages(content: unknown): ImageInput[] {
+  if (!Array.isArray(content)) return [];
+  const images: ImageInput[] = [];
+  for (const block of content) {
+    if (!isObject(block) || block.type !== 'image' || !isObject(block.source)) continue;
+    const { source } = block;
+    const mediaType = str(source.media_type);
+    const data = str(source.data);
+    if (source.type === 'base64' && data && mediaType && /^image\/[\w.+-]+$/.test(mediaType)) images.push({ data, mediaType });
+  }
+  return images;
 }
 
 /** Claude usage as token fields: input counts cache reads and writes too; context = input + output. */
@@ -126,7 +144,7 @@ export class ClaudeBlocks {
         results++;
         const callId = str(block.tool_use_id);
         if (!callId) this.b.error('tool_result block without a tool_use_id');
-        else this.b.toolFinished(callId, { summary: summarize(resultText(block.content)), isError: block.is_error === true });
+        else this.b.toolFinished(callId, { summary: summarize(resultText(block.content)), isError: block.is_error === true, images: resultImages(block.content) });
       } else if (block.type === 'text' && typeof block.text === 'string') {
         if (block.text.startsWith('[Request interrupted by user')) this.b.cancel('interrupted by user');
         else texts.push(block.text);

@@ -1,3 +1,5 @@
+import { breakLinkSyntax, neutraliseLinks } from '@progresscard/core';
+
 /**
  * Agent text → DingTalk card markdown, kept to the documented subset
  * (https://open.dingtalk.com/document/development/markdown-variable-new): headings `#`…`#####`, bold,
@@ -34,10 +36,11 @@ function escapeTags(text: string): string {
 
 /**
  * Code shown as written in a fence: a zero-width space after each `<` that could open a tag
- * (`<font`, `</a`, `<!--`), so the card never parses it as one.
+ * (`<font`, `</a`, `<!--`), so the card never parses it as one, and the syntax of links other than
+ * http, https and mailto broken the same way (`breakLinkSyntax`), should the card end the block early.
  */
 function neutraliseCode(code: string): string {
-  return code.replace(/<(?=[A-Za-z/!?])/g, `<${ZERO_WIDTH_SPACE}`);
+  return breakLinkSyntax(code.replace(/<(?=[A-Za-z/!?])/g, `<${ZERO_WIDTH_SPACE}`));
 }
 
 /**
@@ -52,8 +55,17 @@ function escapeProse(text: string): string {
   return escapeTags(text).replace(/`/g, STRAY_BACKTICK_LOOKALIKE);
 }
 
-/** Escapes prose, and turns each code span into its text (inline code is not documented), escaped too. */
+/**
+ * Escapes prose, and turns each code span into its text (inline code is not documented), escaped
+ * too; then, on the line as the card will read it, a link whose scheme is not http, https or mailto
+ * (`[Open](dtmd://dingtalkclient/sendMessage?content=…)` would send a message as the reader) becomes
+ * plain text (`neutraliseLinks`).
+ */
 function escapeLine(line: string): string {
+  return neutraliseLinks(escapeSpans(line));
+}
+
+function escapeSpans(line: string): string {
   let out = '';
   let index = 0;
   for (const match of line.matchAll(CODE_SPAN)) {

@@ -3,6 +3,7 @@ import {
   codePointLength,
   cut,
   formatFooter,
+  imagePlaceholderText,
   isTerminalStatus,
   noticeText,
   oneLine,
@@ -21,7 +22,7 @@ import { cutMarkdown, splitMarkdown, truncateMarkdown } from './guards.js';
 import { controlsVariable, interactionMarkdown, type ControlStyle } from './controls.js';
 import { layoutVariables, type LayoutKeys } from './layout.js';
 import { escapeInline, normalizeAgentMarkdown } from './markdown.js';
-import { changedFilesBlock, livenessBlock, planBlock } from './sections.js';
+import { changedFilesBlock, imagesBlock, livenessBlock, planBlock } from './sections.js';
 import { CARD_TEXTS, STATUS_COLOR_TOKENS, STATUS_ICONS, type CardTexts } from './texts.js';
 
 /**
@@ -151,7 +152,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     const note = livenessBlock(view, locale, o.timeZone);
     const head = assemble([round, note]);
     const plan = planBlock(view, locale);
-    const files = changedFilesBlock(view, locale);
+    const files = assemble([imagesBlock(view, locale), changedFilesBlock(view, locale)]);
     const notice = view.notice ? `<font colorTokenV2=common_level3_base_color>${escapeInline(noticeText(view.notice, locale, o.timeZone))}</font>` : '';
     const detail = assemble([notice, this.detail(view, texts), interactionMarkdown(view, o.controls ?? 'text')]);
     const footer = this.footer(view, locale);
@@ -215,6 +216,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
       const plain = toPlainLine(line);
       if (plain !== '') lines.push(escapeInline(plain));
     }
+    for (const image of view.images) lines.push(escapeInline(imagePlaceholderText(image, locale)));
     if (view.status === 'waiting' && view.waitingFor) lines.push(`${texts.waitingFor}: ${escapeInline(cut(view.waitingFor, MAX_INLINE_CHARS))}`);
     if (view.notice) lines.push(escapeInline(noticeText(view.notice, locale, o.timeZone)));
     if (view.error) lines.push(`${view.status === 'cancelled' ? texts.reason : texts.error}: ${escapeInline(cut(view.error, MAX_INLINE_CHARS))}`);

@@ -1,4 +1,4 @@
-import { changedFilesLines, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core';
+import { changedFilesLines, imagePlaceholderText, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core';
 import { escapeInline } from './markdown.js';
 
 /**
@@ -22,4 +22,16 @@ export function changedFilesBlock(view: CardView, locale: Locale): string {
 export function livenessBlock(view: CardView, locale: Locale, timeZone: string | undefined): string {
   if (view.noProgressSince === undefined) return '';
   return `<font colorTokenV2=common_level3_base_color>${escapeInline(noProgressNote(view.noProgressSince, locale, timeZone))}</font>`;
+}
+
+/**
+ * The card's images as their text, one per line in the secondary colour (`[图片: chart.png]`):
+ * DingTalk card markdown shows images by URL only as far as the documentation says
+ * (https://open.dingtalk.com/document/development/markdown-variable-new); whether an AI card shows a
+ * `media_id` from the media upload is UNCONFIRMED, so the plugin uploads nothing and the card never
+ * carries a reference DingTalk could refuse. `''` without images.
+ */
+export function imagesBlock(view: CardView, locale: Locale): string {
+  if (view.images.length === 0) return '';
+  return view.images.map((image) => `<font colorTokenV2=common_level3_base_color>${escapeInline(imagePlaceholderText(image, locale))}</font>`).join('\n\n');
 }

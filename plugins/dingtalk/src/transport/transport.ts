@@ -90,6 +90,11 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
   constructor(private readonly options: DingTalkTransportOptions) {}
 
   /**
+   * Creates and delivers the card (`createAndDeliver`). `replyToMessage` (a card opened with
+   * `replyTo`) is not used: DingTalk cards are delivered to a conversation space (`IM_GROUP` /
+   * `IM_ROBOT`) and the delivery API has no field for a triggering message or a thread
+   * (https://open.dingtalk.com/document/development/create-and-deliver-cards), so in group chats
+   * the card is a normal message of the group.
    * @throws DingTalkTargetError when no valid target is given or configured; DingTalkApiError,
    *   DingTalkNetworkError, DingTalkDeliveryError (see {@link classify}).
    */

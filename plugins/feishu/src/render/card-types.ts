@@ -28,3 +28,9 @@ export interface FeishuCard {
   };
   readonly body: { readonly elements: readonly FeishuElement[] };
 }
+
+/**
+ * The field a rendered `img` component keeps its fallback text in (`[image: chart.png]`); the
+ * transport removes it, putting in the uploaded `image_key`, or the text instead of the image.
+ */
+export const IMAGE_FALLBACK_FIELD = 'progresscard_fallback';

@@ -6,7 +6,7 @@ import { renderContinuation } from './continuation.js';
 import { answerElements } from './answer-elements.js';
 import { controlElements, decisionElements, type ControlStyle } from './controls.js';
 import { footerElements, markdown, panel, tail, toolElements } from './elements.js';
-import { changedFilesElements, livenessElements, planElements } from './sections.js';
+import { changedFilesElements, imageElements, livenessElements, planElements } from './sections.js';
 import { CARD_TEXTS, STATUS_TEMPLATE, statusLine, type CardTexts } from './texts.js';
 
 /** How the card is drawn. */
@@ -67,6 +67,7 @@ function build(p: Parts, answer: string, notice: string | undefined, level: Leve
   }
   const controls = controlElements(view, p.options.controls ?? 'text');
   if (answer) elements.push(...answerElements(answer));
+  elements.push(...imageElements(view, p.locale));
   if (notice) elements.push(markdown('answer_notice', `<font color='grey'>${notice}</font>`, { text_size: 'notation' }));
   if (view.error && (view.status === 'failed' || view.status === 'cancelled')) {
     const label = view.status === 'failed' ? texts.failedLabel : texts.cancelledLabel;
@@ -106,7 +107,7 @@ export interface CardLayout {
 
 /**
  * Draws a {@link CardView} as a Card JSON 2.0 card that passes Feishu's checks: header title,
- * status subtitle and colour; thinking (folded once an answer exists); the answer; the liveness note;
+ * status subtitle and colour; thinking (folded once an answer exists); the answer and its images; the liveness note;
  * the plan checklist; the changed files (final card); tools; footer.
  * Agent text is escaped (no live `<at>` or other tags), at most 3 markdown tables, and the card is
  * cut to 28 KB keeping markdown valid with a notice saying so. On a terminal card whose answer

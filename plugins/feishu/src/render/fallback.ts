@@ -1,4 +1,4 @@
-import { codePointLength, cut, formatFooter, isTerminalStatus, noticeText, oneLine, type CardView } from '@progresscard/core';
+import { codePointLength, cut, formatFooter, imagePlaceholderText, isTerminalStatus, noticeText, oneLine, type CardView } from '@progresscard/core';
 import type { FeishuCard } from './card-types.js';
 import { FEISHU_GUARD_LIMITS, cardFits } from './guards.js';
 import type { CardRenderOptions } from './card.js';
@@ -20,6 +20,7 @@ export function renderFallbackCard(view: CardView, options: CardRenderOptions): 
   if (view.status === 'waiting' && view.waitingFor) lines.push(`${texts.waitingLabel}${texts.colon}${view.waitingFor}`);
   if (view.notice) lines.push(noticeText(view.notice, locale, options.timeZone));
   if (view.answer) lines.push(view.answer);
+  if (view.images.length > 0) lines.push(view.images.map((image) => imagePlaceholderText(image, locale)).join('\n'));
   if (view.error && (view.status === 'failed' || view.status === 'cancelled'))
     lines.push(`${view.status === 'failed' ? texts.failedLabel : texts.cancelledLabel}${texts.colon}${view.error}`);
   if (view.tools.length > 0) lines.push(`${texts.tools}:\n${view.tools.slice(-10).map((t) => `- ${t.text}`).join('\n')}`);

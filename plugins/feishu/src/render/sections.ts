@@ -1,5 +1,7 @@
 import {
   changedFilesLines,
+  imagePlaceholderText,
+  imageRefPlaceholder,
   isTerminalStatus,
   noProgressNote,
   planHeading,
@@ -7,7 +9,7 @@ import {
   type CardView,
   type Locale,
 } from '@progresscard/core';
-import type { FeishuElement } from './card-types.js';
+import { IMAGE_FALLBACK_FIELD, type FeishuElement } from './card-types.js';
 import { markdown, panel } from './elements.js';
 import { escapeCardMarkdown } from './markdown/index.js';
 
@@ -40,4 +42,23 @@ export function changedFilesElements(view: CardView, locale: Locale): FeishuElem
 export function livenessElements(view: CardView, locale: Locale, timeZone: string | undefined): FeishuElement[] {
   if (view.noProgressSince === undefined) return [];
   return [markdown('liveness', `<font color='grey'>${escapeCardMarkdown(noProgressNote(view.noProgressSince, locale, timeZone))}</font>`, { text_size: 'notation' })];
+}
+
+/**
+ * The card's images, after the answer: one Card JSON 2.0 `img` component each
+ * (https://open.feishu.cn/document/feishu-cards/card-json-v2-components/content-components/image),
+ * whose `img_key` is a placeholder the transport replaces with the uploaded `image_key` (or, when
+ * the upload failed or Feishu refused the key, the whole component with the image's text, kept in
+ * `progresscard_fallback` until then).
+ */
+export function imageElements(view: CardView, locale: Locale): FeishuElement[] {
+  return view.images.map((image, index) => ({
+    tag: 'img',
+    element_id: `image_${index + 1}`,
+    img_key: imageRefPlaceholder(image),
+    alt: { tag: 'plain_text', content: image.alt },
+    scale_type: 'fit_horizontal',
+    preview: true,
+    [IMAGE_FALLBACK_FIELD]: imagePlaceholderText(image, locale),
+  }));
 }

@@ -135,3 +135,13 @@ export function classifyFeishuError(error: unknown): CallFailure {
 export function feishuCodeOf(error: unknown): number | undefined {
   return answerOf(error)?.code;
 }
+
+/**
+ * True when Feishu refused a card for an image key it does not know (230099 with sub-code 200570,
+ * "invalid image keys", message/create error table); the transport then shows those images as text
+ * and sends the card again.
+ */
+export function isInvalidImageKeyError(error: unknown): boolean {
+  const answer = answerOf(error);
+  return answer?.code === 230099 && /\b200570\b/.test(answer.msg ?? '');
+}

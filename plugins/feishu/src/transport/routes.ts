@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type * as lark from '@larksuiteoapi/node-sdk';
 import type { ReceiveIdType } from '../config.js';
 
@@ -8,16 +9,22 @@ export interface FeishuAnswer {
   readonly data?: {
     readonly message_id?: string;
     readonly chat_id?: string;
+    /** The topic the message is in (a reply with `reply_in_thread`, or any message of a topic group). */
+    readonly thread_id?: string;
     /** The message's content as stored (a card sent by reference: `{"type":"card","data":{"card_id":…}}`). */
     readonly body?: { readonly content?: string };
     /** CardKit create: the new entity. */
     readonly card_id?: string;
+    /** Image upload: the key a card's `img` component shows it by. */
+    readonly image_key?: string;
+    /** Reaction create: its id, for removing it. */
+    readonly reaction_id?: string;
   };
 }
 
 /** One Open API route the transport calls, through the SDK method that wraps it. */
 export interface FeishuRoute<Request> {
-  readonly method: 'POST' | 'PATCH' | 'PUT';
+  readonly method: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** Path under the domain, `:message_id` / `:card_id` / `:element_id` as placeholders. */
   readonly path: string;
   /** The SDK method that calls it. */
@@ -51,6 +58,27 @@ export interface ReplyMessageRequest {
 export interface PatchMessageRequest {
   readonly messageId: string;
   readonly content: string;
+}
+
+/** Arguments of {@link FEISHU_API_ROUTES}`.uploadImage`. */
+export interface UploadImageRequest {
+  /** The image file (JPG, PNG, WEBP, GIF, BMP, ICO, TIFF, HEIC), 1 byte to 10 MB. */
+  readonly image: Buffer;
+  /** File name of the form part (default `image`). */
+  readonly fileName?: string;
+}
+
+/** Arguments of {@link FEISHU_API_ROUTES}`.addReaction`. */
+export interface AddReactionRequest {
+  readonly messageId: string;
+  /** A Feishu emoji type, e.g. `Typing`, `OnIt` (case-sensitive). */
+  readonly emojiType: string;
+}
+
+/** Arguments of {@link FEISHU_API_ROUTES}`.deleteReaction`. */
+export interface DeleteReactionRequest {
+  readonly messageId: string;
+  readonly reactionId: string;
 }
 
 /** Declares one route (keeps its request type). */
@@ -95,6 +123,42 @@ export const FEISHU_API_ROUTES = {
     doc: 'https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/patch',
     call: (client, r) =>
       client.im.v1.message.patch({ path: { message_id: r.messageId }, data: { content: r.content } }) as Promise<FeishuAnswer>,
+  }),
+  /**
+   * Upload an image for messages and cards (`image_type: message`), 10 MB at most; the answer's
+   * `image_key` goes into a card's `img` component. Same per-app limits (1000/min, 50/s).
+   */
+  uploadImage: route<UploadImageRequest>({
+    method: 'POST',
+    path: '/open-apis/im/v1/images',
+    sdkMethod: 'im.v1.image.create',
+    doc: 'https://open.feishu.cn/document/server-docs/im-v1/image/create',
+    // The SDK resolves uploads to the answer's `data` (`{ image_key }`), not the whole answer. A
+    // Buffer would be copied into a form part without a file name (a text field); a stream with a
+    // `path` goes as a file part named after it, like `fs.createReadStream`.
+    call: async (client, r) => {
+      const image = Object.assign(Readable.from([r.image]), { path: r.fileName ?? 'image' });
+      const data = (await client.im.v1.image.create({ data: { image_type: 'message', image: image as unknown as Buffer } })) as { image_key?: string } | null;
+      return { code: 0, data: { image_key: data?.image_key } };
+    },
+  }),
+  /** Add a reaction (an emoji) to a message; the answer's `reaction_id` removes it again. Needs `im:message.reactions:write_only`. */
+  addReaction: route<AddReactionRequest>({
+    method: 'POST',
+    path: '/open-apis/im/v1/messages/:message_id/reactions',
+    sdkMethod: 'im.v1.messageReaction.create',
+    doc: 'https://open.feishu.cn/document/server-docs/im-v1/message-reaction/create',
+    call: (client, r) =>
+      client.im.v1.messageReaction.create({ path: { message_id: r.messageId }, data: { reaction_type: { emoji_type: r.emojiType } } }) as Promise<FeishuAnswer>,
+  }),
+  /** Remove a reaction the app added. */
+  deleteReaction: route<DeleteReactionRequest>({
+    method: 'DELETE',
+    path: '/open-apis/im/v1/messages/:message_id/reactions/:reaction_id',
+    sdkMethod: 'im.v1.messageReaction.delete',
+    doc: 'https://open.feishu.cn/document/server-docs/im-v1/message-reaction/delete',
+    call: (client, r) =>
+      client.im.v1.messageReaction.delete({ path: { message_id: r.messageId, reaction_id: r.reactionId } }) as Promise<FeishuAnswer>,
   }),
 } as const;
 

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import type * as lark from '@larksuiteoapi/node-sdk';
-import type { CardTransport, CallFailure, MessageRef, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core';
+import type { CardImage, CardTransport, CallFailure, ExtraCalls, MessageRef, ReplyRequest, ReplyToMessage, SendRequest, UpdateRequest } from '@progresscard/core';
 import type { FeishuConfig, ReceiveIdType } from '../config.js';
 import type { FeishuCard } from '../render/card-types.js';
 import { FEISHU_GUARD_LIMITS, inspectCard, type GuardLimits } from '../render/guards.js';
-import { FeishuApiError, FeishuLocalError, classifyFeishuError } from './classify.js';
+import { FeishuApiError, FeishuLocalError, classifyFeishuError, isInvalidImageKeyError } from './classify.js';
+import { FeishuCardImages } from './images.js';
+import { WorkingReaction } from './reaction.js';
 import { CardKitCards, isCardKitMessage } from './cardkit.js';
 import { createFeishuClient } from './client.js';
 import { FEISHU_API_ROUTES, type FeishuAnswer } from './routes.js';
@@ -48,7 +50,9 @@ export interface FeishuTransportOptions {
  * Sends and patches cards with the official SDK ({@link FEISHU_API_ROUTES}): `im.v1.message.create`,
  * or `reply` (to a configured parent, or to the card's main message for a continuation part) with
  * `uuid` = the idempotency key; `im.v1.message.patch` for updates. With `mode: 'cardkit'` the main
- * card is a CardKit entity sent by reference and updated through {@link CardKitCards}. Answers with a non-zero `code`
+ * card is a CardKit entity sent by reference and updated through {@link CardKitCards}. A card's
+ * images are uploaded first (`im.v1.image.create`, see {@link FeishuCardImages}); with
+ * `workingReaction` the card message carries that reaction while the run goes on. Answers with a non-zero `code`
  * are thrown as {@link FeishuApiError}. Every card is checked against the guard limits before it
  * leaves; a card that would be refused is not sent (thrown as a `rejected` failure).
  */
@@ -58,33 +62,62 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
   readonly #config: FeishuConfig;
   readonly #limits: GuardLimits;
   readonly #cardkit: CardKitCards | undefined;
+  readonly #images: FeishuCardImages;
+  readonly #reaction: WorkingReaction | undefined;
 
   constructor(config: FeishuConfig, options: FeishuTransportOptions = {}) {
     this.#config = config;
     this.#limits = options.limits ?? FEISHU_GUARD_LIMITS;
     this.#client = options.client ?? createFeishuClient(config, this.#tokens);
     this.#cardkit = config.mode === 'cardkit' ? new CardKitCards(this.#client) : undefined;
+    this.#images = new FeishuCardImages(this.#client);
+    this.#reaction = config.workingReaction ? new WorkingReaction(this.#client, config.workingReaction) : undefined;
   }
 
   async send(request: SendRequest<FeishuCard, FeishuTarget | string>): Promise<MessageRef> {
-    this.#guard(request.payload);
-    const target = this.#target(request.target);
+    const target = this.#target(request.target, request.replyToMessage);
     const uuid = toFeishuUuid(request.idempotencyKey);
-    // Continuation parts are finished text: plain card messages in either mode.
-    if (this.#cardkit && !request.replyTo) {
-      return this.#cardkit.send(request.payload, request.idempotencyKey, (content) => this.#post(target, content, uuid, undefined));
-    }
-    const answer = await this.#post(target, JSON.stringify(request.payload), uuid, request.replyTo);
-    const messageId = answer.data?.message_id;
-    if (!messageId) throw new FeishuApiError(200, -1, 'send answered without data.message_id');
-    return { id: messageId, extra: { chatId: answer.data?.chat_id } };
+    const ref = await this.#withImages(request, async (card) => {
+      this.#guard(card);
+      // Continuation parts are finished text: plain card messages in either mode.
+      if (this.#cardkit && !request.replyTo) {
+        return this.#cardkit.send(card, request.idempotencyKey, (content) => this.#post(target, content, uuid, undefined));
+      }
+      const answer = await this.#post(target, JSON.stringify(card), uuid, request.replyTo);
+      const messageId = answer.data?.message_id;
+      if (!messageId) throw new FeishuApiError(200, -1, 'send answered without data.message_id');
+      const threadId = answer.data?.thread_id;
+      return { id: messageId, extra: { chatId: answer.data?.chat_id, ...(threadId && { threadId }) } };
+    });
+    if (!request.replyTo && !request.final) await this.#reaction?.started(ref.id, request.extraCalls);
+    return ref;
   }
 
   /** Updates one card: a CardKit entity (`mode: 'cardkit'`) or a patched message. */
   async update(request: UpdateRequest<FeishuCard>): Promise<void> {
-    this.#guard(request.payload);
-    if (this.#cardkit && isCardKitMessage(request.message)) return this.#cardkit.update(request.message, request.payload, request.final);
-    this.#check(await FEISHU_API_ROUTES.patchMessage.call(this.#client, { messageId: request.message.id, content: JSON.stringify(request.payload) }));
+    await this.#withImages(request, async (card) => {
+      this.#guard(card);
+      if (this.#cardkit && isCardKitMessage(request.message)) return this.#cardkit.update(request.message, card, request.final);
+      this.#check(await FEISHU_API_ROUTES.patchMessage.call(this.#client, { messageId: request.message.id, content: JSON.stringify(card) }));
+    });
+    if (request.final) await this.#reaction?.ended(request.message.id, request.extraCalls);
+  }
+
+  /**
+   * Runs `call` with the card's images uploaded and in place. When Feishu refuses the card for an
+   * image key (230099 / 200570), those images become text and the call goes once more (drawn from
+   * the budget as a `resend`), so a card never stays stuck on an update Feishu rejects.
+   */
+  async #withImages<T>(request: { payload: FeishuCard; images?: readonly CardImage[]; extraCalls?: ExtraCalls }, call: (card: FeishuCard) => Promise<T>): Promise<T> {
+    const prepared = await this.#images.prepare(request.payload, request.images, request.extraCalls);
+    try {
+      return await call(prepared.card);
+    } catch (error) {
+      if (prepared.imageKeys.length === 0 || !isInvalidImageKeyError(error)) throw error;
+      this.#images.refuse(prepared.imageKeys);
+      await request.extraCalls?.acquire('resend');
+      return call((await this.#images.prepare(request.payload, request.images, request.extraCalls)).card);
+    }
   }
 
   /** Sends `content` as a new message or a reply (to `replyTo`, or to the configured parent, falling back to the chat when it is gone). */
@@ -138,14 +171,19 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
     return classifyFeishuError(error);
   }
 
-  #target(target: FeishuTarget | string | undefined): ResolvedTarget {
+  /**
+   * The target with the config's defaults; a run's triggering message (`OpenCardOptions.replyTo`)
+   * wins over the target's and the config's `replyToMessageId` / `replyInThread`.
+   */
+  #target(target: FeishuTarget | string | undefined, trigger?: ReplyToMessage): ResolvedTarget {
     const given: FeishuTarget = typeof target === 'string' ? { receiveId: target } : (target ?? {});
-    return {
+    const resolved = {
       receiveIdType: given.receiveIdType ?? this.#config.receiveIdType,
       receiveId: given.receiveId ?? this.#config.receiveId,
       replyToMessageId: given.replyToMessageId ?? (given.receiveId ? undefined : this.#config.replyToMessageId),
       replyInThread: given.replyInThread ?? this.#config.replyInThread,
     };
+    return trigger ? { ...resolved, replyToMessageId: trigger.messageId, replyInThread: trigger.inThread ?? false } : resolved;
   }
 
   #guard(card: FeishuCard): void {

@@ -1,22 +1,35 @@
-import { codePointLength, cut } from '@progresscard/core';
+import { breakLinkSyntax, codePointLength, cut, neutraliseLinks } from '@progresscard/core';
+
+/** `&`, `<`, `>` as entities: no agent text becomes a mention, a link or other markup. */
+function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Agent text as plain mrkdwn: escaped ({@link escapeMrkdwn}), and a link whose scheme is not http,
+ * https or mailto made plain text (`neutraliseLinks`: Slack links bare URLs it recognises).
+ */
+export function plainMrkdwn(text: string): string {
+  return escapeMrkdwn(neutraliseLinks(text));
+}
 
 /**
  * Agent markdown as Slack mrkdwn (https://api.slack.com/reference/surfaces/formatting):
- * `&`, `<`, `>` escaped everywhere (so no agent text becomes a mention or a link markup), `**bold**`
+ * `&`, `<`, `>` escaped everywhere (so no agent text becomes a mention or a link markup), a link
+ * whose scheme is not http, https or mailto made plain text outside code fences, `**bold**`
  * and `# headings` as `*bold*`; code spans and fences are kept as they are (Slack has both).
  */
 export function toMrkdwn(markdown: string): string {
-  const escaped = markdown.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   let inFence = false;
-  return escaped
+  return markdown
     .split('\n')
     .map((line) => {
       if (/^\s{0,3}```/.test(line)) {
         inFence = !inFence;
-        return line;
+        return escapeMrkdwn(line);
       }
-      if (inFence) return line;
-      return line.replace(/^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/, '*$1*').replace(/\*\*(.+?)\*\*/g, '*$1*');
+      if (inFence) return escapeMrkdwn(breakLinkSyntax(line));
+      return plainMrkdwn(line).replace(/^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/, '*$1*').replace(/\*\*(.+?)\*\*/g, '*$1*');
     })
     .join('\n');
 }

@@ -1,9 +1,9 @@
 import { cut, formatFooter, isTerminalStatus, oneLine, statusLabel, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core';
 import type { SlackBlock, SlackMessage } from './message-types.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
-import { splitSections, toMrkdwn } from './mrkdwn.js';
+import { plainMrkdwn, splitSections, toMrkdwn } from './mrkdwn.js';
 import { controlBlocks, decisionBlocks, type ControlStyle } from './controls.js';
-import { changedFilesBlocks, livenessBlocks, planBlocks } from './sections.js';
+import { changedFilesBlocks, imagesBlocks, livenessBlocks, planBlocks } from './sections.js';
 import { SLACK_TEXTS, type SlackTexts } from './texts.js';
 
 /** Options of {@link createSlackRenderer}. */
@@ -87,18 +87,19 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
       for (const [i, text] of main.entries()) blocks.push(section(text, `answer_${i + 1}`));
       if (replies.length > 0) blocks.push(context(`_${t.continuesInThread(replies.length)}_`, 'notice'));
       else if (leftOut > 0) blocks.push(context(`_${t.cutNotice(leftOut)}_`, 'notice'));
+      blocks.push(...imagesBlocks(view, locale, limits.maxSectionChars));
       if (view.status === 'waiting' && view.waitingFor) blocks.push(section(cut(`*${t.waitingFor}:* ${toMrkdwn(view.waitingFor)}`, limits.maxSectionChars), 'waiting'));
       if (view.error) blocks.push(section(cut(`:warning: ${toMrkdwn(view.error)}`, limits.maxSectionChars), 'error'));
       blocks.push(...decisionBlocks(view, limits.maxSectionChars), ...controlBlocks(view, options.controls ?? 'text'));
       blocks.push(...changedFilesBlocks(view, locale, limits.maxSectionChars));
       blocks.push(context(toMrkdwn(footer(view)), 'footer'));
-      return { text: cut(headline(view), limits.maxTextChars), blocks };
+      return { text: cut(plainMrkdwn(headline(view)), limits.maxTextChars), blocks };
     },
 
     renderFallback(view) {
       const parts = [headline(view), ...view.tools.slice(-TOOLS_SHOWN).map((tool) => `- ${oneLine(tool.text, 300)}`), view.answer, view.error ?? '', footer(view)];
       // Plain text: Slack shows `text` as is when there are no blocks; keep it well under the 40 000 limit.
-      return { text: cut(parts.filter((p) => p.trim() !== '').join('\n\n').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'), 3900) };
+      return { text: cut(plainMrkdwn(parts.filter((p) => p.trim() !== '').join('\n\n')), 3900) };
     },
 
     renderContinuations(view) {
@@ -108,7 +109,7 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
         const last = i === replies.length - 1;
         const blocks: SlackBlock[] = [context(`_${oneLine(view.title, 100)} ${t.part(i + 2)}_`, 'part_label'), ...sections.map((text, j) => section(text, `answer_${j + 1}`))];
         if (last && leftOut > 0) blocks.push(context(`_${t.cutNotice(leftOut)}_`, 'notice'));
-        return { text: `${oneLine(view.title, 100)} ${t.part(i + 2)}`, blocks };
+        return { text: plainMrkdwn(`${oneLine(view.title, 100)} ${t.part(i + 2)}`), blocks };
       });
     },
   };

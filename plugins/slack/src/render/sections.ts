@@ -1,8 +1,9 @@
-import { changedFilesLines, cut, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core';
+import { changedFilesLines, cut, imagePlaceholderText, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core';
 import type { SlackBlock } from './message-types.js';
+import { plainMrkdwn } from './mrkdwn.js';
 
-/** Text of agent data as plain mrkdwn: `&`, `<`, `>` escaped (no mention or link markup), nothing else. */
-const plain = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** Text of agent data as plain mrkdwn: `&`, `<`, `>` escaped, links other than http, https and mailto as plain text. */
+const plain = plainMrkdwn;
 
 const section = (text: string, blockId: string, maxChars: number): SlackBlock => ({ type: 'section', block_id: blockId, text: { type: 'mrkdwn', text: cut(text, maxChars) } });
 
@@ -24,4 +25,15 @@ export function changedFilesBlocks(view: CardView, locale: Locale, maxChars: num
 export function livenessBlocks(view: CardView, locale: Locale, timeZone: string | undefined): SlackBlock[] {
   if (view.noProgressSince === undefined) return [];
   return [{ type: 'context', block_id: 'liveness', elements: [{ type: 'mrkdwn', text: plain(noProgressNote(view.noProgressSince, locale, timeZone)) }] }];
+}
+
+/**
+ * The card's images as one context line of their texts (`[image: chart.png]`): a Slack message
+ * shows an image by public URL only (image block), and uploading files (`files.getUploadURLExternal`
+ * and `files.completeUploadExternal`) would post them as separate messages, so the card names them.
+ */
+export function imagesBlocks(view: CardView, locale: Locale, maxChars: number): SlackBlock[] {
+  if (view.images.length === 0) return [];
+  const text = cut(view.images.map((image) => plain(imagePlaceholderText(image, locale))).join('  '), maxChars);
+  return [{ type: 'context', block_id: 'images', elements: [{ type: 'mrkdwn', text }] }];
 }

@@ -16,7 +16,8 @@ const silentLogger = { debug() {}, info() {}, warn() {}, error() {}, setLevel() 
 
 /**
  * Posts and updates cards with the official `@slack/web-api` client: `chat.postMessage` (a
- * continuation part as a thread reply), `chat.update`. The client retries nothing and rejects
+ * continuation part as a thread reply; a card opened with `replyTo` in the triggering message's
+ * thread, `thread_ts`, whatever `inThread` says: Slack replies only in threads), `chat.update`. The client retries nothing and rejects
  * rate-limited calls (`retryConfig: { retries: 0 }`, `rejectRateLimitedCalls: true`), so retries,
  * budgets and `Retry-After` pauses stay the core's.
  *
@@ -51,11 +52,13 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     const target = typeof request.target === 'string' ? { channel: request.target } : (request.target ?? {});
     const replyChannel = request.replyTo?.extra?.channel;
     const channel = typeof replyChannel === 'string' ? replyChannel : (target.channel ?? this.#config.channel);
+    // A continuation part goes into its card's thread; a card opened with `replyTo` into the triggering message's.
+    const threadTs = request.replyTo?.id ?? request.replyToMessage?.messageId;
     const answer = await this.#inChannel(channel, () => SLACK_API_ROUTES.postMessage.call(this.#client, {
       channel,
       text: request.payload.text,
       ...(request.payload.blocks ? { blocks: [...request.payload.blocks] } : {}),
-      ...(request.replyTo ? { thread_ts: request.replyTo.id } : {}),
+      ...(threadTs ? { thread_ts: threadTs } : {}),
       unfurl_links: false,
       unfurl_media: false,
     } as Parameters<typeof SLACK_API_ROUTES.postMessage.call>[1]));

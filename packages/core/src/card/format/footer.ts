@@ -1,7 +1,10 @@
 import type { FooterFields, Locale } from '../view.js';
 import { formatDuration } from './duration.js';
 
-/** `compact`: `11s · model-x · in 12.8k / out 1.1k · ctx 34% · 20:55`; `debug`: exact numbers and tool count. */
+/**
+ * `compact`: `11s · model-x · in 12.8k / out 1.1k · ctx 34% · 20:55`; `debug`: exact numbers, tool
+ * count and the quota the card spent (`quota 37 of 5,000/month`, final cards of channels with a monthly quota).
+ */
 export type FooterStyle = 'compact' | 'debug';
 
 /** The parts a footer can show, in the order it shows them (`tools`: the debug style's tool count; `time`: the clock time). */
@@ -54,12 +57,13 @@ export function formatClockTime(epochMs: number, timeZone?: string): string {
 }
 
 const words = {
-  'zh-CN': { in: '输入', out: '输出', ctx: '上下文', tools: '工具', calls: '次' },
-  en: { in: 'in', out: 'out', ctx: 'ctx', tools: 'tools', calls: '' },
+  'zh-CN': { in: '输入', out: '输出', ctx: '上下文', tools: '工具', calls: '次', quota: (calls: string, month: string) => `配额 ${calls} / ${month} 次每月` },
+  en: { in: 'in', out: 'out', ctx: 'ctx', tools: 'tools', calls: '', quota: (calls: string, month: string) => `quota ${calls} of ${month}/month` },
 } as const;
 
 /**
- * The footer line: duration, model, input/output tokens, cost, context %, (debug: tool count), sent-at.
+ * The footer line: duration, model, input/output tokens, cost, context %, (debug: tool count and,
+ * on a final card of a channel with a monthly quota, `quota 37 of 5,000/month`), sent-at.
  * Unknown fields are left out.
  */
 export function formatFooter(fields: FooterFields, options: FooterOptions): string {
@@ -82,6 +86,7 @@ export function formatFooter(fields: FooterFields, options: FooterOptions): stri
     parts.push(`${w.ctx} ${fields.contextPercent}%${exact}`);
   }
   if (shown.has('tools')) parts.push(`${w.tools} ${fields.toolCount}${w.calls ? ` ${w.calls}` : ''}`);
+  if (debug && fields.quota) parts.push(w.quota(count(fields.quota.calls), count(fields.quota.monthlyQuota)));
   if (shown.has('time')) parts.push(formatClockTime(fields.sentAt, options.timeZone));
   return parts.join(' · ');
 }

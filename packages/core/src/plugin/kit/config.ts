@@ -72,7 +72,9 @@ const nonNegativeInteger = z.number().int().nonnegative();
  * - `debounceMs`: streamed text reaches the card at least this often, ≥ 0;
  * - `budget`: the channel's rate-limit windows, at least one `{ limit, intervalMs }` of positive integers;
  * - `verbosity`: how much cards show, `quiet` | `compact` | `detailed`, or per chat type
- *   `{ direct?, group? }` (see `ChannelSettings.verbosity`).
+ *   `{ direct?, group? }` (see `ChannelSettings.verbosity`);
+ * - `callTimeoutMs`: how long one platform call may take before it is given up as transient, a
+ *   positive integer (see `ChannelSettings.callTimeoutMs`).
  */
 export const TIMING_OVERRIDES_SHAPE = {
   tickMs: positiveInteger.optional(),
@@ -80,6 +82,7 @@ export const TIMING_OVERRIDES_SHAPE = {
   debounceMs: nonNegativeInteger.optional(),
   budget: z.array(z.object({ limit: positiveInteger, intervalMs: positiveInteger }).strict()).min(1).optional(),
   verbosity: z.union([verbosity, z.object({ direct: verbosity.optional(), group: verbosity.optional() }).strict()]).optional(),
+  callTimeoutMs: positiveInteger.optional(),
 } as const;
 
 function isHttpUrl(value: string): boolean {
@@ -118,7 +121,7 @@ export type TimingOverrides = Partial<ChannelSettings>;
 
 /**
  * The timing overrides of a channel's config (`tickMs`, `perCardIntervalMs`, `debounceMs`,
- * `budget`, `verbosity`; other keys are ignored), only those that are set. One bad value is one error, the same
+ * `budget`, `verbosity`, `callTimeoutMs`; other keys are ignored), only those that are set. One bad value is one error, the same
  * for every plugin and the memory channel; values from the env (`<CHANNEL>_CARD_TOOL_TICK_MS`) are
  * not read here (the core warns and falls back for those).
  * @throws ChannelConfigError naming the channel, field and value, e.g. `memory tickMs = 0 (Too small: …)`.

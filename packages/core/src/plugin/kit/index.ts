@@ -37,3 +37,12 @@ export {
   shownPaths,
   noProgressNote,
 } from './sections.js';
+export {
+  imagePlaceholderText,
+  imageRefPlaceholder,
+  imageIdOfPlaceholder,
+  readImageBytes,
+  ImageUploads,
+  type ImageFallbackReason,
+} from './images.js';
+export { ALLOWED_LINK_SCHEMES, breakLinkSyntax, isAllowedLinkDestination, neutraliseLinks } from './links.js';

@@ -1,3 +1,4 @@
+import { breakLinkSyntax, neutraliseLinks } from '@progresscard/core';
 import { splitBlocks } from './blocks.js';
 
 /**
@@ -7,20 +8,24 @@ import { splitBlocks } from './blocks.js';
 const CARD_TAG = /<(\/?)(at|person|local_datetime|a|text_tag|raw|link|font|number_tag|br|hr)(?=[\s>/]|$)/gi;
 const ZERO_WIDTH_SPACE = '\u200b';
 
-/** Inside code: break only card tags, with an invisible zero-width space after `<`; other code stays as written. */
+/**
+ * Inside code: break only card tags, with an invisible zero-width space after `<`, and the syntax of
+ * links other than http, https and mailto (`breakLinkSyntax`); other code stays as written.
+ */
 function neutraliseCode(code: string): string {
-  return code.replace(CARD_TAG, `<${ZERO_WIDTH_SPACE}$1$2`);
+  return breakLinkSyntax(code.replace(CARD_TAG, `<${ZERO_WIDTH_SPACE}$1$2`));
 }
 
 /** Markdown images need a Feishu `img_key`; an image URL would get the whole card refused (230099 / 200570). */
 const IMAGE = /!\[([^\]\n]*)\]\(\s*([^)\s]*)[^)\n]*\)/g;
 
 /**
- * In prose every `<` becomes the entity `&#60;` (the doc's escape), so no tag can open, and
- * images become links (http/https) or their alt text.
+ * In prose every `<` becomes the entity `&#60;` (the doc's escape), so no tag can open, a link
+ * whose scheme is not http, https or mailto becomes plain text (`neutraliseLinks`), and images
+ * become links (http/https) or their alt text.
  */
 function escapeProse(text: string): string {
-  return text
+  return neutraliseLinks(text)
     .replace(/</g, '&#60;')
     .replace(IMAGE, (_, alt: string, url: string) => (/^https?:\/\//i.test(url) ? `[${alt || url}](${url})` : alt));
 }
@@ -69,15 +74,24 @@ function mapInline(text: string, prose: (s: string) => string, code: (s: string)
   return out + prose(text.slice(plainStart));
 }
 
+/** Applies `inline` to each paragraph of `text` (a code span never spans a blank line), keeping the blank lines. */
+function inParagraphs(text: string, inline: (paragraph: string) => string): string {
+  return text
+    .split(/(\n[ \t]*\n)/)
+    .map((part, index) => (index % 2 === 1 ? part : inline(part)))
+    .join('');
+}
+
 /**
  * Makes agent or tool text safe to put in a card's markdown: no `<at …>` mention, `<font>`,
- * `<a>`, `<link>` or other card tag can come alive. Prose `<` becomes `&#60;` (renders as `<`);
+ * `<a>`, `<link>` or other card tag can come alive, and no link but http, https and mailto
+ * (`[x](lark://…)`, `javascript:…` show as plain text). Prose `<` becomes `&#60;` (renders as `<`);
  * a backtick run with no closing run of its length is escaped (`\``), so inline code is always balanced;
  * inside code spans and fenced blocks only card tags are broken (with a zero-width space),
  * so code reads as written.
  */
 export function escapeCardMarkdown(markdown: string): string {
   return splitBlocks(markdown)
-    .map((block) => (block.kind === 'fence' ? neutraliseCode(block.text) : mapInline(block.text, escapeProse, neutraliseCode)))
+    .map((block) => (block.kind === 'fence' ? neutraliseCode(block.text) : inParagraphs(block.text, (paragraph) => mapInline(paragraph, escapeProse, neutraliseCode))))
     .join('\n');
 }

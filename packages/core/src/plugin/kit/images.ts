@@ -1,0 +1,127 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { CardImage } from '../../card/images.js';
+import type { Locale } from '../../card/view.js';
+import type { ExtraCalls } from '../contract.js';
+
+/**
+ * Images on cards, for plugins: the text shown in an image's place, a placeholder a renderer puts
+ * where the platform's image reference goes (the transport swaps in the uploaded key), and the upload
+ * cache every transport shares ({@link ImageUploads}).
+ */
+
+/** `[image: chart.png]` / `[图片: chart.png]`: shown where an image cannot be. */
+export function imagePlaceholderText(image: Pick<CardImage, 'alt'>, locale: Locale): string {
+  return locale === 'zh-CN' ? `[图片: ${image.alt}]` : `[image: ${image.alt}]`;
+}
+
+const REF_PREFIX = 'progresscard-image:';
+
+/**
+ * The placeholder a renderer writes where an image's platform reference goes (e.g. a Feishu
+ * `img_key`), `progresscard-image:img_…`; renders stay pure and the transport replaces it with the
+ * uploaded reference (or the image with its text) before the call.
+ */
+export function imageRefPlaceholder(image: Pick<CardImage, 'id'>): string {
+  return `${REF_PREFIX}${image.id}`;
+}
+
+/** The image id in a placeholder made by {@link imageRefPlaceholder}, or undefined when `value` is none. */
+export function imageIdOfPlaceholder(value: unknown): string | undefined {
+  return typeof value === 'string' && value.startsWith(REF_PREFIX) ? value.slice(REF_PREFIX.length) : undefined;
+}
+
+/** Why an image is shown as its text. */
+export type ImageFallbackReason = 'upload-failed' | 'refused' | 'unknown-image';
+
+/**
+ * The bytes of an image: decoded base64, or the file read (at most `maxBytes`).
+ * @throws Error naming the path or the size when the file cannot be read, is empty or too large.
+ */
+export async function readImageBytes(image: CardImage, maxBytes: number): Promise<Buffer> {
+  let bytes: Buffer;
+  if (image.source.kind === 'base64') bytes = Buffer.from(image.source.data, 'base64');
+  else {
+    const info = await stat(image.source.path);
+    if (!info.isFile()) throw new Error(`image ${JSON.stringify(image.source.path)} is not a file`);
+    if (info.size > maxBytes) throw new Error(`image ${JSON.stringify(image.source.path)} is ${info.size} bytes, more than ${maxBytes}`);
+    bytes = await readFile(image.source.path);
+  }
+  if (bytes.length === 0) throw new Error(`image ${image.id} is empty`);
+  if (bytes.length > maxBytes) throw new Error(`image ${image.id} is ${bytes.length} bytes, more than ${maxBytes}`);
+  return bytes;
+}
+
+type Upload = { readonly ref: string } | { readonly failed: ImageFallbackReason; readonly detail: string };
+
+/**
+ * A transport's uploaded images, by image id: each image is uploaded once (a failed upload is not
+ * tried again, the card shows its text), and a reference the platform refused later (Feishu
+ * 230099 / 200570 invalid image keys) is shown as text from then on. Bounded: the oldest entries
+ * go past `maxEntries`.
+ */
+export class ImageUploads {
+  private readonly uploads = new Map<string, Upload>();
+  private readonly pending = new Map<string, Promise<Upload>>();
+
+  /**
+   * @param upload uploads one image and returns the platform's reference (Feishu `image_key`,
+   *   DingTalk `media_id`); throws on failure.
+   */
+  constructor(
+    private readonly upload: (image: CardImage) => Promise<string>,
+    private readonly maxEntries = 1000,
+  ) {}
+
+  /**
+   * The reference of each image (`undefined`: show its text), uploading those never tried, one at a
+   * time, each after `extraCalls.acquire('image-upload')`. Never rejects.
+   */
+  async resolve(images: readonly CardImage[] | undefined, extraCalls: ExtraCalls | undefined): Promise<ReadonlyMap<string, string | undefined>> {
+    const refs = new Map<string, string | undefined>();
+    for (const image of images ?? []) {
+      const known = this.uploads.get(image.id) ?? (await this.uploadOnce(image, extraCalls));
+      refs.set(image.id, 'ref' in known ? known.ref : undefined);
+    }
+    return refs;
+  }
+
+  /** Why an image shows as text, when it does (for logs and tests). */
+  fallbackReason(imageId: string): ImageFallbackReason | undefined {
+    const known = this.uploads.get(imageId);
+    return known && 'failed' in known ? known.failed : undefined;
+  }
+
+  /** The platform refused these references: the images show as text from now on. Returns how many were known. */
+  refuse(refs: Iterable<string>): number {
+    const refused = new Set(refs);
+    let count = 0;
+    for (const [id, upload] of this.uploads) {
+      if ('ref' in upload && refused.has(upload.ref)) {
+        this.uploads.set(id, { failed: 'refused', detail: `the platform refused ${upload.ref}` });
+        count += 1;
+      }
+    }
+    return count;
+  }
+
+  private uploadOnce(image: CardImage, extraCalls: ExtraCalls | undefined): Promise<Upload> {
+    let running = this.pending.get(image.id);
+    if (!running) {
+      running = (async (): Promise<Upload> => {
+        try {
+          await extraCalls?.acquire('image-upload');
+          return { ref: await this.upload(image) };
+        } catch (error) {
+          return { failed: 'upload-failed', detail: error instanceof Error ? error.message : String(error) };
+        }
+      })().then((result) => {
+        this.pending.delete(image.id);
+        this.uploads.set(image.id, result);
+        if (this.uploads.size > this.maxEntries) this.uploads.delete(this.uploads.keys().next().value as string);
+        return result;
+      });
+      this.pending.set(image.id, running);
+    }
+    return running;
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * Links in agent text: only `http`, `https` and `mailto` stay clickable. Any other scheme is an
+ * action a click would take for the reader: `javascript:` / `vbscript:` / `data:` run or load
+ * content, DingTalk's `dtmd://dingtalkclient/sendMessage?content=…` sends a chat message as the
+ * reader, client schemes (`lark://`, `dingtalk://`, `slack://`) open app actions. Agent text may
+ * carry such links from anything the agent read (a web page, a file, a tool's output), so the
+ * renderers show them as plain text.
+ */
+
+/** Link schemes that stay clickable in agent text (lower case, without the colon). */
+export const ALLOWED_LINK_SCHEMES: readonly string[] = ['http', 'https', 'mailto'];
+
+/** Named entities that spell characters of a scheme (HTML 5 names); others leave the scheme unreadable, hence not allowed. */
+const NAMED_ENTITIES: Readonly<Record<string, string>> = { colon: ':', tab: '\t', newline: '\n', sol: '/', period: '.', plus: '+', hyphen: '-', dash: '-', lpar: '(', rpar: ')', lt: '<', gt: '>', amp: '&' };
+
+/** Numeric (`&#106;`, `&#x6A;`, also without `;`) and the named entities above, decoded once. */
+function decodeEntities(text: string): string {
+  return text.replace(/&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]+));?/g, (whole, decimal?: string, hex?: string, name?: string) => {
+    const code = decimal !== undefined ? Number(decimal) : hex !== undefined ? Number.parseInt(hex, 16) : undefined;
+    if (code !== undefined) return code <= 0x10ffff ? String.fromCodePoint(code) : '';
+    return NAMED_ENTITIES[name!.toLowerCase()] ?? whole;
+  });
+}
+
+/**
+ * Entities that stand for a letter, digit or one of `: / + . -` written as that character (it shows
+ * the same), so a scheme spelled with entities (`javascript&#58;…`) is seen like any other. Entities
+ * of markup characters (`&lt;`, `&amp;`, `&#91;`) stay: they are escapes.
+ */
+function spellOutSchemeEntities(text: string): string {
+  return text.replace(/&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]+);?/g, (entity) => {
+    const decoded = decodeEntities(entity);
+    return /^[a-zA-Z0-9:/+.-]$/.test(decoded) ? decoded : entity;
+  });
+}
+
+/** Characters a browser or markdown parser drops from a URL or that hide in it: whitespace, controls, zero-width and bidi marks. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes (a browser drops them from a URL)
+const INVISIBLE = /[\s\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/g;
+
+/**
+ * Whether a link destination (as written in markdown) opens with an allowed scheme
+ * ({@link ALLOWED_LINK_SCHEMES}). Read the way a parser and a browser would read it: entities
+ * decoded, backslash escapes and invisible characters removed, `<…>` brackets dropped, case ignored.
+ * A destination without a scheme (relative, `//host`, `#anchor`) is not allowed: a card has no page to
+ * resolve it against.
+ */
+export function isAllowedLinkDestination(destination: string): boolean {
+  const readable = decodeEntities(destination)
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(INVISIBLE, '')
+    .replace(/^<+/, '');
+  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(readable)?.[1]?.toLowerCase();
+  return scheme !== undefined && ALLOWED_LINK_SCHEMES.includes(scheme);
+}
+
+/**
+ * Script and data schemes and the chat clients' action schemes (`dtmd://dingtalkclient/sendMessage`
+ * sends a message as the reader): a bare URL of these is broken wherever it stands, code included.
+ */
+const ACTION_SCHEMES = 'javascript|vbscript|data|file|dtmd|dingtalk|lark|feishu|slack';
+
+/**
+ * A bare `scheme:` that an autolinker could take for a link: any scheme followed by `//`, and the
+ * {@link ACTION_SCHEMES} followed by any URL character. Not after a scheme character (so `a.b:` is read whole).
+ */
+const BARE_SCHEME = new RegExp(`(?<![a-zA-Z0-9+.-])([a-zA-Z][a-zA-Z0-9+.-]*):(?=//|(?<=(?:${ACTION_SCHEMES}):)[^\\s\\u200b])`, 'gi');
+const ZERO_WIDTH_SPACE = '\u200b';
+
+/** Index just past the `)` closing the `(` at `open` (nesting and backslash escapes honoured), or -1. */
+function closingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+/** Index of the `[` opening the label that the `]` at `close` ends (nesting and escapes honoured), or -1. */
+function openingBracket(text: string, close: number): number {
+  let depth = 0;
+  for (let i = close; i >= 0; i--) {
+    const c = text[i];
+    if (text[i - 1] === '\\') continue;
+    if (c === ']') depth++;
+    else if (c === '[' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** The destination of an inline link whose `(` is at `open`: `<…>`, or up to white space or the unbalanced `)`. */
+function destinationAt(text: string, open: number): string {
+  let i = open + 1;
+  while (text[i] === ' ' || text[i] === '\t' || text[i] === '\n') i++;
+  if (text[i] === '<') {
+    const end = text.indexOf('>', i);
+    return text.slice(i, end < 0 ? text.length : end + 1);
+  }
+  let depth = 0;
+  let end = i;
+  for (; end < text.length; end++) {
+    const c = text[end]!;
+    if (c === '\\') end++;
+    else if (/\s/.test(c)) break;
+    else if (c === '(') depth++;
+    else if (c === ')' && depth-- === 0) break;
+  }
+  return text.slice(i, end);
+}
+
+/** Links removed from one text before the rest is unlinked wholesale (each removal copies the text: keeps hostile input linear). */
+const MAX_REMOVED_LINKS = 200;
+
+/**
+ * Inline links `[label](destination …)` whose destination is not allowed become their label (an image
+ * `![alt](…)` its alt); a `](…)` without its `[` loses the `](…)`. Scanning goes on from just before a
+ * removal, so text joined by it is read again. After {@link MAX_REMOVED_LINKS} removals every `](`
+ * left is broken with a zero-width space (no inline link at all).
+ */
+function unlinkInline(text: string): string {
+  let out = text;
+  let removed = 0;
+  for (let at = out.indexOf(']('); at >= 0; at = out.indexOf('](', at + 1)) {
+    // An escaped `\\](` is removed too: whether its backslash is itself escaped is not worth the risk.
+    if (isAllowedLinkDestination(destinationAt(out, at + 1))) continue;
+    if (++removed > MAX_REMOVED_LINKS) return out.slice(0, at) + out.slice(at).replaceAll('](', `]${ZERO_WIDTH_SPACE}(`);
+    const close = closingParen(out, at + 1);
+    const end = close < 0 ? at + 1 + destinationAt(out, at + 1).length + 1 : close;
+    const open = openingBracket(out, at);
+    const start = open > 0 && out[open - 1] === '!' && out[open - 2] !== '\\' ? open - 1 : open;
+    out = open < 0 ? out.slice(0, at) + out.slice(end) : out.slice(0, start) + out.slice(open + 1, at) + out.slice(end);
+    at = Math.max(-1, (open < 0 ? at : start) - 2);
+  }
+  return out;
+}
+
+/**
+ * A link reference definition (`[name]: destination`, the destination maybe on the next line) with a
+ * destination that is not allowed, or none on its line: its `[` is escaped, so it defines nothing and
+ * `[text][name]` stays text.
+ */
+function unlinkDefinitions(text: string): string {
+  return text.replace(/(^|\n)( {0,3})\[((?:[^\]\\\n]|\\.)*)\]:([^\n]*)/g, (whole, lineStart: string, indent: string, name: string, rest: string) =>
+    rest.trim() !== '' && isAllowedLinkDestination(rest.trim().split(/\s/)[0]!) ? whole : `${lineStart}${indent}\\[${name}]:${rest}`,
+  );
+}
+
+/**
+ * Agent markdown (prose, outside code) with every link whose scheme is not allowed made plain text:
+ * an inline link or image becomes its label (`[Open](dtmd://dingtalkclient/sendMessage?content=hi)` →
+ * `Open`), a reference definition is escaped, and a bare `scheme://…` (or `javascript:…`, `data:…`)
+ * gets a zero-width space after its colon so no autolinker takes it. Entities that spell a letter,
+ * digit or `: / + . -` are written as that character first. `http`, `https` and `mailto`
+ * links stay as written. Pure; linear in the text apart from links it removes. Callers apply it to
+ * prose only: inside code spans and fences nothing is a link.
+ */
+export function neutraliseLinks(markdown: string): string {
+  let out = unlinkDefinitions(spellOutSchemeEntities(markdown));
+  out = unlinkInline(out);
+  return out.replace(BARE_SCHEME, (match, scheme: string) => (ALLOWED_LINK_SCHEMES.includes(scheme.toLowerCase()) ? match : `${scheme}:${ZERO_WIDTH_SPACE}`));
+}
+
+/** A bare {@link ACTION_SCHEMES} URL (broken inside code too; other bare URLs in code stay as written). */
+const ACTION_SCHEMES_IN_CODE = new RegExp(`(?<![a-zA-Z0-9+.-])(${ACTION_SCHEMES}):(?=[^\\s\\u200b])`, 'gi');
+
+/**
+ * Code (a code span or fenced block) as written, with only the syntax of a not allowed link broken
+ * by an invisible zero-width space: `](` before such a destination becomes `]\u200b(`, `]:` of such
+ * a reference definition `]\u200b:`, and a bare script, data or chat-client action URL gets one
+ * after its colon. Nothing is a link inside code, but where a platform ends a code span or block
+ * earlier than the renderer thought, its text must not come alive. Other bare URLs stay as written
+ * (code is copied: a hidden character in `redis://…` would break the command).
+ */
+export function breakLinkSyntax(code: string): string {
+  const spelled = spellOutSchemeEntities(code);
+  const inline = spelled.replace(/\]\(/g, (match, offset: number) => (isAllowedLinkDestination(destinationAt(spelled, offset + 1)) ? match : `]${ZERO_WIDTH_SPACE}(`));
+  return inline
+    .replace(/(^|\n)( {0,3}\[(?:[^\]\\\n]|\\.)*\]):([^\n]*)/g, (whole, lineStart: string, label: string, rest: string) =>
+      rest.trim() !== '' && isAllowedLinkDestination(rest.trim().split(/\s/)[0]!) ? whole : `${lineStart}${label}${ZERO_WIDTH_SPACE}:${rest}`,
+    )
+    .replace(ACTION_SCHEMES_IN_CODE, `$1:${ZERO_WIDTH_SPACE}`);
+}
