@@ -14,8 +14,8 @@ import { ChannelStop } from './channel-stop.js';
 import { ContinuationDispatch } from './continuation-dispatch.js';
 import type { DeliveryCall, DeliveryObservers } from './delivery-observers.js';
 import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, type FailureAction, type FinalLadderRung } from './delivery-policy.js';
+import { FinalSettlement } from './final-settlement.js';
 import { FlushPump, type PreparedCall } from './flush-pump.js';
-import { closeMovedMessage } from './moved-notice.js';
 import { OutageProbes } from './outage-probes.js';
 import type { RetrySettings } from './retry-settings.js';
 
@@ -69,6 +69,8 @@ export class ChannelDispatcher {
   private readonly parts: ContinuationDispatch;
   /** Cards whose progressive updates failed too often probe the platform with backoff. */
   private readonly probes: OutageProbes;
+  /** Reports finals once their delivery settled; fences cards another process took over. */
+  private readonly settlement: FinalSettlement;
 
   constructor(private readonly deps: ChannelDispatcherDeps) {
     this.plugin = deps.plugin;
@@ -76,7 +78,7 @@ export class ChannelDispatcher {
     this.ladder = finalLadder(deps.retry);
     this.budget = new ChannelBudget(deps.plugin, deps.settings, deps.budgets, deps.clock);
     this.stop = new ChannelStop(deps.plugin.id, deps.logger);
-    this.store = new CardStoreWriter(deps.cards, deps.leases, deps.plugin.id, deps.logger, (record) => this.leaseLost(record));
+    this.store = new CardStoreWriter(deps.cards, deps.leases, deps.plugin.id, deps.logger, (record) => this.settlement.fence(record));
     this.parts = new ContinuationDispatch({
       plugin: deps.plugin,
       clock: deps.clock,
@@ -96,6 +98,17 @@ export class ChannelDispatcher {
       requeue: (...args) => this.requeue(...args),
       finish: (record, ok) => this.finish(record, ok),
       finishAfterLateCalls: (record, change) => this.finishAfterLateCalls(record, change),
+    });
+    this.settlement = new FinalSettlement({
+      plugin: deps.plugin,
+      clock: deps.clock,
+      logger: deps.logger,
+      retry: deps.retry,
+      budget: this.budget,
+      store: this.store,
+      parts: this.parts,
+      platformCall: (call) => this.platformCall(call),
+      observe: (...args) => this.observe(...args),
     });
     this.pump = new FlushPump(
       this.budget,
@@ -156,7 +169,7 @@ export class ChannelDispatcher {
    * no effect when it returns a call (the pump may put the card back to wait for a slot).
    */
   private prepare(record: CardDeliveryRecord, change: CardChange): PreparedCall | undefined {
-    if (this.fenced.has(record)) return undefined;
+    if (this.settlement.isFenced(record)) return undefined;
     const shown = record.outage.decorate(record.card.view());
     const final = isTerminalStatus(shown.status);
     const view = withQuota(shown, record, final, this.plugin.switches?.monthlyQuota);
@@ -325,23 +338,6 @@ export class ChannelDispatcher {
     }
   }
 
-  /** Cards another process took over (their lease was lost): this process sends nothing more for them. */
-  private readonly fenced = new WeakSet<CardDeliveryRecord>();
-
-  /**
-   * Another process claimed the card (its lease expired while this one stalled): this process stops
-   * updating it, and its final reports that, so two processes never update one card.
-   */
-  private leaseLost(record: CardDeliveryRecord): void {
-    if (this.fenced.has(record)) return;
-    this.fenced.add(record);
-    record.pause();
-    const error = 'lease lost: another process took this card over';
-    this.deps.logger.error(error, { card: record.card.id, channel: this.plugin.id });
-    const status = record.card.view().status;
-    record.card.onFinal({ ok: false, status, message: record.message, freshMessage: false, attempts: record.totalFinalAttempts, error, continuations: { delivered: 0, total: 0 } });
-  }
-
   /** Cards whose target was found unreachable (their one error is logged). */
   private readonly unreachable = new WeakSet<CardDeliveryRecord>();
 
@@ -407,48 +403,7 @@ export class ChannelDispatcher {
     this.markDirty(record, change);
   }
 
-  /**
-   * The final settled: report it once, close a message given up for a fresh one, forget the card.
-   * `causeLogged`: the failure's cause was logged already (a channel stop), so no second line.
-   */
   private finish(record: CardDeliveryRecord, ok: boolean, error?: string, causeLogged = false): void {
-    const view = record.card.view();
-    const keys = this.parts.keys(record, view);
-    const continuations = { delivered: ok ? record.parts.deliveredCount(keys) : 0, total: keys.length };
-    const missing = ok ? record.parts.missingParts(keys) : [];
-    const report = record.settle(ok);
-    const fields = { card: record.card.id, channel: this.plugin.id };
-    if (!ok && !causeLogged) this.deps.logger.error('final undeliverable: every retry failed', { ...fields, attempts: report.attempts, error });
-    else if (missing.length > 0) {
-      this.deps.logger.error('final continuation parts undeliverable: every retry failed', { ...fields, parts: missing, missing: missing.length, total: keys.length });
-    }
-    this.store.delete(record);
-    // A final whose continuation parts are missing did not reach the chat whole: not ok, naming them.
-    const partsError = missing.length > 0 ? `continuation part${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${keys.length + 1} undeliverable` : undefined;
-    const result = { ...report, ok: ok && missing.length === 0, status: view.status, error: error ?? partsError, continuations };
-    // The message given up for a fresh one is closed like a final before the final is reported,
-    // also when the final failed but the fresh message may show it: it exists and its last update
-    // failed, or a send of it timed out (the platform may have created it, maybe later).
-    if (record.movedFrom && (ok || record.messageMayExist)) void this.closeMoved(record, view).then(() => record.card.onFinal(result));
-    else record.card.onFinal(result);
-  }
-
-  /** Closes the message the final moved away from: retried like a final, again after its late calls (see {@link closeMovedMessage}). */
-  private closeMoved(record: CardDeliveryRecord, view: CardView): Promise<void> {
-    const { renderer, transport } = this.plugin;
-    const message = record.movedFrom!;
-    return closeMovedMessage({
-      message,
-      finalView: view,
-      renderer,
-      transport,
-      acquire: () => this.budget.acquire(this.budget.keysOf({ kind: 'update', target: record.card.target, message })),
-      platformCall: (call) => this.platformCall(call),
-      logger: this.deps.logger,
-      clock: this.deps.clock,
-      retryDelaysMs: this.deps.retry.finalRetryDelaysMs,
-      lateCallsUntil: record.movedFromLateUntil,
-      report: (startedAt, attempt, failure) => this.observe(record, 'moved-notice', startedAt, true, attempt, failure),
-    });
+    this.settlement.settle(record, ok, error, causeLogged);
   }
 }
