@@ -78,10 +78,11 @@ function medianOverSeeds(all: readonly PointResult[]): PointResult[] {
 
 const summary = medianOverSeeds(results);
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`;
+const date = new Date().toISOString();
 console.log(`\n${realTime ? 'Real time (in-process platform model, real timers)' : 'Simulated time'}; ${machine}; seeds ${seeds.join(',')}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 console.log(markdownTables(summary));
 mkdirSync(outDir, { recursive: true });
 const name = realTime ? 'real-time' : 'latest';
-writeFileSync(join(outDir, `${name}.json`), `${JSON.stringify({ machine, date: new Date().toISOString(), realTime, seeds, results }, null, 2)}\n`);
-if (!realTime) writeFileSync(join(outDir, 'staleness.svg'), `${stalenessPlot(summary, 'synthetic')}\n`);
+writeFileSync(join(outDir, `${name}.json`), `${JSON.stringify({ machine, date, realTime, seeds, results }, null, 2)}\n`);
+if (!realTime) writeFileSync(join(outDir, 'staleness.svg'), `${stalenessPlot(summary, 'synthetic', `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}; ${date.slice(0, 10)}, seeds ${seeds.join(',')}`)}\n`);
 console.log(`wrote ${join(outDir, `${name}.json`)}${realTime ? '' : ` and ${join(outDir, 'staleness.svg')}`}`);

@@ -42,7 +42,7 @@ export function markdownTables(results: readonly PointResult[]): string {
 }
 
 /** A hand-written SVG: tool staleness p99 against N (both log scales), one line per design and channel. */
-export function stalenessPlot(results: readonly PointResult[], workload: string): string {
+export function stalenessPlot(results: readonly PointResult[], workload: string, caption = ''): string {
   const width = 640;
   const height = 400;
   const margin = { left: 70, right: 170, top: 30, bottom: 50 };
@@ -62,6 +62,12 @@ export function stalenessPlot(results: readonly PointResult[], workload: string)
     `<rect width="${width}" height="${height}" fill="white"/>`,
     `<text x="${margin.left}" y="18" font-size="14">Tool staleness p99 vs concurrent runs (${workload}, simulated time)</text>`,
   ];
+  // The caption (machine; date; seeds) one part a line, under the legend.
+  const captionLines = caption ? caption.split('; ') : [];
+  for (const [index, line] of captionLines.entries()) {
+    const text = line.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+    parts.push(`<text x="${width - margin.right + 15}" y="${height - margin.bottom - 12 * (captionLines.length - 1 - index)}" font-size="10" fill="#666">${text}</text>`);
+  }
   for (let e = logMin; e <= logMax; e++) {
     const yy = y(10 ** e);
     parts.push(`<line x1="${margin.left}" x2="${width - margin.right}" y1="${yy}" y2="${yy}" stroke="#ddd"/>`);

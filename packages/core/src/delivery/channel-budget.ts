@@ -1,5 +1,6 @@
 import type { BudgetKey, BudgetedCall, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
 import type { Clock } from '../shared/clock.js';
+import { ArrivalDelayEstimate } from './arrival-delay.js';
 import { pacingIntervalMs, type BudgetStore } from './budget-store.js';
 import type { FlushGate } from './flush-pump.js';
 
@@ -11,9 +12,10 @@ import type { FlushGate } from './flush-pump.js';
 export class ChannelBudget implements FlushGate {
   /** Cards that may wait for a slot before the channel counts as under pressure. */
   readonly roomyBacklog: number;
-  /** Expected ms from a call leaving to the platform counting it: half the smoothed round trip. */
-  private arrivalDelayMs = 0;
+  /** Expected ms from a call leaving to the platform counting it. */
+  private readonly arrivalDelay = new ArrivalDelayEstimate();
   private readonly defaultKey: string;
+  private readonly lanes = new Map<'send' | 'update', string>();
 
   constructor(
     private readonly plugin: ChannelPlugin,
@@ -25,6 +27,20 @@ export class ChannelBudget implements FlushGate {
     this.roomyBacklog = Math.max(1, Math.floor(settings.perCardIntervalMs / pacingIntervalMs(settings.budget)));
   }
 
+  /**
+   * The first budget key of a main-message call of this kind (the API route the pump queues cards
+   * by), for the channel's default target. Cached per kind: a route does not depend on the card.
+   */
+  laneOf(kind: 'send' | 'update'): string {
+    let lane = this.lanes.get(kind);
+    if (lane === undefined) {
+      const call: BudgetedCall = kind === 'update' ? { kind, target: undefined, message: { id: '' } } : { kind, target: undefined };
+      lane = this.keysOf(call)[0]?.key ?? '';
+      this.lanes.set(kind, lane);
+    }
+    return lane;
+  }
+
   /** The budgets of one call. */
   keysOf(call: BudgetedCall): readonly BudgetKey[] {
     if (this.plugin.budgetKeys) return this.plugin.budgetKeys(call as BudgetedCall<never>, this.settings);
@@ -32,11 +48,11 @@ export class ChannelBudget implements FlushGate {
   }
 
   reserve(keys: readonly BudgetKey[]): Promise<number> | number {
-    return this.store.reserve({ keys, notBefore: this.clock.now(), arrivalDelayMs: this.arrivalDelayMs });
+    return this.store.reserve({ keys, notBefore: this.clock.now(), arrivalDelayMs: this.arrivalDelay.ms });
   }
 
   nextDeparture(keys: readonly BudgetKey[]): Promise<number> | number {
-    return this.store.nextDeparture({ keys, notBefore: this.clock.now(), arrivalDelayMs: this.arrivalDelayMs });
+    return this.store.nextDeparture({ keys, notBefore: this.clock.now(), arrivalDelayMs: this.arrivalDelay.ms });
   }
 
   /** Waits for a slot under `keys` (for calls outside the pump). */
@@ -52,8 +68,7 @@ export class ChannelBudget implements FlushGate {
     try {
       return await call();
     } finally {
-      const roundTrip = this.clock.now() - started;
-      this.arrivalDelayMs = Math.round(0.8 * this.arrivalDelayMs + 0.2 * (roundTrip / 2));
+      this.arrivalDelay.observe(this.clock.now() - started);
     }
   }
 

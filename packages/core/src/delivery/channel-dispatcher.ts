@@ -97,7 +97,12 @@ export class ChannelDispatcher {
       finish: (record, ok) => this.finish(record, ok),
       finishAfterLateCalls: (record, change) => this.finishAfterLateCalls(record, change),
     });
-    this.pump = new FlushPump(this.budget, deps.clock, (record, rank) => this.prepare(record, CHANGE_OF_RANK[rank]!));
+    this.pump = new FlushPump(
+      this.budget,
+      deps.clock,
+      (record, rank) => this.prepare(record, CHANGE_OF_RANK[rank]!),
+      (record) => this.budget.laneOf(record.messagePhase === 'live' ? 'update' : 'send'),
+    );
     this.probes = new OutageProbes(deps.plugin.id, deps.clock, deps.logger, deps.retry, (record) => this.pump.request(record, CHANGE_RANK.structural));
   }
 

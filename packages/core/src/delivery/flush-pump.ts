@@ -2,6 +2,7 @@ import type { BudgetKey } from '../plugin/contract.js';
 import type { Clock } from '../shared/clock.js';
 import type { FlushQueue } from './flush-queue.js';
 import { PriorityQueue } from './priority-queue.js';
+import { ReadyLanes, type Lane } from './ready-lanes.js';
 
 /** What the pump flushes: anything that owns a {@link FlushQueue}. */
 export interface Flushable {
@@ -23,7 +24,7 @@ export interface FlushGate {
   reserve(keys: readonly BudgetKey[]): Promise<number> | number;
 }
 
-/** Cards tried per pump round when the most urgent one's budget has no slot yet. */
+/** Cards of one lane tried per pump round when the most urgent one's budget has no slot yet. */
 const CANDIDATES_PER_ROUND = 3;
 
 /** A card in one of the pump's heaps; stale once the card's `version` moved on. */
@@ -34,27 +35,37 @@ interface Entry<T> {
   readonly since: number;
   readonly readyAt: number;
   readonly seq: number;
+  /** The budget the card's next call draws from first (see {@link ReadyLanes}). */
+  readonly lane: string;
 }
 
 /** Ms a card waits before trying again when the budget store failed. */
 const STORE_RETRY_MS = 1000;
 
 /**
- * Runs the flushes of many cards through the channel's budgets. Ready cards wait in a heap by rank
- * (lower first) then request age; cards not ready yet (minimum interval, backoff) wait in a heap by
- * ready time; both O(log n) per change. A flush first `prepare`s (renders; nothing to send takes no
- * slot). When the call's budgets have a slot now, it is reserved and the call leaves; otherwise the
- * card goes back (up to {@link CANDIDATES_PER_ROUND} cards are tried, so a card waiting on its own
- * chat's limit does not hold the others) and the pump sleeps until the earliest slot, then picks
- * again: the most urgent card at slot time gets the slot. A wake timer restarts the pump; timers keep
- * the process alive only while an urgent request waits. Business-free: `prepare` decides what a
- * flush sends.
+ * Runs the flushes of many cards through the channel's budgets. Ready cards wait in one heap per
+ * lane (the budget their next call draws from first, e.g. the API route: sends and updates have
+ * separate budgets on most platforms) by rank (lower first) then request age; cards not ready yet
+ * (minimum interval, backoff) wait in a heap by ready time; all O(log n) per change. A flush first
+ * `prepare`s (renders; nothing to send takes no slot). When the call's budgets have a slot now, it
+ * is reserved and the call leaves; otherwise the card goes back (up to {@link CANDIDATES_PER_ROUND}
+ * cards of a lane are tried, so a card waiting on its own chat's limit does not hold the others),
+ * the lane waits for its earliest slot and the other lanes go on: a full route never holds back
+ * calls of a route with room. At slot time the most urgent card of the lane gets the slot. A wake
+ * timer restarts the pump; timers keep the process alive only while an urgent request waits.
+ * Business-free: `prepare` decides what a flush sends, `laneOf` guesses the lane of its call (a
+ * wrong guess costs one render: the card moves to the lane its call drew from).
  */
 export class FlushPump<T extends Flushable> {
   private readonly pending = new Set<T>();
   private readonly urgent = new Set<T>();
   private readonly versions = new WeakMap<T, number>();
-  private readonly ready = new PriorityQueue<Entry<T>>((a, b) => a.rank < b.rank || (a.rank === b.rank && (a.since < b.since || (a.since === b.since && a.seq < b.seq))));
+  private readonly ready = new ReadyLanes<Entry<T>>(
+    (a, b) => a.rank < b.rank || (a.rank === b.rank && (a.since < b.since || (a.since === b.since && a.seq < b.seq))),
+    (entry) => this.isStale(entry),
+  );
+  /** Lanes learnt from a prepared call that went elsewhere than `laneOf` guessed, until the card's next call leaves. */
+  private readonly learntLanes = new WeakMap<T, string>();
   private readonly waiting = new PriorityQueue<Entry<T>>((a, b) => a.readyAt < b.readyAt || (a.readyAt === b.readyAt && a.seq < b.seq));
   private seq = 0;
   private pumping = false;
@@ -70,12 +81,14 @@ export class FlushPump<T extends Flushable> {
 
   /**
    * `prepare(item, rank)` returns the call to make, or undefined when there is nothing to send (it
-   * must not throw, and has no effect when it returns a call); `clock` is wall time (timers run on it).
+   * must not throw, and has no effect when it returns a call); `clock` is wall time (timers run on it);
+   * `laneOf(item)` names the first budget key of the item's next call, cheaply (default: one lane).
    */
   constructor(
     private readonly gate: FlushGate,
     private readonly clock: Clock,
     private readonly prepare: (item: T, rank: number) => PreparedCall | undefined,
+    private readonly laneOf: (item: T) => string = () => '',
   ) {}
 
   /** Queues a flush of `item` (see {@link FlushQueue.request}) and starts what the budgets allow. */
@@ -88,7 +101,7 @@ export class FlushPump<T extends Flushable> {
     if (queue.isUrgent) this.urgent.add(item);
     // Nothing new to schedule while the card is in flight or its request did not change.
     if (queue.inFlight || (before === queue.pendingRank && wasUrgent === queue.isUrgent)) return;
-    this.index(item);
+    this.index(item, true);
     // After the caller's synchronous work: events pushed together render once, with all of them.
     queueMicrotask(() => void this.pump());
   }
@@ -132,15 +145,12 @@ export class FlushPump<T extends Flushable> {
   }
 
   /**
-   * Removes and returns the ready card to flush next: lowest rank, then oldest request. O(log n)
-   * per card that became ready or was re-requested since the last call.
+   * Removes and returns the ready card of `lane` to flush next: lowest rank, then oldest request.
+   * O(log n) per card that became ready or was re-requested since the last call.
    */
-  pickNext(now: number): T | undefined {
-    for (let entry = this.waiting.peek(); entry && (this.isStale(entry) || entry.readyAt <= now); entry = this.waiting.peek()) {
-      this.waiting.pop();
-      if (!this.isStale(entry)) this.ready.push(entry);
-    }
-    for (let entry = this.ready.pop(); entry; entry = this.ready.pop()) {
+  private pickNext(lane: Lane<Entry<T>>, now: number): T | undefined {
+    this.promoteDue(now);
+    for (let entry = lane.heap.pop(); entry; entry = lane.heap.pop()) {
       if (this.isStale(entry)) continue;
       if (entry.item.flushQueue.readyAt() > now) {
         this.index(entry.item);
@@ -151,15 +161,34 @@ export class FlushPump<T extends Flushable> {
     return undefined;
   }
 
-  /** Files `item` (pending, not in flight) under a new version in the ready or the waiting heap. */
-  private index(item: T): void {
+  /** The lane to try next (see {@link ReadyLanes.next}), once the cards whose time came are in their lanes. */
+  private nextLane(): Lane<Entry<T>> | undefined {
+    const now = this.clock.now();
+    this.promoteDue(now);
+    return this.ready.next(now);
+  }
+
+  /** Moves the waiting cards whose time came into their lanes. */
+  private promoteDue(now: number): void {
+    for (let entry = this.waiting.peek(); entry && (this.isStale(entry) || entry.readyAt <= now); entry = this.waiting.peek()) {
+      this.waiting.pop();
+      if (!this.isStale(entry)) this.ready.push(entry.lane, entry);
+    }
+  }
+
+  /**
+   * Files `item` (pending, not in flight) under a new version in its lane or the waiting heap.
+   * `fresh`: a new or renewed request (tried at once when it is the most urgent of its lane).
+   */
+  private index(item: T, fresh = false): void {
     const queue = item.flushQueue;
     const rank = queue.pendingRank;
     if (rank === undefined || queue.inFlight) return;
     const version = (this.versions.get(item) ?? 0) + 1;
     this.versions.set(item, version);
-    const entry: Entry<T> = { item, version, rank, since: queue.pendingSince, readyAt: queue.readyAt(), seq: this.seq++ };
-    if (entry.readyAt <= this.clock.now()) this.ready.push(entry);
+    const lane = this.learntLanes.get(item) ?? this.laneOf(item);
+    const entry: Entry<T> = { item, version, rank, since: queue.pendingSince, readyAt: queue.readyAt(), seq: this.seq++, lane };
+    if (entry.readyAt <= this.clock.now()) this.ready.push(lane, entry, fresh);
     else this.waiting.push(entry);
   }
 
@@ -218,50 +247,73 @@ export class FlushPump<T extends Flushable> {
 
   /**
    * The ready card whose call may leave now (started and prepared), or the earliest slot when the
-   * cards tried must wait for one (they go back), or undefined when no card is ready.
+   * cards tried must wait for one (they go back), or undefined when no card is ready. Lanes are
+   * tried most urgent first; a lane whose cards must wait is not tried again before its slot.
    */
   private async choose(): Promise<{ item: T; call: PreparedCall; rank: number } | { slotAt: number } | undefined> {
-    const putBack: T[] = [];
-    let slotAt = Number.POSITIVE_INFINITY;
-    try {
-      while (putBack.length < CANDIDATES_PER_ROUND) {
-        const now = this.clock.now();
-        const item = this.pickNext(now);
-        if (!item) break;
-        const queue = item.flushQueue;
-        const rank = queue.start(now);
-        this.inFlightCount += 1;
-        let call: PreparedCall | undefined;
-        try {
-          call = this.prepare(item, rank);
-        } catch {
-          // `prepare` must not throw; if it does anyway, the card is settled like any other.
+    // Each lane tried either gives a card, waits for its slot, or has fewer cards (settled, moved).
+    for (;;) {
+      const putBack: T[] = [];
+      try {
+        for (let lane = this.nextLane(); lane; lane = this.nextLane()) {
+          const chosen = await this.chooseIn(lane, putBack);
+          if (chosen) return chosen;
         }
-        if (!call) {
-          this.settled(item);
-          continue;
-        }
-        let departure: number;
-        try {
-          const next = this.gate.nextDeparture(call.keys);
-          departure = typeof next === 'number' ? next : await next;
-        } catch {
-          departure = this.clock.now();
-        }
-        // Timers have 1 ms resolution: a slot due within it is due now (the budget's margins cover it).
-        if (departure < this.clock.now() + 1) {
-          this.urgent.delete(item);
-          return { item, call, rank };
-        }
-        slotAt = Math.min(slotAt, departure);
-        queue.unstart();
-        this.inFlightCount -= 1;
-        putBack.push(item);
+      } finally {
+        for (const item of putBack) this.index(item);
       }
-    } finally {
-      for (const item of putBack) this.index(item);
+      // Cards that moved to a lane with room are tried at once.
+      if (!this.nextLane()) break;
     }
+    // Read without a second look at the clock: a lane whose slot came meanwhile wakes the pump at once.
+    const slotAt = this.ready.earliestSlot();
     return slotAt < Number.POSITIVE_INFINITY ? { slotAt } : undefined;
+  }
+
+  /** The card of `lane` whose call may leave now; else marks the lane busy until its earliest slot. */
+  private async chooseIn(lane: Lane<Entry<T>>, putBack: T[]): Promise<{ item: T; call: PreparedCall; rank: number } | undefined> {
+    let slotAt = Number.POSITIVE_INFINITY;
+    for (let waiting = 0; waiting < CANDIDATES_PER_ROUND; ) {
+      const now = this.clock.now();
+      const item = this.pickNext(lane, now);
+      if (!item) break;
+      const queue = item.flushQueue;
+      const rank = queue.start(now);
+      this.inFlightCount += 1;
+      let call: PreparedCall | undefined;
+      try {
+        call = this.prepare(item, rank);
+      } catch {
+        // `prepare` must not throw; if it does anyway, the card is settled like any other.
+      }
+      if (!call) {
+        this.settled(item);
+        continue;
+      }
+      let departure: number;
+      try {
+        const next = this.gate.nextDeparture(call.keys);
+        departure = typeof next === 'number' ? next : await next;
+      } catch {
+        departure = this.clock.now();
+      }
+      // Timers have 1 ms resolution: a slot due within it is due now (the budget's margins cover it).
+      if (departure < this.clock.now() + 1) {
+        this.urgent.delete(item);
+        this.learntLanes.delete(item);
+        return { item, call, rank };
+      }
+      queue.unstart();
+      this.inFlightCount -= 1;
+      putBack.push(item);
+      waiting += 1;
+      const callLane = call.keys[0]?.key ?? '';
+      // The call draws from another lane than guessed: the card waits there (that lane's slot is its own business).
+      if (callLane !== lane.name) this.learntLanes.set(item, callLane);
+      else slotAt = Math.min(slotAt, departure);
+    }
+    if (slotAt < Number.POSITIVE_INFINITY) lane.blockedUntil = slotAt;
+    return undefined;
   }
 
   /** The call leaves at `departure` (now when it is due); its lane is free once it left. */
@@ -301,7 +353,7 @@ export class FlushPump<T extends Flushable> {
     if (queue.pendingRank === undefined) {
       this.pending.delete(item);
       this.urgent.delete(item);
-    } else this.index(item);
+    } else this.index(item, true);
     if (this.pending.size === 0) this.resolveIdle();
   }
 
