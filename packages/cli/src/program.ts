@@ -55,7 +55,7 @@ configuration; 130 interrupted (Ctrl-C; running cards are ended as cancelled).`;
 
 const ROOT_HELP_EXAMPLES = `
 Examples:
-  npx progresscard demo                                   replay a bundled trace to both emulators, with a live preview
+  npx progresscard demo                                   replay a bundled trace to the Feishu, DingTalk and Slack emulators, with a live preview
   npx progresscard replay codex-rollout-parallel.jsonl    replay a bundled trace (or any trace file) by name
   npx progresscard replay session.jsonl --json --speed 50 only a JSON summary on stdout
   npx progresscard emulator                               the emulators standalone, for your own agent
@@ -66,7 +66,8 @@ Examples:
 
 /** Builds the `progresscard` command line. Commands resolve with their exit code via `setExitCode`. */
 export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
-  const platforms = CHANNELS.map((c) => c.label).join(' and ');
+  const labels = CHANNELS.map((c) => c.label);
+  const platforms = labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}` : labels.join('');
   const program = new Command('progresscard')
     .description(`Replay real AI-agent sessions into live progress cards on ${platforms} (emulated or real).`)
     .version(CLI_VERSION, '-V, --version', 'print the version of progresscard')

@@ -19,7 +19,7 @@ describe('progresscard doctor', () => {
     }
     // The DingTalk monthly quota shows in the budget figures and as a warning.
     const dingtalk = report.channels.find((c) => c.channel === 'dingtalk')!;
-    expect(dingtalk.plan).toMatchObject({ freshRuns: 60, runsPerMonth: 24 });
+    expect(dingtalk.plan).toMatchObject({ freshRuns: 57, runsPerMonth: 24 });
     expect(report.warnings).toContainEqual(expect.objectContaining({ channel: 'dingtalk', layer: 'budget' }));
   });
 

@@ -1,13 +1,14 @@
-import type { BudgetWindow } from '@progresscard/core';
+import { pacingIntervalMs, type BudgetWindow } from '@progresscard/core';
 
 /**
  * Budget arithmetic for `progresscard plan` and `doctor`. Every figure comes from one number,
- * {@link sustainedCallsPerSecond} of the channel's declared budget windows, so when budgets change
- * shape (e.g. keyed pacing) only that function has to follow.
+ * {@link pacedCallsPerSecond} of the channel's declared budget windows — the rate the core's budget
+ * store really paces calls at — so when budgets change shape only that function has to follow.
  *
  * Formulas (all per app, i.e. per budget key):
- * - sustained rate R = min over windows of limit ÷ window seconds (Feishu: min(50/1 s, 1000/60 s) = 16.7/s);
- * - a run with running tools needs one update per tick T, so fully fresh runs N = ⌊R × T⌋ (Feishu, T = 3 s: 50);
+ * - paced rate R = 1000 ÷ the core's `pacingIntervalMs` (each window widened by its jitter margin;
+ *   Feishu: 50/1 s and 1000/60 s → 61.2 ms → 16.3/s, of the 16.7/s the platform allows);
+ * - a run with running tools needs one update per tick T, so fully fresh runs N = ⌊R × T⌋ (Feishu, T = 3 s: 49);
  * - at load L runs, each card refreshes every max(T, L ÷ R) seconds; staleness = that − T;
  * - calls per run ≈ duration ÷ T + 2 (the send and the final); runs per month = ⌊quota ÷ calls per run⌋;
  * - a per-run call cap C stretches the tick to duration ÷ (C − 2) for a run of that duration.
@@ -21,6 +22,16 @@ import type { BudgetWindow } from '@progresscard/core';
 export function sustainedCallsPerSecond(windows: readonly BudgetWindow[]): number {
   if (windows.length === 0) throw new Error('budget has no windows');
   return Math.min(...windows.map((window) => window.limit / (window.intervalMs / 1000)));
+}
+
+/**
+ * Calls per second the core really sends under these windows: 1000 ÷ `pacingIntervalMs` (every window
+ * widened by its jitter margin, so a little under {@link sustainedCallsPerSecond}; Feishu 16.3/s).
+ * @throws Error when `windows` is empty.
+ */
+export function pacedCallsPerSecond(windows: readonly BudgetWindow[]): number {
+  if (windows.length === 0) throw new Error('budget has no windows');
+  return 1000 / pacingIntervalMs(windows);
 }
 
 /** Input of {@link budgetPlan}. */
@@ -52,7 +63,10 @@ export interface LoadLevel {
 
 /** What {@link budgetPlan} works out. Rates in calls/s, times in seconds unless named. */
 export interface PlanResult {
+  /** The paced rate ({@link pacedCallsPerSecond}), split among the processes. */
   readonly callsPerSecond: number;
+  /** What the platform's windows allow ({@link sustainedCallsPerSecond}), split among the processes. */
+  readonly allowedCallsPerSecond: number;
   readonly tickSeconds: number;
   readonly processes: number;
   /** Runs with running tools that all refresh every tick. */
@@ -77,7 +91,7 @@ export function budgetPlan(input: PlanInput): PlanResult {
   const processes = input.processes ?? 1;
   if (!(input.tickMs > 0)) throw new Error(`tickMs must be > 0, got ${input.tickMs}`);
   if (!(Number.isInteger(processes) && processes > 0)) throw new Error(`processes must be a positive integer, got ${processes}`);
-  const rate = sustainedCallsPerSecond(input.budget) / processes;
+  const rate = pacedCallsPerSecond(input.budget) / processes;
   const tick = input.tickMs / 1000;
   const freshRuns = Math.max(0, Math.floor(rate * tick + 1e-9));
   const base = Math.max(1, freshRuns);
@@ -91,6 +105,7 @@ export function budgetPlan(input: PlanInput): PlanResult {
   const perMonth = (calls: number) => (input.monthlyQuota === undefined ? undefined : Math.floor(input.monthlyQuota / calls));
   const result: PlanResult = {
     callsPerSecond: round1(rate),
+    allowedCallsPerSecond: round1(sustainedCallsPerSecond(input.budget) / processes),
     tickSeconds: tick,
     processes,
     freshRuns,
@@ -109,7 +124,7 @@ export function budgetPlan(input: PlanInput): PlanResult {
 /** The plan as the lines `progresscard plan` prints. */
 export function formatPlan(label: string, plan: PlanResult): string {
   const lines = [
-    `${label}: ${plan.callsPerSecond} calls/s sustained${plan.processes > 1 ? ` per process (${plan.processes} processes share the app)` : ''}, tick ${plan.tickSeconds} s`,
+    `${label}: ${plan.callsPerSecond} calls/s paced (of ${plan.allowedCallsPerSecond}/s allowed, less jitter margins)${plan.processes > 1 ? ` per process (${plan.processes} processes share the app)` : ''}, tick ${plan.tickSeconds} s`,
     `  fully fresh: ${plan.freshRuns} runs with running tools (⌊${plan.callsPerSecond} × ${plan.tickSeconds}⌋)`,
     ...plan.load.slice(1).map((l) => `  at ${l.factor}× (${l.runs} runs): each card refreshes every ${l.refreshEverySeconds} s (${l.staleSeconds} s stale)`),
     `  a ${plan.runMinutes}-minute run spends about ${plan.callsPerRun} calls (${plan.runMinutes * 60} s ÷ ${plan.tickSeconds} s + send + final)`,
