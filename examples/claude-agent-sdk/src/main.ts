@@ -5,7 +5,7 @@
 // preview page the example prints).
 import { canUseToolOnCard, mirrorClaudeAgent, type ClaudeAgentMessage } from '@progresscard/adapters/claude-agent-sdk';
 import type { ProgressCard } from '@progresscard/core';
-import { exampleCards } from '@progresscard/example-kit';
+import { exampleCards, type ExampleCards } from '@progresscard/example-kit';
 
 const prompt = 'How many TypeScript files does this folder have?';
 
@@ -27,13 +27,26 @@ async function* scriptedQuery(canUseTool: ReturnType<typeof canUseToolOnCard>): 
   yield { type: 'result', subtype: 'success', is_error: false, result: answer, duration_ms: 2600, session_id, modelUsage: { 'claude-sonnet-4-5': { contextWindow: 200000 } } } as ClaudeAgentMessage;
 }
 
-async function realQuery(card: ProgressCard): Promise<AsyncIterable<ClaudeAgentMessage>> {
+/** Deny after 2 minutes without a click. */
+const approvalTimeoutMs = 120_000;
+
+/** canUseTool on the card's buttons, saying in the terminal that the run now waits for a click. */
+function canUseToolAnnounced(example: ExampleCards, card: ProgressCard): ReturnType<typeof canUseToolOnCard> {
+  const onCard = canUseToolOnCard(card, { timeoutMs: approvalTimeoutMs });
+  return (toolName, input, options) => {
+    example.announceApprovalWait(approvalTimeoutMs);
+    return onCard(toolName, input, options);
+  };
+}
+
+async function realQuery(canUseTool: ReturnType<typeof canUseToolOnCard>): Promise<AsyncIterable<ClaudeAgentMessage>> {
   const { query } = await import('@anthropic-ai/claude-agent-sdk');
   // Bash is not pre-allowed, so each Bash call asks canUseTool: the card's Approve / Deny buttons.
-  return query({ prompt, options: { allowedTools: ['Glob', 'Read'], permissionMode: 'default', canUseTool: canUseToolOnCard(card, { timeoutMs: 120_000 }) } });
+  return query({ prompt, options: { allowedTools: ['Glob', 'Read'], permissionMode: 'default', canUseTool } });
 }
 
 const example = await exampleCards();
 const card = example.open(prompt);
-await mirrorClaudeAgent(process.env.ANTHROPIC_API_KEY ? await realQuery(card) : scriptedQuery(canUseToolOnCard(card, { timeoutMs: 120_000 })), card, { title: prompt });
+const canUseTool = canUseToolAnnounced(example, card);
+await mirrorClaudeAgent(process.env.ANTHROPIC_API_KEY ? await realQuery(canUseTool) : scriptedQuery(canUseTool), card, { title: prompt });
 await example.finish(card);

@@ -17,6 +17,12 @@ export interface ExampleCards {
   open(title: string): ProgressCard;
   /** Prints where the final card went (and, on the emulator, what it shows), then stops everything. */
   finish(card: ProgressCard): Promise<void>;
+  /**
+   * Prints, on a line of its own, that the run now waits for a click on the card's Approve / Deny
+   * buttons (where: the preview page's URL on the emulator, the chat on the real Feishu) and that the
+   * timeout denies after `timeoutMs` milliseconds: without it the terminal looks hung.
+   */
+  announceApprovalWait(timeoutMs: number): void;
 }
 
 /**
@@ -41,9 +47,13 @@ export async function exampleCards(): Promise<ExampleCards> {
   }
   const channel = emulator ? feishuChannel.emulated.plugin(emulator, settings) : feishuChannel.real.plugin(env, settings);
   const cards = createProgressCards({ channels: [channel] });
+  const where = preview ? `the preview page ${preview.url}` : 'the Feishu chat';
   return {
     cards,
     open: (title) => cards.open('feishu', undefined, { title, locale: 'en' }),
+    announceApprovalWait(timeoutMs) {
+      console.log(`\nwaiting for a click on Approve or Deny in ${where}; with no click the run is denied after ${Math.round(timeoutMs / 1000)} s`);
+    },
     async finish(card) {
       const final = await card.finalDelivery;
       const view = card.view();
