@@ -5,33 +5,19 @@
  * sliding windows the emulators enforce). Deterministic for a seed. Prints a table per channel and
  * workload; writes results/latest.json and results/staleness.svg. Asserts nothing.
  *
- * Flags: `--n=1,50` points, `--seeds=1,2,3`, `--channels=feishu`, `--workloads=synthetic`,
- * `--real-time` (real timers, each point bounded to `--limit-s` seconds, default 60; default points
- * N = 50 and 500 on Feishu, synthetic), `--out=dir`.
+ * Options: `npm run bench -- --help` (parsed in options.ts). The default `--out` is results/, which
+ * a run overwrites.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { ChannelName } from './platform.js';
-import { markdownTables, stalenessPlot } from './report.js';
+import { parseBenchOptions } from './options.js';
+import { markdownTables, seconds, stalenessPlot } from './report.js';
 import { runPoint, type Design, type PointResult } from './run-point.js';
 import { VirtualTime } from './virtual-time.js';
 import { syntheticRuns, traceRuns, traceScripts } from './workload.js';
 
-function flag(name: string): string | undefined {
-  const prefix = `--${name}=`;
-  return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
-}
-const list = (value: string | undefined, fallback: string) => (value ?? fallback).split(',').filter(Boolean);
-
-const realTime = process.argv.includes('--real-time');
-const ns = list(flag('n'), realTime ? '50,500' : '1,50,500,5000').map(Number);
-const seeds = list(flag('seeds'), '1').map(Number);
-const channels = list(flag('channels'), realTime ? 'feishu' : 'feishu,dingtalk') as ChannelName[];
-const workloads = list(flag('workloads'), realTime ? 'synthetic' : 'synthetic,traces');
-const limitMs = realTime ? Number(flag('limit-s') ?? 60) * 1000 : 30 * 60 * 1000;
-const outDir = flag('out') ?? fileURLToPath(new URL('../results/', import.meta.url));
+const { ns, seeds, channels, workloads, realTime, limitMs, outDir, nGiven } = parseBenchOptions(process.argv);
 const designs: Design[] = ['progresscard', 'naive'];
 const realImmediate = setImmediate;
 
@@ -43,7 +29,7 @@ for (const workload of workloads) {
     for (const n of ns) {
       for (const seed of seeds) {
         // The traces at N = 5000 take minutes of CPU: only when asked for with --n.
-        if (workload === 'traces' && n > 500 && flag('n') === undefined) continue;
+        if (workload === 'traces' && n > 500 && !nGiven) continue;
         const runs = workload === 'traces' ? traceRuns(n, seed, scripts) : syntheticRuns(n, seed);
         let boundMs: number | undefined;
         for (const design of designs) {
@@ -55,7 +41,7 @@ for (const workload of workloads) {
             results.push(result);
             const rejected = Object.values(result.rejections).reduce((a, b) => a + b, 0);
             console.error(
-              `${workload} ${channel} N=${n} seed=${seed} ${design}: ${result.calls} calls, ${rejected} rejected, tool p99 ${(result.staleness.tool.p99 / 1000).toFixed(2)} s, final p99 ${(result.final.p99 / 1000).toFixed(2)} s, cpu ${(result.cpuMs / 1000).toFixed(1)} s`,
+              `${workload} ${channel} N=${n} seed=${seed} ${design}: ${result.calls} calls, ${rejected} rejected, tool p99 ${seconds(result.staleness.tool.p99)}, final p99 ${seconds(result.final.p99)}, cpu ${(result.cpuMs / 1000).toFixed(1)} s`,
             );
           } finally {
             virtual?.uninstall();

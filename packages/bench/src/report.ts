@@ -1,6 +1,7 @@
 import type { PointResult } from './run-point.js';
 
-const s = (ms: number) =>
+/** Milliseconds as the tables show them: `1.23 s`, `42 s`, `never` for infinity (a change never reached the chat), `–` for NaN. */
+export const seconds = (ms: number) =>
   ms === Number.POSITIVE_INFINITY ? 'never' : Number.isFinite(ms) ? (ms >= 10_000 ? `${(ms / 1000).toFixed(0)} s` : `${(ms / 1000).toFixed(2)} s`) : '–';
 const pct = (x: number) => (Number.isFinite(x) ? `${Math.round(x * 100)} %` : '–');
 const ratio = (x: number) => (x === Number.POSITIVE_INFINITY ? '∞' : Number.isFinite(x) ? x.toFixed(2) : '–');
@@ -27,13 +28,13 @@ export function markdownTables(results: readonly PointResult[]): string {
     const row = (label: string, cell: (c: PointResult) => string) => out.push(`| ${label} | ${columns.map(cell).join(' | ')} |`);
     row('calls', (c) => String(c.calls));
     row('rejections', rejections);
-    row('tool staleness p50 / p99', (c) => `${s(c.staleness.tool.p50)} / ${s(c.staleness.tool.p99)}`);
-    row('first card p50 / p99', (c) => `${s(c.staleness.firstCard.p50)} / ${s(c.staleness.firstCard.p99)}`);
-    row('answer text p50 / p99', (c) => `${s(c.staleness.answer.p50)} / ${s(c.staleness.answer.p99)}`);
-    row('bound', (c) => s(c.boundMs));
+    row('tool staleness p50 / p99', (c) => `${seconds(c.staleness.tool.p50)} / ${seconds(c.staleness.tool.p99)}`);
+    row('first card p50 / p99', (c) => `${seconds(c.staleness.firstCard.p50)} / ${seconds(c.staleness.firstCard.p99)}`);
+    row('answer text p50 / p99', (c) => `${seconds(c.staleness.answer.p50)} / ${seconds(c.staleness.answer.p99)}`);
+    row('bound', (c) => seconds(c.boundMs));
     row('tool / first-card p99 ÷ bound', (c) => `${ratio(c.ratioToBound.tool)} / ${ratio(c.ratioToBound.firstCard)}`);
     row('budget used while waiting', (c) => pct(c.budgetUsedWhileWaiting));
-    row('final p50 / p99', (c) => `${s(c.final.p50)} / ${s(c.final.p99)}`);
+    row('final p50 / p99', (c) => `${seconds(c.final.p50)} / ${seconds(c.final.p99)}`);
     row('finals missing', (c) => String(c.finalsMissing));
     row('CPU, RSS', (c) => `${(c.cpuMs / 1000).toFixed(1)} s, ${c.rssMb} MB`);
     out.push('');

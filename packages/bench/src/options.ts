@@ -1,0 +1,82 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { fileURLToPath } from 'node:url';
+import type { ChannelName } from './platform.js';
+
+/** What `npm run bench` runs, from its command line. */
+export interface BenchOptions {
+  /** Concurrent runs per point. */
+  readonly ns: readonly number[];
+  readonly seeds: readonly number[];
+  readonly channels: readonly ChannelName[];
+  readonly workloads: readonly ('synthetic' | 'traces')[];
+  /** Real timers instead of simulated time. */
+  readonly realTime: boolean;
+  /** Bound of one point, ms (real time: `--limit-s`; simulated: 30 minutes). */
+  readonly limitMs: number;
+  /** Folder the JSON (and, on simulated time, the SVG plot) are written to. */
+  readonly outDir: string;
+  /** True when `--n` was given (the traces at N > 500 run only then: minutes of CPU). */
+  readonly nGiven: boolean;
+}
+
+const DEFAULT_OUT = fileURLToPath(new URL('../results/', import.meta.url));
+const CHANNELS = ['feishu', 'dingtalk'] as const;
+const WORKLOADS = ['synthetic', 'traces'] as const;
+
+/** A comma-separated list whose items each pass `item`. */
+function listOf<T>(name: string, item: (value: string) => T) {
+  return (value: string): T[] => {
+    const items = value.split(',').filter(Boolean);
+    if (items.length === 0) throw new InvalidArgumentError(`${name} must list at least one value, got ${JSON.stringify(value)}`);
+    return items.map(item);
+  };
+}
+const positiveInteger = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  return n;
+};
+const oneOf = <T extends string>(name: string, allowed: readonly T[]) => (value: string): T => {
+  if (!(allowed as readonly string[]).includes(value)) throw new InvalidArgumentError(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as T;
+};
+
+/**
+ * Parses the bench's command line (`argv` as `process.argv`). `--help` prints the options and exits 0;
+ * a bad value prints an error naming the option and value and exits 1 (commander's behaviour).
+ */
+export function parseBenchOptions(argv: readonly string[]): BenchOptions {
+  const program = new Command('npm run bench --')
+    .description(
+      'progresscard against a naive design on the platforms\' documented limits: staleness, calls, rejections.\n' +
+        'Deterministic for a seed on simulated time. Prints a table per channel and workload.',
+    )
+    .addOption(new Option('--n <list>', 'concurrent runs per point, comma-separated (default 1,50,500,5000; real time 50,500)').argParser(listOf('--n', positiveInteger('--n'))))
+    .addOption(new Option('--seeds <list>', 'seeds, comma-separated; tables show the median over seeds').default([1], '1').argParser(listOf('--seeds', positiveInteger('--seeds'))))
+    .addOption(new Option('--seed <n>', 'one seed (same as --seeds <n>)').argParser(positiveInteger('--seed')))
+    .addOption(new Option('--channels <list>', `channels, comma-separated: ${CHANNELS.join(', ')} (default both; real time feishu)`).argParser(listOf('--channels', oneOf('--channels', CHANNELS))))
+    .addOption(new Option('--workloads <list>', `workloads, comma-separated: ${WORKLOADS.join(', ')} (default both; real time synthetic)`).argParser(listOf('--workloads', oneOf('--workloads', WORKLOADS))))
+    .option('--real-time', 'real timers instead of simulated time (slower; each point bounded by --limit-s)', false)
+    .addOption(new Option('--limit-s <seconds>', 'with --real-time: bound of each point in seconds').default(60).argParser(positiveInteger('--limit-s')))
+    .addOption(new Option('--out <dir>', 'folder for latest.json / real-time.json and staleness.svg').default(DEFAULT_OUT, 'packages/bench/results/'))
+    .addHelpText(
+      'after',
+      '\nWarning: the default --out is packages/bench/results/, the committed results the README shows;\n' +
+        'a run overwrites them. Pass --out <dir> (e.g. --out /tmp/bench) to keep them.\n\n' +
+        'Examples:\n  npm run bench -- --n 50 --channels feishu --workloads synthetic --out /tmp/bench\n  npm run bench -- --real-time --limit-s 30 --out /tmp/bench',
+    )
+    .showHelpAfterError()
+    .allowExcessArguments(false);
+  program.parse(argv as string[]);
+  const o = program.opts<{ n?: number[]; seeds: number[]; seed?: number; channels?: ChannelName[]; workloads?: ('synthetic' | 'traces')[]; realTime: boolean; limitS: number; out: string }>();
+  return {
+    ns: o.n ?? (o.realTime ? [50, 500] : [1, 50, 500, 5000]),
+    seeds: o.seed === undefined ? o.seeds : [o.seed],
+    channels: o.channels ?? (o.realTime ? ['feishu'] : ['feishu', 'dingtalk']),
+    workloads: o.workloads ?? (o.realTime ? ['synthetic'] : ['synthetic', 'traces']),
+    realTime: o.realTime,
+    limitMs: o.realTime ? o.limitS * 1000 : 30 * 60 * 1000,
+    outDir: o.out,
+    nGiven: o.n !== undefined,
+  };
+}
