@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
 import { watch as watchFiles, type FSWatcher } from 'chokidar';
 import { createProgressCards, silentLogger, type Locale, type ProgressCard } from '@progresscard/core';
 import type { AnyChannelPlugin } from '../channels/descriptor.js';
@@ -12,6 +13,7 @@ import { startPreviewServer, type PreviewServer } from '../preview/server.js';
 import { replayTickMs } from '../replay/clock.js';
 import { pc } from '../terminal/colors.js';
 import { missingGivenFolders, watchLocations, type LocationOptions, type WatchLocation } from '../watch/locations.js';
+import { whenFolderAppears, type FolderAppearance } from '../watch/folder-appearance.js';
 import { SessionFollower } from '../watch/session-follower.js';
 import { WatchState } from '../watch/watch-state.js';
 
@@ -62,6 +64,7 @@ export async function runWatch(o: WatchOptions, io: CliIO): Promise<number> {
   const locations = watchLocations(o);
   const followers = new Map<string, SessionFollower>();
   let watcher: FSWatcher | undefined;
+  const appearances: FolderAppearance[] = [];
   try {
     if (o.preview && emulators) {
       preview = await startPreviewServer({ sources: emulators.sources, runInfo: () => ({ title: 'progresscard watch', phase: 'replaying' }), port: o.port });
@@ -79,7 +82,14 @@ export async function runWatch(o: WatchOptions, io: CliIO): Promise<number> {
     const locationOf = (path: string): WatchLocation | undefined => locations.find((l) => path.startsWith(resolve(l.dir)) && l.matches(path));
 
     let ready = false;
-    watcher = watchFiles(locations.map((l) => resolve(l.dir)), { ignoreInitial: false, persistent: true });
+    // Only existing folders: chokidar reports nothing for one that does not exist yet. A default folder
+    // (an agent that never ran) is added to the watch when it appears.
+    const roots = locations.map((l) => resolve(l.dir));
+    const present = await Promise.all(roots.map((root) => stat(root).then((info) => info.isDirectory(), () => false)));
+    const presentRoots = roots.filter((_root, i) => present[i]);
+    watcher = watchFiles(presentRoots, { ignoreInitial: false, persistent: true });
+    const live = watcher;
+    for (const [i, root] of roots.entries()) if (!present[i]) appearances.push(whenFolderAppears(root, () => live.add(root)));
     const follow = (path: string) => {
       const location = locationOf(resolve(path));
       if (!location) return;
@@ -93,12 +103,14 @@ export async function runWatch(o: WatchOptions, io: CliIO): Promise<number> {
       if (follower) void follower.changed().then(() => preview?.notify());
       else follow(path);
     });
-    await new Promise<void>((done) => watcher!.once('ready', () => done()));
+    // chokidar emits `ready` once it scanned its paths; with none (no agent ever ran) there is nothing to wait for.
+    if (presentRoots.length > 0) await new Promise<void>((done) => watcher!.once('ready', () => done()));
     ready = true;
     info(`${pc.bold('progresscard watch')}: following ${locations.map((l) => `${l.agent} ${l.dir}`).join(', ')} → ${o.real ? 'the real ' : 'emulated '}${o.channels.join(' + ')}; state ${o.statePath}. Ctrl-C to stop.`);
     await waitFor(io.signal, Number.POSITIVE_INFINITY);
     return EXIT.ok;
   } finally {
+    await Promise.all(appearances.map((appearance) => appearance.close()));
     await watcher?.close();
     await Promise.all([...followers.values()].map((follower) => follower.stop()));
     // Running cards stay as they are (a restart continues them); what is on its way still goes out.
