@@ -153,7 +153,10 @@ export interface ProgressCards {
    * once). Returns the reply to send back, or undefined when the text is not a reply to an open question.
    */
   reply(text: string, user: InteractionUser, deliveryId: string): ClickReply | undefined;
-  /** Resolves when no card has anything left to send. */
+  /**
+   * Resolves when no card has anything left to send. While awaited it keeps the process alive (the
+   * delivery timers it waits for are ref'd), so a script may end with `await cards.idle()`.
+   */
   idle(): Promise<void>;
   /**
    * Ends every card still running as cancelled (default reason: "interrupted by a restart" in the

@@ -52,7 +52,9 @@ const STORE_RETRY_MS = 1000;
  * cards of a lane are tried, so a card waiting on its own chat's limit does not hold the others),
  * the lane waits for its earliest slot and the other lanes go on: a full route never holds back
  * calls of a route with room. At slot time the most urgent card of the lane gets the slot. A wake
- * timer restarts the pump; timers keep the process alive only while an urgent request waits.
+ * timer restarts the pump; timers keep the process alive only while an urgent request waits or
+ * someone awaits {@link idle} (a script that ends with `await cards.idle()` must not exit with Node's
+ * unsettled top-level await, code 13, while progressive refreshes wait for their time).
  * Business-free: `prepare` decides what a flush sends, `laneOf` guesses the lane of its call (a
  * wrong guess costs one render: the card moves to the lane its call drew from).
  */
@@ -75,6 +77,8 @@ export class FlushPump<T extends Flushable> {
   private wakeTimer: NodeJS.Timeout | undefined;
   private wakeAt = Number.POSITIVE_INFINITY;
   private readonly idleWaiters = new Set<() => void>();
+  /** Departure timers of non-urgent calls (unref'd unless someone awaits {@link idle}). */
+  private readonly departureTimers = new Set<NodeJS.Timeout>();
   private inFlightCount = 0;
   /** Calls that left and wait for their answer. */
   private sending = 0;
@@ -134,6 +138,9 @@ export class FlushPump<T extends Flushable> {
   /** Resolves when no card has a flush pending or in flight. */
   idle(): Promise<void> {
     if (this.pending.size === 0) return Promise.resolve();
+    // Awaiting idle keeps the process alive until it resolves: the timers it waits for are ref'd.
+    this.wakeTimer?.ref();
+    for (const timer of this.departureTimers) timer.ref();
     return new Promise((resolve) => this.idleWaiters.add(resolve));
   }
 
@@ -325,11 +332,15 @@ export class FlushPump<T extends Flushable> {
       return;
     }
     const timer = setTimeout(() => {
+      this.departureTimers.delete(timer);
       this.reserving -= 1;
       void this.run(item, call);
       void this.pump();
     }, wait);
-    if (!keepAlive) timer.unref();
+    if (!keepAlive) {
+      this.departureTimers.add(timer);
+      if (this.idleWaiters.size === 0) timer.unref();
+    }
   }
 
   private async run(item: T, call: PreparedCall): Promise<void> {
@@ -367,7 +378,7 @@ export class FlushPump<T extends Flushable> {
     if (this.reserving > 0) return;
     const next = Math.min(slotAt, top?.readyAt ?? Number.POSITIVE_INFINITY);
     if (next === Number.POSITIVE_INFINITY) return;
-    const urgentWaiting = this.urgent.size > 0;
+    const urgentWaiting = this.urgent.size > 0 || this.idleWaiters.size > 0;
     if (this.wakeTimer && this.wakeAt <= next) {
       // An earlier wake-up set for progressive refreshes must now keep the process alive too.
       if (urgentWaiting) this.wakeTimer.ref();
@@ -386,5 +397,6 @@ export class FlushPump<T extends Flushable> {
   private resolveIdle(): void {
     for (const resolve of this.idleWaiters) resolve();
     this.idleWaiters.clear();
+    if (this.urgent.size === 0) this.wakeTimer?.unref();
   }
 }

@@ -17,4 +17,14 @@ describe('process lifetime', () => {
     expect(result.ok).toBe(false);
     expect(result.attempts).toBeGreaterThanOrEqual(4);
   }, 40_000);
+
+  it('await cards.idle() resolves although the refreshes it waits for are due on timers that alone would not keep Node alive', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=source', fileURLToPath(new URL('../fixtures/idle-keeps-process-alive.ts', import.meta.url))],
+      { cwd: root, env: { ...process.env, TSX_TSCONFIG_PATH: 'tsconfig.base.json' }, timeout: 30_000 },
+    );
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as { idle: boolean; calls: number };
+    expect(result).toEqual({ idle: true, calls: 2 });
+  }, 40_000);
 });
