@@ -21,7 +21,8 @@ export class CardStoreWriter {
     private readonly leases: CardLeases,
     private readonly channelId: string,
     private readonly logger: Logger,
-    private readonly fenced: (record: CardDeliveryRecord) => void,
+    /** Another process took the card over (`expired`: may have, as the store was unreachable for longer than the lease). */
+    private readonly fenced: (record: CardDeliveryRecord, expired?: boolean) => void,
   ) {}
 
   /** Writes the card's state when it changed since the last write. */
@@ -53,7 +54,12 @@ export class CardStoreWriter {
       lease: this.leases.leaseOf(cardId),
     };
     this.stored.set(record, { signature, card });
-    this.leases.watch(cardId, () => this.fenced(record), () => this.rewrite(record));
+    this.leases.watch(
+      cardId,
+      () => this.fenced(record),
+      () => this.rewrite(record),
+      () => this.fenced(record, true),
+    );
     this.write(card);
   }
 
@@ -68,7 +74,8 @@ export class CardStoreWriter {
     void this.cards.put(card).then(
       (written) => {
         this.succeeded();
-        if (!written) this.leases.lost(cardId);
+        if (written) this.leases.confirmed(cardId, card.lease.expiresAt);
+        else this.leases.lost(cardId);
       },
       (error) => this.failed(error),
     );
