@@ -30,7 +30,6 @@ export class CardLeases {
   private readonly held = new Map<string, { fencingToken: number; validUntil: number; onLost?: () => void; rewrite?: () => void; onExpired?: () => void }>();
   private timer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
-  private renewFailing = false;
 
   constructor(
     private readonly store: CardStore,
@@ -111,8 +110,8 @@ export class CardLeases {
   }
 
   /**
-   * Renews every lease held now; a store failure is logged once until a renewal succeeds again, and
-   * the renewal is retried after a tenth of the lease (cards keep going while their lease is valid).
+   * Renews every lease held now; on a store failure (reported once per outage by the
+   * composition's store wrapper) the renewal is retried after a tenth of the lease (cards keep going while their lease is valid).
    */
   async renew(): Promise<void> {
     // A store that hangs rather than fails must not keep a card acting past its lease either.
@@ -128,12 +127,10 @@ export class CardLeases {
     try {
       renewal = await this.store.renew(this.owner, cards, expiresAt);
     } catch (error) {
-      if (!this.renewFailing) this.logger.warn('card store: lease renewal failed; cards keep going while their lease is valid and renew when the store is back', { error: String(error) });
-      this.renewFailing = true;
+      this.logger.debug('card store: lease renewal failed; retrying', { error: String(error) });
       this.retrySoon();
       return;
     }
-    this.renewFailing = false;
     for (const { cardId } of cards) this.confirmed(cardId, expiresAt);
     for (const cardId of renewal.lost) this.lost(cardId);
     for (const cardId of renewal.missing) this.held.get(cardId)?.rewrite?.();
