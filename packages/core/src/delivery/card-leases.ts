@@ -10,7 +10,7 @@ export const DEFAULT_LEASE_TTL_MS = 30_000;
  * acting this long before its lease could have expired in the store, so clock drift between
  * processes and a call already on its way cannot overlap another process that claimed the card.
  */
-export function leaseSafetyMarginMs(ttlMs: number): number {
+function leaseSafetyMarginMs(ttlMs: number): number {
   return Math.min(2000, Math.floor(ttlMs / 10));
 }
 
