@@ -10,6 +10,7 @@ import { isTerminalStatus } from './card/view.js';
 import { InMemoryBudgetStore, type BudgetStore } from './delivery/budget-store.js';
 import type { FinalDelivery } from './delivery/card-delivery-record.js';
 import { CardLeases, DEFAULT_LEASE_TTL_MS } from './delivery/card-leases.js';
+import { cardStoreReportingOutages } from './delivery/card-store-outage.js';
 import { InMemoryCardStore, type CardLease, type CardStore, type StoredCard } from './delivery/card-store.js';
 import type { ChannelStats } from './delivery/channel-dispatcher.js';
 import { ChannelRegistry } from './delivery/channel-registry.js';
@@ -203,7 +204,8 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   provide(container, TOKENS.CardStore, options.store?.cards, () => new InMemoryCardStore());
   const leaseTtlMs = checkMs('leaseTtlMs', options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS, 1);
   const orphanGraceMs = checkMs('orphanGraceMs', options.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS, 0);
-  const cardStore = container.resolve(TOKENS.CardStore);
+  // One warning per store outage for the whole composition (writes, renewals and sweeps share it).
+  const cardStore = cardStoreReportingOutages(container.resolve(TOKENS.CardStore), container.resolve(TOKENS.Logger));
   const leases = new CardLeases(cardStore, systemClock, container.resolve(TOKENS.Logger), randomUUID(), leaseTtlMs, options.store !== undefined);
   // A channel with a per-run call cap gets its transport wrapped before the registry sees it.
   let tickOf: (channelId: string) => number = () => 0;
@@ -222,7 +224,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
       env: c.resolve(TOKENS.Env),
       retry: c.resolve(TOKENS.RetrySettings),
       budgets: c.resolve(TOKENS.BudgetStore),
-      cards: c.resolve(TOKENS.CardStore),
+      cards: cardStore,
       observers: c.resolve(DeliveryObservers),
       leases,
     })),

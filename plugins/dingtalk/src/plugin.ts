@@ -102,7 +102,7 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     configSchema: DingTalkConfigSchema,
     defaults: DINGTALK_DEFAULTS,
     overrides: parseTimingOverrides('dingtalk', c),
-    budgetKeys: dingtalkBudgetKeys(c.appKey),
+    budgetKeys: dingtalkBudgetKeys(c.appKey, c.contentMode),
     switches,
     renderer,
     transport,

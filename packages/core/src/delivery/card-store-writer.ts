@@ -8,20 +8,20 @@ import type { CardStore, StoredCard } from './card-store.js';
 /**
  * Writes one channel's card delivery state to the {@link CardStore} under the card's lease: only
  * when what it holds changed, never awaited (delivery does not wait for the store), a failure only
- * logged (once until a write succeeds again). A write refused by the fencing token means another
+ * logged at debug level (the composition reports the store's outage once). A write refused by the fencing token means another
  * process took the card over: `fenced` is told, and the lease forgotten.
  */
 export class CardStoreWriter {
   /** What was last written, per record: its signature and the card. */
   private readonly stored = new WeakMap<CardDeliveryRecord, { signature: string; card: StoredCard }>();
-  private failing = false;
 
   constructor(
     private readonly cards: CardStore,
     private readonly leases: CardLeases,
     private readonly channelId: string,
     private readonly logger: Logger,
-    private readonly fenced: (record: CardDeliveryRecord) => void,
+    /** Another process took the card over (`expired`: may have, as the store was unreachable for longer than the lease). */
+    private readonly fenced: (record: CardDeliveryRecord, expired?: boolean) => void,
   ) {}
 
   /** Writes the card's state when it changed since the last write. */
@@ -53,7 +53,12 @@ export class CardStoreWriter {
       lease: this.leases.leaseOf(cardId),
     };
     this.stored.set(record, { signature, card });
-    this.leases.watch(cardId, () => this.fenced(record), () => this.rewrite(record));
+    this.leases.watch(
+      cardId,
+      () => this.fenced(record),
+      () => this.rewrite(record),
+      () => this.fenced(record, true),
+    );
     this.write(card);
   }
 
@@ -67,8 +72,8 @@ export class CardStoreWriter {
     const { cardId } = card;
     void this.cards.put(card).then(
       (written) => {
-        this.succeeded();
-        if (!written) this.leases.lost(cardId);
+        if (written) this.leases.confirmed(cardId, card.lease.expiresAt);
+        else this.leases.lost(cardId);
       },
       (error) => this.failed(error),
     );
@@ -79,15 +84,10 @@ export class CardStoreWriter {
     const cardId = record.card.id;
     const { fencingToken } = this.leases.leaseOf(cardId);
     this.leases.release(cardId);
-    void this.cards.delete(cardId, fencingToken).then(() => this.succeeded(), (error) => this.failed(error));
-  }
-
-  private succeeded(): void {
-    this.failing = false;
+    void this.cards.delete(cardId, fencingToken).catch((error: unknown) => this.failed(error));
   }
 
   private failed(error: unknown): void {
-    if (!this.failing) this.logger.warn('card store failed; delivery goes on without it', { channel: this.channelId, error: String(error) });
-    this.failing = true;
+    this.logger.debug('card store write failed; delivery goes on without it', { channel: this.channelId, error: String(error) });
   }
 }

@@ -14,7 +14,7 @@ import { ChannelStop } from './channel-stop.js';
 import { ContinuationDispatch } from './continuation-dispatch.js';
 import type { DeliveryCall, DeliveryObservers } from './delivery-observers.js';
 import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, type FailureAction, type FinalLadderRung } from './delivery-policy.js';
-import { FinalSettlement } from './final-settlement.js';
+import { FinalSettlement, LEASE_EXPIRED_ERROR } from './final-settlement.js';
 import { FlushPump, type PreparedCall } from './flush-pump.js';
 import { OutageProbes } from './outage-probes.js';
 import type { RetrySettings } from './retry-settings.js';
@@ -78,7 +78,9 @@ export class ChannelDispatcher {
     this.ladder = finalLadder(deps.retry);
     this.budget = new ChannelBudget(deps.plugin, deps.settings, deps.budgets, deps.clock);
     this.stop = new ChannelStop(deps.plugin.id, deps.logger);
-    this.store = new CardStoreWriter(deps.cards, deps.leases, deps.plugin.id, deps.logger, (record) => this.settlement.fence(record));
+    this.store = new CardStoreWriter(deps.cards, deps.leases, deps.plugin.id, deps.logger, (record, expired) =>
+      this.settlement.fence(record, expired ? LEASE_EXPIRED_ERROR : undefined),
+    );
     this.parts = new ContinuationDispatch({
       plugin: deps.plugin,
       clock: deps.clock,
@@ -107,13 +109,14 @@ export class ChannelDispatcher {
       budget: this.budget,
       store: this.store,
       parts: this.parts,
+      leaseValid: (record) => this.leaseValid(record),
       platformCall: (call) => this.platformCall(call),
       observe: (...args) => this.observe(...args),
     });
     this.pump = new FlushPump(
       this.budget,
       deps.clock,
-      (record, rank) => this.prepare(record, CHANGE_OF_RANK[rank]!),
+      (record, rank) => this.prepareWithLease(record, CHANGE_OF_RANK[rank]!),
       (record) => this.budget.laneOf(record.messagePhase === 'live' ? 'update' : 'send'),
     );
     this.probes = new OutageProbes(deps.plugin.id, deps.clock, deps.logger, deps.retry, (record) => this.pump.request(record, CHANGE_RANK.structural));
@@ -161,6 +164,25 @@ export class ChannelDispatcher {
   /** Stops the wake timer (calls in flight finish on their own). */
   dispose(): void {
     this.pump.dispose();
+  }
+
+  /**
+   * A card whose lease may have expired (the card store unreachable for longer than the lease) is
+   * fenced like one whose lease was lost: another process may have claimed it, so this one makes
+   * no more platform calls for it. Checked when a flush is decided and again just before its call.
+   */
+  private leaseValid(record: CardDeliveryRecord): boolean {
+    if (!this.deps.leases.expired(record.card.id)) return true;
+    this.settlement.fence(record, LEASE_EXPIRED_ERROR);
+    return false;
+  }
+
+  /** {@link prepare} for a card whose lease is valid, its call made only if the lease still is when the slot came. */
+  private prepareWithLease(record: CardDeliveryRecord, change: CardChange): PreparedCall | undefined {
+    if (this.settlement.isFenced(record) || !this.leaseValid(record)) return undefined;
+    const prepared = this.prepare(record, change);
+    if (!prepared) return undefined;
+    return { ...prepared, send: () => (this.leaseValid(record) ? prepared.send() : Promise.resolve()) };
   }
 
   /**

@@ -19,10 +19,15 @@ export interface FinalSettlementHost {
   readonly budget: Pick<ChannelBudget, 'acquire' | 'keysOf'>;
   readonly store: CardStoreWriter;
   readonly parts: Pick<ContinuationDispatch, 'keys'>;
+  /** False when the card's lease may have expired (the card store was unreachable for longer than its lease): it makes no more platform calls. */
+  leaseValid(record: CardDeliveryRecord): boolean;
   /** Makes one platform call: timed for the budget, given up after the channel's call timeout. */
   platformCall<T>(call: () => Promise<T>): Promise<T>;
   observe(record: CardDeliveryRecord, call: DeliveryCall, startedAt: number, final: boolean, attempt: number, failure?: CallFailure): void;
 }
+
+/** The final's error of a card whose lease may have expired while the card store was unreachable. */
+export const LEASE_EXPIRED_ERROR = 'lease may have expired: the card store was unreachable for longer than the lease, another process may have taken this card over';
 
 /**
  * How a card's final is reported once its delivery settled: once, naming missing continuation
@@ -44,11 +49,10 @@ export class FinalSettlement {
    * Another process claimed the card (its lease expired while this one stalled): this process stops
    * updating it, and its final reports that, so two processes never update one card.
    */
-  fence(record: CardDeliveryRecord): void {
+  fence(record: CardDeliveryRecord, error = 'lease lost: another process took this card over'): void {
     if (this.fenced.has(record)) return;
     this.fenced.add(record);
     record.pause();
-    const error = 'lease lost: another process took this card over';
     this.host.logger.error(error, { card: record.card.id, channel: this.host.plugin.id });
     const status = record.card.view().status;
     record.card.onFinal({ ok: false, status, message: record.message, freshMessage: false, attempts: record.totalFinalAttempts, error, continuations: { delivered: 0, total: 0 } });
@@ -61,6 +65,7 @@ export class FinalSettlement {
   settle(record: CardDeliveryRecord, ok: boolean, error?: string, causeLogged = false): void {
     const { logger, plugin, store, parts } = this.host;
     const view = record.card.view();
+    const mayCloseMoved = this.host.leaseValid(record);
     const keys = parts.keys(record, view);
     const continuations = { delivered: ok ? record.parts.deliveredCount(keys) : 0, total: keys.length };
     const missing = ok ? record.parts.missingParts(keys) : [];
@@ -77,7 +82,7 @@ export class FinalSettlement {
     // The message given up for a fresh one is closed like a final before the final is reported,
     // also when the final failed but the fresh message may show it: it exists and its last update
     // failed, or a send of it timed out (the platform may have created it, maybe later).
-    if (record.movedFrom && (ok || record.messageMayExist)) void this.closeMoved(record, view).then(() => record.card.onFinal(result));
+    if (record.movedFrom && (ok || record.messageMayExist) && mayCloseMoved) void this.closeMoved(record, view).then(() => record.card.onFinal(result));
     else record.card.onFinal(result);
   }
 

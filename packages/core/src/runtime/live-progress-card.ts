@@ -278,7 +278,10 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
         if (this.slot === slot) this.runtime.ticker.unwatch(this, this.tickMs);
       },
       onFinal: (result) => {
-        if (this.slot === slot) this.resolveFinal(result);
+        if (this.slot !== slot) return;
+        // A settled final needs no more ticks (a fenced card's ticks would show nothing).
+        this.runtime.ticker.unwatch(this, this.tickMs);
+        this.resolveFinal(result);
       },
     });
     if (first && this.resumed?.message) slot.delivery.resume(this.resumed.message, this.resumed.idempotencyKey);

@@ -58,7 +58,8 @@ export class OrphanSweeper {
     try {
       cards = await store.list();
     } catch (error) {
-      this.deps.logger.warn('card store: could not look for interrupted cards', { error: String(error) });
+      // The store's outage is reported once by the composition; the next pass tries again.
+      this.deps.logger.debug('card store: could not look for interrupted cards', { error: String(error) });
       return;
     }
     for (const card of cards) {
