@@ -70,7 +70,7 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
     this.#limits = options.limits ?? FEISHU_GUARD_LIMITS;
     this.#client = options.client ?? createFeishuClient(config, this.#tokens);
     this.#cardkit = config.mode === 'cardkit' ? new CardKitCards(this.#client) : undefined;
-    this.#images = new FeishuCardImages(this.#client);
+    this.#images = new FeishuCardImages(this.#client, config.imageRoots);
     this.#reaction = config.workingReaction ? new WorkingReaction(this.#client, config.workingReaction) : undefined;
   }
 
