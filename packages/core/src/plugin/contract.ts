@@ -151,6 +151,11 @@ export interface SendRequest<Payload, Target> {
   /** True when this message replaces one that is gone (recalled, deleted, too old). */
   readonly replacing: boolean;
   /**
+   * With {@link replacing}: the card's earlier main message this one replaces (recalled, deleted,
+   * refusing updates), so a transport can tidy it (e.g. remove a reaction) once the card is final.
+   */
+  readonly replaces?: MessageRef;
+  /**
    * Set for a continuation part (see {@link CardRenderer.renderContinuations}): the card's main
    * message, which this part is sent as a reply to.
    */

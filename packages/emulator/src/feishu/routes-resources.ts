@@ -126,6 +126,9 @@ export function mountResourceRoutes(app: Hono, ctx: FeishuContext): void {
     const messageId = c.req.param('message_id');
     const reactionId = c.req.param('reaction_id');
     return runCall(ctx, c, { route: FEISHU_ROUTES.reactionDelete, auth: true, key: messageId }, ({ appId }) => {
+      const message = ctx.messages.get(messageId);
+      if (message?.state === 'recalled') return reject(FeishuErrors.recalled(), messageId);
+      if (message?.state === 'deleted') return reject(FeishuErrors.deleted(), messageId);
       const reaction = ctx.reactions.get(reactionId);
       if (!reaction || reaction.messageId !== messageId || reaction.appId !== appId) return reject(FeishuErrors.reactionNotFound(), messageId);
       ctx.reactions.delete(reactionId);
