@@ -268,6 +268,12 @@ export type CallFailureKind = CallFailure['kind'];
 export interface ChannelInteraction {
   /** Starts listening. @throws when the listener cannot start (e.g. the port is taken). */
   start(onClick: ClickHandler): Promise<void>;
+  /**
+   * Weaknesses of the listener's setup the operator should hear about (e.g. HTTP callbacks that
+   * check no token or signature, so anyone reaching the port can click): logged once as warnings
+   * when it starts, and shown by `progresscard doctor`.
+   */
+  readonly warnings?: readonly string[];
   /** Stops listening; resolves when closed. */
   stop(): Promise<void>;
 }
