@@ -48,4 +48,13 @@ describe('progresscard doctor: do card callbacks reach the app', () => {
     const config = report.channels[0]!.checks.find((c) => c.layer === 'config')!;
     expect(config).toMatchObject({ status: 'fail', summary: expect.stringContaining('FEISHU_CALLBACKS') });
   });
+
+  it('HTTP callbacks without verification: the listener starts but the layer warns, naming the variables that turn it on', async () => {
+    const { io } = memoryIO({ FEISHU_CALLBACKS: 'http:0' });
+    const report = await doctorReport({ ...options, channels: ['feishu'] }, io);
+    expect(callbacksOf(report, 'feishu')).toMatchObject({ status: 'warn', summary: expect.stringMatching(/without verification.*FEISHU_CALLBACK_VERIFICATION_TOKEN/) });
+    const { io: signedIo } = memoryIO({ FEISHU_CALLBACKS: 'http:0', FEISHU_CALLBACK_ENCRYPT_KEY: 'e-key' });
+    const signed = await doctorReport({ ...options, channels: ['feishu'] }, signedIo);
+    expect(callbacksOf(signed, 'feishu').status).toBe('pass');
+  });
 });

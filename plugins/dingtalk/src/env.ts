@@ -6,7 +6,8 @@ import { DingTalkConfigError, type DingTalkConfigInput } from './config.js';
  * `DINGTALK_APP_SECRET`, `DINGTALK_ROBOT_CODE` (for an internal-app robot, its AppKey),
  * `DINGTALK_CARD_TEMPLATE_ID` and `DINGTALK_OPEN_CONVERSATION_ID` (the group cards go to); optional:
  * `DINGTALK_BASE_URL` (default https://api.dingtalk.com, or an emulator's URL) and
- * `DINGTALK_CALLBACKS` (`stream` or `http:<port>`: card buttons over Stream mode or HTTP callbacks).
+ * `DINGTALK_CALLBACKS` (`stream` or `http:<port>`: card buttons over Stream mode or HTTP callbacks) and,
+ * with `http:<port>`, `DINGTALK_CALLBACK_API_SECRET` (`callbacks.apiSecret`: without it, HTTP callbacks are not verified).
  */
 export const DINGTALK_ENV_VARIABLES: readonly EnvVariable<DingTalkConfigInput>[] = [
   { name: 'DINGTALK_APP_KEY', field: 'appKey', required: true, hint: 'the app key' },
@@ -32,5 +33,13 @@ export const DINGTALK_ENV_VARIABLES: readonly EnvVariable<DingTalkConfigInput>[]
       if (http) return { mode: 'http', port: Number(http[1]) };
       throw new DingTalkConfigError('dingtalk', 'callbacks (DINGTALK_CALLBACKS)', JSON.stringify(text), 'expected stream or http:<port>');
     },
+  },
+  {
+    name: 'DINGTALK_CALLBACK_API_SECRET',
+    field: 'callbacks',
+    into: 'apiSecret',
+    required: false,
+    secret: true,
+    hint: 'with DINGTALK_CALLBACKS=http:<port>: the secret callbacks are signed with; callbacks without a matching sign are refused',
   },
 ];

@@ -38,3 +38,19 @@ describe('dingtalk.fromEnv', () => {
     );
   });
 });
+
+describe('DINGTALK_CALLBACKS with DINGTALK_CALLBACK_API_SECRET', () => {
+  it('http:<port> takes the apiSecret from DINGTALK_CALLBACK_API_SECRET; without it the callbacks warn that nothing is verified', () => {
+    const signed = dingtalk.fromEnv({}, { env: { ...ENV, DINGTALK_CALLBACKS: 'http:8080', DINGTALK_CALLBACK_API_SECRET: 'api-secret-1' } });
+    expect(signed.config.callbacks).toMatchObject({ mode: 'http', port: 8080 });
+    expect(signed.interaction!.warnings).toEqual([]);
+    const unsigned = dingtalk.fromEnv({}, { env: { ...ENV, DINGTALK_CALLBACKS: 'http:8080' } });
+    expect(unsigned.interaction!.warnings).toEqual([expect.stringContaining('DINGTALK_CALLBACK_API_SECRET')]);
+  });
+
+  it('the secret without DINGTALK_CALLBACKS is refused naming both variables, never showing the secret', () => {
+    const attempt = () => dingtalk.fromEnv({}, { env: { ...ENV, DINGTALK_CALLBACK_API_SECRET: 'api-secret-1' } });
+    expect(attempt).toThrow(/DINGTALK_CALLBACK_API_SECRET.*<hidden>.*needs DINGTALK_CALLBACKS/);
+    expect(attempt).not.toThrow(/api-secret-1/);
+  });
+});

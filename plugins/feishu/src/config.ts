@@ -89,8 +89,11 @@ export const FEISHU_CARDKIT_DEFAULTS: ChannelSettings = {
  *   CardKit needs the app permission `cardkit:card:write` and Feishu clients 7.20+.
  * - `workingReaction`: opt-in; `true` (the `Typing` emoji) or a Feishu emoji type (`OnIt`, case-sensitive,
  *   https://open.feishu.cn/document/server-docs/im-v1/message-reaction/emojis-introduce): the bot's own
- *   card message carries that reaction while the run goes on and loses it at the final (never the
- *   user's message). Needs the app permission `im:message.reactions:write_only`. Default off.
+ *   card message carries that reaction while the run goes on and loses it at the final, on every
+ *   message of the card when the final moved to a fresh one (never the user's message). Needs the app permission `im:message.reactions:write_only`. Default off.
+ * - `imageRoots`: directories local image paths (an answer's `![alt](./chart.png)`, a tool result's
+ *   `images: [{ path }]`) may be read from and uploaded; a path must resolve, symlinks followed,
+ *   inside one of them. Default none: local paths show as `[image: alt]` and no file is read.
  */
 export const FeishuConfigSchema = z
   .object({
@@ -116,6 +119,7 @@ export const FeishuConfigSchema = z
       .union([z.boolean(), z.string().regex(/^[A-Za-z0-9_]+$/, 'expected a Feishu emoji type such as Typing or OnIt')])
       .default(false)
       .transform((value) => (value === true ? 'Typing' : value)),
+    imageRoots: z.array(z.string().min(1)).default([]),
   })
   .strict();
 

@@ -5,7 +5,9 @@ import { FeishuConfigError, type FeishuConfigInput } from './config.js';
  * The environment variables `feishu.fromEnv()` reads, in order. Required: `FEISHU_APP_ID`,
  * `FEISHU_APP_SECRET` and `FEISHU_CHAT_ID` (the chat cards go to, an `oc_…` chat_id); optional:
  * `FEISHU_DOMAIN` (`feishu`, `lark` or a base URL such as an emulator's), `FEISHU_CARD_MODE`
- * (`message` or `cardkit`) and `FEISHU_CALLBACKS` (`long-connection` or `http:<port>`: card buttons).
+ * (`message` or `cardkit`), `FEISHU_CALLBACKS` (`long-connection` or `http:<port>`: card buttons) and,
+ * with `http:<port>`, `FEISHU_CALLBACK_VERIFICATION_TOKEN` / `FEISHU_CALLBACK_ENCRYPT_KEY`
+ * (`callbacks.verificationToken` / `callbacks.encryptKey`: without either, HTTP callbacks are not verified).
  */
 export const FEISHU_ENV_VARIABLES: readonly EnvVariable<FeishuConfigInput>[] = [
   { name: 'FEISHU_APP_ID', field: 'appId', required: true, hint: 'the app id, cli_…' },
@@ -19,6 +21,22 @@ export const FEISHU_ENV_VARIABLES: readonly EnvVariable<FeishuConfigInput>[] = [
     required: false,
     hint: 'card buttons: long-connection, or http:<port> (the callback request URL served on that port)',
     toValue: callbacksFromEnv,
+  },
+  {
+    name: 'FEISHU_CALLBACK_VERIFICATION_TOKEN',
+    field: 'callbacks',
+    into: 'verificationToken',
+    required: false,
+    secret: true,
+    hint: 'with FEISHU_CALLBACKS=http:<port>: the Verification Token (Events & Callbacks → Encryption Strategy); callbacks without it are refused',
+  },
+  {
+    name: 'FEISHU_CALLBACK_ENCRYPT_KEY',
+    field: 'callbacks',
+    into: 'encryptKey',
+    required: false,
+    secret: true,
+    hint: 'with FEISHU_CALLBACKS=http:<port>: the Encrypt Key; callbacks must carry its X-Lark-Signature',
   },
 ];
 

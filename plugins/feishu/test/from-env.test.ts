@@ -44,6 +44,8 @@ describe('feishu.fromEnv', () => {
       'FEISHU_DOMAIN?',
       'FEISHU_CARD_MODE?',
       'FEISHU_CALLBACKS?',
+      'FEISHU_CALLBACK_VERIFICATION_TOKEN?',
+      'FEISHU_CALLBACK_ENCRYPT_KEY?',
     ]);
   });
 });
@@ -56,5 +58,15 @@ describe('FEISHU_CALLBACKS', () => {
   });
   it('anything else is refused naming the variable and the value', () => {
     expect(() => feishu.fromEnv({}, { env: { ...env, FEISHU_CALLBACKS: 'webhook' } })).toThrow(/FEISHU_CALLBACKS.*webhook/);
+  });
+  it('http:<port> takes the verification token and encrypt key from FEISHU_CALLBACK_VERIFICATION_TOKEN / FEISHU_CALLBACK_ENCRYPT_KEY', () => {
+    const plugin = feishu.fromEnv({}, { env: { ...env, FEISHU_CALLBACKS: 'http:8080', FEISHU_CALLBACK_VERIFICATION_TOKEN: 'v-token', FEISHU_CALLBACK_ENCRYPT_KEY: 'e-key' } });
+    expect(plugin.config.callbacks).toMatchObject({ mode: 'http', port: 8080, verificationToken: 'v-token', encryptKey: 'e-key' });
+    expect(plugin.interaction!.warnings).toEqual([]);
+  });
+  it('a callback secret without FEISHU_CALLBACKS is refused naming both variables, never showing the secret', () => {
+    const attempt = () => feishu.fromEnv({}, { env: { ...env, FEISHU_CALLBACK_ENCRYPT_KEY: 'e-key' } });
+    expect(attempt).toThrow(/FEISHU_CALLBACK_ENCRYPT_KEY.*<hidden>.*needs FEISHU_CALLBACKS/);
+    expect(attempt).not.toThrow(/e-key/);
   });
 });

@@ -52,9 +52,9 @@ describe('Feishu: images in tool results and answers (over loopback)', () => {
     expect(JSON.stringify(message.card)).toContain('Sales doubled.');
   });
 
-  it('a local image path is uploaded; a missing file shows "[image: …]" and the card still goes out', async () => {
-    h = await harness({ scale: 10 });
+  it('a local image path inside imageRoots is uploaded; a missing file shows "[image: …]" and the card still goes out', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pc-img-'));
+    h = await harness({ scale: 10, plugin: { imageRoots: [dir] } });
     const path = join(dir, 'plot.png');
     await writeFile(path, Buffer.from(PNG, 'base64'));
     const card = h.cards.open('feishu', undefined, { locale: 'en' });

@@ -30,6 +30,32 @@ describe('Feishu: the opt-in "working" reaction on the bot\'s own card (over loo
     expect(h.emulator.calls({ route: 'im.reaction.create' })[0]!.key).toBe(messageId);
   });
 
+  for (const [scenario, breakFirstMessage] of [
+    ['Feishu refuses patches past the edit window (230031)', (em: Harness['emulator']) => em.faults.add({ route: 'im.message.patch', respond: { status: 400, body: { code: 230031, msg: 'Message can not be edited after 14 days' } } })],
+    ['every patch fails until the final moves to a fresh message', (em: Harness['emulator']) => em.faults.add({ route: 'im.message.patch', respond: { status: 500, body: { code: 1, msg: 'internal error' } } })],
+    ['the card message was recalled (removing its reaction fails, ignored)', (em: Harness['emulator'], first: string) => em.recall(first)],
+  ] as const) {
+    it(`the final on a fresh message removes the reaction from the earlier one: ${scenario}`, async () => {
+      h = await harness({ scale: 10, plugin: { workingReaction: 'OnIt' } });
+      const card = h.cards.open('feishu');
+      await h.play(card, RUN.slice(0, 2));
+      await h.cards.idle();
+      const first = card.message!.id;
+      expect(h.emulator.reactions(first)).toEqual([expect.objectContaining({ emojiType: 'OnIt' })]);
+      breakFirstMessage(h.emulator, first);
+      await h.play(card, [...RUN.slice(2), { at: 3_600, type: 'run.completed', answer: 'Built.' }]);
+      const final = await card.finalDelivery;
+      expect(final).toMatchObject({ ok: true, freshMessage: true });
+      expect(final.message!.id).not.toBe(first);
+      expect(h.emulator.reactions(final.message!.id)).toEqual([]);
+      if (h.emulator.message(first)!.state === 'recalled') {
+        expect(h.emulator.calls({ route: 'im.reaction.delete' }).filter((call) => call.key === first)).toEqual([expect.objectContaining({ outcome: 'rejected' })]);
+      } else {
+        expect(h.emulator.reactions(first)).toEqual([]);
+      }
+    });
+  }
+
   it('`true` means the Typing emoji; off by default', async () => {
     h = await harness({ scale: 10, plugin: { workingReaction: true } });
     const card = h.cards.open('feishu');

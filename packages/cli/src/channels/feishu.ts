@@ -141,6 +141,7 @@ function withEmulatorCallbacks(plugin: FeishuPlugin, emulator: FeishuEmulator): 
         emulator.configureCallbacks({ url: callbacks.url! });
       },
       stop: () => callbacks.stop(),
+      warnings: callbacks.warnings,
     },
   };
 }

@@ -133,6 +133,8 @@ async function callbacksCheck(descriptor: AnyChannelDescriptor, plugin: AnyChann
     clearTimeout(timer);
     await interaction.stop().catch(() => undefined);
   }
+  const warnings = interaction.warnings ?? [];
+  if (warnings.length > 0) return check('callbacks', 'warn', `${descriptor.doctor.callbacks.listening}; but ${warnings.join('; ')}`, descriptor.doctor.callbacks.caveats);
   return check('callbacks', 'pass', descriptor.doctor.callbacks.listening, descriptor.doctor.callbacks.caveats);
 }
 

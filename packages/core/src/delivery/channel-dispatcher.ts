@@ -247,7 +247,8 @@ export class ChannelDispatcher {
       } else {
         const replacing = record.messagePhase === 'gone';
         const { replyToMessage } = record.card;
-        const request = { target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing, final, images, extraCalls };
+        const replaces = replacing ? record.message : undefined;
+        const request = { target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing, final, images, extraCalls, ...(replaces && { replaces }) };
         record.sent(await this.platformCall(() => transport.send(replyToMessage ? { ...request, replyToMessage } : request)));
       }
     } catch (error) {

@@ -122,7 +122,10 @@ export class InteractionRouter {
       started = !interaction
         ? Promise.resolve(false)
         : interaction.start(this.handle).then(
-            () => true,
+            () => {
+              for (const warning of interaction.warnings ?? []) this.logger.warn(`channel ${plugin.id}: ${warning}`);
+              return true;
+            },
             (error: unknown) => {
               this.logger.error(`channel ${plugin.id}: card callbacks could not start: ${error instanceof Error ? error.message : String(error)}`);
               return false;

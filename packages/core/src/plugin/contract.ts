@@ -151,6 +151,11 @@ export interface SendRequest<Payload, Target> {
   /** True when this message replaces one that is gone (recalled, deleted, too old). */
   readonly replacing: boolean;
   /**
+   * With {@link replacing}: the card's earlier main message this one replaces (recalled, deleted,
+   * refusing updates), so a transport can tidy it (e.g. remove a reaction) once the card is final.
+   */
+  readonly replaces?: MessageRef;
+  /**
    * Set for a continuation part (see {@link CardRenderer.renderContinuations}): the card's main
    * message, which this part is sent as a reply to.
    */
@@ -263,6 +268,12 @@ export type CallFailureKind = CallFailure['kind'];
 export interface ChannelInteraction {
   /** Starts listening. @throws when the listener cannot start (e.g. the port is taken). */
   start(onClick: ClickHandler): Promise<void>;
+  /**
+   * Weaknesses of the listener's setup the operator should hear about (e.g. HTTP callbacks that
+   * check no token or signature, so anyone reaching the port can click): logged once as warnings
+   * when it starts, and shown by `progresscard doctor`.
+   */
+  readonly warnings?: readonly string[];
   /** Stops listening; resolves when closed. */
   stop(): Promise<void>;
 }

@@ -78,6 +78,8 @@ export const FeishuErrors = {
   invalidImageKey: (imageKey: string) => business(230099, `Failed to create card content, ext=ErrCode: 200570; ErrMsg: invalid image keys; ErrorValue: ${imageKey}; `),
   /** 234001: the image upload's parameters (image_type, image) are invalid (code UNCONFIRMED: image/create error table not in the notes). */
   invalidImage: (detail: string) => business(234001, `Invalid request param. ${detail}`),
+  /** 234011: the uploaded bytes are not an image Feishu recognises (code UNCONFIRMED: image/create error table not in the notes). */
+  unrecognisedImage: () => business(234011, "Can't recognise image format."),
   /** 231001: `reaction_type.emoji_type` is not a Feishu emoji type (code UNCONFIRMED). */
   invalidReactionType: (emojiType: string) => business(231001, `reaction type is invalid: ${emojiType}`),
   /** 231002 for a reaction that does not exist or another operator added (code UNCONFIRMED). */

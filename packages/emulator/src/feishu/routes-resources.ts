@@ -39,6 +39,23 @@ export const FEISHU_EMOJI_TYPES: readonly string[] = [
 /** Feishu's upload limit: 10 MB, no empty image (image/create doc). */
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
+/** Image formats the upload accepts (image/create doc: JPG, PNG, WEBP, GIF, BMP, ICO, TIFF, HEIC), by their file signatures. */
+const IMAGE_SIGNATURES: readonly { readonly at: number; readonly bytes: readonly number[] }[] = [
+  { at: 0, bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
+  { at: 0, bytes: [0xff, 0xd8, 0xff] },
+  { at: 0, bytes: [0x47, 0x49, 0x46, 0x38] },
+  { at: 8, bytes: [0x57, 0x45, 0x42, 0x50] },
+  { at: 0, bytes: [0x42, 0x4d] },
+  { at: 0, bytes: [0x00, 0x00, 0x01, 0x00] },
+  { at: 0, bytes: [0x49, 0x49, 0x2a, 0x00] },
+  { at: 0, bytes: [0x4d, 0x4d, 0x00, 0x2a] },
+  { at: 4, bytes: [0x66, 0x74, 0x79, 0x70] },
+];
+
+function isImage(bytes: Uint8Array): boolean {
+  return IMAGE_SIGNATURES.some(({ at, bytes: signature }) => signature.every((byte, index) => bytes[at + index] === byte));
+}
+
 const reject = (error: FeishuError, key?: string): FeishuOutcome => ({ ok: false, error, key });
 
 /** Image keys in a card (every `img_key` of any component, nested ones included). */
@@ -79,6 +96,7 @@ export function mountResourceRoutes(app: Hono, ctx: FeishuContext): void {
       const file = body?.image as UploadedFile | undefined;
       if (!file || typeof file !== 'object' || !('bytes' in file)) return reject(FeishuErrors.invalidImage('image is missing'));
       if (file.bytes.length === 0 || file.bytes.length > MAX_IMAGE_BYTES) return reject(FeishuErrors.invalidImage(`image size ${file.bytes.length} bytes`));
+      if (!isImage(file.bytes)) return reject(FeishuErrors.unrecognisedImage());
       const imageKey = `img_v3_${randomHex(24)}`;
       ctx.images.set(imageKey, { imageKey, appId, imageType, size: file.bytes.length, contentType: file.type, uploadedAt: ctx.clock() });
       return { ok: true, key: imageKey, fields: { data: { image_key: imageKey } } };
@@ -108,6 +126,9 @@ export function mountResourceRoutes(app: Hono, ctx: FeishuContext): void {
     const messageId = c.req.param('message_id');
     const reactionId = c.req.param('reaction_id');
     return runCall(ctx, c, { route: FEISHU_ROUTES.reactionDelete, auth: true, key: messageId }, ({ appId }) => {
+      const message = ctx.messages.get(messageId);
+      if (message?.state === 'recalled') return reject(FeishuErrors.recalled(), messageId);
+      if (message?.state === 'deleted') return reject(FeishuErrors.deleted(), messageId);
       const reaction = ctx.reactions.get(reactionId);
       if (!reaction || reaction.messageId !== messageId || reaction.appId !== appId) return reject(FeishuErrors.reactionNotFound(), messageId);
       ctx.reactions.delete(reactionId);

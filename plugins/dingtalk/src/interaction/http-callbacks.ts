@@ -58,6 +58,12 @@ export class DingTalkHttpCallbacks implements ChannelInteraction {
 
   constructor(private readonly options: DingTalkHttpCallbacksOptions) {}
 
+  /** Set without `apiSecret`: nothing is verified, anyone who reaches the port can click. */
+  get warnings(): readonly string[] {
+    if (this.options.apiSecret) return [];
+    return ['HTTP card callbacks run without verification: anyone who reaches the port can click; set callbacks.apiSecret (DINGTALK_CALLBACK_API_SECRET)'];
+  }
+
   /** The listening URL once started, e.g. `http://127.0.0.1:41234/dingtalk/card-callback`. */
   get url(): string | undefined {
     return this.address;

@@ -5,6 +5,9 @@ import type { FeishuCard } from '../render/card-types.js';
 import { callbackResponse, clickFromCardAction } from './card-action.js';
 import { decryptLarkBody, verifyLarkSignature } from './signature.js';
 
+/** Oldest signed callback taken: a request whose `X-Lark-Request-Timestamp` is further off (seconds) is a replay. */
+const MAX_REQUEST_AGE_MS = 5 * 60_000;
+
 /** Largest callback body read, in bytes. */
 const MAX_BODY_BYTES = 1_000_000;
 
@@ -16,13 +19,16 @@ export interface FeishuHttpCallbacksOptions {
   readonly path: string;
   readonly verificationToken?: string;
   readonly encryptKey?: string;
+  /** Epoch ms now (default `Date.now`), for the age of a signed request's timestamp. */
+  readonly now?: () => number;
   /** Draws the card of a callback response. */
   readonly render: (view: CardView) => FeishuCard;
 }
 
 /**
  * Card callbacks over HTTP: serves the callback request URL, answers the `url_verification`
- * challenge, refuses requests whose signature or verification token is wrong (HTTP 401), maps
+ * challenge, refuses requests whose signature or verification token is wrong, or whose signed
+ * `X-Lark-Request-Timestamp` is more than 5 minutes off (a replay; HTTP 401), maps
  * `card.action.trigger` to clicks and answers each with a toast and the updated card.
  */
 export class FeishuHttpCallbacks implements ChannelInteraction {
@@ -30,6 +36,14 @@ export class FeishuHttpCallbacks implements ChannelInteraction {
   private address: string | undefined;
 
   constructor(private readonly options: FeishuHttpCallbacksOptions) {}
+
+  /** Set when neither `verificationToken` nor `encryptKey` is: anyone who reaches the port can click. */
+  get warnings(): readonly string[] {
+    if (this.options.verificationToken || this.options.encryptKey) return [];
+    return [
+      'HTTP card callbacks run without verification: anyone who reaches the port can click; set callbacks.verificationToken / callbacks.encryptKey (FEISHU_CALLBACK_VERIFICATION_TOKEN / FEISHU_CALLBACK_ENCRYPT_KEY)',
+    ];
+  }
 
   /** The callback URL once listening, e.g. `http://127.0.0.1:41234/feishu/card-callback`. */
   get url(): string | undefined {
@@ -83,7 +97,9 @@ export class FeishuHttpCallbacks implements ChannelInteraction {
       return Array.isArray(value) ? value[0] : value;
     };
     // Checked on the raw body before anything else (a forged body must not even be decrypted).
-    const signed = !encryptKey || verifyLarkSignature(header('x-lark-signature'), header('x-lark-request-timestamp'), header('x-lark-request-nonce'), encryptKey, raw);
+    const timestamp = header('x-lark-request-timestamp');
+    const signed =
+      !encryptKey || (verifyLarkSignature(header('x-lark-signature'), timestamp, header('x-lark-request-nonce'), encryptKey, raw) && this.recent(timestamp));
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(raw) as Record<string, unknown>;
@@ -102,6 +118,12 @@ export class FeishuHttpCallbacks implements ChannelInteraction {
     // Not one of our controls (or another callback type): an empty answer leaves the card as it is.
     if (!click) return send(200, {});
     return send(200, callbackResponse(onClick(click), this.options.render));
+  }
+
+  /** False when a signed request's timestamp (seconds) is more than {@link MAX_REQUEST_AGE_MS} off: a replay. */
+  private recent(timestamp: string | undefined): boolean {
+    if (timestamp === undefined || !/^\d+$/.test(timestamp)) return true;
+    return Math.abs((this.options.now ?? Date.now)() - Number(timestamp) * 1000) <= MAX_REQUEST_AGE_MS;
   }
 }
 

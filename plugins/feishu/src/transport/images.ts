@@ -25,9 +25,10 @@ export interface PreparedCard {
 export class FeishuCardImages {
   readonly #uploads: ImageUploads;
 
-  constructor(client: lark.Client) {
+  /** @param imageRoots directories local image paths may be read from (none: no local file is read). */
+  constructor(client: lark.Client, imageRoots: readonly string[] = []) {
     this.#uploads = new ImageUploads(async (image) => {
-      const bytes = await readImageBytes(image, FEISHU_MAX_IMAGE_BYTES);
+      const bytes = await readImageBytes(image, { maxBytes: FEISHU_MAX_IMAGE_BYTES, imageRoots });
       const fileName = image.source.kind === 'path' ? basename(image.source.path) : `${image.id}.${image.source.mediaType.split('/')[1]?.replace(/[^a-z0-9]/gi, '') || 'png'}`;
       const answer = await FEISHU_API_ROUTES.uploadImage.call(client, { image: bytes, fileName });
       const key = answer.data?.image_key;

@@ -70,7 +70,7 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
     this.#limits = options.limits ?? FEISHU_GUARD_LIMITS;
     this.#client = options.client ?? createFeishuClient(config, this.#tokens);
     this.#cardkit = config.mode === 'cardkit' ? new CardKitCards(this.#client) : undefined;
-    this.#images = new FeishuCardImages(this.#client);
+    this.#images = new FeishuCardImages(this.#client, config.imageRoots);
     this.#reaction = config.workingReaction ? new WorkingReaction(this.#client, config.workingReaction) : undefined;
   }
 
@@ -89,7 +89,11 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
       const threadId = answer.data?.thread_id;
       return { id: messageId, extra: { chatId: answer.data?.chat_id, ...(threadId && { threadId }) } };
     });
-    if (!request.replyTo && !request.final) await this.#reaction?.started(ref.id, request.extraCalls);
+    if (this.#reaction && !request.replyTo) {
+      if (request.replaces) this.#reaction.replaced(ref.id, request.replaces.id);
+      if (request.final) await this.#reaction.ended(ref.id, request.extraCalls);
+      else await this.#reaction.started(ref.id, request.extraCalls);
+    }
     return ref;
   }
 

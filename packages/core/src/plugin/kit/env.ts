@@ -21,6 +21,12 @@ export interface EnvVariable<Config> {
   readonly secret?: boolean;
   /** Turns the text into the field's value (default: the text itself). */
   readonly toValue?: (text: string) => unknown;
+  /**
+   * Fills this key of the field's object instead of the field, e.g. `verificationToken` of
+   * `callbacks`; an earlier variable must have made the field an object (set without it, the
+   * variable is refused with a {@link ChannelConfigError} naming both).
+   */
+  readonly into?: string;
 }
 
 /**
@@ -57,7 +63,18 @@ export function configFromEnv<Config>(channelId: string, variables: readonly Env
     const raw = env[variable.name];
     if (raw === undefined || raw.trim() === '') continue;
     const text = variable.secret ? raw : raw.trim();
-    config[variable.field] = variable.toValue ? variable.toValue(text) : text;
+    const value = variable.toValue ? variable.toValue(text) : text;
+    if (variable.into === undefined) {
+      config[variable.field] = value;
+      continue;
+    }
+    const holder = config[variable.field];
+    if (typeof holder !== 'object' || holder === null) {
+      const shown = variable.secret ? '<hidden>' : JSON.stringify(text);
+      const needs = variables.find((v) => v.field === variable.field && v.into === undefined);
+      throw new ChannelConfigError(channelId, `${variable.field}.${variable.into} (${variable.name})`, shown, `needs ${needs?.name ?? variable.field} set as well`);
+    }
+    config[variable.field] = { ...holder, [variable.into]: value };
   }
   return { ...(config as Partial<Config>), ...withoutUndefined(overrides) };
 }

@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { open, realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { CardImage } from '../../card/images.js';
 import type { Locale } from '../../card/view.js';
 import type { ExtraCalls } from '../contract.js';
@@ -33,21 +34,88 @@ export function imageIdOfPlaceholder(value: unknown): string | undefined {
 /** Why an image is shown as its text. */
 export type ImageFallbackReason = 'upload-failed' | 'refused' | 'unknown-image';
 
+/** Where an image may be read from, and how large it may be. */
+export interface ImageReadLimits {
+  /** Most bytes an image may have (the platform's upload limit). */
+  readonly maxBytes: number;
+  /**
+   * Directories local image paths may be read from (the product's opt-in; paths come from agent
+   * text and tool results, so by default none is read). A path is read only when it resolves, after
+   * following symlinks, inside one of them. Relative paths resolve against the process's working directory.
+   */
+  readonly imageRoots?: readonly string[];
+}
+
+/** PNG, JPEG, GIF and WebP file signatures: the only bytes uploaded as images. */
+function hasImageSignature(bytes: Buffer): boolean {
+  const startsWith = (signature: readonly number[], at = 0): boolean => signature.every((byte, index) => bytes[at + index] === byte);
+  return (
+    startsWith([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) ||
+    startsWith([0xff, 0xd8, 0xff]) ||
+    startsWith([0x47, 0x49, 0x46, 0x38]) ||
+    (startsWith([0x52, 0x49, 0x46, 0x46]) && startsWith([0x57, 0x45, 0x42, 0x50], 8))
+  );
+}
+
+/** The real path of `path` when it lies inside one of `roots` (symlinks followed), else undefined. */
+async function pathInsideRoots(path: string, roots: readonly string[]): Promise<string | undefined> {
+  let real: string;
+  try {
+    real = await realpath(resolve(path));
+  } catch {
+    return undefined;
+  }
+  for (const root of roots) {
+    let realRoot: string;
+    try {
+      realRoot = await realpath(resolve(root));
+    } catch {
+      continue;
+    }
+    const inside = relative(realRoot, real);
+    if (inside !== '' && inside !== '..' && !inside.startsWith(`..${sep}`) && !isAbsolute(inside)) return real;
+  }
+  return undefined;
+}
+
+/** Reads at most `maxBytes + 1` bytes of a regular file (never trusts the size a stat reports: /proc files say 0). */
+async function readBounded(path: string, maxBytes: number): Promise<Buffer> {
+  const file = await open(path, 'r');
+  try {
+    if (!(await file.stat()).isFile()) throw new Error(`image ${JSON.stringify(path)} is not a file`);
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await file.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    await file.close();
+  }
+}
+
 /**
- * The bytes of an image: decoded base64, or the file read (at most `maxBytes`).
- * @throws Error naming the path or the size when the file cannot be read, is empty or too large.
+ * The bytes of an image: decoded base64, or a local file read only when it lies inside one of
+ * `limits.imageRoots` (none by default: no file is touched). At most `maxBytes + 1` bytes are read.
+ * @throws Error naming the image when the path is outside the roots (or no roots are set), the file
+ *   cannot be read, is empty, larger than `maxBytes`, or does not start with a PNG, JPEG, GIF or WebP signature.
  */
-export async function readImageBytes(image: CardImage, maxBytes: number): Promise<Buffer> {
+export async function readImageBytes(image: CardImage, limits: ImageReadLimits): Promise<Buffer> {
+  const { maxBytes } = limits;
   let bytes: Buffer;
   if (image.source.kind === 'base64') bytes = Buffer.from(image.source.data, 'base64');
   else {
-    const info = await stat(image.source.path);
-    if (!info.isFile()) throw new Error(`image ${JSON.stringify(image.source.path)} is not a file`);
-    if (info.size > maxBytes) throw new Error(`image ${JSON.stringify(image.source.path)} is ${info.size} bytes, more than ${maxBytes}`);
-    bytes = await readFile(image.source.path);
+    const roots = limits.imageRoots ?? [];
+    if (roots.length === 0) throw new Error(`image ${image.id}: local image paths are not read (no imageRoots set)`);
+    const real = await pathInsideRoots(image.source.path, roots);
+    if (!real) throw new Error(`image ${image.id}: ${JSON.stringify(image.source.path)} is not inside the image roots`);
+    bytes = await readBounded(real, maxBytes);
   }
   if (bytes.length === 0) throw new Error(`image ${image.id} is empty`);
-  if (bytes.length > maxBytes) throw new Error(`image ${image.id} is ${bytes.length} bytes, more than ${maxBytes}`);
+  if (bytes.length > maxBytes) throw new Error(`image ${image.id} is more than ${maxBytes} bytes`);
+  if (!hasImageSignature(bytes)) throw new Error(`image ${image.id} is not a PNG, JPEG, GIF or WebP image`);
   return bytes;
 }
 

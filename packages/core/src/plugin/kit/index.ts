@@ -44,5 +44,6 @@ export {
   readImageBytes,
   ImageUploads,
   type ImageFallbackReason,
+  type ImageReadLimits,
 } from './images.js';
 export { ALLOWED_LINK_SCHEMES, breakLinkSyntax, isAllowedLinkDestination, neutraliseLinks } from './links.js';

@@ -1,0 +1,45 @@
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readImageBytes, type CardImage } from '../../src/index.js';
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==', 'base64');
+const atPath = (path: string): CardImage => ({ id: 'img_test', alt: 'a', source: { kind: 'path', path }, origin: 'answer' });
+
+async function root() {
+  const base = await mkdtemp(join(tmpdir(), 'pc-read-'));
+  const dir = join(base, 'root');
+  await mkdir(dir);
+  await writeFile(join(dir, 'ok.png'), PNG);
+  await writeFile(join(base, 'outside.png'), PNG);
+  return { base, dir };
+}
+
+describe('readImageBytes: local paths only inside imageRoots, image bytes only', () => {
+  it('reads an image inside a root', async () => {
+    const { dir } = await root();
+    await expect(readImageBytes(atPath(join(dir, 'ok.png')), { maxBytes: 1000, imageRoots: [dir] })).resolves.toEqual(PNG);
+  });
+
+  it('reads no local path without roots', async () => {
+    const { dir } = await root();
+    await expect(readImageBytes(atPath(join(dir, 'ok.png')), { maxBytes: 1000 })).rejects.toThrow(/no imageRoots set/);
+  });
+
+  it('refuses traversal, a symlink leading out and a /proc file', async () => {
+    const { base, dir } = await root();
+    await symlink(join(base, 'outside.png'), join(dir, 'link.png'));
+    const limits = { maxBytes: 1000, imageRoots: [dir] };
+    await expect(readImageBytes(atPath(join(dir, '..', 'outside.png')), limits)).rejects.toThrow(/not inside the image roots/);
+    await expect(readImageBytes(atPath(join(dir, 'link.png')), limits)).rejects.toThrow(/not inside the image roots/);
+    await expect(readImageBytes(atPath('/proc/self/environ'), limits)).rejects.toThrow(/not inside the image roots/);
+  });
+
+  it('bounds a file that stats as size 0 by the bytes read, and refuses non-image bytes', async () => {
+    await expect(readImageBytes(atPath('/proc/self/environ'), { maxBytes: 4, imageRoots: ['/proc'] })).rejects.toThrow(/more than 4 bytes/);
+    await expect(readImageBytes(atPath('/proc/self/status'), { maxBytes: 1_000_000, imageRoots: ['/proc'] })).rejects.toThrow(/not a PNG, JPEG, GIF or WebP/);
+    const base64: CardImage = { id: 'img_b', alt: 'b', source: { kind: 'base64', mediaType: 'image/png', data: Buffer.from('hello').toString('base64') }, origin: 'tool' };
+    await expect(readImageBytes(base64, { maxBytes: 1000 })).rejects.toThrow(/not a PNG/);
+  });
+});
