@@ -4,16 +4,17 @@ import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { BudgetStore } from './budget-store.js';
 import { extraCallBudget, extraCallsOf, withQuota } from './card-calls.js';
+import { CallFailures } from './call-failures.js';
 import { ChannelBudget } from './channel-budget.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
 import type { CardLeases } from './card-leases.js';
 import type { CardStore } from './card-store.js';
 import { CardStoreWriter } from './card-store-writer.js';
-import { DEFAULT_CALL_TIMEOUT_MS, classifyCallError, withCallTimeout } from './call-timeout.js';
+import { DEFAULT_CALL_TIMEOUT_MS, withCallTimeout } from './call-timeout.js';
 import { ChannelStop } from './channel-stop.js';
 import { ContinuationDispatch } from './continuation-dispatch.js';
 import type { DeliveryCall, DeliveryObservers } from './delivery-observers.js';
-import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, type FailureAction, type FinalLadderRung } from './delivery-policy.js';
+import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, type FinalLadderRung } from './delivery-policy.js';
 import { FinalSettlement, LEASE_EXPIRED_ERROR } from './final-settlement.js';
 import { FlushPump, type PreparedCall } from './flush-pump.js';
 import { OutageProbes } from './outage-probes.js';
@@ -71,6 +72,8 @@ export class ChannelDispatcher {
   private readonly probes: OutageProbes;
   /** Reports finals once their delivery settled; fences cards another process took over. */
   private readonly settlement: FinalSettlement;
+  /** Classifies failed calls, logs them, and decides waits and credential refreshes. */
+  private readonly failures: CallFailures;
 
   constructor(private readonly deps: ChannelDispatcherDeps) {
     this.plugin = deps.plugin;
@@ -81,6 +84,7 @@ export class ChannelDispatcher {
     this.store = new CardStoreWriter(deps.cards, deps.leases, deps.plugin.id, deps.logger, (record, expired) =>
       this.settlement.fence(record, expired ? LEASE_EXPIRED_ERROR : undefined),
     );
+    this.failures = new CallFailures({ plugin: deps.plugin, settings: deps.settings, clock: deps.clock, logger: deps.logger, retry: deps.retry, budget: this.budget, stop: this.stop, counters: this.counters });
     this.parts = new ContinuationDispatch({
       plugin: deps.plugin,
       clock: deps.clock,
@@ -90,13 +94,13 @@ export class ChannelDispatcher {
       store: this.store,
       stop: this.stop,
       counters: this.counters,
-      classify: (error) => this.classify(error),
+      classify: (error) => this.failures.classify(error),
       platformCall: (call) => this.platformCall(call),
       observe: (...args) => this.observe(...args),
-      applies: (...args) => this.applies(...args),
-      logFailure: (...args) => this.logFailure(...args),
-      waitAfter: (...args) => this.waitAfter(...args),
-      refreshCredentials: (fields) => this.refreshCredentials(fields),
+      applies: (...args) => this.failures.applies(...args),
+      logFailure: (...args) => this.failures.logFailure(...args),
+      waitAfter: (...args) => this.failures.waitAfter(...args),
+      refreshCredentials: (fields) => this.failures.refreshCredentials(fields),
       requeue: (...args) => this.requeue(...args),
       finish: (record, ok) => this.finish(record, ok),
       finishAfterLateCalls: (record, change) => this.finishAfterLateCalls(record, change),
@@ -252,7 +256,7 @@ export class ChannelDispatcher {
         record.sent(await this.platformCall(() => transport.send(replyToMessage ? { ...request, replyToMessage } : request)));
       }
     } catch (error) {
-      const failure = this.classify(error);
+      const failure = this.failures.classify(error);
       this.observe(record, call, startedAt, final, attempt, failure);
       if (call === 'send' && failure.kind === 'transient') record.sendMayHaveSucceeded();
       if (failure.kind === 'transient') record.lateCalls.callMayLandLate(this.deps.clock.now(), final);
@@ -296,11 +300,6 @@ export class ChannelDispatcher {
     return withCallTimeout(() => this.budget.timed(call), this.settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS);
   }
 
-  /** A timeout is transient; `classify` must not throw, and if it does anyway the call counts as transient too. */
-  private classify(error: unknown): CallFailure {
-    return classifyCallError(this.plugin.transport, error);
-  }
-
   /**
    * The renderer threw (a plugin bug): the card switches to the plain-text render; when that throws
    * too, progressive updates pause and the final is reported undeliverable (a pure renderer would
@@ -321,13 +320,13 @@ export class ChannelDispatcher {
     const now = this.deps.clock.now();
     const fields = { card: record.card.id, channel: this.plugin.id, kind: failure.kind, detail: failure.detail };
     this.counters.failed += 1;
-    const action = failureAction(failure.kind, (candidate) => this.applies(candidate, record.credentialsRefreshed, record.renderMode === 'rich'));
-    this.logFailure(action, `${final ? `final attempt ${record.finalAttempts}` : call} failed`, fields);
+    const action = failureAction(failure.kind, (candidate) => this.failures.applies(candidate, record.credentialsRefreshed, record.renderMode === 'rich'));
+    this.failures.logFailure(action, `${final ? `final attempt ${record.finalAttempts}` : call} failed`, fields);
     switch (action) {
       case 'refresh-credentials':
         record.tryCredentialRefresh();
         if (final) record.finalAttemptRefunded();
-        await this.refreshCredentials(fields);
+        await this.failures.refreshCredentials(fields);
         return this.requeue(record, change);
       case 'replace-message':
         record.messageGone();
@@ -341,7 +340,7 @@ export class ChannelDispatcher {
         return this.requeue(record, change);
       case 'wait-rate-limit':
       case 'back-off': {
-        const wait = this.waitAfter(failure, () => backoffMs(this.deps.retry.updateRetryDelaysMs, record.callFailed()));
+        const wait = this.failures.waitAfter(failure, () => backoffMs(this.deps.retry.updateRetryDelaysMs, record.callFailed()));
         if (final) return this.retryFinal(record, change, now, wait, failure);
         if (record.phase === 'paused' || record.failureStreak >= this.deps.retry.maxConsecutiveFailures) return this.probes.later(record, fields);
         return this.requeue(record, change, now + wait);
@@ -363,44 +362,6 @@ export class ChannelDispatcher {
 
   /** Cards whose target was found unreachable (their one error is logged). */
   private readonly unreachable = new WeakSet<CardDeliveryRecord>();
-
-  /**
-   * One line per failed call, except where a line would say nothing new: a credential refresh is
-   * routine (debug), and a channel stop logs its one error itself.
-   */
-  private logFailure(action: FailureAction, message: string, fields: Record<string, unknown>): void {
-    if (action === 'refresh-credentials') this.deps.logger.debug(`${message}; refreshing credentials`, fields);
-    else if (action !== 'stop-channel' && action !== 'stop-card') this.deps.logger.warn(message, fields);
-  }
-
-  /**
-   * Whether `action` applies now (the preconditions of the failure table). While credentials are
-   * refused channel-wide, no card refreshes again: each final gets its one try as it is.
-   */
-  private applies(action: FailureAction, credentialsRefreshed: boolean, richRender: boolean): boolean {
-    if (action === 'refresh-credentials') {
-      return !credentialsRefreshed && this.plugin.transport.refreshAuth !== undefined && this.stop.stoppedBy !== 'auth';
-    }
-    if (action === 'plain-text-render') return richRender;
-    return true;
-  }
-
-  /** The wait before the next try: a rate limit's retry-after (pausing the channel when it says so), else `backOff()`. */
-  private waitAfter(failure: CallFailure, backOff: () => number): number {
-    if (failure.kind !== 'rate-limited') return backOff();
-    this.counters.rateLimited += 1;
-    const wait = failure.retryAfterMs ?? this.deps.retry.defaultRateLimitWaitMs;
-    if (failure.scope === 'channel') this.budget.pauseChannel(this.deps.clock.now() + wait);
-    return wait;
-  }
-
-  private async refreshCredentials(fields: Record<string, unknown>): Promise<void> {
-    try {
-      await withCallTimeout(() => this.plugin.transport.refreshAuth!(), this.settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS);
-    } catch (error) {
-      this.deps.logger.error('credential refresh failed', { ...fields, error: String(error) });
-    }
-  }
 
   /** The final's ladder: retry on this rung after its delays, then climb; the last rung gives up. */
   private retryFinal(record: CardDeliveryRecord, change: CardChange, now: number, wait: number, failure: CallFailure): void {
