@@ -1,3 +1,4 @@
+import { checkTimerMs } from '../shared/timer-duration.js';
 import { randomUUID } from 'node:crypto';
 import { CardState } from '../card/card-state.js';
 import { checkPriceTable, type PriceTable } from '../card/cost.js';
@@ -59,7 +60,8 @@ export interface OpenCardOptions {
   readonly chatType?: ChatType;
   /**
    * After this long with no event (ms), a running card says "no new progress since 12:03" until the
-   * next event (default 60 000; 0 turns it off).
+   * next event (default 60 000; 0 turns it off; at most `MAX_TIMER_MS`, 2 147 483 647).
+   * @throws Error (from `open`) naming `quietPeriodMs` when it is not an integer from 0 to that limit.
    */
   readonly quietPeriodMs?: number;
   /**
@@ -207,9 +209,7 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
     this.tickMs = runtime.channel.settings.tickMs;
     if (options.prices) checkPriceTable(options.prices);
     if (options.replyTo !== undefined) checkReplyTo(options.replyTo);
-    if (options.quietPeriodMs !== undefined && !(Number.isSafeInteger(options.quietPeriodMs) && options.quietPeriodMs >= 0)) {
-      throw new Error(`quietPeriodMs = ${JSON.stringify(options.quietPeriodMs)}: must be a non-negative integer (ms)`);
-    }
+    if (options.quietPeriodMs !== undefined) checkTimerMs('quietPeriodMs', options.quietPeriodMs, 0);
     this.verbosity = resolveVerbosity(options.verbosity, runtime.channel.settings.verbosity, options.chatType);
     this.slot = this.newSlot(runtime.clock.now(), options.title ?? resumed?.title, options.locale ?? resumed?.locale);
     this.interactive = new CardInteractions({
