@@ -13,6 +13,7 @@ import type { AgentEvent, InteractionUser, PlanItem } from '../events/contract.j
 import type { InteractionRouter } from '../interaction/router.js';
 import type { Answer, ApprovalRequest, AskRequest, Decision, StopHandler } from '../interaction/types.js';
 import { CardInteractions } from './card-interactions.js';
+import { checkOpenCardOptions } from './open-options.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
@@ -20,7 +21,10 @@ import { abandonedReason, StallWatch, type StallSettings } from './stall-watch.j
 import type { Tickable, TickerService } from './ticker.js';
 import { EventMethods, type Fields } from './event-methods.js';
 
-/** Options of `ProgressCards.open`. */
+/**
+ * Options of `ProgressCards.open`. `open` throws an Error naming the field and value for any field
+ * of the wrong shape (e.g. `open verbosity = "loud": …`).
+ */
 export interface OpenCardOptions {
   /**
    * The message that triggered the run: the card is sent as a reply to it, inside its thread or
@@ -207,6 +211,7 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
     this.runId = runId ?? this.id;
     this.finalDelivery = new Promise((resolve) => (this.resolveFinal = resolve));
     this.tickMs = runtime.channel.settings.tickMs;
+    checkOpenCardOptions(options);
     if (options.prices) checkPriceTable(options.prices);
     if (options.replyTo !== undefined) checkReplyTo(options.replyTo);
     if (options.quietPeriodMs !== undefined) checkTimerMs('quietPeriodMs', options.quietPeriodMs, 0);
