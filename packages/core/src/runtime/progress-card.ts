@@ -30,7 +30,7 @@ export interface OpenCardOptions {
    * The message that triggered the run: the card is sent as a reply to it, inside its thread or
    * topic with `inThread: true` (Feishu `reply_in_thread`, Slack `thread_ts`; DingTalk group chats
    * have no thread reply, the card is a normal message there). Updates edit that reply in place.
-   * A recalled or deleted triggering message: Feishu posts the card into the chat instead.
+   * A recalled or deleted triggering message: Feishu and Slack (`thread_not_found`) post the card into the chat instead.
    * @throws Error (from `open`) naming `replyTo.messageId` when it is not a non-empty string.
    */
   readonly replyTo?: ReplyToMessage;
