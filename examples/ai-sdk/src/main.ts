@@ -5,7 +5,7 @@ import { mirrorAiSdk } from '@progresscard/adapters/ai-sdk';
 import { stepCountIs, streamText, tool, type LanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
-import { exampleCards } from './feishu-channel.js';
+import { exampleCards } from '@progresscard/example-kit';
 
 const usage = (input: number, output: number) => ({ inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: output, text: output, reasoning: 0 } });
 const stream = (parts: Record<string, unknown>[]) => ({

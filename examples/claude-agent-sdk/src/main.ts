@@ -5,7 +5,7 @@
 // preview page the example prints).
 import { canUseToolOnCard, mirrorClaudeAgent, type ClaudeAgentMessage } from '@progresscard/adapters/claude-agent-sdk';
 import type { ProgressCard } from '@progresscard/core';
-import { exampleCards } from './feishu-channel.js';
+import { exampleCards } from '@progresscard/example-kit';
 
 const prompt = 'How many TypeScript files does this folder have?';
 

@@ -2,7 +2,7 @@
 // Default: a scripted event sequence of the shape runStreamed() yields (no network, no key). With
 // CODEX_API_KEY (or a logged-in Codex CLI and CODEX_REAL=1), a real turn in the current folder.
 import { mirrorCodex, type CodexThreadEvent } from '@progresscard/adapters/codex-sdk';
-import { exampleCards } from './feishu-channel.js';
+import { exampleCards } from '@progresscard/example-kit';
 
 const prompt = 'List the package names of this repository';
 

@@ -5,7 +5,7 @@
 import { Agent, Runner, tool, type Model, type ModelRequest, type ModelResponse, type StreamEvent } from '@openai/agents';
 import { approveOnCard, mirrorOpenAIAgents } from '@progresscard/adapters/openai-agents';
 import { z } from 'zod';
-import { exampleCards } from './feishu-channel.js';
+import { exampleCards } from '@progresscard/example-kit';
 
 /** A fake model: first a call to lookup_order, then the answer. */
 class ScriptedModel implements Model {

@@ -18,7 +18,8 @@ import { checkRetrySettings, DEFAULT_RETRY_SETTINGS, type RetrySettings } from '
 import { checkTimerMs, sleepMs } from './shared/timer-duration.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { consoleLogger, type Logger } from './shared/logger.js';
-import { LiveProgressCard, type OpenCardOptions, type ProgressCard } from './runtime/progress-card.js';
+import { LiveProgressCard } from './runtime/live-progress-card.js';
+import type { OpenCardOptions, ProgressCard } from './runtime/progress-card.js';
 import { checkStallSettings, DEFAULT_STALL_SETTINGS, type StallSettings } from './runtime/stall-watch.js';
 import { finalWithin, INTERRUPTED_REASONS, shutdownOptions, type ShutdownOptions } from './runtime/shutdown.js';
 import { DEFAULT_ORPHAN_GRACE_MS, OrphanSweeper } from './runtime/orphan-sweeper.js';

@@ -27,7 +27,9 @@ async function connected(config: Partial<FeishuLongConnectionCallbackConfig> | '
   // Reconnects without the default 0–30 s jitter, so a dropped connection comes back at once.
   h = await harness({ plugin: { callbacks: { mode: 'long-connection' } }, emulator: { longConnection: { reconnectJitterSeconds: 0, reconnectIntervalSeconds: 1 } } });
   const harnessed = h;
-  harnessed.emulator.configureCallbacks(config === 'not-configured' ? undefined : { mode: 'long-connection', ...config });
+  // Feishu gives the app 3 s to answer a push; a loaded test machine can take longer, and a second
+  // push would then be a retry no test asked for. Tests of retries set their own `timeoutMs`.
+  harnessed.emulator.configureCallbacks(config === 'not-configured' ? undefined : { mode: 'long-connection', timeoutMs: 10_000, ...config });
   return {
     h: harnessed,
     open(requester?: string): ProgressCard {

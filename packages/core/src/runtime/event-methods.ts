@@ -1,8 +1,5 @@
-import type { AgentEvent, EventOf, PlanItem } from '../events/contract.js';
-import type { PushResult } from './progress-card.js';
-
-/** Event fields without `type` (and with optional `at`). */
-export type Fields<T extends AgentEvent['type']> = Omit<EventOf<T>, 'type'>;
+import type { PlanItem } from '../events/contract.js';
+import type { Fields, PushResult } from './progress-card.js';
 
 /**
  * The typed shorthands of `ProgressCard` (`start`, `toolStarted`, `complete`…), each one event

@@ -7,7 +7,8 @@ import { EventParseError, parseEvent } from '../events/parse.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { Answer, ApprovalRequest, AskRequest, Decision, StopHandler } from '../interaction/types.js';
-import type { LiveProgressCard, OpenCardOptions, ProgressCard, PushResult } from './progress-card.js';
+import type { LiveProgressCard } from './live-progress-card.js';
+import type { OpenCardOptions, ProgressCard, PushResult } from './progress-card.js';
 import { EventMethods } from './event-methods.js';
 
 

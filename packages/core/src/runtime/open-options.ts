@@ -24,7 +24,7 @@ const OpenCardOptionsSchema = z.looseObject({
  * @throws Error naming the first bad field and its value, e.g.
  *   `open verbosity = "loud": Invalid option: expected one of "quiet"|"compact"|"detailed"`.
  */
-export function checkOpenCardOptions(options: unknown): void {
+export function checkOpenCardShape(options: unknown): void {
   if (options === undefined) return;
   const result = OpenCardOptionsSchema.safeParse(options);
   if (result.success) return;

@@ -1,0 +1,89 @@
+import { wellFormed } from './format/text.js';
+import { takeAnswerImages, type AnswerImages } from './images.js';
+import { TextBuffer, type TextBufferLimits, type TextKind } from './text-buffer.js';
+
+/**
+ * The run's thinking and answer text as the card shows it: streamed deltas wait in a
+ * {@link TextBuffer} until released; answer segments that a tool call or a round separated start
+ * a new paragraph; a final answer given with `run.completed` replaces the streamed one.
+ */
+export class StreamedText {
+  private thinking = '';
+  private answer = '';
+  private finalAnswer: string | undefined;
+  /** Last character of the answer so far (shown or buffered); '' before any. */
+  private answerEnd = '';
+  /** True when a tool call or a round came between answer segments: the next one starts a new paragraph. */
+  private answerBreakDue = false;
+  /** The last answer taken apart into text and images (the view asks often, the answer changes rarely). */
+  private answerImages: { readonly answer: string; readonly result: AnswerImages } | undefined;
+  private readonly buffer: TextBuffer;
+
+  constructor(limits: TextBufferLimits) {
+    this.buffer = new TextBuffer(limits);
+  }
+
+  /** Epoch ms of the oldest buffered segment; undefined when none is pending. */
+  get pendingSince(): number | undefined {
+    return this.buffer.pendingSince;
+  }
+
+  /** True when any text was shown or is buffered. */
+  get hasContent(): boolean {
+    return this.answer !== '' || this.thinking !== '' || !this.buffer.isEmpty;
+  }
+
+  /** The thinking text shown so far. */
+  get shownThinking(): string {
+    return this.thinking;
+  }
+
+  /**
+   * One delta at `at` (epoch ms); returns true when it filled the buffer, which then released its
+   * text onto the card.
+   */
+  push(kind: TextKind, text: string, at: number): boolean {
+    const segment = kind === 'answer' ? this.answerSegment(text) : text;
+    const full = this.buffer.push(kind, segment, at);
+    if (full) this.release();
+    return full;
+  }
+
+  /** A tool call or a round came: the next answer segment starts a new paragraph. */
+  breakParagraph(): void {
+    this.answerBreakDue = true;
+  }
+
+  /** Moves buffered text onto the card; returns true when there was any. */
+  release(): boolean {
+    if (this.buffer.isEmpty) return false;
+    const { answer, thinking } = this.buffer.drain();
+    this.answer += wellFormed(answer);
+    this.thinking += wellFormed(thinking);
+    return true;
+  }
+
+  /** The run completed with `answer`: a non-blank one replaces the streamed answer. */
+  setFinalAnswer(answer: string | undefined): void {
+    if (answer?.trim()) this.finalAnswer = answer;
+  }
+
+  /** The answer to show, its images taken out. */
+  shownAnswer(): AnswerImages {
+    const text = this.finalAnswer ?? this.answer;
+    if (this.answerImages?.answer !== text) this.answerImages = { answer: text, result: takeAnswerImages(text) };
+    return this.answerImages.result;
+  }
+
+  /**
+   * `text` as the next answer segment: when a tool call or a new round came since the last answer
+   * text, it starts a new paragraph (a blank line), so "first." and "The timeout" are not glued.
+   */
+  private answerSegment(text: string): string {
+    const separate = this.answerBreakDue && this.answerEnd !== '' && !/\s/.test(this.answerEnd) && !/^\s/.test(text);
+    this.answerBreakDue = false;
+    const segment = separate ? `\n\n${text}` : text;
+    this.answerEnd = segment.slice(-1);
+    return segment;
+  }
+}
