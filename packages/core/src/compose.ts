@@ -15,7 +15,8 @@ import { InMemoryCardStore, type CardLease, type CardStore, type StoredCard } fr
 import type { ChannelStats } from './delivery/channel-dispatcher.js';
 import { ChannelRegistry } from './delivery/channel-registry.js';
 import { DeliveryObservers, type DeliveryListener } from './delivery/delivery-observers.js';
-import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/retry-settings.js';
+import { checkRetrySettings, DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/retry-settings.js';
+import { checkTimerMs, sleepMs } from './shared/timer-duration.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { consoleLogger, type Logger } from './shared/logger.js';
 import { LiveProgressCard } from './runtime/live-progress-card.js';
@@ -172,12 +173,6 @@ export interface ProgressCards {
   shutdown(options?: string | ShutdownOptions): Promise<FinalDelivery[]>;
 }
 
-/** @throws Error naming the option when `value` is not an integer ≥ `min` (ms). */
-function checkMs(option: string, value: number, min: number): number {
-  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${option} = ${JSON.stringify(value)}: must be an integer ≥ ${min} (ms)`);
-  return value;
-}
-
 /** Registers `value` under `token`; without one, keeps the parent's registration or else registers `fallback`. */
 function provide<T>(container: DependencyContainer, token: InjectionToken<T>, value: T | undefined, fallback: (c: DependencyContainer) => T): void {
   if (value !== undefined) container.register(token, { useValue: value });
@@ -199,11 +194,11 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   provide(container, TOKENS.Logger, options.logger, () => consoleLogger);
   provide(container, TOKENS.Env, options.env, () => process.env);
   const inheritedRetry = container.isRegistered(TOKENS.RetrySettings, true) ? container.resolve(TOKENS.RetrySettings) : DEFAULT_RETRY_SETTINGS;
-  container.register(TOKENS.RetrySettings, { useValue: { ...inheritedRetry, ...options.retry } });
+  container.register(TOKENS.RetrySettings, { useValue: checkRetrySettings({ ...inheritedRetry, ...options.retry }) });
   provide(container, TOKENS.BudgetStore, options.store?.budgets, () => new InMemoryBudgetStore());
   provide(container, TOKENS.CardStore, options.store?.cards, () => new InMemoryCardStore());
-  const leaseTtlMs = checkMs('leaseTtlMs', options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS, 1);
-  const orphanGraceMs = checkMs('orphanGraceMs', options.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS, 0);
+  const leaseTtlMs = checkTimerMs('leaseTtlMs', options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS, 1);
+  const orphanGraceMs = checkTimerMs('orphanGraceMs', options.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS, 0);
   // One warning per store outage for the whole composition (writes, renewals and sweeps share it).
   const cardStore = cardStoreReportingOutages(container.resolve(TOKENS.CardStore), container.resolve(TOKENS.Logger));
   const leases = new CardLeases(cardStore, systemClock, container.resolve(TOKENS.Logger), randomUUID(), leaseTtlMs, options.store !== undefined);
@@ -339,7 +334,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
       if (!lease) {
         // Its owner may have stopped without our knowing yet: wait for the lease to run out once.
         const wait = stored.lease.expiresAt - systemClock.now() + 1;
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        await sleepMs(wait);
         const again = await cardStore.get(stored.cardId);
         if (!again) throw new Error(`${named}: the card was ended meanwhile`);
         if (claimed.has(again.cardId)) throw new Error(`${named}: its grace passed, the card is being ended as interrupted`);

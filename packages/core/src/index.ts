@@ -4,6 +4,7 @@ import 'reflect-metadata';
 export * from './events/contract.js';
 export { EventParseError, parseEvent } from './events/parse.js';
 export { describeInvalidInput, showValue, type InputProblem } from './events/invalid-input.js';
+export { MAX_TIMER_MS } from './shared/timer-duration.js';
 
 // card/: event → card state → view (pure).
 export * from './card/view.js';

@@ -1,4 +1,4 @@
-import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { ChannelConfigError, MAX_TIMER_MS, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
 import { z } from 'zod';
 
 /**
@@ -38,7 +38,7 @@ export const SlackConfigSchema = z
     apiUrl: HttpUrlSchema.default('https://slack.com/api/'),
     ...TIMING_OVERRIDES_SHAPE,
     ...FEATURE_SWITCHES_SHAPE,
-    requestTimeoutMs: z.number().int().positive().default(10_000),
+    requestTimeoutMs: z.number().int().positive().max(MAX_TIMER_MS, { message: `at most ${MAX_TIMER_MS} ms (setTimeout's limit)` }).default(10_000),
     interactivity: z
       .object({
         signingSecret: z.string().min(1),

@@ -32,4 +32,19 @@ describe('Slack: a card in the thread of the triggering message (over loopback)'
     expect(blockText(thread[0]!.blocks, 'answer_')).toContain('Fixed: the import path was wrong.');
     expect(h.emulator.messages().filter((m) => !m.threadTs).map((m) => m.ts)).toEqual([question.ts]);
   });
+
+  it.each(['9999999999.000001', 'not-a-ts'])('a triggering message that is gone (thread_ts %s): Slack answers thread_not_found and the card goes into the channel', async (ts) => {
+    h = await harness({ scale: 10 });
+    const card = h.cards.open('slack', undefined, { replyTo: { messageId: ts, inThread: true } });
+    await h.play(card, RUN);
+    const final = await card.finalDelivery;
+    expect(final).toMatchObject({ ok: true, status: 'completed' });
+    const inChannel = h.emulator.messages().filter((m) => !m.threadTs);
+    expect(inChannel.map((m) => m.ts)).toEqual([final.message!.id]);
+    expect(blockText(inChannel[0]!.blocks, 'answer_')).toContain('Fixed: the import path was wrong.');
+    const refused = await new WebClient(DEFAULT_SLACK_WORKSPACE.botToken, { slackApiUrl: h.emulator.apiUrl, retryConfig: { retries: 0 } })
+      .chat.postMessage({ channel: DEFAULT_SLACK_WORKSPACE.channel, text: 'reply', thread_ts: ts })
+      .catch((error: { data?: { error?: string } }) => error.data?.error);
+    expect(refused).toBe('thread_not_found');
+  });
 });

@@ -46,9 +46,11 @@ export function boundedJson(value: unknown, maxChars: number): string {
   const visit = (input: unknown, depth: number): void => {
     if (full()) return;
     let item = input;
-    if (item !== null && typeof item === 'object' && typeof (item as { toJSON?: unknown }).toJSON === 'function') {
+    if (item !== null && typeof item === 'object') {
       try {
-        item = (item as { toJSON(): unknown }).toJSON();
+        // Reading `toJSON` may throw too (a getter, a Proxy whose every trap throws).
+        const toJSON: unknown = (item as { toJSON?: unknown }).toJSON;
+        if (typeof toJSON === 'function') item = toJSON.call(item);
       } catch {
         item = '[unreadable]';
       }

@@ -1,3 +1,4 @@
+import { timerDelay } from '../shared/timer-duration.js';
 import type { CallFailure, CardTransport } from '../plugin/contract.js';
 
 /** How long the core waits for a platform call's answer by default (`ChannelSettings.callTimeoutMs`), in ms. */
@@ -25,7 +26,7 @@ export function withCallTimeout<T>(call: () => Promise<T>, timeoutMs: number): P
     return Promise.reject(error);
   }
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CallTimeoutError(timeoutMs)), timeoutMs);
+    timer = setTimeout(() => reject(new CallTimeoutError(timeoutMs)), timerDelay(timeoutMs));
   });
   running.catch(() => undefined);
   return Promise.race([running, timeout]).finally(() => clearTimeout(timer));

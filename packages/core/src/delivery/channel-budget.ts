@@ -1,3 +1,4 @@
+import { sleepMs } from '../shared/timer-duration.js';
 import type { BudgetKey, BudgetedCall, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
 import type { Clock } from '../shared/clock.js';
 import { ArrivalDelayEstimate } from './arrival-delay.js';
@@ -59,7 +60,7 @@ export class ChannelBudget implements FlushGate {
   async acquire(keys: readonly BudgetKey[]): Promise<void> {
     const departure = await this.reserve(keys);
     const wait = departure - this.clock.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    await sleepMs(wait);
   }
 
   /** Makes one platform call, timing it for the arrival delay estimate. */

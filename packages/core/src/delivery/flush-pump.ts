@@ -1,3 +1,4 @@
+import { timerDelay } from '../shared/timer-duration.js';
 import type { BudgetKey } from '../plugin/contract.js';
 import type { Clock } from '../shared/clock.js';
 import type { FlushQueue } from './flush-queue.js';
@@ -390,7 +391,7 @@ export class FlushPump<T extends Flushable> {
       this.wakeTimer = undefined;
       this.wakeAt = Number.POSITIVE_INFINITY;
       void this.pump();
-    }, Math.max(0, next - this.clock.now()));
+    }, timerDelay(next - this.clock.now()));
     if (!urgentWaiting) this.wakeTimer.unref();
   }
 

@@ -1,3 +1,6 @@
+import { showValue } from '../events/invalid-input.js';
+import { checkTimerMs } from '../shared/timer-duration.js';
+
 /** Retry timing of a composition's deliveries. Durations in ms. */
 export interface RetrySettings {
   /** Backoff before each retry of the final state, per rung of the final's ladder (default 1000, 2000, 4000). */
@@ -28,3 +31,21 @@ export const DEFAULT_RETRY_SETTINGS: RetrySettings = {
   defaultRateLimitWaitMs: 1000,
   lateApplyWindowMs: 10_000,
 };
+
+/**
+ * Checks retry settings: every delay an integer from 0 to 2 147 483 647 ms (setTimeout's limit),
+ * `maxConsecutiveFailures` a positive integer.
+ * @throws Error naming the field (e.g. `retry.probeDelaysMs[2]`) and value.
+ */
+export function checkRetrySettings(settings: RetrySettings): RetrySettings {
+  for (const field of ['finalRetryDelaysMs', 'updateRetryDelaysMs', 'probeDelaysMs'] as const) {
+    const delays: unknown = settings[field];
+    if (!Array.isArray(delays) || delays.length === 0) throw new Error(`retry.${field} = ${showValue(delays)}: must list at least one delay (ms)`);
+    for (const [i, delay] of delays.entries()) checkTimerMs(`retry.${field}[${i}]`, delay, 0);
+  }
+  checkTimerMs('retry.defaultRateLimitWaitMs', settings.defaultRateLimitWaitMs, 0);
+  checkTimerMs('retry.lateApplyWindowMs', settings.lateApplyWindowMs, 0);
+  const max: unknown = settings.maxConsecutiveFailures;
+  if (!(typeof max === 'number' && Number.isSafeInteger(max) && max > 0)) throw new Error(`retry.maxConsecutiveFailures = ${showValue(max)}: must be a positive integer`);
+  return settings;
+}

@@ -1,3 +1,4 @@
+import { boundedJson } from '../card/bounded-json.js';
 import { describeInvalidInput } from './invalid-input.js';
 import { AgentEventSchema, type AgentEvent } from './contract.js';
 
@@ -26,12 +27,87 @@ export class EventParseError extends Error {
  * @throws {@link EventParseError} naming the first bad path and its value.
  */
 export function parseEvent(input: unknown): AgentEvent {
-  const result = AgentEventSchema.safeParse(input);
-  if (result.success) return result.data;
+  let result: ReturnType<typeof AgentEventSchema.safeParse>;
+  try {
+    result = AgentEventSchema.safeParse(input);
+  } catch (error) {
+    // The validator itself threw: a value that cannot be read (a throwing getter or Proxy).
+    return parseUnreadable(input, error);
+  }
+  if (result.success) return withArgsText(result.data);
+  return refuseInvalid(input, result);
+}
+
+/**
+ * Tool-call `args` with a `toJSON` become their bounded JSON text, so that one that throws shows
+ * as `"[unreadable]"` on the card, exactly like an `args` object that cannot be read at all.
+ */
+function withArgsText(event: AgentEvent): AgentEvent {
+  if (event.type !== 'tool.started' || typeof event.args !== 'object' || typeof (event.args as { toJSON?: unknown }).toJSON !== 'function') return event;
+  return { ...event, args: boundedJson(event.args, MAX_ARGS_TEXT) };
+}
+
+/** @throws {@link EventParseError} describing the first issue of `result`. */
+function refuseInvalid(input: unknown, result: { readonly error: Parameters<typeof describeInvalidInput>[1] }): never {
   const problem = describeInvalidInput(input, result.error);
   const type = input && typeof input === 'object' && typeof (input as { type?: unknown }).type === 'string'
     ? (input as { type: string }).type
     : undefined;
   const where = [type, ...problem.path.map(String)].filter(Boolean).join('.') || '(event)';
   throw new EventParseError(`invalid agent event: ${where} = ${problem.shown} (${problem.reason})`, problem.path, problem.value, input);
+}
+
+/** Longest text an unreadable tool-call `args` object becomes (the card keeps at most 16 384 characters). */
+const MAX_ARGS_TEXT = 16_384;
+
+/**
+ * An event whose validation threw. Its fields are read one by one; an object `args` becomes its
+ * bounded JSON text (what the card would show of it anyway: unreadable parts as `"[unreadable]"`),
+ * like an `args` whose `toJSON` throws. Anything still unreadable is refused naming the field.
+ */
+function parseUnreadable(input: unknown, error: unknown): AgentEvent {
+  const refuse = (field: string): never => {
+    throw new EventParseError(`invalid agent event: ${field} = [unreadable] (reading it threw: ${describeThrown(error)})`, field === '(event)' ? [] : [field], undefined, input);
+  };
+  let keys: string[] = [];
+  try {
+    keys = Object.keys(input as object);
+  } catch {
+    refuse('(event)');
+  }
+  const fields: Record<string, unknown> = {};
+  for (const key of keys) {
+    try {
+      fields[key] = (input as Record<string, unknown>)[key];
+    } catch {
+      refuse(key);
+    }
+  }
+  if (typeof fields.args === 'object' && fields.args !== null) fields.args = boundedJson(fields.args, MAX_ARGS_TEXT);
+  let result: ReturnType<typeof AgentEventSchema.safeParse> | undefined;
+  try {
+    result = AgentEventSchema.safeParse(fields);
+  } catch {
+    refuse(keys.find((key) => isUnreadable(fields[key])) ?? '(event)');
+  }
+  if (result?.success) return withArgsText(result.data);
+  return refuseInvalid(fields, result!);
+}
+
+function isUnreadable(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    for (const key of Object.keys(value)) void (value as Record<string, unknown>)[key];
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function describeThrown(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'an unprintable error';
+  }
 }

@@ -63,7 +63,7 @@ export interface ApprovalRequest {
   readonly prompt: string;
   /** Buttons (default Approve, marked `approves`, and Deny), at most 5. */
   readonly options?: readonly ApprovalOption[];
-  /** Time to wait for a click (default 600000 = 10 min); then the `onTimeout` option is taken. */
+  /** Time to wait for a click (default 600000 = 10 min); then the `onTimeout` option is taken. An integer from 1 to `MAX_TIMER_MS` (2 147 483 647, about 24.8 days). */
   readonly timeoutMs?: number;
   /** Option taken on timeout (default: the first option that does not approve, i.e. deny). */
   readonly onTimeout?: string;
@@ -97,7 +97,7 @@ export interface AskRequest {
   readonly choices?: readonly (string | InteractionOption)[];
   /** Offer a text box (default: true when there are no choices). */
   readonly freeText?: boolean;
-  /** Time to wait (default 600000 = 10 min); then the answer is `timedOut` with empty text. */
+  /** Time to wait (default 600000 = 10 min); then the answer is `timedOut` with empty text. An integer from 1 to `MAX_TIMER_MS` (2 147 483 647). */
   readonly timeoutMs?: number;
   /** As in {@link ApprovalRequest.allowedUsers}. */
   readonly allowedUsers?: readonly string[];

@@ -1,3 +1,4 @@
+import { checkTimerMs, MAX_TIMER_MS } from '../shared/timer-duration.js';
 import { VERBOSITY_PROFILES } from '../card/view.js';
 import { showValue } from '../events/invalid-input.js';
 import type { Logger } from '../shared/logger.js';
@@ -14,7 +15,7 @@ export function tickEnvName(channelId: string): string {
  * config or env) falls back to the value below it with one warning naming the source and value.
  *
  * @throws Error naming the channel, field and value when `perCardIntervalMs` or `debounceMs` is not
- *   a non-negative integer, `callTimeoutMs` (when set) not a positive integer, `budget` is not a non-empty list of positive-integer windows, or
+ *   an integer from 0 to 2 147 483 647 ms (setTimeout's limit, about 24.8 days), `callTimeoutMs` (when set) not one from 1 to that limit, `budget` is not a non-empty list of positive-integer windows, or
  *   `verbosity` is not a profile (or `{ direct?, group? }` of profiles).
  */
 export function resolveChannelSettings(
@@ -26,15 +27,15 @@ export function resolveChannelSettings(
   checkTiming(plugin.id, merged);
   let tickMs = plugin.defaults.tickMs;
   if (merged.tickMs !== tickMs) {
-    if (isPositiveInteger(merged.tickMs)) tickMs = merged.tickMs;
-    else logger.warn(`ignoring ${plugin.id} config tickMs=${String(merged.tickMs)}: not a positive integer; using ${tickMs} ms`);
+    if (isTickMs(merged.tickMs)) tickMs = merged.tickMs;
+    else logger.warn(`ignoring ${plugin.id} config tickMs=${String(merged.tickMs)}: not an integer from 1 to ${MAX_TIMER_MS}; using ${tickMs} ms`);
   }
   const name = tickEnvName(plugin.id);
   const raw = env[name];
   if (raw !== undefined && raw !== '') {
     const value = Number(raw.trim());
-    if (/^\d+$/.test(raw.trim()) && isPositiveInteger(value)) tickMs = value;
-    else logger.warn(`ignoring ${name}=${JSON.stringify(raw)}: not a positive integer; using ${tickMs} ms`);
+    if (/^\d+$/.test(raw.trim()) && isTickMs(value)) tickMs = value;
+    else logger.warn(`ignoring ${name}=${JSON.stringify(raw)}: not an integer from 1 to ${MAX_TIMER_MS}; using ${tickMs} ms`);
   }
   return { ...merged, tickMs };
 }
@@ -44,13 +45,9 @@ function checkTiming(channelId: string, settings: ChannelSettings): void {
     throw new Error(`${channelId} ${field} = ${showValue(value)}: ${rule}`);
   };
   for (const field of ['perCardIntervalMs', 'debounceMs'] as const) {
-    const value: unknown = settings[field];
-    if (!(typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)) fail(field, value, 'must be a non-negative integer (ms)');
+    checkTimerMs(`${channelId} ${field}`, settings[field], 0);
   }
-  const callTimeoutMs: unknown = settings.callTimeoutMs;
-  if (callTimeoutMs !== undefined && !(typeof callTimeoutMs === 'number' && Number.isSafeInteger(callTimeoutMs) && callTimeoutMs > 0)) {
-    fail('callTimeoutMs', callTimeoutMs, 'must be a positive integer (ms)');
-  }
+  if (settings.callTimeoutMs !== undefined) checkTimerMs(`${channelId} callTimeoutMs`, settings.callTimeoutMs, 1);
   const verbosity: unknown = settings.verbosity;
   const isProfile = (value: unknown) => value === undefined || (VERBOSITY_PROFILES as readonly unknown[]).includes(value);
   if (verbosity !== undefined && !(typeof verbosity === 'string' ? isProfile(verbosity)
@@ -62,13 +59,18 @@ function checkTiming(channelId: string, settings: ChannelSettings): void {
   for (const [i, window] of (budget as unknown[]).entries()) {
     for (const key of ['limit', 'intervalMs'] as const) {
       const value = (window as Record<string, unknown> | null)?.[key];
-      if (!isPositiveInteger(value)) fail(`budget[${i}].${key}`, value, 'must be a positive integer');
+      if (key === 'intervalMs') checkTimerMs(`${channelId} budget[${i}].intervalMs`, value, 1);
+      else if (!isPositiveInteger(value)) fail(`budget[${i}].${key}`, value, 'must be a positive integer');
     }
   }
 }
 
 function isPositiveInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+}
+
+function isTickMs(value: unknown): value is number {
+  return isPositiveInteger(value) && value <= MAX_TIMER_MS;
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

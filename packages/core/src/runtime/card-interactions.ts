@@ -1,3 +1,4 @@
+import { checkTimerMs } from '../shared/timer-duration.js';
 import { randomBytes } from 'node:crypto';
 import type { CardView, Locale } from '../card/view.js';
 import type { InteractionOption, InteractionUser } from '../events/contract.js';
@@ -191,6 +192,12 @@ function checkSpec(spec: { prompt: unknown; options: readonly InteractionOption[
   if (spec.options.length > 5) return `options: ${spec.options.length} given (at most 5 buttons)`;
   const ids = new Set(spec.options.map((o) => o.id));
   if (ids.size !== spec.options.length) return `options: ids must be unique, got ${spec.options.map((o) => o.id).join(', ')}`;
-  if (spec.timeoutMs !== undefined && !(Number.isFinite(spec.timeoutMs) && spec.timeoutMs > 0)) return `timeoutMs = ${String(spec.timeoutMs)} (a positive number of ms is required)`;
+  if (spec.timeoutMs !== undefined) {
+    try {
+      checkTimerMs('timeoutMs', spec.timeoutMs, 1);
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
   return undefined;
 }

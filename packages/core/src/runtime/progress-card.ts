@@ -8,17 +8,22 @@ import type { AgentEvent, EventOf, InteractionUser, PlanItem } from '../events/c
 import type { EventParseError } from '../events/parse.js';
 import type { Answer, ApprovalRequest, AskRequest, Decision, StopHandler } from '../interaction/types.js';
 import { safeString } from '../shared/safe-string.js';
+import { checkTimerMs } from '../shared/timer-duration.js';
+import { checkOpenCardShape } from './open-options.js';
 
 /** Event fields without `type` (and with optional `at`). */
 export type Fields<T extends AgentEvent['type']> = Omit<EventOf<T>, 'type'>;
 
-/** Options of `ProgressCards.open`. */
+/**
+ * Options of `ProgressCards.open`. `open` throws an Error naming the field and value for any field
+ * of the wrong shape (e.g. `open verbosity = "loud": …`).
+ */
 export interface OpenCardOptions {
   /**
    * The message that triggered the run: the card is sent as a reply to it, inside its thread or
    * topic with `inThread: true` (Feishu `reply_in_thread`, Slack `thread_ts`; DingTalk group chats
    * have no thread reply, the card is a normal message there). Updates edit that reply in place.
-   * A recalled or deleted triggering message: Feishu posts the card into the chat instead.
+   * A recalled or deleted triggering message: Feishu and Slack (`thread_not_found`) post the card into the chat instead.
    * @throws Error (from `open`) naming `replyTo.messageId` when it is not a non-empty string.
    */
   readonly replyTo?: ReplyToMessage;
@@ -52,7 +57,8 @@ export interface OpenCardOptions {
   readonly chatType?: ChatType;
   /**
    * After this long with no event (ms), a running card says "no new progress since 12:03" until the
-   * next event (default 60 000; 0 turns it off).
+   * next event (default 60 000; 0 turns it off; at most `MAX_TIMER_MS`, 2 147 483 647).
+   * @throws Error (from `open`) naming `quietPeriodMs` when it is not an integer from 0 to that limit.
    */
   readonly quietPeriodMs?: number;
   /**
@@ -135,13 +141,12 @@ function checkReplyTo(replyTo: ReplyToMessage): void {
 
 /**
  * Checks the options `ProgressCards.open` was given.
- * @throws Error naming the field and value: `replyTo`, `quietPeriodMs` (a non-negative integer of
- * ms) or a `prices` entry.
+ * @throws Error naming the field and value: any field of the wrong shape (`open verbosity = "loud": …`),
+ * `replyTo`, `quietPeriodMs` (an integer from 0 to 2 147 483 647 ms) or a `prices` entry.
  */
 export function checkOpenCardOptions(options: OpenCardOptions): void {
+  checkOpenCardShape(options);
   if (options.prices) checkPriceTable(options.prices);
   if (options.replyTo !== undefined) checkReplyTo(options.replyTo);
-  if (options.quietPeriodMs !== undefined && !(Number.isSafeInteger(options.quietPeriodMs) && options.quietPeriodMs >= 0)) {
-    throw new Error(`quietPeriodMs = ${JSON.stringify(options.quietPeriodMs)}: must be a non-negative integer (ms)`);
-  }
+  if (options.quietPeriodMs !== undefined) checkTimerMs('quietPeriodMs', options.quietPeriodMs, 0);
 }

@@ -1,3 +1,4 @@
+import { checkTimerMs } from '../shared/timer-duration.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { Locale } from '../card/view.js';
 
@@ -24,12 +25,13 @@ export const INTERRUPTED_REASONS: Readonly<Record<Locale, string>> = {
 
 /**
  * Reads `shutdown`'s argument: a reason (the older form) or {@link ShutdownOptions}.
- * @throws Error naming `deadlineMs` and its value when it is not a non-negative integer.
+ * @throws Error naming `deadlineMs` and its value when it is not an integer from 0 to 2 147 483 647
+ *   ms (setTimeout's limit).
  */
 export function shutdownOptions(input: string | ShutdownOptions | undefined): { reason?: string; deadlineMs: number } {
   const options = typeof input === 'string' ? { reason: input } : (input ?? {});
   const deadlineMs = options.deadlineMs ?? DEFAULT_SHUTDOWN_DEADLINE_MS;
-  if (!Number.isSafeInteger(deadlineMs) || deadlineMs < 0) throw new Error(`shutdown deadlineMs must be a non-negative integer of ms, got ${JSON.stringify(options.deadlineMs)}`);
+  checkTimerMs('shutdown deadlineMs', deadlineMs, 0);
   return { reason: options.reason, deadlineMs };
 }
 

@@ -1,7 +1,12 @@
+import { checkTimerMs } from '../shared/timer-duration.js';
 import { formatDuration } from '../card/format/duration.js';
 import type { Locale } from '../card/view.js';
 
-/** When a run nobody feeds counts as stalled, and when it is given up. Durations in ms. */
+/**
+ * When a run nobody feeds counts as stalled, and when it is given up. Durations in ms, each at most
+ * `MAX_TIMER_MS` (2 147 483 647, about 24.8 days: setTimeout's limit); there is no "never", set that
+ * limit for a run that may sit idle for weeks.
+ */
 export interface StallSettings {
   /** No event for this long: the card shows "no progress since …" and stops ticking (default 600 000, 10 min). */
   readonly stallMs: number;
@@ -14,12 +19,12 @@ export const DEFAULT_STALL_SETTINGS: StallSettings = { stallMs: 600_000, abandon
 
 /**
  * Checks stall settings.
- * @throws Error naming the field and value when one is not a positive integer, or `abandonMs` is below `stallMs`.
+ * @throws Error naming the field and value when one is not an integer from 1 to 2 147 483 647 ms
+ *   (setTimeout's limit, about 24.8 days), or `abandonMs` is below `stallMs`.
  */
 export function checkStallSettings(settings: StallSettings): StallSettings {
   for (const field of ['stallMs', 'abandonMs'] as const) {
-    const value = settings[field];
-    if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`stall.${field} must be a positive integer of ms, got ${JSON.stringify(value)}`);
+    checkTimerMs(`stall.${field}`, settings[field], 1);
   }
   if (settings.abandonMs < settings.stallMs) {
     throw new Error(`stall.abandonMs (${settings.abandonMs}) must be at least stall.stallMs (${settings.stallMs})`);

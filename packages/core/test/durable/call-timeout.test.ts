@@ -103,6 +103,6 @@ describe('a platform call that never settles', () => {
     // A plugin that does not validate its settings itself: the composition refuses them.
     const channel = memoryChannel();
     const plugin = { ...channel, overrides: { callTimeoutMs: 1.5 } };
-    expect(() => createProgressCards({ channels: [plugin], logger: silentLogger, env: {} })).toThrow('memory callTimeoutMs = 1.5: must be a positive integer (ms)');
+    expect(() => createProgressCards({ channels: [plugin], logger: silentLogger, env: {} })).toThrow('memory callTimeoutMs = 1.5: must be an integer number of ms (1 or more)');
   });
 });

@@ -63,7 +63,7 @@ describe('F11 a run nobody feeds any more', () => {
   });
 
   it('stall settings are checked, naming the field and value', () => {
-    expect(() => createProgressCards({ channels: [], stall: { stallMs: 0 } })).toThrow('stall.stallMs must be a positive integer of ms, got 0');
+    expect(() => createProgressCards({ channels: [], stall: { stallMs: 0 } })).toThrow('stall.stallMs = 0: must be at least 1 ms');
     expect(() => createProgressCards({ channels: [], stall: { stallMs: 10_000, abandonMs: 5_000 } })).toThrow('stall.abandonMs (5000) must be at least stall.stallMs (10000)');
   });
 });

@@ -43,7 +43,7 @@ describe('process lifecycle', () => {
 
   it('a bad deadline is named', async () => {
     const { cards } = compose();
-    await expect(cards.shutdown({ deadlineMs: -1 })).rejects.toThrow('shutdown deadlineMs must be a non-negative integer of ms, got -1');
+    await expect(cards.shutdown({ deadlineMs: -1 })).rejects.toThrow('shutdown deadlineMs = -1: must be at least 0 ms');
   });
 
   it('installShutdownHandlers: SIGTERM shuts the cards down, then exits with the signal; the handlers can be removed', async () => {

@@ -166,8 +166,8 @@ describe('restart with a shared card store', () => {
     const w = world();
     const cards = w.process();
     expect(() => cards.open('memory', undefined, { runId: '' })).toThrow('runId = "": must be a non-empty string');
-    expect(() => createProgressCards({ channels: [w.channel], leaseTtlMs: 0 })).toThrow('leaseTtlMs = 0: must be an integer ≥ 1 (ms)');
-    expect(() => createProgressCards({ channels: [w.channel], orphanGraceMs: -1 })).toThrow('orphanGraceMs = -1: must be an integer ≥ 0 (ms)');
+    expect(() => createProgressCards({ channels: [w.channel], leaseTtlMs: 0 })).toThrow('leaseTtlMs = 0: must be at least 1 ms');
+    expect(() => createProgressCards({ channels: [w.channel], orphanGraceMs: -1 })).toThrow('orphanGraceMs = -1: must be at least 0 ms');
   });
 });
 

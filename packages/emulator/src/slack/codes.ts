@@ -55,6 +55,12 @@ export const SlackErrors = {
   invalidBlocksFormat: () => platform('invalid_blocks_format'),
   /** An argument of the wrong shape. */
   invalidArguments: () => platform('invalid_arguments'),
+  /**
+   * chat.postMessage with a `thread_ts` that names no message of the channel (deleted, never
+   * there, another channel's, or not a ts at all): Slack's `thread_not_found`
+   * ("Value for thread_ts was missing or invalid", https://api.slack.com/methods/conversations.replies#errors).
+   */
+  threadNotFound: () => platform('thread_not_found'),
   /** HTTP 429 `ratelimited` with `Retry-After` seconds (https://api.slack.com/apis/rate-limits). */
   ratelimited: (retryAfterSeconds: number): SlackError => ({
     status: 429,

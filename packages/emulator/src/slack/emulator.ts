@@ -225,7 +225,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       if (channelProblem) return fail(channelProblem);
       const channel = args.channel as string;
       const threadTs = typeof args.thread_ts === 'string' && args.thread_ts !== '' ? args.thread_ts : undefined;
-      if (threadTs && store.get(threadTs)?.channel !== channel) return fail(SlackErrors.invalidArguments());
+      if (threadTs && store.get(threadTs)?.channel !== channel) return fail(SlackErrors.threadNotFound());
       const content = checkContent(args);
       if (content.error) return fail(content.error);
       const limited = postLimiter.tryAcquire(channel);

@@ -54,14 +54,23 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     const channel = typeof replyChannel === 'string' ? replyChannel : (target.channel ?? this.#config.channel);
     // A continuation part goes into its card's thread; a card opened with `replyTo` into the triggering message's.
     const threadTs = request.replyTo?.id ?? request.replyToMessage?.messageId;
-    const answer = await this.#inChannel(channel, () => SLACK_API_ROUTES.postMessage.call(this.#client, {
+    const post = (thread: string | undefined) => this.#inChannel(channel, () => SLACK_API_ROUTES.postMessage.call(this.#client, {
       channel,
       text: request.payload.text,
       ...(request.payload.blocks ? { blocks: [...request.payload.blocks] } : {}),
-      ...(threadTs ? { thread_ts: threadTs } : {}),
+      ...(thread ? { thread_ts: thread } : {}),
       unfurl_links: false,
       unfurl_media: false,
     } as Parameters<typeof SLACK_API_ROUTES.postMessage.call>[1]));
+    let answer: Awaited<ReturnType<typeof post>>;
+    try {
+      answer = await post(threadTs);
+    } catch (error) {
+      // The triggering message is gone (deleted, or a stale or wrong ts): Slack refuses the reply
+      // every time, so the card goes into the channel instead, as Feishu does for a recalled message.
+      if (request.replyTo || !threadTs || !isThreadGone(error)) throw error;
+      answer = await post(undefined);
+    }
     if (!answer.ts) throw new SlackLocalError('chat.postMessage answered without ts');
     const ref: MessageRef = { id: answer.ts, extra: { channel: answer.channel ?? channel } };
     this.#sent.set(request.idempotencyKey, ref);
@@ -112,4 +121,12 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     const problems = messageProblems(message, this.#limits);
     if (problems.length > 0) throw new SlackLocalError(`message not sent, Slack would refuse it: ${problems.join('; ')}`);
   }
+}
+
+/** Slack's answers to a `thread_ts` that names no message (https://api.slack.com/methods/conversations.replies#errors). */
+const THREAD_GONE_ERRORS: ReadonlySet<string> = new Set(['thread_not_found', 'invalid_thread_ts']);
+
+function isThreadGone(error: unknown): boolean {
+  const name = (error as { data?: { error?: unknown } } | null)?.data?.error;
+  return typeof name === 'string' && THREAD_GONE_ERRORS.has(name);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeInvalidInput } from '../../events/invalid-input.js';
+import { MAX_TIMER_MS } from '../../shared/timer-duration.js';
 import type { ChannelSettings } from '../contract.js';
 import type { StandardSchemaV1 } from '../../shared/standard-schema.js';
 
@@ -61,9 +62,12 @@ export function parseChannelConfig<S extends StandardSchemaV1>(
 const positiveInteger = z.number().int().positive();
 const verbosity = z.enum(['quiet', 'compact', 'detailed']);
 const nonNegativeInteger = z.number().int().nonnegative();
+/** A duration that reaches a timer: at most setTimeout's limit (a longer one would fire after 1 ms). */
+const timerLimit = [MAX_TIMER_MS, { message: `at most ${MAX_TIMER_MS} ms (setTimeout's limit)` }] as const;
 
 /**
- * The timing fields every channel's config takes (all optional, milliseconds), as zod 4 fields to
+ * The timing fields every channel's config takes (all optional, milliseconds, each at most
+ * 2 147 483 647: setTimeout's limit), as zod 4 fields to
  * spread into a plugin's zod 4 config schema (`z.object({ ...TIMING_OVERRIDES_SHAPE, … })`). A
  * plugin on another validator (or another zod major) declares the same fields itself, or lets them
  * through and reads them with {@link parseTimingOverrides}, which needs no schema:
@@ -77,12 +81,12 @@ const nonNegativeInteger = z.number().int().nonnegative();
  *   positive integer (see `ChannelSettings.callTimeoutMs`).
  */
 export const TIMING_OVERRIDES_SHAPE = {
-  tickMs: positiveInteger.optional(),
-  perCardIntervalMs: nonNegativeInteger.optional(),
-  debounceMs: nonNegativeInteger.optional(),
-  budget: z.array(z.object({ limit: positiveInteger, intervalMs: positiveInteger }).strict()).min(1).optional(),
+  tickMs: positiveInteger.max(...timerLimit).optional(),
+  perCardIntervalMs: nonNegativeInteger.max(...timerLimit).optional(),
+  debounceMs: nonNegativeInteger.max(...timerLimit).optional(),
+  budget: z.array(z.object({ limit: positiveInteger, intervalMs: positiveInteger.max(...timerLimit) }).strict()).min(1).optional(),
   verbosity: z.union([verbosity, z.object({ direct: verbosity.optional(), group: verbosity.optional() }).strict()]).optional(),
-  callTimeoutMs: positiveInteger.optional(),
+  callTimeoutMs: positiveInteger.max(...timerLimit).optional(),
 } as const;
 
 function isHttpUrl(value: string): boolean {
