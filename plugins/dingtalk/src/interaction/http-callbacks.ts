@@ -1,12 +1,9 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { CardView, ChannelInteraction, ClickHandler } from '@progresscard/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CallbackServer, type CardView, type ChannelInteraction, type ClickHandler, callbackHeader, readCallbackBody } from '@progresscard/core';
 import type { DingTalkCardPayload } from '../render/renderer.js';
 import { callbackResponse, clickFromCardCallback } from './card-callback.js';
 
-/** Largest callback body read, in bytes. */
-const MAX_BODY_BYTES = 1_000_000;
 /** How far a signed callback's `timestamp` may be from now, in ms (DingTalk's robot callbacks: 1 hour). */
 const MAX_CLOCK_SKEW_MS = 60 * 60 * 1000;
 
@@ -53,10 +50,11 @@ export function verifyDingTalkSignature(timestamp: string | undefined, sign: str
  * SHA-256 is the delivery id and the retry is answered from memory.
  */
 export class DingTalkHttpCallbacks implements ChannelInteraction {
-  private server: Server | undefined;
-  private address: string | undefined;
+  private readonly server: CallbackServer;
 
-  constructor(private readonly options: DingTalkHttpCallbacksOptions) {}
+  constructor(private readonly options: DingTalkHttpCallbacksOptions) {
+    this.server = new CallbackServer({ host: options.host, port: options.port, path: options.path, answer: (response, status, message) => send(response, status, { message }) });
+  }
 
   /** Set without `apiSecret`: nothing is verified, anyone who reaches the port can click. */
   get warnings(): readonly string[] {
@@ -66,28 +64,15 @@ export class DingTalkHttpCallbacks implements ChannelInteraction {
 
   /** The listening URL once started, e.g. `http://127.0.0.1:41234/dingtalk/card-callback`. */
   get url(): string | undefined {
-    return this.address;
+    return this.server.url;
   }
 
   /** Listens, then registers the URL. @throws the listen error, or the register call's DingTalkApiError. */
   async start(onClick: ClickHandler): Promise<void> {
-    if (this.server) return;
-    const server = createServer((request, response) => {
-      this.serve(request, response, onClick).catch(() => send(response, 500, { message: 'internal error' }));
-    });
-    this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.options.port, this.options.host, () => {
-        server.off('error', reject);
-        const { port } = server.address() as AddressInfo;
-        const host = this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host;
-        this.address = `http://${host}:${port}${this.options.path}`;
-        resolve();
-      });
-    });
+    if (this.server.started) return;
+    const url = await this.server.listen((request, response) => this.serve(request, response, onClick));
     try {
-      await this.options.register(this.options.publicUrl ?? this.address!);
+      await this.options.register(this.options.publicUrl ?? url);
     } catch (error) {
       await this.stop();
       throw error;
@@ -95,24 +80,14 @@ export class DingTalkHttpCallbacks implements ChannelInteraction {
   }
 
   stop(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (!server) return Promise.resolve();
-    return new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+    return this.server.close();
   }
 
   private async serve(request: IncomingMessage, response: ServerResponse, onClick: ClickHandler): Promise<void> {
-    if (request.method !== 'POST' || (request.url ?? '').split('?')[0] !== this.options.path) return send(response, 404, { message: 'not found' });
-    const raw = await readBody(request);
+    const raw = await readCallbackBody(request);
     if (raw === undefined) return send(response, 413, { message: 'body too large' });
     const { apiSecret } = this.options;
-    const header = (name: string) => {
-      const value = request.headers[name];
-      return Array.isArray(value) ? value[0] : value;
-    };
+    const header = (name: string) => callbackHeader(request, name);
     if (apiSecret && !verifyDingTalkSignature(header('timestamp'), header('sign'), apiSecret, (this.options.now ?? Date.now)())) {
       return send(response, 401, { message: 'signature mismatch or stale timestamp' });
     }
@@ -128,18 +103,4 @@ function send(response: ServerResponse, status: number, body: unknown): void {
   if (response.headersSent) return void response.end();
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
   response.end(JSON.stringify(body));
-}
-
-/** The request body as text, or undefined when it is larger than {@link MAX_BODY_BYTES}. */
-function readBody(request: IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    request.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }

@@ -1,15 +1,11 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { CardView, ChannelInteraction, ClickHandler } from '@progresscard/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CallbackServer, type CardView, type ChannelInteraction, type ClickHandler, callbackHeader, readCallbackBody } from '@progresscard/core';
 import type { FeishuCard } from '../render/card-types.js';
 import { callbackResponse, clickFromCardAction } from './card-action.js';
 import { decryptLarkBody, verifyLarkSignature } from './signature.js';
 
 /** Oldest signed callback taken: a request whose `X-Lark-Request-Timestamp` is further off (seconds) is a replay. */
 const MAX_REQUEST_AGE_MS = 5 * 60_000;
-
-/** Largest callback body read, in bytes. */
-const MAX_BODY_BYTES = 1_000_000;
 
 /** Options of {@link FeishuHttpCallbacks}. */
 export interface FeishuHttpCallbacksOptions {
@@ -32,10 +28,11 @@ export interface FeishuHttpCallbacksOptions {
  * `card.action.trigger` to clicks and answers each with a toast and the updated card.
  */
 export class FeishuHttpCallbacks implements ChannelInteraction {
-  private server: Server | undefined;
-  private address: string | undefined;
+  private readonly server: CallbackServer;
 
-  constructor(private readonly options: FeishuHttpCallbacksOptions) {}
+  constructor(private readonly options: FeishuHttpCallbacksOptions) {
+    this.server = new CallbackServer({ host: options.host, port: options.port, path: options.path, answer: (response, status, msg) => send(response, status, { msg }) });
+  }
 
   /** Set when neither `verificationToken` nor `encryptKey` is: anyone who reaches the port can click. */
   get warnings(): readonly string[] {
@@ -47,55 +44,24 @@ export class FeishuHttpCallbacks implements ChannelInteraction {
 
   /** The callback URL once listening, e.g. `http://127.0.0.1:41234/feishu/card-callback`. */
   get url(): string | undefined {
-    return this.address;
+    return this.server.url;
   }
 
-  start(onClick: ClickHandler): Promise<void> {
-    if (this.server) return Promise.resolve();
-    const server = createServer((request, response) => {
-      // A failing request is answered 500 and never takes the process (or other clicks) down.
-      this.serve(request, response, onClick).catch(() => {
-        if (response.headersSent) return response.end();
-        response.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        response.end(JSON.stringify({ msg: 'internal error' }));
-      });
-    });
-    this.server = server;
-    return new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.options.port, this.options.host, () => {
-        server.off('error', reject);
-        const { port } = server.address() as AddressInfo;
-        const host = this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host;
-        this.address = `http://${host}:${port}${this.options.path}`;
-        resolve();
-      });
-    });
+  /** Listens. @throws the listen error (e.g. `EADDRINUSE`). */
+  async start(onClick: ClickHandler): Promise<void> {
+    await this.server.listen((request, response) => this.serve(request, response, onClick));
   }
 
   stop(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (!server) return Promise.resolve();
-    return new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+    return this.server.close();
   }
 
   private async serve(request: IncomingMessage, response: ServerResponse, onClick: ClickHandler): Promise<void> {
-    const send = (status: number, body: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-      response.end(JSON.stringify(body));
-    };
-    if (request.method !== 'POST' || (request.url ?? '').split('?')[0] !== this.options.path) return send(404, { msg: 'not found' });
-    const raw = await readBody(request);
-    if (raw === undefined) return send(413, { msg: 'body too large' });
+    const reply = (status: number, body: unknown) => send(response, status, body);
+    const raw = await readCallbackBody(request);
+    if (raw === undefined) return reply(413, { msg: 'body too large' });
     const { encryptKey, verificationToken } = this.options;
-    const header = (name: string) => {
-      const value = request.headers[name];
-      return Array.isArray(value) ? value[0] : value;
-    };
+    const header = (name: string) => callbackHeader(request, name);
     // Checked on the raw body before anything else (a forged body must not even be decrypted).
     const timestamp = header('x-lark-request-timestamp');
     const signed =
@@ -105,19 +71,19 @@ export class FeishuHttpCallbacks implements ChannelInteraction {
       body = JSON.parse(raw) as Record<string, unknown>;
       if (encryptKey && typeof body.encrypt === 'string') body = JSON.parse(decryptLarkBody(body.encrypt, encryptKey)) as Record<string, unknown>;
     } catch {
-      return signed ? send(400, { msg: 'body is not JSON (or does not decrypt with the encrypt key)' }) : send(401, { msg: 'signature mismatch' });
+      return signed ? reply(400, { msg: 'body is not JSON (or does not decrypt with the encrypt key)' }) : reply(401, { msg: 'signature mismatch' });
     }
     if (body.type === 'url_verification') {
-      if (verificationToken && body.token !== verificationToken) return send(401, { msg: 'verification token mismatch' });
-      return send(200, { challenge: body.challenge });
+      if (verificationToken && body.token !== verificationToken) return reply(401, { msg: 'verification token mismatch' });
+      return reply(200, { challenge: body.challenge });
     }
-    if (!signed) return send(401, { msg: 'signature mismatch' });
+    if (!signed) return reply(401, { msg: 'signature mismatch' });
     const token = (body.header as Record<string, unknown> | undefined)?.token;
-    if (verificationToken && token !== verificationToken) return send(401, { msg: 'verification token mismatch' });
+    if (verificationToken && token !== verificationToken) return reply(401, { msg: 'verification token mismatch' });
     const click = clickFromCardAction(body);
     // Not one of our controls (or another callback type): an empty answer leaves the card as it is.
-    if (!click) return send(200, {});
-    return send(200, callbackResponse(onClick(click), this.options.render));
+    if (!click) return reply(200, {});
+    return reply(200, callbackResponse(onClick(click), this.options.render));
   }
 
   /** False when a signed request's timestamp (seconds) is more than {@link MAX_REQUEST_AGE_MS} off: a replay. */
@@ -127,16 +93,9 @@ export class FeishuHttpCallbacks implements ChannelInteraction {
   }
 }
 
-/** The request body as text, or undefined when it is larger than {@link MAX_BODY_BYTES}. */
-function readBody(request: IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    request.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
+/** Answers JSON; after the headers went out (a failure mid-answer) it only ends the response. */
+function send(response: ServerResponse, status: number, body: unknown): void {
+  if (response.headersSent) return void response.end();
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  response.end(JSON.stringify(body));
 }

@@ -1,12 +1,9 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { CardView, ChannelInteraction, ClickHandler } from '@progresscard/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CallbackServer, type CardView, type ChannelInteraction, type ClickHandler, callbackHeader, readCallbackBody } from '@progresscard/core';
 import type { SlackMessage } from '../render/message-types.js';
 import { clickFromBlockActions, responseFor } from './block-actions.js';
 import { verifySlackRequest } from './signature.js';
 
-/** Largest request body read, in bytes. */
-const MAX_BODY_BYTES = 1_000_000;
 /** Timeout of the `response_url` post, in ms. */
 const RESPONSE_TIMEOUT_MS = 10_000;
 
@@ -32,52 +29,30 @@ export interface SlackInteractivityOptions {
  * (https://api.slack.com/interactivity/handling).
  */
 export class SlackInteractivity implements ChannelInteraction {
-  private server: Server | undefined;
-  private address: string | undefined;
+  private readonly server: CallbackServer;
 
-  constructor(private readonly options: SlackInteractivityOptions) {}
+  constructor(private readonly options: SlackInteractivityOptions) {
+    this.server = new CallbackServer({ host: options.host, port: options.port, path: options.path, answer: send });
+  }
 
   /** The Request URL once listening, e.g. `http://127.0.0.1:41234/slack/interactivity`. */
   get url(): string | undefined {
-    return this.address;
+    return this.server.url;
   }
 
-  start(onClick: ClickHandler): Promise<void> {
-    if (this.server) return Promise.resolve();
-    const server = createServer((request, response) => {
-      this.serve(request, response, onClick).catch(() => send(response, 500, 'internal error'));
-    });
-    this.server = server;
-    return new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.options.port, this.options.host, () => {
-        server.off('error', reject);
-        const { port } = server.address() as AddressInfo;
-        const host = this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host;
-        this.address = `http://${host}:${port}${this.options.path}`;
-        resolve();
-      });
-    });
+  /** Listens. @throws the listen error (e.g. `EADDRINUSE`). */
+  async start(onClick: ClickHandler): Promise<void> {
+    await this.server.listen((request, response) => this.serve(request, response, onClick));
   }
 
   stop(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (!server) return Promise.resolve();
-    return new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+    return this.server.close();
   }
 
   private async serve(request: IncomingMessage, response: ServerResponse, onClick: ClickHandler): Promise<void> {
-    if (request.method !== 'POST' || (request.url ?? '').split('?')[0] !== this.options.path) return send(response, 404, 'not found');
-    const raw = await readBody(request);
+    const raw = await readCallbackBody(request);
     if (raw === undefined) return send(response, 413, 'body too large');
-    const header = (name: string) => {
-      const value = request.headers[name];
-      return Array.isArray(value) ? value[0] : value;
-    };
+    const header = (name: string) => callbackHeader(request, name);
     if (!verifySlackRequest(this.options.signingSecret, header('x-slack-request-timestamp'), header('x-slack-signature'), raw, (this.options.now ?? Date.now)())) {
       return send(response, 401, 'signature mismatch or stale timestamp');
     }
@@ -108,18 +83,4 @@ function send(response: ServerResponse, status: number, text: string): void {
   if (response.headersSent) return;
   response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
   response.end(text);
-}
-
-/** The request body as text, or undefined when it is larger than {@link MAX_BODY_BYTES}. */
-function readBody(request: IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    request.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }

@@ -47,3 +47,11 @@ export {
   type ImageReadLimits,
 } from './images.js';
 export { ALLOWED_LINK_SCHEMES, breakLinkSyntax, isAllowedLinkDestination, neutraliseLinks } from './links.js';
+export {
+  CallbackServer,
+  readCallbackBody,
+  callbackHeader,
+  MAX_CALLBACK_BODY_BYTES,
+  type CallbackServerOptions,
+  type CallbackRequestHandler,
+} from './callback-server.js';
