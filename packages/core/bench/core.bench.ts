@@ -1,5 +1,6 @@
 /**
- * Core benchmark: events/s through reduce + render (no-op renderer), and memory per live card.
+ * Core benchmark: events/s through reduce + render (no-op renderer), streamed tool arguments, and
+ * memory per live card.
  * Run with `npm run bench:core`. Prints figures; asserts nothing.
  * Targets (issue 2): ≥ 100k events/s on one core, ≤ 20 KB per live card at 10k cards.
  */
@@ -111,6 +112,19 @@ async function benchPush(): Promise<void> {
   await cards.shutdown();
 }
 
+/** A file write whose arguments stream in: 1 MB in 20 000 deltas (re-reading them all on each delta took ~48 s once). */
+function benchStreamedArgs(): void {
+  const state = new CardState({ startedAt: 0 });
+  state.apply({ type: 'tool.started', callId: 'w', name: 'write_file' }, 0);
+  const start = performance.now();
+  state.apply({ type: 'tool.args_delta', callId: 'w', delta: '{"file_path":"src/big.ts","content":"' }, 1);
+  const chunk = 'const a = 1;\\n' + 'x'.repeat(36);
+  for (let i = 0; i < 20_000; i++) state.apply({ type: 'tool.args_delta', callId: 'w', delta: chunk }, 2);
+  state.apply({ type: 'tool.args_delta', callId: 'w', delta: '"}' }, 3);
+  console.log(`streamed tool arguments: 1 MB in 20,000 deltas applied in ${Math.round(performance.now() - start)} ms`);
+}
+
 benchReduceRender();
+benchStreamedArgs();
 await benchPush();
 await benchMemory(10_000);

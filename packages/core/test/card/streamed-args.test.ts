@@ -7,15 +7,14 @@ import { CardState } from '../../src/index.js';
  * so far: 1 MB of content blocked the event loop for close to a minute.
  */
 describe('streamed tool arguments', () => {
-  it('1 MB streamed in 20 000 deltas is applied in well under a second, and the line still shows the path', () => {
+  // How long this takes is a figure of `npm run bench:core` ("streamed tool arguments"), not an assertion here.
+  it('1 MB streamed in 20 000 deltas still shows the path on the line', () => {
     const state = new CardState({ startedAt: 0 });
     state.apply({ type: 'tool.started', callId: 'w', name: 'write_file' }, 0);
-    const started = performance.now();
     state.apply({ type: 'tool.args_delta', callId: 'w', delta: '{"file_path":"src/big.ts","content":"' }, 1);
     const chunk = 'const a = 1;\\n' + 'x'.repeat(36); // 50 characters
     for (let i = 0; i < 20_000; i++) state.apply({ type: 'tool.args_delta', callId: 'w', delta: chunk }, 2);
     state.apply({ type: 'tool.args_delta', callId: 'w', delta: '"}' }, 3);
-    expect(performance.now() - started).toBeLessThan(1500);
     expect(state.view(4).tools[0]!.text).toBe('write_file: `src/big.ts`（执行中）');
   });
 
