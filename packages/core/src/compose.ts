@@ -26,7 +26,7 @@ import { finalWithin, INTERRUPTED_REASONS, shutdownOptions, type ShutdownOptions
 import { DEFAULT_ORPHAN_GRACE_MS, OrphanSweeper } from './runtime/orphan-sweeper.js';
 import { TickerService } from './runtime/ticker.js';
 import { InteractionRouter } from './interaction/router.js';
-import type { ClickReply } from './interaction/types.js';
+import type { ClickReply } from './plugin/contract.js';
 import type { InteractionUser } from './events/contract.js';
 import { TOKENS } from './runtime/tokens.js';
 import { DEFAULT_CALL_TIMEOUT_MS } from './delivery/call-timeout.js';
