@@ -276,7 +276,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
     const resolved: OpenCardOptions = { ...cardOptions, requester, cardPer: cardOptions.cardPer ?? switches.cardPer };
     const card = new LiveProgressCard({ channel, ticker, clock, logger, interactions, stall }, target, resolved, runId ?? stored?.runId, stored);
     live.add(card);
-    const handle: ProgressCard = switches.progressive || !wrap ? card : new FinalOnlyCard(card, clock, logger, resolved);
+    const handle: ProgressCard = switches.progressive || !wrap ? card : new FinalOnlyCard(card, clock, logger, resolved, switches.locale);
     if (handle instanceof FinalOnlyCard) heldCards.add(handle);
     void card.finalDelivery.then((final) => {
       live.delete(card);

@@ -59,6 +59,7 @@ export function feishu(config: FeishuConfigInput, options: FeishuPluginOptions =
     overrides: parseTimingOverrides('feishu', parsed),
     budgetKeys: feishuBudgetKeys(parsed),
     switches,
+    credentials: 'the app id and secret (FEISHU_APP_ID, FEISHU_APP_SECRET)',
     config: Object.freeze(visible),
     renderer,
     transport: new FeishuTransport(parsed, options),

@@ -57,6 +57,7 @@ export function slack(config: SlackConfigInput, options: SlackPluginOptions = {}
     defaults: SLACK_DEFAULTS,
     overrides: parseTimingOverrides('slack', parsed),
     switches,
+    credentials: 'the bot token (SLACK_BOT_TOKEN)',
     config: Object.freeze(visible),
     renderer,
     budgetKeys: slackBudgetKeys(parsed.botToken, parsed.channel),
