@@ -320,6 +320,13 @@ export interface ChannelPlugin<Payload = unknown, Target = unknown> {
    * footer, folding and language ones). Absent = every switch at its default.
    */
   readonly switches?: FeatureSwitches;
+  /**
+   * What the operator should check when the platform refuses the channel's credentials even right
+   * after a refresh, worded for the channel: e.g. `the app id and secret (FEISHU_APP_ID,
+   * FEISHU_APP_SECRET)`, `the bot token (SLACK_BOT_TOKEN)`. Shown in the one error log that stops
+   * the channel. Default `the channel's credentials`.
+   */
+  readonly credentials?: string;
   readonly renderer: CardRenderer<Payload>;
   readonly transport: CardTransport<Payload, Target>;
   /**

@@ -70,7 +70,7 @@ export class CardSessions {
     const resolved: OpenCardOptions = { ...cardOptions, requester, cardPer: cardOptions.cardPer ?? switches.cardPer };
     const card = new LiveProgressCard({ channel, ticker, clock, logger, interactions, stall }, target, resolved, runId ?? stored?.runId, stored);
     this.live.add(card);
-    const handle: ProgressCard = switches.progressive || !wrap ? card : new FinalOnlyCard(card, clock, logger, resolved);
+    const handle: ProgressCard = switches.progressive || !wrap ? card : new FinalOnlyCard(card, clock, logger, resolved, switches.locale);
     if (handle instanceof FinalOnlyCard) this.held.add(handle);
     void card.finalDelivery.then((final) => {
       this.live.delete(card);
