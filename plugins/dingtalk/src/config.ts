@@ -1,4 +1,5 @@
-import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { ChannelConfigError, type ChannelSettings } from '@progresscard/core/plugin';
+import { FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, parseChannelConfig } from '@progresscard/core/plugin';
 import { z } from 'zod';
 import { DingTalkTargetSchema } from './transport/target.js';
 

@@ -1,4 +1,5 @@
-import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type CardView, type ChannelPlugin, type EnvSource } from '@progresscard/core';
+import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type EnvSource } from '@progresscard/core/plugin';
+import { type CardView, type ChannelPlugin } from '@progresscard/core/plugin';
 import { DINGTALK_DEFAULTS, DINGTALK_MONTHLY_QUOTA, DingTalkConfigError, DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig, type DingTalkConfigInput } from './config.js';
 import { DINGTALK_ENV_VARIABLES } from './env.js';
 import { DingTalkRenderer, type DingTalkCardPayload } from './render/renderer.js';

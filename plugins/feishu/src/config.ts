@@ -1,4 +1,5 @@
-import { ChannelConfigError, MAX_TIMER_MS, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { ChannelConfigError, MAX_TIMER_MS, type ChannelSettings } from '@progresscard/core/plugin';
+import { FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, parseChannelConfig } from '@progresscard/core/plugin';
 import { z } from 'zod';
 
 /** receive_id_type values of `im.v1.message.create` (https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/create). */

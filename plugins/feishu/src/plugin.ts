@@ -1,4 +1,5 @@
-import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
+import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type EnvSource } from '@progresscard/core/plugin';
+import { type ChannelPlugin } from '@progresscard/core/plugin';
 import { FEISHU_CARDKIT_DEFAULTS, FEISHU_DEFAULTS, FeishuConfigError, FeishuConfigSchema, parseFeishuConfig, type FeishuConfig, type FeishuConfigInput } from './config.js';
 import { feishuBudgetKeys } from './budget-keys.js';
 import { FEISHU_ENV_VARIABLES } from './env.js';

@@ -1,4 +1,5 @@
-import { ChannelConfigError, MAX_TIMER_MS, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { ChannelConfigError, MAX_TIMER_MS, type ChannelSettings } from '@progresscard/core/plugin';
+import { FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, parseChannelConfig } from '@progresscard/core/plugin';
 import { z } from 'zod';
 
 /**

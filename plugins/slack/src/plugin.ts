@@ -1,4 +1,5 @@
-import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
+import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type EnvSource } from '@progresscard/core/plugin';
+import { type ChannelPlugin } from '@progresscard/core/plugin';
 import type { WebClient } from '@slack/web-api';
 import { slackBudgetKeys } from './budget-keys.js';
 import { SLACK_DEFAULTS, SlackConfigError, SlackConfigSchema, parseSlackConfig, type SlackConfig, type SlackConfigInput } from './config.js';

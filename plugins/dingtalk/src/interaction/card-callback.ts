@@ -1,4 +1,4 @@
-import type { CardView, ClickReply, ControlClick } from '@progresscard/core';
+import type { CardView, ClickReply, ControlClick } from '@progresscard/core/plugin';
 import type { DingTalkCardPayload } from '../render/renderer.js';
 
 /** Card variable (private to the clicking user) that shows the reply to a click: progresscard's template convention. */

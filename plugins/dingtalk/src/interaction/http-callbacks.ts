@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CallbackServer, type CardView, type ChannelInteraction, type ClickHandler, callbackHeader, readCallbackBody } from '@progresscard/core';
+import { CallbackServer, callbackHeader, readCallbackBody } from '@progresscard/core/plugin';
+import { type CardView, type ChannelInteraction, type ClickHandler } from '@progresscard/core/plugin';
 import type { DingTalkCardPayload } from '../render/renderer.js';
 import { callbackResponse, clickFromCardCallback } from './card-callback.js';
 

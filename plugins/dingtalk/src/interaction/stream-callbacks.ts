@@ -1,5 +1,5 @@
 import { DWClient, TOPIC_CARD, type DWClientDownStream } from 'dingtalk-stream';
-import type { CardView, ChannelInteraction, ClickHandler } from '@progresscard/core';
+import type { CardView, ChannelInteraction, ClickHandler } from '@progresscard/core/plugin';
 import type { DingTalkCardPayload } from '../render/renderer.js';
 import { callbackResponse, clickFromCardCallback } from './card-callback.js';
 

@@ -1,4 +1,5 @@
-import { cut, type CardView, type DecidedInteraction, type Locale } from '@progresscard/core';
+import { cut } from '@progresscard/core/plugin';
+import { type CardView, type DecidedInteraction, type Locale } from '@progresscard/core/plugin';
 import { escapeInline } from './markdown.js';
 
 /**

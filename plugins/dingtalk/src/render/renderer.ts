@@ -1,23 +1,5 @@
-import {
-  changedFilesLines,
-  codePointLength,
-  cut,
-  formatFooter,
-  imagePlaceholderText,
-  isTerminalStatus,
-  noticeText,
-  oneLine,
-  planHeading,
-  planLines,
-  toolLineText,
-  type CardRenderer,
-  type CardStatus,
-  type CardView,
-  type FooterField,
-  type FooterStyle,
-  type Locale,
-  type ToolLine,
-} from '@progresscard/core';
+import { changedFilesLines, codePointLength, cut, formatFooter, imagePlaceholderText, noticeText, oneLine, planHeading, planLines, toolLineText, type FooterField, type FooterStyle } from '@progresscard/core/plugin';
+import { isTerminalStatus, type CardRenderer, type CardStatus, type CardView, type Locale, type ToolLine } from '@progresscard/core/plugin';
 import { cutMarkdown, splitMarkdown, truncateMarkdown } from './guards.js';
 import { controlsVariable, interactionMarkdown, type ControlStyle } from './controls.js';
 import { layoutVariables, type LayoutKeys } from './layout.js';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { showValue, type CardTransport, type CallFailure, type MessageRef, type ReplyRequest, type SendRequest, type UpdateRequest } from '@progresscard/core';
+import { showValue } from '@progresscard/core/plugin';
+import { type CardTransport, type CallFailure, type MessageRef, type ReplyRequest, type SendRequest, type UpdateRequest } from '@progresscard/core/plugin';
 import { classifyDingTalkError } from './classify.js';
 import { DingTalkApiError, DingTalkDeliveryError, DingTalkTargetError, type FailedDelivery } from './errors.js';
 import type { DingTalkCardPayload } from '../render/renderer.js';
