@@ -32,8 +32,9 @@ export type { CardImage, CardImageSource } from '../card/images.js';
 export { MAX_TIMER_MS } from '../shared/timer-duration.js';
 export { showValue } from '../shared/show-value.js';
 
-// The core's texts for questions and Stop on a card (the click types are in the contract).
-export { INTERACTION_TEXTS, type InteractionTexts } from '../interaction/texts.js';
+// Clicks on card controls, as an interaction receives and answers them.
+export { INTERACTION_TEXTS, type InteractionTexts } from './interaction-texts.js';
+export type { ClickHandler, ClickOutcome, ClickReply, ControlClick } from './click-contract.js';
 
 /**
  * The zod the kit's shapes (`TIMING_OVERRIDES_SHAPE`, `FEATURE_SWITCHES_SHAPE`, `HttpUrlSchema`) are
