@@ -16,19 +16,19 @@ export { DEFAULT_STALL_SETTINGS, type StallSettings } from './runtime/stall-watc
 export { DEFAULT_ORPHAN_GRACE_MS } from './runtime/orphan-sweeper.js';
 export { DEFAULT_INTERACTION_TIMEOUT_MS } from './runtime/card-interactions.js';
 export { completionPingText } from './runtime/completion-ping.js';
-export { tickStretch } from './runtime/call-cap.js';
+export { tickStretch } from './delivery/calls/call-cap.js';
 export { systemClock, type Clock } from './shared/clock.js';
 export { consoleLogger, silentLogger, type Logger } from './shared/logger.js';
 export { MAX_TIMER_MS } from './shared/timer-duration.js';
 
 // Stores: API budgets (the throttle) and open cards, in memory or shared (`@progresscard/redis`).
-export { InMemoryBudgetStore, budgetSafetyMarginMs, pacingIntervalMs, type BudgetStore, type SlotRequest } from './delivery/budget-store.js';
-export { InMemoryCardStore, type CardStore, type StoredCard, type StoredTool, type CardLease, type LeaseRenewal } from './delivery/card-store.js';
-export { DEFAULT_LEASE_TTL_MS } from './delivery/card-leases.js';
-export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/retry-settings.js';
-export { DEFAULT_CALL_TIMEOUT_MS } from './delivery/call-timeout.js';
+export { InMemoryBudgetStore, budgetSafetyMarginMs, pacingIntervalMs, type BudgetStore, type SlotRequest } from './delivery/rate-limits/budget-store.js';
+export { InMemoryCardStore, type CardStore, type StoredCard, type StoredTool, type CardLease, type LeaseRenewal } from './delivery/durable/card-store.js';
+export { DEFAULT_LEASE_TTL_MS } from './delivery/durable/card-leases.js';
+export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/failures/retry-settings.js';
+export { DEFAULT_CALL_TIMEOUT_MS } from './delivery/calls/call-timeout.js';
 export type { FinalDelivery, FinalSkipReason, MessagePhase } from './delivery/card-delivery-record.js';
-export type { CardDeliveryPhase } from './delivery/delivery-policy.js';
+export type { CardDeliveryPhase } from './delivery/failures/delivery-policy.js';
 export type { ChannelStats } from './delivery/channel-dispatcher.js';
 export type { DeliveryCall, DeliveryEvent, DeliveryListener } from './delivery/delivery-observers.js';
 

@@ -2,23 +2,23 @@ import { isTerminalStatus, type CardView } from '../card/view.js';
 import type { BudgetedCall, CallFailure, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
-import type { BudgetStore } from './budget-store.js';
-import { extraCallBudget, extraCallsOf, withQuota } from './card-calls.js';
-import { CallFailures } from './call-failures.js';
-import { ChannelBudget } from './channel-budget.js';
+import type { BudgetStore } from './rate-limits/budget-store.js';
+import { extraCallBudget, extraCallsOf, withQuota } from './calls/card-calls.js';
+import { CallFailures } from './failures/call-failures.js';
+import { ChannelBudget } from './rate-limits/channel-budget.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
-import type { CardLeases } from './card-leases.js';
-import type { CardStore } from './card-store.js';
-import { CardStoreWriter } from './card-store-writer.js';
-import { DEFAULT_CALL_TIMEOUT_MS, withCallTimeout } from './call-timeout.js';
-import { ChannelStop } from './channel-stop.js';
-import { ContinuationDispatch } from './continuation-dispatch.js';
+import type { CardLeases } from './durable/card-leases.js';
+import type { CardStore } from './durable/card-store.js';
+import { CardStoreWriter } from './durable/card-store-writer.js';
+import { DEFAULT_CALL_TIMEOUT_MS, withCallTimeout } from './calls/call-timeout.js';
+import { ChannelStop } from './failures/channel-stop.js';
+import { ContinuationDispatch } from './continuations/continuation-dispatch.js';
 import type { DeliveryCall, DeliveryObservers } from './delivery-observers.js';
-import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, type FinalLadderRung } from './delivery-policy.js';
-import { FinalSettlement, LEASE_EXPIRED_ERROR } from './final-settlement.js';
-import { FlushPump, type PreparedCall } from './flush-pump.js';
-import { OutageProbes } from './outage-probes.js';
-import type { RetrySettings } from './retry-settings.js';
+import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, type FinalLadderRung } from './failures/delivery-policy.js';
+import { FinalSettlement, LEASE_EXPIRED_ERROR } from './failures/final-settlement.js';
+import { FlushPump, type PreparedCall } from './schedule/flush-pump.js';
+import { OutageProbes } from './failures/outage-probes.js';
+import type { RetrySettings } from './failures/retry-settings.js';
 
 /** Counters of one channel, for dashboards and the CLI. Continuation parts count like any call. */
 export interface ChannelStats {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PriorityQueue } from '../../src/delivery/priority-queue.js';
+import { PriorityQueue } from '../../src/delivery/schedule/priority-queue.js';
 
 type Entry = { rank: number; since: number; seq: number };
 const before = (a: Entry, b: Entry) => a.rank < b.rank || (a.rank === b.rank && (a.since < b.since || (a.since === b.since && a.seq < b.seq)));

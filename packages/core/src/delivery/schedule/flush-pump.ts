@@ -1,6 +1,6 @@
-import { timerDelay } from '../shared/timer-duration.js';
-import type { BudgetKey } from '../plugin/contract.js';
-import type { Clock } from '../shared/clock.js';
+import { timerDelay } from '../../shared/timer-duration.js';
+import type { BudgetKey } from '../../plugin/contract.js';
+import type { Clock } from '../../shared/clock.js';
 import type { FlushQueue } from './flush-queue.js';
 import { PriorityQueue } from './priority-queue.js';
 import { ReadyLanes, type Lane } from './ready-lanes.js';
