@@ -16,7 +16,8 @@ import { ContinuationDispatch } from './continuations/continuation-dispatch.js';
 import type { DeliveryCall, DeliveryObservers } from './delivery-observers.js';
 import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, type FinalLadderRung } from './failures/delivery-policy.js';
 import { FinalSettlement, LEASE_EXPIRED_ERROR } from './failures/final-settlement.js';
-import { FlushPump, type PreparedCall } from './schedule/flush-pump.js';
+import type { PreparedCall } from './schedule/flush-calls.js';
+import { FlushPump } from './schedule/flush-pump.js';
 import { OutageProbes } from './failures/outage-probes.js';
 import type { RetrySettings } from './failures/retry-settings.js';
 

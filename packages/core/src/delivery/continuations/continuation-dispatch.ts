@@ -9,7 +9,7 @@ import type { ChannelStop } from '../failures/channel-stop.js';
 import { nextPendingPart, renderContinuationParts, type PendingPart } from './continuation-render.js';
 import type { DeliveryCall } from '../delivery-observers.js';
 import { backoffMs, failureAction, type FailureAction } from '../failures/delivery-policy.js';
-import type { PreparedCall } from '../schedule/flush-pump.js';
+import type { PreparedCall } from '../schedule/flush-calls.js';
 import type { RetrySettings } from '../failures/retry-settings.js';
 
 /** What {@link ContinuationDispatch} uses of its channel's dispatcher: the shared counters, failure table and requeue. */
