@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { parseDingTalkConfig } from '../src/config.js';
 import { DINGTALK_DEFAULTS, DingTalkConfigError, dingtalk } from '../src/index.js';
 
 const base = { appKey: 'dingkey', appSecret: 'shh-secret', cardTemplateId: 'tpl.schema' };
@@ -34,7 +33,7 @@ describe('DingTalk config', () => {
   ])('names the bad field and value: %j', (config, field, message) => {
     let error: unknown;
     try {
-      parseDingTalkConfig(config);
+      dingtalk.parseConfig(config);
     } catch (e) {
       error = e;
     }
