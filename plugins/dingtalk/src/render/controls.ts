@@ -1,5 +1,4 @@
-import { cut } from '@progresscard/core/plugin';
-import { type CardView, type DecidedInteraction, type Locale } from '@progresscard/core/plugin';
+import { cut, type CardView, type DecidedInteraction, type Locale } from '@progresscard/core/plugin';
 import { escapeInline } from './markdown.js';
 
 /**

@@ -1,5 +1,4 @@
-import { changedFilesLines, imagePlaceholderText, noProgressNote, planHeading, planLines } from '@progresscard/core/plugin';
-import { isTerminalStatus, type CardView, type Locale } from '@progresscard/core/plugin';
+import { changedFilesLines, imagePlaceholderText, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core/plugin';
 import { escapeInline } from './markdown.js';
 
 /**

@@ -1,5 +1,4 @@
-import { formatFooter, oneLine, type FooterField, type FooterStyle } from '@progresscard/core/plugin';
-import { isTerminalStatus, type CardView, type ToolLine } from '@progresscard/core/plugin';
+import { formatFooter, isTerminalStatus, oneLine, type CardView, type FooterField, type FooterStyle, type ToolLine } from '@progresscard/core/plugin';
 import type { FeishuElement } from './payload.js';
 import { escapeCardMarkdown } from './markdown/index.js';
 import type { CardTexts } from './texts.js';

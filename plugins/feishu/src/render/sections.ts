@@ -1,5 +1,14 @@
-import { changedFilesLines, imagePlaceholderText, imageRefPlaceholder, noProgressNote, planHeading, planLines } from '@progresscard/core/plugin';
-import { isTerminalStatus, type CardView, type Locale } from '@progresscard/core/plugin';
+import {
+  changedFilesLines,
+  imagePlaceholderText,
+  imageRefPlaceholder,
+  isTerminalStatus,
+  noProgressNote,
+  planHeading,
+  planLines,
+  type CardView,
+  type Locale,
+} from '@progresscard/core/plugin';
 import { IMAGE_FALLBACK_FIELD, type FeishuElement } from './payload.js';
 import { markdown, panel } from './elements.js';
 import { escapeCardMarkdown } from './markdown/index.js';

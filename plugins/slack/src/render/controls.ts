@@ -1,5 +1,4 @@
-import { cut, oneLine } from '@progresscard/core/plugin';
-import { type CardView, type DecidedInteraction, type Locale } from '@progresscard/core/plugin';
+import { cut, oneLine, type CardView, type DecidedInteraction, type Locale } from '@progresscard/core/plugin';
 import type { SlackBlock, SlackButton } from './payload.js';
 import { toMrkdwn } from './mrkdwn.js';
 

@@ -1,5 +1,4 @@
-import { cut, formatFooter, oneLine, statusLabel, type FooterField, type FooterStyle } from '@progresscard/core/plugin';
-import { isTerminalStatus, type CardRenderer, type CardView, type Locale } from '@progresscard/core/plugin';
+import { cut, formatFooter, isTerminalStatus, oneLine, statusLabel, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
 import type { SlackBlock, SlackMessage } from './payload.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { plainMrkdwn, splitSections, toMrkdwn } from './mrkdwn.js';

@@ -1,5 +1,4 @@
-import { changedFilesLines, cut, imagePlaceholderText, noProgressNote, planHeading, planLines } from '@progresscard/core/plugin';
-import { isTerminalStatus, type CardView, type Locale } from '@progresscard/core/plugin';
+import { changedFilesLines, cut, imagePlaceholderText, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core/plugin';
 import type { SlackBlock } from './payload.js';
 import { plainMrkdwn } from './mrkdwn.js';
 
