@@ -43,9 +43,9 @@ describe('DingTalk config', () => {
   });
 
   it('never shows the secret', () => {
-    expect(() => dingtalk({ ...base, appSecret: 42 })).toThrow(/appSecret = <hidden>/);
-    expect(() => dingtalk({ ...base, appSecret: 42 })).not.toThrow(/42/);
+    expect(() => dingtalk({ ...base, appSecret: 42 as unknown as string })).toThrow(/appSecret = <hidden>/);
+    expect(() => dingtalk({ ...base, appSecret: 42 as unknown as string })).not.toThrow(/42/);
     expect(JSON.stringify(dingtalk(base).config)).not.toContain('shh-secret');
-    expect(() => dingtalk({ ...base, appSecret: undefined })).toThrow(/appSecret = undefined \(missing\)/);
+    expect(() => dingtalk({ ...base, appSecret: undefined as unknown as string })).toThrow(/appSecret = undefined \(missing\)/);
   });
 });
