@@ -12,6 +12,16 @@ export { CardState, type ApplyResult, type CardStateOptions, type ChangeKind } f
 export { TextBuffer, DEFAULT_TEXT_BUFFER_LIMITS, type TextBufferLimits, type TextKind } from './card/text-buffer.js';
 export { toolDetail, toolLineText, MAX_TOOL_DETAIL_CHARS, type ToolLineParts } from './card/tool-lines.js';
 export { formatDuration } from './card/format/duration.js';
+export {
+  createRedactor,
+  redactSecrets,
+  NO_REDACTION,
+  REDACTED,
+  SECRET_PATTERNS,
+  type Redact,
+  type RedactionOption,
+  type SecretPattern,
+} from './card/redaction.js';
 export { noProgressSince, DEFAULT_QUIET_PERIOD_MS } from './card/liveness.js';
 export { checkPriceTable, type ModelPrice, type PriceTable } from './card/cost.js';
 export { takeAnswerImages, MAX_CARD_IMAGES, type CardImage, type CardImageSource, type AnswerImages } from './card/images.js';

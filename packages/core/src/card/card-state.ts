@@ -9,6 +9,7 @@ import { StreamedText } from './streamed-text.js';
 import { DEFAULT_TEXT_BUFFER_LIMITS, type TextBufferLimits } from './text-buffer.js';
 import { wellFormed } from './format/text.js';
 import { InteractionLedger } from './interaction-state.js';
+import { redactSecrets, type Redact } from './redaction.js';
 import { ToolCalls } from './tool-calls.js';
 import { UsageTally } from './usage.js';
 import type { CardStatus, CardView, Locale } from './view.js';
@@ -45,6 +46,11 @@ export interface CardStateOptions {
   readonly quietPeriodMs?: number;
   /** Prices per model to show the run's cost from its token usage (see `PriceTable`). */
   readonly prices?: PriceTable;
+  /**
+   * Replaces secrets in every text the card shows (title, tool details and summaries, thinking,
+   * answer, questions, plan, error); default {@link redactSecrets}, `NO_REDACTION` turns it off.
+   */
+  readonly redact?: Redact;
 }
 
 /**
@@ -59,7 +65,8 @@ export class CardState {
   private title: string;
   private round = 0;
   private readonly text: StreamedText;
-  private readonly tools = new ToolCalls();
+  private readonly tools: ToolCalls;
+  private readonly redact: Redact;
   private readonly usage: UsageTally;
   private error: string | undefined;
   private startedAt: number;
@@ -84,8 +91,10 @@ export class CardState {
     this.quietPeriodMs = options.quietPeriodMs ?? DEFAULT_QUIET_PERIOD_MS;
     this.usage = new UsageTally(options.prices);
     this.locale = options.locale ?? 'zh-CN';
-    this.title = wellFormed(options.title ?? '');
-    this.text = new StreamedText(options.textBuffer ?? DEFAULT_TEXT_BUFFER_LIMITS);
+    this.redact = options.redact ?? redactSecrets;
+    this.title = this.redact(wellFormed(options.title ?? ''));
+    this.tools = new ToolCalls(this.redact);
+    this.text = new StreamedText(options.textBuffer ?? DEFAULT_TEXT_BUFFER_LIMITS, this.redact);
   }
 
   /** Current status. */
@@ -146,7 +155,7 @@ export class CardState {
     switch (event.type) {
       case 'run.started': {
         this.startedAt = event.at ?? this.startedAt;
-        if (event.title !== undefined) this.title = wellFormed(event.title);
+        if (event.title !== undefined) this.title = this.redact(wellFormed(event.title));
         if (event.locale !== undefined) this.locale = event.locale;
         this.usage.setModel(event.model);
         return { change: 'structural' };
@@ -187,15 +196,17 @@ export class CardState {
       case 'plan.updated':
         // A plan update is progress: it ends a wait like any other activity.
         this.status.resume();
-        this.plan = event.items;
+        this.plan = event.items.map((item) => ({ ...item, text: this.redact(item.text) }));
         return { change: 'structural' };
       case 'file.changed':
         this.files.add(event);
         return { change: 'structural' };
-      case 'interaction.requested':
-        this.interactions.request(event);
-        this.status.wait(event.prompt, event.callId ?? this.tools.lastStarted);
+      case 'interaction.requested': {
+        const prompt = this.redact(event.prompt);
+        this.interactions.request({ ...event, prompt });
+        this.status.wait(prompt, event.callId ?? this.tools.lastStarted);
         return { change: 'structural' };
+      }
       case 'interaction.resolved': {
         const decided = this.interactions.resolve(event, at);
         return { change: this.status.resume() || decided ? 'structural' : 'none' };
@@ -207,12 +218,12 @@ export class CardState {
         return this.end('completed', at);
       case 'run.failed':
         this.text.release();
-        this.error = event.error;
+        this.error = this.redact(event.error);
         this.tools.interruptRunning(at);
         return this.end('failed', at);
       case 'run.cancelled':
         this.text.release();
-        this.error = event.reason;
+        this.error = event.reason === undefined ? undefined : this.redact(event.reason);
         this.tools.interruptRunning(at);
         return this.end('cancelled', at);
     }

@@ -1,4 +1,5 @@
 import { CardState } from '../card/card-state.js';
+import { createRedactor } from '../card/redaction.js';
 import type { CardStatus, CardView } from '../card/view.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { AgentEvent } from '../events/contract.js';
@@ -32,7 +33,13 @@ export class FinalOnlyCard extends EventMethods implements ProgressCard {
     options: OpenCardOptions = {},
   ) {
     super();
-    this.shadow = new CardState({ startedAt: clock.now(), title: options.title, locale: options.locale, textBuffer: options.textBuffer });
+    this.shadow = new CardState({
+      startedAt: clock.now(),
+      title: options.title,
+      locale: options.locale,
+      textBuffer: options.textBuffer,
+      redact: createRedactor(options.redaction),
+    });
   }
 
   get id(): string {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createRedactor } from '../card/redaction.js';
 import { CardState } from '../card/card-state.js';
 import { resolveVerbosity, viewForVerbosity } from '../card/verbosity.js';
 import type { CardStatus, CardView, Locale, Verbosity } from '../card/view.js';
@@ -260,10 +261,11 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
 
   private newSlot(now: number, title: string | undefined, locale: Locale | undefined): CardSlot {
     const { textBuffer, quietPeriodMs, prices } = this.options;
+    const redact = createRedactor(this.options.redaction);
     const first = this.turn === 0;
     const id = first && this.resumed ? this.resumed.cardId : `${this.id.slice(0, 28)}-t${this.turn}`;
     this.turn += 1;
-    const state = new CardState({ startedAt: now, title, locale, textBuffer, quietPeriodMs, prices, cardId: id });
+    const state = new CardState({ startedAt: now, title, locale, textBuffer, quietPeriodMs, prices, redact, cardId: id });
     if (this.stoppable) state.setStoppable(true);
     if (this.textReplies) state.useTextReplies();
     // The delivery's callbacks run only after the slot exists; they act only while it is the current one.

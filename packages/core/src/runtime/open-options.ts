@@ -17,6 +17,7 @@ const OpenCardOptionsSchema = z.looseObject({
   requester: InteractionUserSchema.optional(),
   verbosity: z.enum(['quiet', 'compact', 'detailed']).optional(),
   chatType: z.enum(['direct', 'group']).optional(),
+  redaction: z.union([z.literal(false), z.object({ extraPatterns: z.array(z.instanceof(RegExp)).optional() }).strict()]).optional(),
 });
 
 /**

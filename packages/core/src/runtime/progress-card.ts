@@ -1,4 +1,5 @@
 import { checkPriceTable, type PriceTable } from '../card/cost.js';
+import type { RedactionOption } from '../card/redaction.js';
 import type { TextBufferLimits } from '../card/text-buffer.js';
 import type { ChatType } from '../card/verbosity.js';
 import type { CardStatus, CardView, Locale, Verbosity } from '../card/view.js';
@@ -66,6 +67,14 @@ export interface OpenCardOptions {
    * when the source does not report a cost itself. @throws Error (from `open`) naming a bad price.
    */
   readonly prices?: PriceTable;
+  /**
+   * Secret redaction on this card (on by default): tokens, keys, `Authorization` headers and
+   * `NAME=value` lines for secret-looking names in the title, tool lines, thinking, answer,
+   * questions and errors show as `[redacted]`. `{ extraPatterns: [/ACME-[0-9a-f]{32}/g] }` adds
+   * patterns; `false` turns it off. See `SECRET_PATTERNS`.
+   * @throws Error (from `open`) naming `redaction` when it is neither `false` nor such an object.
+   */
+  readonly redaction?: RedactionOption;
 }
 
 /** Outcome of feeding one event. Bad input never throws out of a card. */
