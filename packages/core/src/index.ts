@@ -13,6 +13,14 @@ export { TextBuffer, DEFAULT_TEXT_BUFFER_LIMITS, type TextBufferLimits, type Tex
 export { toolDetail, toolLineText, MAX_TOOL_DETAIL_CHARS, type ToolLineParts } from './card/tool-lines.js';
 export { formatDuration } from './card/format/duration.js';
 export {
+  CHANNEL_DEFAULT_LOCALES,
+  channelDefaultLocale,
+  detectLocale,
+  FALLBACK_LOCALE,
+  LOCALE_SETTINGS,
+  type LocaleSetting,
+} from './card/locale.js';
+export {
   createRedactor,
   redactSecrets,
   NO_REDACTION,

@@ -9,6 +9,7 @@ import { StreamedText } from './streamed-text.js';
 import { DEFAULT_TEXT_BUFFER_LIMITS, type TextBufferLimits } from './text-buffer.js';
 import { wellFormed } from './format/text.js';
 import { InteractionLedger } from './interaction-state.js';
+import { detectLocale, FALLBACK_LOCALE, type LocaleSetting } from './locale.js';
 import { redactSecrets, type Redact } from './redaction.js';
 import { ToolCalls } from './tool-calls.js';
 import { UsageTally } from './usage.js';
@@ -34,7 +35,13 @@ export interface ApplyResult {
 export interface CardStateOptions {
   /** Epoch ms the run started (a later `run.started.at` replaces it). */
   readonly startedAt: number;
-  readonly locale?: Locale;
+  /**
+   * The card's language: a {@link Locale}, or `auto` to follow the run's own text (its title, else
+   * its answer); default {@link CardStateOptions.defaultLocale}. A `run.started` with `locale` replaces it.
+   */
+  readonly locale?: LocaleSetting;
+  /** Language when none is set, or `auto` finds no text to go by: the channel's default (default `zh-CN`). */
+  readonly defaultLocale?: Locale;
   readonly title?: string;
   readonly textBuffer?: TextBufferLimits;
   /** Id of the card message this state draws; its controls name it (`CardControls.cardId`). No controls without it. */
@@ -61,7 +68,8 @@ export interface CardStateOptions {
  */
 export class CardState {
   private readonly status = new RunStatus();
-  private locale: Locale;
+  private locale: LocaleSetting | undefined;
+  private readonly defaultLocale: Locale;
   private title: string;
   private round = 0;
   private readonly text: StreamedText;
@@ -90,7 +98,8 @@ export class CardState {
     this.lastArrivalAt = options.startedAt;
     this.quietPeriodMs = options.quietPeriodMs ?? DEFAULT_QUIET_PERIOD_MS;
     this.usage = new UsageTally(options.prices);
-    this.locale = options.locale ?? 'zh-CN';
+    this.locale = options.locale;
+    this.defaultLocale = options.defaultLocale ?? FALLBACK_LOCALE;
     this.redact = options.redact ?? redactSecrets;
     this.title = this.redact(wellFormed(options.title ?? ''));
     this.tools = new ToolCalls(this.redact);
@@ -265,12 +274,13 @@ export class CardState {
     const noProgress = status === 'running' ? noProgressSince(this.lastArrivalAt, now, this.quietPeriodMs) : undefined;
     const end = this.endedAt ?? now;
     const elapsedMs = Math.max(0, end - this.startedAt);
-    const { tools, toolCount } = this.tools.lines(end, this.locale);
     const answer = this.text.shownAnswer();
+    const locale = this.shownLocale(answer.text);
+    const { tools, toolCount } = this.tools.lines(end, locale);
     const usage = this.usage.footer();
     return {
       status,
-      locale: this.locale,
+      locale,
       title: this.title,
       round: this.round,
       thinking: this.text.shownThinking,
@@ -305,6 +315,13 @@ export class CardState {
       // The stall shows its own notice only when the quiet-period note is off (else it says the same).
       ...(this.stalledSince !== undefined && !this.isTerminal && noProgress === undefined ? { notice: { kind: 'no-progress' as const, since: this.stalledSince } } : {}),
     };
+  }
+
+  /** The language the card speaks now: the one set, or with `auto` the title's, else the answer's, else the default. */
+  private shownLocale(answer: string): Locale {
+    if (this.locale === undefined) return this.defaultLocale;
+    if (this.locale !== 'auto') return this.locale;
+    return detectLocale(this.title) ?? detectLocale(answer) ?? this.defaultLocale;
   }
 
   /** The run ends with `status` at `at` (never before it started). */

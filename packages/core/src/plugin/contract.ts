@@ -1,6 +1,6 @@
 import type { VerbositySetting } from '../card/verbosity.js';
 import type { CardImage } from '../card/images.js';
-import type { CardView } from '../card/view.js';
+import type { CardView, Locale } from '../card/view.js';
 import type { ClickHandler } from '../interaction/types.js';
 import type { StandardSchemaV1 } from '../shared/standard-schema.js';
 import type { FeatureSwitches } from './kit/switches.js';
@@ -317,6 +317,11 @@ export interface ChannelPlugin<Payload = unknown, Target = unknown> {
    * footer, folding and language ones). Absent = every switch at its default.
    */
   readonly switches?: FeatureSwitches;
+  /**
+   * The card language when neither the run nor the channel's `locale` switch sets one (default:
+   * `CHANNEL_DEFAULT_LOCALES` by `id`, `zh-CN` for an id not listed).
+   */
+  readonly defaultLocale?: Locale;
   readonly renderer: CardRenderer<Payload>;
   readonly transport: CardTransport<Payload, Target>;
   /**

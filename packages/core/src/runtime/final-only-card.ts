@@ -36,7 +36,8 @@ export class FinalOnlyCard extends EventMethods implements ProgressCard {
     this.shadow = new CardState({
       startedAt: clock.now(),
       title: options.title,
-      locale: options.locale,
+      locale: inner.localeSetting,
+      defaultLocale: inner.channelLocale,
       textBuffer: options.textBuffer,
       redact: createRedactor(options.redaction),
     });

@@ -10,7 +10,7 @@ const positiveInteger = z.number().int().positive();
  */
 const OpenCardOptionsSchema = z.looseObject({
   title: z.string().optional(),
-  locale: z.enum(['zh-CN', 'en']).optional(),
+  locale: z.enum(['zh-CN', 'en', 'auto']).optional(),
   cardPer: z.enum(['run', 'turn']).optional(),
   textBuffer: z.object({ maxSegments: positiveInteger, maxChars: positiveInteger }).optional(),
   message: z.looseObject({ id: z.string().min(1), extra: z.record(z.string(), z.unknown()).optional() }).optional(),

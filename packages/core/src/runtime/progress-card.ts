@@ -1,4 +1,5 @@
 import { checkPriceTable, type PriceTable } from '../card/cost.js';
+import type { LocaleSetting } from '../card/locale.js';
 import type { RedactionOption } from '../card/redaction.js';
 import type { TextBufferLimits } from '../card/text-buffer.js';
 import type { ChatType } from '../card/verbosity.js';
@@ -30,8 +31,13 @@ export interface OpenCardOptions {
   readonly replyTo?: ReplyToMessage;
   /** Card title until `run.started` gives one. */
   readonly title?: string;
-  /** Card language until `run.started` gives one (default zh-CN). */
-  readonly locale?: Locale;
+  /**
+   * Card language until `run.started` gives one: `zh-CN`, `en`, or `auto` to follow the run's own
+   * text (its title or prompt, else its answer). Default: the channel's (`CHANNEL_DEFAULT_LOCALES`:
+   * Feishu, DingTalk, WeCom `zh-CN`; Slack, Telegram, Discord, Teams `en`). A channel's `locale`
+   * setting (config or `<CHANNEL>_CARD_LANG`) wins over it.
+   */
+  readonly locale?: LocaleSetting;
   /**
    * `run` (default): one card for the whole run, rounds update it. `turn`: a new card starts when
    * the round advances; the previous card gets its final state and is never edited again.

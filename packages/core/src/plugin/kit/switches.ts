@@ -33,7 +33,10 @@ export interface FeatureSwitches {
   readonly toolFoldAfter?: number;
   /** `run` (default): one card per run; `turn`: a new card per round. */
   readonly cardPer: 'run' | 'turn';
-  /** Card language (default: the run's). */
+  /**
+   * Card language for every card of the channel, winning over the run's `open({ locale })`
+   * (default: the run's, else the channel's default, see `CHANNEL_DEFAULT_LOCALES`).
+   */
   readonly locale?: Locale;
   /** Completion ping; absent = off (default). */
   readonly completionPing?: CompletionPingSwitch;
@@ -115,7 +118,7 @@ export const SWITCH_ENV_VARIABLES: readonly SwitchEnvVariable[] = [
   },
   { suffix: 'TOOL_FOLD_AFTER', field: 'toolFoldAfter', hint: 'tool calls shown before older ones fold', parse: wholeNumber },
   { suffix: 'PER', field: 'cardPer', hint: 'run (default) | turn: a new card per round', parse: (t) => t.trim().toLowerCase() },
-  { suffix: 'LANG', field: 'locale', hint: 'zh | en (default: the run\'s)', parse: language },
+  { suffix: 'LANG', field: 'locale', hint: 'zh | en: every card (default: the run\'s, else the channel\'s)', parse: language },
   {
     suffix: 'COMPLETION_PING_MS',
     field: 'completionPing',
