@@ -3,7 +3,7 @@ import type { LocaleSetting } from '../card/locale.js';
 import type { RedactionOption } from '../card/redaction.js';
 import type { TextBufferLimits } from '../card/text-buffer.js';
 import type { ChatType } from '../card/verbosity.js';
-import type { CardStatus, CardView, Locale, Verbosity } from '../card/view.js';
+import type { CardStatus, CardView, Verbosity } from '../card/view.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { MessageRef, ReplyToMessage } from '../plugin/contract.js';
 import type { AgentEvent, EventOf, InteractionUser, PlanItem } from '../events/contract.js';
