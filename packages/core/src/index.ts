@@ -3,7 +3,8 @@ import 'reflect-metadata';
 // events/: what an agent feeds a card.
 export * from './events/contract.js';
 export { EventParseError, parseEvent } from './events/parse.js';
-export { describeInvalidInput, showValue, type InputProblem } from './events/invalid-input.js';
+export { describeInvalidInput, type InputProblem } from './events/invalid-input.js';
+export { showValue } from './shared/show-value.js';
 export { MAX_TIMER_MS } from './shared/timer-duration.js';
 
 // card/: event → card state → view (pure).
@@ -103,7 +104,7 @@ export { tickStretch } from './runtime/call-cap.js';
 
 // interaction/: questions and Stop on the card, clicks routed back to the agent.
 export { InteractionRouter, type InteractionEntry, type InteractivePlugin } from './interaction/router.js';
-export { INTERACTION_TEXTS, type InteractionTexts } from './interaction/texts.js';
+export { INTERACTION_TEXTS, type InteractionTexts } from './plugin/interaction-texts.js';
 export { interactionCode } from './card/interaction-state.js';
 export { DEFAULT_INTERACTION_TIMEOUT_MS } from './runtime/card-interactions.js';
 export type {
@@ -111,10 +112,6 @@ export type {
   ApprovalOption,
   ApprovalRequest,
   AskRequest,
-  ClickHandler,
-  ClickOutcome,
-  ClickReply,
-  ControlClick,
   Decision,
   StopHandler,
 } from './interaction/types.js';

@@ -11,6 +11,7 @@ import { wellFormed } from './format/text.js';
 import { InteractionLedger } from './interaction-state.js';
 import { detectLocale, FALLBACK_LOCALE, type LocaleSetting } from './locale.js';
 import { redactSecrets, type Redact } from './redaction.js';
+import { ThinkingTime } from './thinking-time.js';
 import { ToolCalls } from './tool-calls.js';
 import { UsageTally } from './usage.js';
 import type { CardStatus, CardView, Locale } from './view.js';
@@ -31,6 +32,18 @@ export interface ApplyResult {
   readonly released?: boolean;
 }
 
+/** Events after which the agent is no longer thinking (a new stretch starts with the next thinking text). */
+const THINKING_ENDS: ReadonlySet<AgentEvent['type']> = new Set([
+  'answer.delta',
+  'tool.started',
+  'round.started',
+  'round.ended',
+  'interaction.requested',
+  'run.completed',
+  'run.failed',
+  'run.cancelled',
+]);
+
 /** Options of a {@link CardState}. */
 export interface CardStateOptions {
   /** Epoch ms the run started (a later `run.started.at` replaces it). */
@@ -40,6 +53,11 @@ export interface CardStateOptions {
    * its answer); default {@link CardStateOptions.defaultLocale}. A `run.started` with `locale` replaces it.
    */
   readonly locale?: LocaleSetting;
+  /**
+   * The channel's language (its `locale` switch): wins over {@link locale} and over `run.started`'s,
+   * so every text the core makes for the card (tool lines, statuses, notices) is in it.
+   */
+  readonly lockedLocale?: Locale;
   /** Language when none is set, or `auto` finds no text to go by: the channel's default (default `zh-CN`). */
   readonly defaultLocale?: Locale;
   readonly title?: string;
@@ -70,10 +88,12 @@ export class CardState {
   private readonly status = new RunStatus();
   private locale: LocaleSetting | undefined;
   private readonly defaultLocale: Locale;
+  private readonly lockedLocale: Locale | undefined;
   private title: string;
   private round = 0;
   private readonly text: StreamedText;
   private readonly tools: ToolCalls;
+  private readonly thinkingTime = new ThinkingTime();
   private readonly redact: Redact;
   private readonly usage: UsageTally;
   private error: string | undefined;
@@ -98,6 +118,7 @@ export class CardState {
     this.lastArrivalAt = options.startedAt;
     this.quietPeriodMs = options.quietPeriodMs ?? DEFAULT_QUIET_PERIOD_MS;
     this.usage = new UsageTally(options.prices);
+    this.lockedLocale = options.lockedLocale;
     this.locale = options.locale;
     this.defaultLocale = options.defaultLocale ?? FALLBACK_LOCALE;
     this.redact = options.redact ?? redactSecrets;
@@ -160,7 +181,13 @@ export class CardState {
     const at = event.at ?? now;
     // The quiet period is the live wait since something arrived, whatever time the event itself tells.
     this.lastArrivalAt = Math.max(this.lastArrivalAt, now);
+    const previousEventAt = this.latestEventAt;
     this.latestEventAt = Math.max(this.latestEventAt, at);
+    if (event.type === 'thinking.delta') {
+      if (event.text) this.thinkingTime.thought(at, Math.max(previousEventAt, this.startedAt));
+    } else if (THINKING_ENDS.has(event.type)) {
+      this.thinkingTime.moveOn(at);
+    }
     switch (event.type) {
       case 'run.started': {
         this.startedAt = event.at ?? this.startedAt;
@@ -284,6 +311,8 @@ export class CardState {
       title: this.title,
       round: this.round,
       thinking: this.text.shownThinking,
+      thinkingMs: this.thinkingTime.totalMs(end),
+      thinkingNow: this.thinkingTime.active,
       answer: answer.text,
       images: cardImages(this.toolImages.list(), answer.images),
       tools,
@@ -317,8 +346,9 @@ export class CardState {
     };
   }
 
-  /** The language the card speaks now: the one set, or with `auto` the title's, else the answer's, else the default. */
+  /** The language the card speaks now: the channel's locked one, else the one set, or with `auto` the title's, else the answer's, else the default. */
   private shownLocale(answer: string): Locale {
+    if (this.lockedLocale !== undefined) return this.lockedLocale;
     if (this.locale === undefined) return this.defaultLocale;
     if (this.locale !== 'auto') return this.locale;
     return detectLocale(this.title) ?? detectLocale(answer) ?? this.defaultLocale;

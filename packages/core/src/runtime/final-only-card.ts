@@ -1,6 +1,6 @@
 import { CardState } from '../card/card-state.js';
 import { createRedactor } from '../card/redaction.js';
-import type { CardStatus, CardView } from '../card/view.js';
+import type { CardStatus, CardView, Locale } from '../card/view.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { AgentEvent } from '../events/contract.js';
 import type { MessageRef } from '../plugin/contract.js';
@@ -31,12 +31,14 @@ export class FinalOnlyCard extends EventMethods implements ProgressCard {
     private readonly clock: Clock,
     private readonly logger: Logger,
     options: OpenCardOptions = {},
+    lockedLocale?: Locale,
   ) {
     super();
     this.shadow = new CardState({
       startedAt: clock.now(),
       title: options.title,
-      locale: inner.localeSetting,
+      locale: options.locale,
+      lockedLocale,
       defaultLocale: inner.channelLocale,
       textBuffer: options.textBuffer,
       redact: createRedactor(options.redaction),

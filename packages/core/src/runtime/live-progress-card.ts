@@ -69,7 +69,7 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
     this.tickMs = runtime.channel.settings.tickMs;
     checkOpenCardOptions(options);
     this.verbosity = resolveVerbosity(options.verbosity, runtime.channel.settings.verbosity, options.chatType);
-    this.slot = this.newSlot(runtime.clock.now(), options.title ?? resumed?.title, resumed?.locale ?? this.localeSetting);
+    this.slot = this.newSlot(runtime.clock.now(), options.title ?? resumed?.title, resumed?.locale ?? options.locale);
     this.interactive = new CardInteractions({
       plugin: runtime.channel.plugin,
       router: runtime.interactions,
@@ -256,16 +256,8 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
     previous.state.apply({ type: 'run.completed' }, now);
     previous.clearTimers();
     this.runtime.channel.markDirty(previous.delivery, 'terminal');
-    this.slot = this.newSlot(now, view.title, this.localeSetting === 'auto' ? 'auto' : view.locale);
+    this.slot = this.newSlot(now, view.title, this.options.locale === 'auto' ? 'auto' : view.locale);
     this.slot.state.apply({ type: 'run.started', at: view.startedAt, model: view.footer.model }, now);
-  }
-
-  /**
-   * The card's language setting: the channel's `locale` switch (config or `<CHANNEL>_CARD_LANG`)
-   * forces one for every card of the channel; else what `open` asked (a language or `auto`).
-   */
-  get localeSetting(): LocaleSetting | undefined {
-    return this.runtime.channel.plugin.switches?.locale ?? this.options.locale;
   }
 
   /** The channel's default language: its plugin's `defaultLocale`, else the table's (`CHANNEL_DEFAULT_LOCALES`). */
@@ -280,7 +272,8 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
     const first = this.turn === 0;
     const id = first && this.resumed ? this.resumed.cardId : `${this.id.slice(0, 28)}-t${this.turn}`;
     this.turn += 1;
-    const state = new CardState({ startedAt: now, title, locale, defaultLocale: this.channelLocale, textBuffer, quietPeriodMs, prices, redact, cardId: id });
+    const lockedLocale = this.runtime.channel.plugin.switches?.locale;
+    const state = new CardState({ startedAt: now, title, locale, lockedLocale, defaultLocale: this.channelLocale, textBuffer, quietPeriodMs, prices, redact, cardId: id });
     if (this.stoppable) state.setStoppable(true);
     if (this.textReplies) state.useTextReplies();
     // The delivery's callbacks run only after the slot exists; they act only while it is the current one.
