@@ -2,3 +2,4 @@ export * from './common/index.js';
 export * from './feishu/index.js';
 export * from './dingtalk/index.js';
 export * from './slack/index.js';
+export * from './telegram/index.js';
