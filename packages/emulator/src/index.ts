@@ -3,3 +3,4 @@ export * from './feishu/index.js';
 export * from './dingtalk/index.js';
 export * from './slack/index.js';
 export * from './telegram/index.js';
+export * from './discord/index.js';
