@@ -45,7 +45,11 @@ export const DiscordErrors = {
     const parts = path.split('.');
     for (const [i, part] of parts.entries()) {
       if (i === parts.length - 1) node[part] = { _errors: [{ code, message }] };
-      else node = (node[part] = {}) as Record<string, unknown>;
+      else {
+        const child: Record<string, unknown> = {};
+        node[part] = child;
+        node = child;
+      }
     }
     return error(400, 50035, 'Invalid Form Body', tree);
   },

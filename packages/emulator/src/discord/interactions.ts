@@ -147,7 +147,7 @@ export class DiscordInteractions {
     if (response.type !== 7) return;
     const message = this.store.get(messageId);
     const data = (response.data ?? {}) as Json;
-    if (!message || message.state !== 'live') return;
+    if (message?.state !== 'live') return;
     if (typeof data.content === 'string') message.content = data.content;
     if (Array.isArray(data.embeds)) message.embeds = data.embeds;
     if (Array.isArray(data.components)) message.components = data.components;
