@@ -1,6 +1,7 @@
 import {
   changedFilesLines,
   cut,
+  FOOTER_FIELDS,
   formatFooter,
   imagePlaceholderText,
   isTerminalStatus,
@@ -58,8 +59,13 @@ export function createTelegramRenderer(options: TelegramRendererOptions = {}): C
   const callbackData = options.callbackData ?? new CallbackDataRegistry();
   const style = options.controls ?? 'text';
   const localeOf = (view: CardView) => options.locale ?? view.locale;
+  // With the answer in drafts, a running card leaves the run's duration out of its footer: the
+  // core sends a card's follow-up messages only once the card shows its latest render, and a
+  // duration that changes with every answer delta would hold the draft back until the end.
+  const footerFields = (view: CardView): readonly FooterField[] | undefined =>
+    options.answerAsDraft && !isTerminalStatus(view.status) ? (options.footerFields ?? FOOTER_FIELDS).filter((field) => field !== 'duration') : options.footerFields;
   const footer = (view: CardView) =>
-    oneLine(formatFooter({ ...view.footer, model: view.footer.model === undefined ? undefined : oneLine(view.footer.model, 80) }, { locale: localeOf(view), style: options.footerStyle ?? 'compact', fields: options.footerFields, timeZone: options.timeZone }), 300);
+    oneLine(formatFooter({ ...view.footer, model: view.footer.model === undefined ? undefined : oneLine(view.footer.model, 80) }, { locale: localeOf(view), style: options.footerStyle ?? 'compact', fields: footerFields(view), timeZone: options.timeZone }), 300);
 
   /** The answer split into the card's share and the follow-up messages' shares. */
   const answerShares = (view: CardView): { card: string | undefined; parts: string[]; leftOut: number } => {
