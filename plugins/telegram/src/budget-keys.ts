@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BudgetKey, BudgetWindow, BudgetedCall, ChannelSettings } from '@progresscard/core';
+import type { BudgetKey, BudgetWindow, BudgetedCall, ChannelSettings } from '@progresscard/core/plugin';
 import { isPrivateChat, type TelegramTarget } from './transport/transport.js';
 
 /** Windows of one chat and of one group (see {@link TELEGRAM_CHAT_BUDGETS}). */

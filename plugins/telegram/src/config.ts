@@ -1,5 +1,5 @@
-import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, MAX_TIMER_MS, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
-import { z } from 'zod';
+import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, MAX_TIMER_MS, TIMING_OVERRIDES_SHAPE, z, type ChannelSettings } from '@progresscard/core/plugin';
+
 
 /**
  * Telegram's channel defaults: tick 3000 ms; the bot's budget of 30 messages a second across chats
@@ -69,15 +69,4 @@ export type TelegramConfig = z.output<typeof TelegramConfigSchema>;
 /** Bad Telegram config: names the field and value (the token and secret are shown as `<hidden>`). */
 export class TelegramConfigError extends ChannelConfigError {
   override readonly name = 'TelegramConfigError';
-}
-
-/**
- * Validates and completes a config.
- * @throws TelegramConfigError naming the first bad field and its value.
- */
-export function parseTelegramConfig(input: unknown): TelegramConfig {
-  return parseChannelConfig('telegram', TelegramConfigSchema, input, {
-    secretFields: new Set(['botToken', 'webhook']),
-    error: (...args) => new TelegramConfigError(...args),
-  });
 }

@@ -1,4 +1,4 @@
-import type { EnvVariable } from '@progresscard/core';
+import type { EnvVariable } from '@progresscard/core/plugin';
 import type { TelegramConfigInput } from './config.js';
 
 /** Port of the webhook when `TELEGRAM_WEBHOOK_SECRET` turns buttons on (8443 is one of the ports Telegram delivers to). */

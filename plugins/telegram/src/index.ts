@@ -2,7 +2,7 @@
  * `@progresscard/plugin-telegram`: the Telegram channel. Build it with {@link telegram} and hand it
  * to `createProgressCards({ channels: [...] })`. Renderer, guards and transport are internal.
  */
-export { telegram, type TelegramPlugin, type TelegramPluginOptions } from './plugin.js';
+export { telegram, type TelegramPlugin } from './plugin.js';
 export { TELEGRAM_ENV_VARIABLES, TELEGRAM_WEBHOOK_PORT } from './env.js';
 export { TELEGRAM_CHAT_BUDGETS, type TelegramChatBudgets } from './budget-keys.js';
 export { TELEGRAM_DEFAULTS, TelegramConfigSchema, TelegramConfigError, type TelegramConfig, type TelegramConfigInput } from './config.js';

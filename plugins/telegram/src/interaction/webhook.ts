@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Update } from '@grammyjs/types';
-import { CallbackServer, type ChannelInteraction, type ClickHandler, type ControlClick, callbackHeader, readCallbackBody } from '@progresscard/core';
+import { CallbackServer, type ChannelInteraction, type ClickHandler, type ControlClick, callbackHeader, readCallbackBody } from '@progresscard/core/plugin';
 import { TELEGRAM_METHODS, callTelegram, type TelegramEndpoint } from '../transport/routes.js';
 import type { CallbackDataRegistry } from './callback-data.js';
 

@@ -1,4 +1,4 @@
-import { oneLine, type CardView } from '@progresscard/core';
+import { oneLine, type CardView } from '@progresscard/core/plugin';
 import type { CallbackDataRegistry } from '../interaction/callback-data.js';
 import { escapeHtml } from './html.js';
 import type { TelegramButton } from './payload.js';

@@ -1,4 +1,4 @@
-import { breakLinkSyntax, isAllowedLinkDestination, neutraliseLinks } from '@progresscard/core';
+import { breakLinkSyntax, isAllowedLinkDestination, neutraliseLinks } from '@progresscard/core/plugin';
 
 /** `&`, `<`, `>` escaped, and `"` for attributes: the HTML parse mode needs no more (https://core.telegram.org/bots/api#html-style). */
 export function escapeHtml(text: string): string {

@@ -15,7 +15,7 @@ import {
   type FooterField,
   type FooterStyle,
   type Locale,
-} from '@progresscard/core';
+} from '@progresscard/core/plugin';
 import { CallbackDataRegistry } from '../interaction/callback-data.js';
 import { decisionLines, keyboardOf, replyLine, type ControlStyle } from './controls.js';
 import { escapeHtml, markdownToTelegramHtml, splitMarkdown } from './html.js';

@@ -1,4 +1,4 @@
-import type { Locale } from '@progresscard/core';
+import type { Locale } from '@progresscard/core/plugin';
 
 /** Words of the Telegram card besides the shared status words, per locale. */
 export interface TelegramTexts {

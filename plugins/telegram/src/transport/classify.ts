@@ -1,4 +1,4 @@
-import type { CallFailure } from '@progresscard/core';
+import type { CallFailure } from '@progresscard/core/plugin';
 import { TelegramApiError, TelegramRequestError } from './routes.js';
 
 /** The plugin refused to send something itself (a message over Telegram's limits). */

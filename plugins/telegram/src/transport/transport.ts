@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CallFailure, CardTransport, MessageRef, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core';
+import type { CallFailure, CardTransport, MessageRef, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core/plugin';
 import type { Message } from '@grammyjs/types';
 import { telegramMessageProblems } from '../render/guards.js';
 import { escapeHtml } from '../render/html.js';
