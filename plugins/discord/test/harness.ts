@@ -9,8 +9,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
 export interface HarnessOptions {
   readonly plugin?: Partial<DiscordConfigInput>;
   readonly emulator?: DiscordEmulatorOptions;
-  /** Default 1: every card goes to the emulator's channel. */
-  readonly cards?: number;
+  /** Turn the buttons on, verified with the emulator's own public key (its key pair is made per emulator). */
+  readonly interactive?: boolean;
 }
 
 /**
@@ -24,7 +24,8 @@ export interface Harness {
   readonly cards: ProgressCards;
   readonly logger: ReturnType<typeof recordingLogger>;
   readonly t0: number;
-  play(card: ProgressCard, events: readonly Record<string, unknown>[]): Promise<void>;
+  /** Plays a script; `speed` > 1 plays it that many times faster (its `at` times divided), the clock staying real. */
+  play(card: ProgressCard, events: readonly Record<string, unknown>[], speed?: number): Promise<void>;
   until(atMs: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -34,7 +35,14 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   const emulator = await startDiscordEmulator(options.emulator);
   // Warm the process's HTTP client: the first fetch of a process is slow to arrive.
   await fetch(`${emulator.apiUrl}/users/@me`, { headers: { authorization: `Bot ${DEFAULT_DISCORD_APP.botToken}` } }).then((r) => r.arrayBuffer());
-  const plugin = discord({ botToken: DEFAULT_DISCORD_APP.botToken, channelId: DEFAULT_DISCORD_APP.channel, apiUrl: emulator.apiUrl, locale: 'en', ...options.plugin });
+  const plugin = discord({
+    botToken: DEFAULT_DISCORD_APP.botToken,
+    channelId: DEFAULT_DISCORD_APP.channel,
+    apiUrl: emulator.apiUrl,
+    locale: 'en',
+    ...(options.interactive ? { interactions: { publicKey: emulator.publicKey, port: 0 } } : {}),
+    ...options.plugin,
+  });
   const logger = recordingLogger();
   const t0 = Date.now();
   const cards = createProgressCards({ channels: [plugin], logger, env: {}, retry: { finalRetryDelaysMs: [500, 1000, 2000], updateRetryDelaysMs: [500, 1000, 2000] } });
@@ -45,10 +53,11 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     logger,
     t0,
     until: async (atMs) => void (await sleep(t0 + atMs - Date.now())),
-    async play(card, events) {
+    async play(card, events, speed = 1) {
       for (const event of events) {
-        await sleep(t0 + Number(event.at ?? 0) - Date.now());
-        card.push({ ...event, at: t0 + Number(event.at ?? 0) });
+        const at = Math.round(Number(event.at ?? 0) / speed);
+        await sleep(t0 + at - Date.now());
+        card.push({ ...event, at: t0 + at });
       }
     },
     async close() {
