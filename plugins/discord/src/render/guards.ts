@@ -1,4 +1,4 @@
-import type { DiscordLimits } from './limits.js';
+import { DISCORD_LIMITS, type DiscordLimits } from './limits.js';
 import type { DiscordMessage } from './payload.js';
 
 const chars = (text: string | undefined) => [...(text ?? '').trim()].length;
@@ -10,7 +10,7 @@ const chars = (text: string | undefined) => [...(text ?? '').trim()].length;
  * or 5 buttons a row, a label over 80 or a `custom_id` of 0 or more than 100 characters, an empty
  * message. Empty when it would pass.
  */
-export function discordMessageProblems(message: DiscordMessage, limits: DiscordLimits): string[] {
+export function discordMessageProblems(message: DiscordMessage, limits: DiscordLimits = DISCORD_LIMITS): string[] {
   const problems: string[] = [];
   if (chars(message.content) > limits.maxContentChars) problems.push(`content is ${chars(message.content)} characters (at most ${limits.maxContentChars})`);
   let total = 0;

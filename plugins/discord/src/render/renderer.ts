@@ -84,7 +84,7 @@ export function createDiscordRenderer(options: DiscordRendererOptions = {}): Car
     if (card !== undefined) blocks.push(agentMarkdown(card));
     if (parts.length > 0) blocks.push(`-# ${t.continuesBelow(parts.length)}`);
     else if (leftOut > 0) blocks.push(`-# ${t.cutNotice(leftOut)}`);
-    if (view.images.length > 0) blocks.push(escapeMarkdown(view.images.map((image) => imagePlaceholderText(image, locale)).join('  ')));
+    if (view.images.length > 0) blocks.push(view.images.map((image) => imagePlaceholderText(image, locale)).join('  '));
     if (view.status === 'waiting' && view.waitingFor) blocks.push(`**${t.waitingFor}:** ${escapeMarkdown(cut(view.waitingFor, 400))}`);
     if (view.error) blocks.push(`⚠️ ${escapeMarkdown(cut(view.error, 400))}`);
     const decided = decisionLines(view);

@@ -1,4 +1,4 @@
-import type { TelegramLimits } from './limits.js';
+import { TELEGRAM_LIMITS, type TelegramLimits } from './limits.js';
 import type { TelegramMessage } from './payload.js';
 
 /** The text the user sees of an HTML message the renderer made (tags dropped, the four entities decoded). */
@@ -12,7 +12,7 @@ function visibleText(html: string): string {
  * empty), `callback_data` of 0 or more than 64 bytes (https://core.telegram.org/bots/api#sendmessage,
  * https://core.telegram.org/bots/api#inlinekeyboardbutton). Empty when it would pass.
  */
-export function telegramMessageProblems(message: TelegramMessage, limits: TelegramLimits): string[] {
+export function telegramMessageProblems(message: TelegramMessage, limits: TelegramLimits = TELEGRAM_LIMITS): string[] {
   const problems: string[] = [];
   const visible = visibleText(message.text);
   if (visible.length > limits.maxTextChars) problems.push(`text is ${visible.length} characters after parsing (at most ${limits.maxTextChars})`);
