@@ -17,7 +17,7 @@ export interface DiscordInteractionsOptions {
 }
 
 /** A MESSAGE_COMPONENT interaction as a click, or undefined when it is not one of our buttons. */
-export function clickFromInteraction(interaction: APIInteraction, customIds: CustomIdRegistry): ControlClick | undefined {
+function clickFromInteraction(interaction: APIInteraction, customIds: CustomIdRegistry): ControlClick | undefined {
   if (interaction.type !== InteractionType.MessageComponent) return undefined;
   const target = customIds.decode(interaction.data.custom_id);
   const user = interaction.member?.user ?? interaction.user;
@@ -33,7 +33,7 @@ export function clickFromInteraction(interaction: APIInteraction, customIds: Cus
  * message only the clicking user sees (type 4, flag EPHEMERAL)
  * (https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction).
  */
-export function responseFor(reply: ClickReply | undefined): Record<string, unknown> {
+function responseFor(reply: ClickReply | undefined): Record<string, unknown> {
   if (reply && (reply.outcome === 'decided' || reply.outcome === 'stopped') && !reply.repeated) return { type: InteractionResponseType.DeferredMessageUpdate };
   if (!reply) return { type: InteractionResponseType.DeferredMessageUpdate };
   return { type: InteractionResponseType.ChannelMessageWithSource, data: { content: reply.message, flags: MessageFlags.Ephemeral, allowed_mentions: { parse: [] } } };

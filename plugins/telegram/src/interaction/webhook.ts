@@ -20,14 +20,14 @@ export interface TelegramWebhookOptions {
 }
 
 /** Constant-time comparison of the header with the secret (digests first, so lengths do not leak). */
-export function secretTokenMatches(secret: string, header: string | undefined): boolean {
+function secretTokenMatches(secret: string, header: string | undefined): boolean {
   if (header === undefined) return false;
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(secret), digest(header));
 }
 
 /** A `callback_query` update as a click, or undefined when it is not a press on one of our buttons. */
-export function clickFromUpdate(update: Update, callbackData: CallbackDataRegistry): ControlClick | undefined {
+function clickFromUpdate(update: Update, callbackData: CallbackDataRegistry): ControlClick | undefined {
   const query = update.callback_query;
   if (!query?.data) return undefined;
   const target = callbackData.decode(query.data);
