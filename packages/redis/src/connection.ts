@@ -1,3 +1,4 @@
+import { describeAs } from '@progresscard/core';
 import { Redis } from 'ioredis';
 
 /** Thrown by `redisStore` when Redis cannot be reached at start, or its options are wrong. */
@@ -45,6 +46,9 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
     commandTimeout: options.commandTimeoutMs ?? 1000,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
   });
+  // ioredis keeps the URL's password in `client.options`: a dump of the client (or of a store
+  // holding it) shows the redacted URL and the connection status instead.
+  describeAs(client, () => ({ redis: redactRedisUrl(url), status: client.status }));
   // Connection errors are reported through the stores (once per outage), not as unhandled events.
   let lastError: unknown;
   client.on('error', (error) => (lastError = error));

@@ -1,4 +1,4 @@
-import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type CardView, type ChannelPlugin, type EnvSource } from '@progresscard/core';
+import { configFromEnv, hideSecretFields, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type CardView, type ChannelPlugin, type EnvSource } from '@progresscard/core';
 import { DINGTALK_DEFAULTS, DINGTALK_MONTHLY_QUOTA, DingTalkConfigError, DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig, type DingTalkConfigInput } from './config.js';
 import { DINGTALK_ENV_VARIABLES } from './env.js';
 import { DingTalkRenderer, type DingTalkCardPayload } from './render/renderer.js';
@@ -107,7 +107,7 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     renderer,
     transport,
     interaction,
-    config: { ...c, appSecret: '<hidden>', ...(c.callbacks?.mode === 'http' && c.callbacks.apiSecret ? { callbacks: { ...c.callbacks, apiSecret: '<hidden>' } } : {}) },
+    config: hideSecretFields(c, [['appSecret'], ['callbacks', 'apiSecret']]) as DingTalkPlugin['config'],
   };
 }
 

@@ -1,4 +1,4 @@
-import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
+import { configFromEnv, hideSecretFields, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
 import { FEISHU_CARDKIT_DEFAULTS, FEISHU_DEFAULTS, FeishuConfigError, FeishuConfigSchema, parseFeishuConfig, type FeishuConfig, type FeishuConfigInput } from './config.js';
 import { feishuBudgetKeys } from './budget-keys.js';
 import { FEISHU_ENV_VARIABLES } from './env.js';
@@ -7,7 +7,7 @@ import { createFeishuRenderer } from './render/renderer.js';
 import { feishuInteraction } from './interaction/channel-interaction.js';
 import { FeishuTransport, type FeishuTarget, type FeishuTransportOptions } from './transport/transport.js';
 
-/** The Feishu channel plugin. `config` is the validated config without the app secret. */
+/** The Feishu channel plugin. `config` is the validated config without the app secret, the callback secrets shown as `<hidden>`. */
 export interface FeishuPlugin extends ChannelPlugin<FeishuCard, FeishuTarget | string> {
   readonly id: 'feishu';
   readonly config: Readonly<Omit<FeishuConfig, 'appSecret'>>;
@@ -59,7 +59,7 @@ export function feishu(config: FeishuConfigInput, options: FeishuPluginOptions =
     overrides: parseTimingOverrides('feishu', parsed),
     budgetKeys: feishuBudgetKeys(parsed),
     switches,
-    config: Object.freeze(visible),
+    config: Object.freeze(hideSecretFields(visible, [['callbacks', 'verificationToken'], ['callbacks', 'encryptKey']])),
     renderer,
     transport: new FeishuTransport(parsed, options),
     interaction: feishuInteraction(parsed, (view) => renderer.render(view)),

@@ -52,13 +52,17 @@ export function verifyDingTalkSignature(timestamp: string | undefined, sign: str
 export class DingTalkHttpCallbacks implements ChannelInteraction {
   private readonly server: CallbackServer;
 
-  constructor(private readonly options: DingTalkHttpCallbacksOptions) {
+    /** Private (`#`): the options hold the secrets, kept out of `util.inspect` and JSON. */
+  readonly #options: DingTalkHttpCallbacksOptions;
+
+  constructor(options: DingTalkHttpCallbacksOptions) {
+    this.#options = options;
     this.server = new CallbackServer({ host: options.host, port: options.port, path: options.path, answer: (response, status, message) => send(response, status, { message }) });
   }
 
   /** Set without `apiSecret`: nothing is verified, anyone who reaches the port can click. */
   get warnings(): readonly string[] {
-    if (this.options.apiSecret) return [];
+    if (this.#options.apiSecret) return [];
     return ['HTTP card callbacks run without verification: anyone who reaches the port can click; set callbacks.apiSecret (DINGTALK_CALLBACK_API_SECRET)'];
   }
 
@@ -72,7 +76,7 @@ export class DingTalkHttpCallbacks implements ChannelInteraction {
     if (this.server.started) return;
     const url = await this.server.listen((request, response) => this.serve(request, response, onClick));
     try {
-      await this.options.register(this.options.publicUrl ?? url);
+      await this.#options.register(this.#options.publicUrl ?? url);
     } catch (error) {
       await this.stop();
       throw error;
@@ -86,16 +90,16 @@ export class DingTalkHttpCallbacks implements ChannelInteraction {
   private async serve(request: IncomingMessage, response: ServerResponse, onClick: ClickHandler): Promise<void> {
     const raw = await readCallbackBody(request);
     if (raw === undefined) return send(response, 413, { message: 'body too large' });
-    const { apiSecret } = this.options;
+    const { apiSecret } = this.#options;
     const header = (name: string) => callbackHeader(request, name);
-    if (apiSecret && !verifyDingTalkSignature(header('timestamp'), header('sign'), apiSecret, (this.options.now ?? Date.now)())) {
+    if (apiSecret && !verifyDingTalkSignature(header('timestamp'), header('sign'), apiSecret, (this.#options.now ?? Date.now)())) {
       return send(response, 401, { message: 'signature mismatch or stale timestamp' });
     }
     const deliveryId = createHash('sha256').update(raw).digest('hex');
     const click = clickFromCardCallback(raw, deliveryId);
     // Not one of our controls: an empty answer leaves the card as it is.
     if (!click) return send(response, 200, {});
-    return send(response, 200, callbackResponse(onClick(click), this.options.render, this.options.contentKey));
+    return send(response, 200, callbackResponse(onClick(click), this.#options.render, this.#options.contentKey));
   }
 }
 

@@ -55,3 +55,4 @@ export {
   type CallbackServerOptions,
   type CallbackRequestHandler,
 } from './callback-server.js';
+export { HIDDEN_SECRET, hideSecretFields, describeAs } from './secrets.js';
