@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CallbackServer, type CardView, type ChannelInteraction, type ClickHandler, callbackHeader, readCallbackBody } from '@progresscard/core';
 import type { DingTalkCardPayload } from '../render/renderer.js';
 import { callbackResponse, clickFromCardCallback } from './card-callback.js';
+import { SignedBodies } from './signed-bodies.js';
 
 /** How far a signed callback's `timestamp` may be from now, in ms (DingTalk's robot callbacks: 1 hour). */
 const MAX_CLOCK_SKEW_MS = 60 * 60 * 1000;
@@ -47,17 +48,27 @@ export function verifyDingTalkSignature(timestamp: string | undefined, sign: str
  * refuses requests whose signature is wrong or stale (HTTP 401), maps the `actionCallback` body
  * (`outTrackId`, `userId`, `content`) to a click and answers with the card's new variables and the
  * user's notice (the Stream answer's shape). A retried callback repeats the body, so the body's
- * SHA-256 is the delivery id and the retry is answered from memory.
+ * SHA-256 is the delivery id and the retry is answered from memory. The signature covers only the
+ * timestamp, so a signed pair of headers is taken with one body only (see `SignedBodies`).
  */
 export class DingTalkHttpCallbacks implements ChannelInteraction {
   private readonly server: CallbackServer;
+  /** The signature does not cover the body: each signed pair is bound to the first body it came with. */
+  readonly #signedBodies = new SignedBodies(MAX_CLOCK_SKEW_MS);
 
     /** Private (`#`): the options hold the secrets, kept out of `util.inspect` and JSON. */
   readonly #options: DingTalkHttpCallbacksOptions;
 
   constructor(options: DingTalkHttpCallbacksOptions) {
     this.#options = options;
-    this.server = new CallbackServer({ host: options.host, port: options.port, path: options.path, answer: (response, status, message) => send(response, status, { message }) });
+    this.server = new CallbackServer({
+      host: options.host,
+      port: options.port,
+      path: options.path,
+      answer: (response, status, message) => send(response, status, { message }),
+      // Unverified, a page in a browser must not be able to click for someone: DingTalk posts JSON without an Origin.
+      ...(options.apiSecret ? {} : { refuseCrossSite: { contentType: 'application/json', publicUrl: options.publicUrl } }),
+    });
   }
 
   /** Set without `apiSecret`: nothing is verified, anyone who reaches the port can click. */
@@ -92,8 +103,12 @@ export class DingTalkHttpCallbacks implements ChannelInteraction {
     if (raw === undefined) return send(response, 413, { message: 'body too large' });
     const { apiSecret } = this.#options;
     const header = (name: string) => callbackHeader(request, name);
-    if (apiSecret && !verifyDingTalkSignature(header('timestamp'), header('sign'), apiSecret, (this.#options.now ?? Date.now)())) {
-      return send(response, 401, { message: 'signature mismatch or stale timestamp' });
+    if (apiSecret) {
+      const now = (this.#options.now ?? Date.now)();
+      const timestamp = header('timestamp');
+      const sign = header('sign');
+      if (!verifyDingTalkSignature(timestamp, sign, apiSecret, now)) return send(response, 401, { message: 'signature mismatch or stale timestamp' });
+      if (!this.#signedBodies.bind(timestamp!, sign!, raw, now)) return send(response, 401, { message: 'signature already used with another body' });
     }
     const deliveryId = createHash('sha256').update(raw).digest('hex');
     const click = clickFromCardCallback(raw, deliveryId);

@@ -35,7 +35,15 @@ export class FeishuHttpCallbacks implements ChannelInteraction {
 
   constructor(options: FeishuHttpCallbacksOptions) {
     this.#options = options;
-    this.server = new CallbackServer({ host: options.host, port: options.port, path: options.path, answer: (response, status, msg) => send(response, status, { msg }) });
+    const verified = Boolean(options.verificationToken || options.encryptKey);
+    this.server = new CallbackServer({
+      host: options.host,
+      port: options.port,
+      path: options.path,
+      answer: (response, status, msg) => send(response, status, { msg }),
+      // Unverified, a page in a browser must not be able to click for someone: Feishu posts JSON without an Origin.
+      ...(verified ? {} : { refuseCrossSite: { contentType: 'application/json' } }),
+    });
   }
 
   /** Set when neither `verificationToken` nor `encryptKey` is: anyone who reaches the port can click. */
@@ -90,9 +98,14 @@ export class FeishuHttpCallbacks implements ChannelInteraction {
     return reply(200, callbackResponse(onClick(click), this.#options.render));
   }
 
-  /** False when a signed request's timestamp (seconds) is more than {@link MAX_REQUEST_AGE_MS} off: a replay. */
+  /**
+   * False when a signed request's timestamp (epoch seconds) is more than {@link MAX_REQUEST_AGE_MS}
+   * off (a replay), or is missing, empty or not a number: the signature covers timestamp + nonce as
+   * one string, so an old request re-sent with an empty timestamp and the old one moved into the
+   * nonce still matches, and only the parsed timestamp tells its age.
+   */
   private recent(timestamp: string | undefined): boolean {
-    if (timestamp === undefined || !/^\d+$/.test(timestamp)) return true;
+    if (timestamp === undefined || !/^\d{1,12}$/.test(timestamp)) return false;
     return Math.abs((this.#options.now ?? Date.now)() - Number(timestamp) * 1000) <= MAX_REQUEST_AGE_MS;
   }
 }

@@ -49,6 +49,8 @@ export {
 export { ALLOWED_LINK_SCHEMES, breakLinkSyntax, isAllowedLinkDestination, neutraliseLinks } from './links.js';
 export {
   CallbackServer,
+  crossSiteProblem,
+  type CrossSiteGuard,
   readCallbackBody,
   callbackHeader,
   MAX_CALLBACK_BODY_BYTES,
