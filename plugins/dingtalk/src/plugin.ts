@@ -1,4 +1,5 @@
-import { configFromEnv, hideSecretFields, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type CardView, type ChannelPlugin, type EnvSource } from '@progresscard/core';
+import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type CardView, type ChannelPlugin, type EnvSource } from '@progresscard/core';
+import { hideSecrets } from '@progresscard/core/plugin';
 import { DINGTALK_DEFAULTS, DINGTALK_MONTHLY_QUOTA, DingTalkConfigError, DingTalkConfigSchema, parseDingTalkConfig, type DingTalkConfig, type DingTalkConfigInput } from './config.js';
 import { DINGTALK_ENV_VARIABLES } from './env.js';
 import { DingTalkRenderer, type DingTalkCardPayload } from './render/renderer.js';
@@ -104,10 +105,11 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     overrides: parseTimingOverrides('dingtalk', c),
     budgetKeys: dingtalkBudgetKeys(c.appKey, c.contentMode),
     switches,
+    credentials: 'the app key and secret (DINGTALK_APP_KEY, DINGTALK_APP_SECRET)',
     renderer,
     transport,
     interaction,
-    config: hideSecretFields(c, [['appSecret'], ['callbacks', 'apiSecret']]) as DingTalkPlugin['config'],
+    config: hideSecrets(c, ['appSecret', 'callbacks.apiSecret']) as DingTalkPlugin['config'],
   };
 }
 

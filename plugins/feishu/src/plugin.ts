@@ -1,8 +1,9 @@
-import { configFromEnv, hideSecretFields, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
+import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNames, type ChannelPlugin, type EnvSource } from '@progresscard/core';
+import { hideSecrets } from '@progresscard/core/plugin';
 import { FEISHU_CARDKIT_DEFAULTS, FEISHU_DEFAULTS, FeishuConfigError, FeishuConfigSchema, parseFeishuConfig, type FeishuConfig, type FeishuConfigInput } from './config.js';
 import { feishuBudgetKeys } from './budget-keys.js';
 import { FEISHU_ENV_VARIABLES } from './env.js';
-import type { FeishuCard } from './render/card-types.js';
+import type { FeishuCard } from './render/payload.js';
 import { createFeishuRenderer } from './render/renderer.js';
 import { feishuInteraction } from './interaction/channel-interaction.js';
 import { FeishuTransport, type FeishuTarget, type FeishuTransportOptions } from './transport/transport.js';
@@ -59,7 +60,8 @@ export function feishu(config: FeishuConfigInput, options: FeishuPluginOptions =
     overrides: parseTimingOverrides('feishu', parsed),
     budgetKeys: feishuBudgetKeys(parsed),
     switches,
-    config: Object.freeze(hideSecretFields(visible, [['callbacks', 'verificationToken'], ['callbacks', 'encryptKey']])),
+    credentials: 'the app id and secret (FEISHU_APP_ID, FEISHU_APP_SECRET)',
+    config: Object.freeze(hideSecrets(visible, ['callbacks.verificationToken', 'callbacks.encryptKey'])),
     renderer,
     transport: new FeishuTransport(parsed, options),
     interaction: feishuInteraction(parsed, (view) => renderer.render(view)),

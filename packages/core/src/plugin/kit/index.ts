@@ -19,8 +19,6 @@ export {
   DEFAULT_FEATURE_SWITCHES,
   FEATURE_SWITCHES_SHAPE,
   SWITCH_ENV_VARIABLES,
-  type FeatureSwitches,
-  type CompletionPingSwitch,
   type SwitchEnvVariable,
   type ResolveSwitchesOptions,
 } from './switches.js';
@@ -57,4 +55,4 @@ export {
   type CallbackServerOptions,
   type CallbackRequestHandler,
 } from './callback-server.js';
-export { HIDDEN_SECRET, hideSecretFields, describeAs } from './secrets.js';
+export { describeAs } from './secrets.js';
