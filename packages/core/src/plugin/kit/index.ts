@@ -40,6 +40,7 @@ export {
   imageRefPlaceholder,
   imageIdOfPlaceholder,
   readImageBytes,
+  DEFAULT_IMAGE_READ_TIMEOUT_MS,
   ImageUploads,
   type ImageFallbackReason,
   type ImageReadLimits,
