@@ -228,7 +228,6 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
     idle: () => registry.idle(),
     async shutdown(input) {
       const { reason, deadlineMs } = shutdownOptions(input);
-      const startedAt = Date.now();
       shutDown = true;
       // Cards holding their updates until the final: a started one ends as cancelled and is posted.
       for (const held of heldCards) {
@@ -241,14 +240,16 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
         if (card.endIfNeverStarted(why)) continue;
         if (card.status === 'running' || card.status === 'waiting') card.cancel(why);
       }
-      const results = await Promise.all(cards.map((card) => finalWithin(card.finalDelivery, deadlineMs, () => card.status)));
-      // Earlier cards of a card-per-turn run may still be retrying their finals: let them finish too.
-      // One deadline for all of it: what the finals used is not granted twice.
+      // Within the deadline: the finals, earlier cards of a card-per-turn run still retrying theirs,
+      // completion pings. One deadline for all of it.
       let timer: NodeJS.Timeout | undefined;
-      const left = Math.max(0, deadlineMs - (Date.now() - startedAt));
-      const rest = Promise.all([registry.idle(), Promise.all([...pings])]);
-      await Promise.race([rest, new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+      const everything = Promise.all([Promise.all(cards.map((card) => card.finalDelivery)), registry.idle(), Promise.all([...pings])]);
+      await Promise.race([everything, new Promise((resolve) => (timer = setTimeout(resolve, deadlineMs)))]);
       clearTimeout(timer);
+      // Past it: no call starts any more, a call in flight is answered first (its answer may still
+      // deliver a final), and every final not settled then is reported as such, finalDelivery too.
+      await registry.close(`final not delivered within the shutdown deadline (${deadlineMs} ms)`);
+      const results = await Promise.all(cards.map((card) => finalWithin(card.finalDelivery, 0, () => card.status)));
       await interactions.close();
       ticker.dispose();
       registry.dispose();
