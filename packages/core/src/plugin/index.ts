@@ -33,7 +33,7 @@ export { MAX_TIMER_MS } from '../shared/timer-duration.js';
 export { showValue } from '../shared/show-value.js';
 
 // Clicks on card controls, as an interaction receives and answers them.
-export { INTERACTION_TEXTS, type InteractionTexts } from '../interaction/texts.js';
+export { INTERACTION_TEXTS, type InteractionTexts } from './interaction-texts.js';
 export type { ClickHandler, ClickOutcome, ClickReply, ControlClick } from './click-contract.js';
 
 /**
