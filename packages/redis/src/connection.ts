@@ -1,4 +1,4 @@
-import { describeAs } from '@progresscard/core';
+import { inspect } from 'node:util';
 import { Redis } from 'ioredis';
 
 /** Thrown by `redisStore` when Redis cannot be reached at start, or its options are wrong. */
@@ -48,7 +48,9 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
   });
   // ioredis keeps the URL's password in `client.options`: a dump of the client (or of a store
   // holding it) shows the redacted URL and the connection status instead.
-  describeAs(client, () => ({ redis: redactRedisUrl(url), status: client.status }));
+  const describe = () => ({ redis: redactRedisUrl(url), status: client.status });
+  Object.defineProperty(client, inspect.custom, { value: describe, enumerable: false, configurable: true });
+  Object.defineProperty(client, 'toJSON', { value: describe, enumerable: false, configurable: true });
   // Connection errors are reported through the stores (once per outage), not as unhandled events.
   let lastError: unknown;
   client.on('error', (error) => (lastError = error));

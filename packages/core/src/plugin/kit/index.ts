@@ -56,4 +56,3 @@ export {
   type CallbackServerOptions,
   type CallbackRequestHandler,
 } from './callback-server.js';
-export { describeAs } from './secrets.js';

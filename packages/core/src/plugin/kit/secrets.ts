@@ -20,17 +20,3 @@ function hidePath(object: Record<string, unknown>, [head, ...rest]: string[]): R
   if (inner === null || typeof inner !== 'object') return object;
   return { ...object, [head]: hidePath({ ...(inner as Record<string, unknown>) }, rest) };
 }
-
-/** `util.inspect.custom` without importing `node:util` (the symbol is registered globally). */
-const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-
-/**
- * Makes `target` show as `description()` in `util.inspect` (and so `console.log`) and in
- * `JSON.stringify`, for an object that keeps a secret in a public field of its own and cannot be
- * changed (an SDK client holding its password). The two hooks are non-enumerable; returns `target`.
- */
-export function describeAs<T extends object>(target: T, description: () => unknown): T {
-  Object.defineProperty(target, INSPECT, { value: () => description(), enumerable: false, configurable: true });
-  Object.defineProperty(target, 'toJSON', { value: () => description(), enumerable: false, configurable: true });
-  return target;
-}
