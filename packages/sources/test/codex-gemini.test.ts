@@ -73,7 +73,7 @@ describe('codex-exec', () => {
     );
     expect(errors).toEqual([]);
     expect(ofType(events, 'tool.started').map(({ callId, name, at }) => ({ callId, name, at }))).toEqual([
-      { callId: 'item_1', name: 'command_execution', at: T0 + 1000 },
+      { callId: 'item_1', name: 'exec_command', at: T0 + 1000 },
       { callId: 'item_2', name: 'file_change', at: T0 + 4000 },
     ]);
     expect(ofType(events, 'tool.finished').map(({ callId, summary, isError }) => ({ callId, summary, isError }))).toEqual([

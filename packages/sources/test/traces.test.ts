@@ -112,7 +112,7 @@ describe.each(bundledTraces().filter((trace) => RAW_FACT_FORMATS.has(trace.forma
     const facts = rawFacts(trace.format, trace.path, errorLines);
     const plans = events.filter(({ event }) => event.type === 'plan.updated');
     if (trace.format === 'codex-exec') expect(plans.length).toBeGreaterThanOrEqual(facts.planIds.size);
-    else expect(plans).toHaveLength(facts.planIds.size);
+    else expect(plans).toHaveLength(facts.planIds.size + (facts.planAndToolIds?.size ?? 0));
     for (const { event } of plans) if (event.type === 'plan.updated') expect(event.items.length).toBeGreaterThan(0);
   });
 

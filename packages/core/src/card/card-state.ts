@@ -254,7 +254,7 @@ export class CardState {
     const noProgress = status === 'running' ? noProgressSince(this.lastArrivalAt, now, this.quietPeriodMs) : undefined;
     const end = this.endedAt ?? now;
     const elapsedMs = Math.max(0, end - this.startedAt);
-    const { tools, toolCount } = this.tools.lines(end, this.locale);
+    const { tools, toolCount, failedToolCount } = this.tools.lines(end, this.locale);
     const answer = this.text.shownAnswer();
     const usage = this.usage.footer();
     return {
@@ -277,6 +277,8 @@ export class CardState {
         contextWindow: usage.contextWindow,
         contextPercent: usage.contextPercent,
         toolCount,
+        failedToolCount,
+        final: this.isTerminal,
         costUsd: usage.costUsd,
         // The run's end on a final card, else now — never before the latest event: in a fast replay
         // (or after a retried final) the wall-derived `now` could otherwise put a later card's clock

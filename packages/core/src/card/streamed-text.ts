@@ -1,5 +1,6 @@
 import { wellFormed } from './format/text.js';
 import { takeAnswerImages, type AnswerImages } from './images.js';
+import { CumulativeDeltas } from './cumulative-delta.js';
 import { TextBuffer, type TextBufferLimits, type TextKind } from './text-buffer.js';
 
 /**
@@ -18,6 +19,8 @@ export class StreamedText {
   /** The last answer taken apart into text and images (the view asks often, the answer changes rarely). */
   private answerImages: { readonly answer: string; readonly result: AnswerImages } | undefined;
   private readonly buffer: TextBuffer;
+  /** Strips cumulative snapshots sent as deltas down to what they add. */
+  private readonly deltas = new CumulativeDeltas();
 
   constructor(limits: TextBufferLimits) {
     this.buffer = new TextBuffer(limits);
@@ -40,10 +43,12 @@ export class StreamedText {
 
   /**
    * One delta at `at` (epoch ms); returns true when it filled the buffer, which then released its
-   * text onto the card.
+   * text onto the card. A cumulative snapshot adds only its new part (see {@link CumulativeDeltas}).
    */
   push(kind: TextKind, text: string, at: number): boolean {
-    const segment = kind === 'answer' ? this.answerSegment(text) : text;
+    const fresh = this.deltas.take(kind, text);
+    if (!fresh) return false;
+    const segment = kind === 'answer' ? this.answerSegment(fresh) : fresh;
     const full = this.buffer.push(kind, segment, at);
     if (full) this.release();
     return full;
@@ -51,6 +56,7 @@ export class StreamedText {
 
   /** A tool call or a round came: the next answer segment starts a new paragraph. */
   breakParagraph(): void {
+    this.deltas.reset();
     this.answerBreakDue = true;
   }
 

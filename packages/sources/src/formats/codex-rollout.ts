@@ -3,7 +3,7 @@ import { argsText, isObject, num, parseTime, str, titleFrom, type Json } from '.
 import type { Converter } from './converter.js';
 import { codeModeCall, codeModePlan } from './codex-code-mode.js';
 import { codexOutput } from './codex-output.js';
-import { diffCounts, type FileChange } from '../tool-effects.js';
+import { diffCounts, planFromCall, type FileChange } from '../tool-effects.js';
 
 /**
  * The files of a `patch_apply_end` event's `changes` (`{ path: { type: add | update | delete,
@@ -159,9 +159,19 @@ export function codexRollout(b: RunBuilder): Converter {
         if (payload.type === 'custom_tool_call' && name === 'exec' && typeof payload.input === 'string' && /\btools\.\w+\s*\(/.test(payload.input)) {
           // Code mode: the script's inner call is what the card shows.
           const inner = codeModeCall(payload.input);
-          // A plan update is the plan, read off the script's object literal.
-          const args = inner.name === 'update_plan' ? { plan: codeModePlan(payload.input) } : inner.args;
-          b.toolStarted(callId, inner.name, argsText(args));
+          if (inner.name !== 'update_plan') b.toolStarted(callId, inner.name, argsText(inner.args));
+          else {
+            // A plan update is the plan, read off the script's object literal; a script that goes
+            // on to call other tools (update_plan, then exec_command) is also that call's tool line.
+            const plan = argsText({ plan: codeModePlan(payload.input) });
+            const next = codeModeCall(payload.input, ['update_plan']);
+            if (next.name === 'exec') b.toolStarted(callId, 'update_plan', plan);
+            else {
+              const items = planFromCall('update_plan', plan);
+              if (items) b.plan(items);
+              b.toolStarted(callId, next.name, argsText(next.args));
+            }
+          }
         } else b.toolStarted(callId, name, argsText(payload.arguments ?? payload.input ?? payload.action));
         return;
       }
