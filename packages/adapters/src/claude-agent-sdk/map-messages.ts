@@ -24,7 +24,7 @@ function retryArgs(message: Loose): Record<string, unknown> {
     status !== undefined && status !== null ? `HTTP ${status}` : error,
     delay !== undefined ? `in ${Math.max(1, Math.round(delay / 1000))} s` : undefined,
   ].filter(Boolean);
-  return { retry: parts.join(' · ') || 'retrying' };
+  return { description: parts.join(' · ') || 'retrying' };
 }
 
 /**

@@ -184,7 +184,14 @@ export function openAIAgentsMapper(outcome: () => OpenAIAgentsRunOutcome, option
     }
   }
 
+  /** The error text of a failed run: the stream's own cause instead of the SDK's generic message. */
+  const failure = (error: unknown): string => {
+    const text = errorText(error);
+    return lastCause && NO_FINAL_RESPONSE.test(text) ? lastCause : text;
+  };
+
   return {
+    failure,
     map(event) {
       const e = event as unknown as Loose;
       const head = start(e);
@@ -196,10 +203,7 @@ export function openAIAgentsMapper(outcome: () => OpenAIAgentsRunOutcome, option
       const result = outcome();
       const events = closeRound();
       if (result.cancelled === true) return [...events, { type: 'run.cancelled', reason: 'aborted' }];
-      if (result.error !== undefined && result.error !== null) {
-        const error = errorText(result.error);
-        return [...events, { type: 'run.failed', error: lastCause && NO_FINAL_RESPONSE.test(error) ? lastCause : error }];
-      }
+      if (result.error !== undefined && result.error !== null) return [...events, { type: 'run.failed', error: failure(result.error) }];
       if ((result.interruptions?.length ?? 0) > 0) return events;
       const answer = str(result.finalOutput);
       return [...events, { type: 'run.completed', ...(answer ? { answer } : {}) }];

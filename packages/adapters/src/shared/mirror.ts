@@ -33,6 +33,11 @@ export interface StreamMapper<Item> {
   map(item: Item): readonly AgentEvent[];
   /** Events when the stream ended normally (e.g. a run the stream left open). */
   end(): readonly AgentEvent[];
+  /**
+   * The card's error text for what iterating the stream threw, when the stream itself said better
+   * why (default: the thrown error's message).
+   */
+  failure?(error: unknown): string;
 }
 
 /** Error names of aborts: DOM / Node (`AbortError`), the OpenAI and Anthropic clients (`APIUserAbortError`). */
@@ -112,7 +117,7 @@ export async function mirrorStream<Item>(stream: AsyncIterable<Item>, card: Prog
   } catch (error) {
     if (!isTerminalStatus(card.status)) {
       if (isAbortError(error, signal)) card.cancel(signal?.aborted ? abortReason(signal) : errorText(error));
-      else card.fail(errorText(error));
+      else card.fail(mapper.failure?.(error) ?? errorText(error));
     }
     throw error;
   }
@@ -145,5 +150,6 @@ export function withToolEffects<Item>(mapper: StreamMapper<Item>): StreamMapper<
   return {
     map: (item) => mapper.map(item).flatMap((event) => effects.apply(event)),
     end: () => mapper.end().flatMap((event) => effects.apply(event)),
+    ...(mapper.failure ? { failure: mapper.failure.bind(mapper) } : {}),
   };
 }
