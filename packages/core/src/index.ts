@@ -3,7 +3,8 @@ import 'reflect-metadata';
 // events/: what an agent feeds a card.
 export * from './events/contract.js';
 export { EventParseError, parseEvent } from './events/parse.js';
-export { describeInvalidInput, showValue, type InputProblem } from './events/invalid-input.js';
+export { describeInvalidInput, type InputProblem } from './events/invalid-input.js';
+export { showValue } from './shared/show-value.js';
 export { MAX_TIMER_MS } from './shared/timer-duration.js';
 
 // card/: event → card state → view (pure).
@@ -93,10 +94,6 @@ export type {
   ApprovalOption,
   ApprovalRequest,
   AskRequest,
-  ClickHandler,
-  ClickOutcome,
-  ClickReply,
-  ControlClick,
   Decision,
   StopHandler,
 } from './interaction/types.js';

@@ -104,6 +104,7 @@ export function dingtalk(config: unknown, options: DingTalkPluginOptions = {}): 
     overrides: parseTimingOverrides('dingtalk', c),
     budgetKeys: dingtalkBudgetKeys(c.appKey, c.contentMode),
     switches,
+    credentials: 'the app key and secret (DINGTALK_APP_KEY, DINGTALK_APP_SECRET)',
     renderer,
     transport,
     interaction,

@@ -24,7 +24,7 @@ describe('a wrong app secret on the DingTalk emulator', () => {
       expect(final).toMatchObject({ ok: false, status: 'completed' });
       expect(final.error).toMatch(/^dingtalk credentials refused: .*invalidClientIdOrSecret/);
       expect(logger.lines).toHaveLength(1);
-      expect(logger.lines[0]).toMatch(/^error dingtalk: credentials refused.*check the app id and secret/);
+      expect(logger.lines[0]).toMatch(/^error dingtalk: credentials refused.*check the app key and secret/);
       expect(logger.lines.join('\n')).not.toContain('not-the-secret');
       expect(emulator.cards()).toHaveLength(0);
     } finally {

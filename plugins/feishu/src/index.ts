@@ -17,7 +17,7 @@ export {
   type ReceiveIdType,
   type FeishuCardMode,
 } from './config.js';
-export type { FeishuCard } from './render/card-types.js';
+export type { FeishuCard } from './render/payload.js';
 export type { FeishuTarget } from './transport/transport.js';
 export { FeishuHttpCallbacks, type FeishuHttpCallbacksOptions } from './interaction/http-callbacks.js';
 export { FeishuLongConnectionCallbacks, FeishuLongConnectionError, type FeishuLongConnectionOptions } from './interaction/long-connection.js';

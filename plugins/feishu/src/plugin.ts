@@ -2,7 +2,7 @@ import { configFromEnv, parseTimingOverrides, resolveFeatureSwitches, withEnvNam
 import { FEISHU_CARDKIT_DEFAULTS, FEISHU_DEFAULTS, FeishuConfigError, FeishuConfigSchema, parseFeishuConfig, type FeishuConfig, type FeishuConfigInput } from './config.js';
 import { feishuBudgetKeys } from './budget-keys.js';
 import { FEISHU_ENV_VARIABLES } from './env.js';
-import type { FeishuCard } from './render/card-types.js';
+import type { FeishuCard } from './render/payload.js';
 import { createFeishuRenderer } from './render/renderer.js';
 import { feishuInteraction } from './interaction/channel-interaction.js';
 import { FeishuTransport, type FeishuTarget, type FeishuTransportOptions } from './transport/transport.js';
@@ -59,6 +59,7 @@ export function feishu(config: FeishuConfigInput, options: FeishuPluginOptions =
     overrides: parseTimingOverrides('feishu', parsed),
     budgetKeys: feishuBudgetKeys(parsed),
     switches,
+    credentials: 'the app id and secret (FEISHU_APP_ID, FEISHU_APP_SECRET)',
     config: Object.freeze(visible),
     renderer,
     transport: new FeishuTransport(parsed, options),

@@ -1,7 +1,7 @@
 import type { CallRecord } from '@progresscard/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFeishuConfig } from '../src/config.js';
-import type { FeishuCard } from '../src/render/card-types.js';
+import type { FeishuCard } from '../src/render/payload.js';
 import { FeishuTransport } from '../src/transport/transport.js';
 import { harness, textOf, type Harness } from './harness.js';
 

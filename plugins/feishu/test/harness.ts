@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createProgressCards, type Logger, type ProgressCard, type ProgressCards } from '@progresscard/core';
 import { startFeishuEmulator, type FeishuEmulator, type FeishuEmulatorOptions, type FeishuMessageSnapshot } from '@progresscard/emulator';
 import { feishu, type FeishuCard, type FeishuConfigInput, type FeishuPlugin } from '../src/index.js';
-import type { FeishuElement } from '../src/render/card-types.js';
+import type { FeishuElement } from '../src/render/payload.js';
 
 /** A logger that keeps every line, to check that nothing secret is logged. */
 function recordingLogger(): Logger & { lines: string[] } {

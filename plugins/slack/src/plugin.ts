@@ -3,7 +3,7 @@ import type { WebClient } from '@slack/web-api';
 import { slackBudgetKeys } from './budget-keys.js';
 import { SLACK_DEFAULTS, SlackConfigError, SlackConfigSchema, parseSlackConfig, type SlackConfig, type SlackConfigInput } from './config.js';
 import { SLACK_ENV_VARIABLES } from './env.js';
-import type { SlackMessage } from './render/message-types.js';
+import type { SlackMessage } from './render/payload.js';
 import { createSlackRenderer } from './render/renderer.js';
 import { SlackTransport, type SlackTarget } from './transport/transport.js';
 import { SlackInteractivity } from './interaction/interactivity.js';
@@ -57,6 +57,7 @@ export function slack(config: SlackConfigInput, options: SlackPluginOptions = {}
     defaults: SLACK_DEFAULTS,
     overrides: parseTimingOverrides('slack', parsed),
     switches,
+    credentials: 'the bot token (SLACK_BOT_TOKEN)',
     config: Object.freeze(visible),
     renderer,
     budgetKeys: slackBudgetKeys(parsed.botToken, parsed.channel),

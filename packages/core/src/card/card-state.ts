@@ -34,6 +34,11 @@ export interface CardStateOptions {
   /** Epoch ms the run started (a later `run.started.at` replaces it). */
   readonly startedAt: number;
   readonly locale?: Locale;
+  /**
+   * The channel's language (its `locale` switch): wins over {@link locale} and over `run.started`'s,
+   * so every text the core makes for the card (tool lines, statuses, notices) is in it.
+   */
+  readonly lockedLocale?: Locale;
   readonly title?: string;
   readonly textBuffer?: TextBufferLimits;
   /** Id of the card message this state draws; its controls name it (`CardControls.cardId`). No controls without it. */
@@ -56,6 +61,7 @@ export interface CardStateOptions {
 export class CardState {
   private readonly status = new RunStatus();
   private locale: Locale;
+  private readonly lockedLocale: Locale | undefined;
   private title: string;
   private round = 0;
   private readonly text: StreamedText;
@@ -83,7 +89,8 @@ export class CardState {
     this.lastArrivalAt = options.startedAt;
     this.quietPeriodMs = options.quietPeriodMs ?? DEFAULT_QUIET_PERIOD_MS;
     this.usage = new UsageTally(options.prices);
-    this.locale = options.locale ?? 'zh-CN';
+    this.lockedLocale = options.lockedLocale;
+    this.locale = options.lockedLocale ?? options.locale ?? 'zh-CN';
     this.title = wellFormed(options.title ?? '');
     this.text = new StreamedText(options.textBuffer ?? DEFAULT_TEXT_BUFFER_LIMITS);
   }
@@ -147,7 +154,7 @@ export class CardState {
       case 'run.started': {
         this.startedAt = event.at ?? this.startedAt;
         if (event.title !== undefined) this.title = wellFormed(event.title);
-        if (event.locale !== undefined) this.locale = event.locale;
+        if (event.locale !== undefined && this.lockedLocale === undefined) this.locale = event.locale;
         this.usage.setModel(event.model);
         return { change: 'structural' };
       }

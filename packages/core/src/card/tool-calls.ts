@@ -1,4 +1,4 @@
-import { boundedJson, readableArgs } from './bounded-json.js';
+import { boundedJson, readableArgs } from '../shared/bounded-json.js';
 import { wellFormed } from './format/text.js';
 import { toToolLine, toolDetail, type ToolCallRecord } from './tool-lines.js';
 import type { Locale, ToolLine } from './view.js';

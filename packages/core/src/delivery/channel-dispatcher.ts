@@ -80,7 +80,7 @@ export class ChannelDispatcher {
     this.settings = deps.settings;
     this.ladder = finalLadder(deps.retry);
     this.budget = new ChannelBudget(deps.plugin, deps.settings, deps.budgets, deps.clock);
-    this.stop = new ChannelStop(deps.plugin.id, deps.logger);
+    this.stop = new ChannelStop(deps.plugin.id, deps.logger, deps.plugin.credentials);
     this.store = new CardStoreWriter(deps.cards, deps.leases, deps.plugin.id, deps.logger, (record, expired) =>
       this.settlement.fence(record, expired ? LEASE_EXPIRED_ERROR : undefined),
     );

@@ -4,17 +4,18 @@ import type { Logger } from '../shared/logger.js';
 /**
  * Failure kinds that stop a channel (the `stop-channel` action of the failure table), with the one
  * error log that says so and the prefix of each final's error while stopped:
- * - `auth`: the credentials were refused again right after a refresh (a wrong app id or secret):
+ * - `auth`: the credentials were refused again right after a refresh (a wrong app secret, a revoked bot token):
  *   every later call would be refused the same way;
  * - `quota`: the platform's call quota for a long period is spent.
  */
-const CHANNEL_STOP_REASONS: Readonly<Partial<Record<CallFailureKind, { readonly log: string; readonly finalError: string }>>> = {
+const CHANNEL_STOP_REASONS: Readonly<Partial<Record<CallFailureKind, { readonly log: (credentials: string) => string; readonly finalError: string }>>> = {
   auth: {
-    log: 'credentials refused, also right after a credential refresh (check the app id and secret): progressive updates stop for every card of the channel, each final gets one try',
+    log: (credentials) =>
+      `credentials refused, also right after a credential refresh (check ${credentials}): progressive updates stop for every card of the channel, each final gets one try`,
     finalError: 'credentials refused',
   },
   quota: {
-    log: 'call quota spent: progressive updates stop for every card of the channel, each final gets one try',
+    log: () => 'call quota spent: progressive updates stop for every card of the channel, each final gets one try',
     finalError: 'call quota spent',
   },
 };
@@ -29,6 +30,8 @@ export class ChannelStop {
   constructor(
     private readonly channelId: string,
     private readonly logger: Logger,
+    /** What to check when the credentials are refused (`ChannelPlugin.credentials`). */
+    private readonly credentials = "the channel's credentials",
   ) {}
 
   /** The kind that stopped the channel, or undefined while it runs. */
@@ -40,7 +43,7 @@ export class ChannelStop {
   stop(failure: CallFailure, fields: Record<string, unknown>): void {
     if (this.reason !== undefined) return;
     this.reason = failure.kind;
-    const log = CHANNEL_STOP_REASONS[failure.kind]?.log ?? `${failure.kind} failure: progressive updates stop for every card of the channel`;
+    const log = CHANNEL_STOP_REASONS[failure.kind]?.log(this.credentials) ?? `${failure.kind} failure: progressive updates stop for every card of the channel`;
     this.logger.error(`${this.channelId}: ${log}`, fields);
   }
 

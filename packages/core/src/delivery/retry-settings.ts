@@ -1,4 +1,4 @@
-import { showValue } from '../events/invalid-input.js';
+import { showValue } from '../shared/show-value.js';
 import { checkTimerMs } from '../shared/timer-duration.js';
 
 /** Retry timing of a composition's deliveries. Durations in ms. */

@@ -1,4 +1,4 @@
-import { boundedJson } from '../card/bounded-json.js';
+import { boundedJson } from '../shared/bounded-json.js';
 import { describeInvalidInput } from './invalid-input.js';
 import { AgentEventSchema, type AgentEvent } from './contract.js';
 

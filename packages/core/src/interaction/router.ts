@@ -7,7 +7,7 @@ import type { Logger } from '../shared/logger.js';
 import { interactionCode } from '../card/interaction-state.js';
 import { INTERACTION_TEXTS } from './texts.js';
 import type { InteractionUser } from '../events/contract.js';
-import type { ClickReply, ControlClick } from './types.js';
+import type { ClickReply, ControlClick } from '../plugin/contract.js';
 
 /** Retried deliveries and decided interactions remembered (the oldest are forgotten first). */
 const REMEMBERED = 2000;

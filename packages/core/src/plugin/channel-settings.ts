@@ -1,6 +1,6 @@
 import { checkTimerMs, MAX_TIMER_MS } from '../shared/timer-duration.js';
 import { VERBOSITY_PROFILES } from '../card/view.js';
-import { showValue } from '../events/invalid-input.js';
+import { showValue } from '../shared/show-value.js';
 import type { Logger } from '../shared/logger.js';
 import type { ChannelSettings, ChannelPlugin } from './contract.js';
 

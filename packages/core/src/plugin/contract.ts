@@ -1,9 +1,12 @@
 import type { VerbositySetting } from '../card/verbosity.js';
 import type { CardImage } from '../card/images.js';
 import type { CardView } from '../card/view.js';
-import type { ClickHandler } from '../interaction/types.js';
+import type { ClickHandler } from './click-contract.js';
 import type { StandardSchemaV1 } from '../shared/standard-schema.js';
-import type { FeatureSwitches } from './kit/switches.js';
+import type { FooterField, FooterStyle } from '../card/format/footer.js';
+import type { Locale } from '../card/view.js';
+
+export type { ClickHandler, ClickOutcome, ClickReply, ControlClick } from './click-contract.js';
 
 /**
  * The channel plugin contract. A plugin is data plus two small objects: a renderer (view → payload)
@@ -317,6 +320,13 @@ export interface ChannelPlugin<Payload = unknown, Target = unknown> {
    * footer, folding and language ones). Absent = every switch at its default.
    */
   readonly switches?: FeatureSwitches;
+  /**
+   * What the operator should check when the platform refuses the channel's credentials even right
+   * after a refresh, worded for the channel: e.g. `the app id and secret (FEISHU_APP_ID,
+   * FEISHU_APP_SECRET)`, `the bot token (SLACK_BOT_TOKEN)`. Shown in the one error log that stops
+   * the channel. Default `the channel's credentials`.
+   */
+  readonly credentials?: string;
   readonly renderer: CardRenderer<Payload>;
   readonly transport: CardTransport<Payload, Target>;
   /**
@@ -324,4 +334,40 @@ export interface ChannelPlugin<Payload = unknown, Target = unknown> {
    * questions, with the text reply to type instead of buttons (the renderer's choice).
    */
   readonly interaction?: ChannelInteraction;
+}
+
+/** Completion ping: one short reply to the card after a long run ends (edits notify no one). */
+export interface CompletionPingSwitch {
+  /** Only runs that lasted at least this long (ms) get a ping. */
+  readonly afterMs: number;
+  /** Ping cancelled runs too (default false). */
+  readonly onCancelled: boolean;
+}
+
+/** The switches of one channel, resolved (config ← env). */
+export interface FeatureSwitches {
+  /**
+   * `true` (default): the card is sent at the first event and updated as the run goes.
+   * `false`: nothing is sent while the run goes on; one card is sent with the final state.
+   */
+  readonly progressive: boolean;
+  /** Footer style on the card (default `compact`). */
+  readonly footerStyle: FooterStyle;
+  /** Footer fields shown, in footer order (default: all the style shows). */
+  readonly footerFields?: readonly FooterField[];
+  /** Tool calls shown before older ones fold away (default: the plugin's own). */
+  readonly toolFoldAfter?: number;
+  /** `run` (default): one card per run; `turn`: a new card per round. */
+  readonly cardPer: 'run' | 'turn';
+  /** Card language (default: the run's). */
+  readonly locale?: Locale;
+  /** Completion ping; absent = off (default). */
+  readonly completionPing?: CompletionPingSwitch;
+  /**
+   * Most platform calls one card message may spend (send, updates and final); as it nears the cap
+   * its tick stretches, and the final always goes out. Absent = no cap (default).
+   */
+  readonly runCallCap?: number;
+  /** The platform's call quota per month, for `progresscard plan` / `doctor` (absent = none known). */
+  readonly monthlyQuota?: number;
 }

@@ -4,7 +4,7 @@ import type { FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { BudgetedCall, ChannelPlugin, Requester } from '../plugin/contract.js';
 import { statusLabel } from '../plugin/kit/status.js';
 import { oneLine } from '../card/format/text.js';
-import type { CompletionPingSwitch } from '../plugin/kit/switches.js';
+import type { CompletionPingSwitch } from '../plugin/contract.js';
 import type { Logger } from '../shared/logger.js';
 import { DEFAULT_CALL_TIMEOUT_MS, classifyCallError, withCallTimeout } from '../delivery/call-timeout.js';
 

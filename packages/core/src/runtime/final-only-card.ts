@@ -1,5 +1,5 @@
 import { CardState } from '../card/card-state.js';
-import type { CardStatus, CardView } from '../card/view.js';
+import type { CardStatus, CardView, Locale } from '../card/view.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { AgentEvent } from '../events/contract.js';
 import type { MessageRef } from '../plugin/contract.js';
@@ -30,9 +30,10 @@ export class FinalOnlyCard extends EventMethods implements ProgressCard {
     private readonly clock: Clock,
     private readonly logger: Logger,
     options: OpenCardOptions = {},
+    lockedLocale?: Locale,
   ) {
     super();
-    this.shadow = new CardState({ startedAt: clock.now(), title: options.title, locale: options.locale, textBuffer: options.textBuffer });
+    this.shadow = new CardState({ startedAt: clock.now(), title: options.title, locale: options.locale, lockedLocale, textBuffer: options.textBuffer });
   }
 
   get id(): string {

@@ -263,7 +263,8 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
     const first = this.turn === 0;
     const id = first && this.resumed ? this.resumed.cardId : `${this.id.slice(0, 28)}-t${this.turn}`;
     this.turn += 1;
-    const state = new CardState({ startedAt: now, title, locale, textBuffer, quietPeriodMs, prices, cardId: id });
+    const lockedLocale = this.runtime.channel.plugin.switches?.locale;
+    const state = new CardState({ startedAt: now, title, locale, lockedLocale, textBuffer, quietPeriodMs, prices, cardId: id });
     if (this.stoppable) state.setStoppable(true);
     if (this.textReplies) state.useTextReplies();
     // The delivery's callbacks run only after the slot exists; they act only while it is the current one.

@@ -1,4 +1,4 @@
-import { showValue } from '../events/invalid-input.js';
+import { showValue } from './show-value.js';
 
 /**
  * The longest delay Node's `setTimeout` / `setInterval` honour: 2 147 483 647 ms (2^31 − 1, about

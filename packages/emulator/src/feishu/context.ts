@@ -6,9 +6,8 @@ import type { InFlightTracker } from '../common/in-flight.js';
 import type { SlidingWindowLimiter } from '../common/rate-limiter.js';
 import type { CardEntityStore } from './card-entities.js';
 import type { MessageStore } from './messages.js';
-import type { StoredImage, StoredReaction } from './routes-resources.js';
 import type { TokenStore } from './tokens.js';
-import type { FeishuLimits, FeishuMessageChange } from './types.js';
+import type { FeishuLimits, FeishuMessageChange, StoredImage, StoredReaction } from './types.js';
 
 /** Everything the Feishu routes share. One per emulator. */
 export interface FeishuContext {

@@ -16,7 +16,8 @@ import { CardEntityStore, snapshotEntity, type FeishuCardEntitySnapshot } from '
 import { mountAuthRoutes } from './routes-auth.js';
 import { mountCardKitRoutes } from './routes-cardkit.js';
 import { mountMessageRoutes } from './routes-messages.js';
-import { mountResourceRoutes, type StoredImage, type StoredReaction } from './routes-resources.js';
+import { mountResourceRoutes } from './routes-resources.js';
+import type { StoredImage, StoredReaction } from './types.js';
 import { snapshotMessage } from './snapshot.js';
 import { TokenStore, type FeishuApp, type IssuedToken } from './tokens.js';
 import type { FeishuEmulatorOptions, FeishuLimits, FeishuMessageChange, FeishuMessageSnapshot } from './types.js';

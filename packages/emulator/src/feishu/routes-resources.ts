@@ -2,28 +2,8 @@ import type { Hono } from 'hono';
 import { randomHex } from '../common/ids.js';
 import { FEISHU_ROUTES, FeishuErrors, type FeishuError } from './codes.js';
 import type { FeishuContext } from './context.js';
+import type { StoredImage, StoredReaction } from './types.js';
 import { runCall, type FeishuOutcome, type UploadedFile } from './pipeline.js';
-
-/** An uploaded image as the emulator keeps it. */
-export interface StoredImage {
-  readonly imageKey: string;
-  /** The app that uploaded it; only its cards may show it. */
-  readonly appId: string;
-  readonly imageType: 'message' | 'avatar';
-  readonly size: number;
-  readonly contentType: string;
-  readonly uploadedAt: number;
-}
-
-/** A reaction on a message. */
-export interface StoredReaction {
-  readonly reactionId: string;
-  readonly messageId: string;
-  readonly emojiType: string;
-  /** The app that added it. */
-  readonly appId: string;
-  readonly at: number;
-}
 
 /**
  * Emoji types the emulator accepts in `reaction_type.emoji_type`: a subset of Feishu's list

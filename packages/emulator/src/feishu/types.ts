@@ -112,3 +112,24 @@ export interface FeishuMessageChange {
   readonly at: number;
   readonly message: FeishuMessageSnapshot;
 }
+
+/** An uploaded image as the emulator keeps it. */
+export interface StoredImage {
+  readonly imageKey: string;
+  /** The app that uploaded it; only its cards may show it. */
+  readonly appId: string;
+  readonly imageType: 'message' | 'avatar';
+  readonly size: number;
+  readonly contentType: string;
+  readonly uploadedAt: number;
+}
+
+/** A reaction on a message. */
+export interface StoredReaction {
+  readonly reactionId: string;
+  readonly messageId: string;
+  readonly emojiType: string;
+  /** The app that added it. */
+  readonly appId: string;
+  readonly at: number;
+}

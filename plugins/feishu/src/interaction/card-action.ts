@@ -1,5 +1,5 @@
 import type { CardView, ClickReply, ControlClick } from '@progresscard/core';
-import type { FeishuCard } from '../render/card-types.js';
+import type { FeishuCard } from '../render/payload.js';
 import { ANSWER_INPUT_NAME } from '../render/controls.js';
 
 /**

@@ -1,7 +1,7 @@
 import * as lark from '@larksuiteoapi/node-sdk';
 import type { CardView, ChannelInteraction } from '@progresscard/core';
 import type { FeishuConfig } from '../config.js';
-import type { FeishuCard } from '../render/card-types.js';
+import type { FeishuCard } from '../render/payload.js';
 import { FeishuHttpCallbacks } from './http-callbacks.js';
 import { FeishuLongConnectionCallbacks } from './long-connection.js';
 

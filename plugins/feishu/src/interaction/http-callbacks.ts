@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CallbackServer, type CardView, type ChannelInteraction, type ClickHandler, callbackHeader, readCallbackBody } from '@progresscard/core';
-import type { FeishuCard } from '../render/card-types.js';
+import type { FeishuCard } from '../render/payload.js';
 import { callbackResponse, clickFromCardAction } from './card-action.js';
 import { decryptLarkBody, verifyLarkSignature } from './signature.js';
 

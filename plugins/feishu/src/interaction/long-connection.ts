@@ -1,6 +1,6 @@
 import * as lark from '@larksuiteoapi/node-sdk';
 import type { CardView, ChannelInteraction, ClickHandler } from '@progresscard/core';
-import type { FeishuCard } from '../render/card-types.js';
+import type { FeishuCard } from '../render/payload.js';
 import { callbackResponse, clickFromCardAction } from './card-action.js';
 
 /** How long {@link FeishuLongConnectionCallbacks.start} waits for the connection, in ms. */

@@ -1,4 +1,4 @@
-import type { FeishuElement } from './card-types.js';
+import type { FeishuElement } from './payload.js';
 import { markdown } from './elements.js';
 import { fenceMarker, splitBlocks } from './markdown/index.js';
 

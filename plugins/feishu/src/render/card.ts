@@ -1,5 +1,5 @@
 import { isTerminalStatus, noticeText, oneLine, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core';
-import type { FeishuCard, FeishuElement } from './card-types.js';
+import type { FeishuCard, FeishuElement } from './payload.js';
 import { FEISHU_GUARD_LIMITS, fitText, prepareAgentMarkdown, type GuardLimits } from './guards.js';
 import { escapeCardMarkdown, type Truncated } from './markdown/index.js';
 import { renderContinuation } from './continuation.js';

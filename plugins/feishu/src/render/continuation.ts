@@ -1,4 +1,4 @@
-import type { FeishuCard } from './card-types.js';
+import type { FeishuCard } from './payload.js';
 import { fitText, type GuardLimits } from './guards.js';
 import type { Truncated } from './markdown/index.js';
 import { markdown } from './elements.js';

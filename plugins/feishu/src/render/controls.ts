@@ -1,5 +1,5 @@
 import { oneLine, type CardControls, type CardView, type DecidedInteraction, type Locale } from '@progresscard/core';
-import type { FeishuElement } from './card-types.js';
+import type { FeishuElement } from './payload.js';
 import { markdown } from './elements.js';
 import { escapeCardMarkdown } from './markdown/index.js';
 

@@ -1,5 +1,5 @@
 import { formatFooter, isTerminalStatus, oneLine, type CardView, type FooterField, type FooterStyle, type ToolLine } from '@progresscard/core';
-import type { FeishuElement } from './card-types.js';
+import type { FeishuElement } from './payload.js';
 import { escapeCardMarkdown } from './markdown/index.js';
 import type { CardTexts } from './texts.js';
 

@@ -1,5 +1,5 @@
 import { codePointLength, cut, formatFooter, imagePlaceholderText, isTerminalStatus, noticeText, oneLine, type CardView } from '@progresscard/core';
-import type { FeishuCard } from './card-types.js';
+import type { FeishuCard } from './payload.js';
 import { FEISHU_GUARD_LIMITS, cardFits } from './guards.js';
 import type { CardRenderOptions } from './card.js';
 import { CARD_TEXTS, STATUS_TEMPLATE, statusLine } from './texts.js';

@@ -1,4 +1,4 @@
-import type { FeishuCard, FeishuElement } from './card-types.js';
+import type { FeishuCard, FeishuElement } from './payload.js';
 import { countTables, escapeCardMarkdown, fenceMarker, limitTables, openFenceAtEnd, truncateMarkdown, type Truncated } from './markdown/index.js';
 
 /**

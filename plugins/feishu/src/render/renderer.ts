@@ -1,5 +1,5 @@
 import type { CardRenderer, CardView } from '@progresscard/core';
-import type { FeishuCard } from './card-types.js';
+import type { FeishuCard } from './payload.js';
 import { layoutCard, type CardLayout, type CardRenderOptions } from './card.js';
 import { renderFallbackCard } from './fallback.js';
 

@@ -9,7 +9,7 @@ import {
   type CardView,
   type Locale,
 } from '@progresscard/core';
-import { IMAGE_FALLBACK_FIELD, type FeishuElement } from './card-types.js';
+import { IMAGE_FALLBACK_FIELD, type FeishuElement } from './payload.js';
 import { markdown, panel } from './elements.js';
 import { escapeCardMarkdown } from './markdown/index.js';
 

@@ -1,5 +1,5 @@
 import { DEFAULT_TITLES, STATUS_LABELS, TOOL_CALLS_HEADINGS, type CardStatus, type Locale } from '@progresscard/core';
-import type { FeishuTemplate } from './card-types.js';
+import type { FeishuTemplate } from './payload.js';
 
 /** Words of the Feishu card, per locale. */
 export interface CardTexts {

@@ -1,7 +1,7 @@
 import * as lark from '@larksuiteoapi/node-sdk';
 import axios from 'axios';
 import type { FeishuConfig } from '../config.js';
-import type { TokenCache } from './token-cache.js';
+import type { TokenCache } from './token.js';
 
 const silentSdkLogger = { error() {}, warn() {}, info() {}, debug() {}, trace() {} };
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type * as lark from '@larksuiteoapi/node-sdk';
 import type { CardImage, CardTransport, CallFailure, ExtraCalls, MessageRef, ReplyRequest, ReplyToMessage, SendRequest, UpdateRequest } from '@progresscard/core';
 import type { FeishuConfig, ReceiveIdType } from '../config.js';
-import type { FeishuCard } from '../render/card-types.js';
+import type { FeishuCard } from '../render/payload.js';
 import { FEISHU_GUARD_LIMITS, inspectCard, type GuardLimits } from '../render/guards.js';
 import { FeishuApiError, FeishuLocalError, classifyFeishuError, isInvalidImageKeyError } from './classify.js';
 import { FeishuCardImages } from './images.js';
@@ -10,7 +10,7 @@ import { WorkingReaction } from './reaction.js';
 import { CardKitCards, isCardKitMessage } from './cardkit.js';
 import { createFeishuClient } from './client.js';
 import { FEISHU_API_ROUTES, type FeishuAnswer } from './routes.js';
-import { TokenCache } from './token-cache.js';
+import { TokenCache } from './token.js';
 
 /**
  * Where a card goes. A string is a receive id of the configured `receiveIdType`; fields left out

@@ -1,6 +1,6 @@
 import { checkFeishuCardContent } from '@progresscard/emulator';
 import { describe, expect, it } from 'vitest';
-import type { FeishuCard, FeishuElement } from '../../src/render/card-types.js';
+import type { FeishuCard, FeishuElement } from '../../src/render/payload.js';
 import { layoutCard, renderCard } from '../../src/render/card.js';
 import { renderFallbackCard } from '../../src/render/fallback.js';
 import { FEISHU_GUARD_LIMITS, fitText, inspectCard } from '../../src/render/guards.js';

@@ -1,6 +1,6 @@
 import { checkFeishuCardContent } from '@progresscard/emulator';
 import { describe, expect, it } from 'vitest';
-import type { FeishuCard, FeishuElement } from '../../src/render/card-types.js';
+import type { FeishuCard, FeishuElement } from '../../src/render/payload.js';
 import { renderCard, type CardRenderOptions } from '../../src/render/card.js';
 import { renderFallbackCard } from '../../src/render/fallback.js';
 import { ELEMENT_ID_PATTERN } from '../../src/render/guards.js';

@@ -1,6 +1,6 @@
 import type { ClickReply, ControlClick } from '@progresscard/core';
 import { ANSWER_ACTION_ID, ANSWER_BLOCK_PREFIX } from '../render/controls.js';
-import type { SlackMessage } from '../render/message-types.js';
+import type { SlackMessage } from '../render/payload.js';
 
 const record = (value: unknown): Record<string, unknown> | undefined =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

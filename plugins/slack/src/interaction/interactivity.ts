@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CallbackServer, type CardView, type ChannelInteraction, type ClickHandler, callbackHeader, readCallbackBody } from '@progresscard/core';
-import type { SlackMessage } from '../render/message-types.js';
+import type { SlackMessage } from '../render/payload.js';
 import { clickFromBlockActions, responseFor } from './block-actions.js';
 import { verifySlackRequest } from './signature.js';
 

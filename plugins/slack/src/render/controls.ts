@@ -1,5 +1,5 @@
 import { cut, oneLine, type CardView, type DecidedInteraction, type Locale } from '@progresscard/core';
-import type { SlackBlock, SlackButton } from './message-types.js';
+import type { SlackBlock, SlackButton } from './payload.js';
 import { toMrkdwn } from './mrkdwn.js';
 
 /**

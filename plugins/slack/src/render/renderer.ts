@@ -1,5 +1,5 @@
 import { cut, formatFooter, isTerminalStatus, oneLine, statusLabel, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core';
-import type { SlackBlock, SlackMessage } from './message-types.js';
+import type { SlackBlock, SlackMessage } from './payload.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { plainMrkdwn, splitSections, toMrkdwn } from './mrkdwn.js';
 import { controlBlocks, decisionBlocks, type ControlStyle } from './controls.js';

@@ -1,5 +1,5 @@
 import { changedFilesLines, cut, imagePlaceholderText, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core';
-import type { SlackBlock } from './message-types.js';
+import type { SlackBlock } from './payload.js';
 import { plainMrkdwn } from './mrkdwn.js';
 
 /** Text of agent data as plain mrkdwn: `&`, `<`, `>` escaped, links other than http, https and mailto as plain text. */

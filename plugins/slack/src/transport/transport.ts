@@ -2,9 +2,9 @@ import type { CallFailure, CardTransport, MessageRef, ReplyRequest, SendRequest,
 import { LogLevel, WebClient } from '@slack/web-api';
 import type { SlackConfig } from '../config.js';
 import { SLACK_LIMITS, type SlackLimits } from '../render/limits.js';
-import type { SlackMessage } from '../render/message-types.js';
+import type { SlackMessage } from '../render/payload.js';
 import { SlackLocalError, classifySlackError } from './classify.js';
-import { messageProblems } from './guards.js';
+import { messageProblems } from '../render/guards.js';
 import { SLACK_API_ROUTES } from './routes.js';
 
 /** Where a card goes: a channel id, or the configured channel when left out. */

@@ -19,8 +19,6 @@ export {
   DEFAULT_FEATURE_SWITCHES,
   FEATURE_SWITCHES_SHAPE,
   SWITCH_ENV_VARIABLES,
-  type FeatureSwitches,
-  type CompletionPingSwitch,
   type SwitchEnvVariable,
   type ResolveSwitchesOptions,
 } from './switches.js';

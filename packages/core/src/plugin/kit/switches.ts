@@ -3,48 +3,13 @@ import { FOOTER_FIELDS, type FooterField, type FooterStyle } from '../../card/fo
 import type { Locale } from '../../card/view.js';
 import { ChannelConfigError, parseChannelConfig } from './config.js';
 import type { EnvSource } from './env.js';
+import type { FeatureSwitches } from '../contract.js';
 
 /**
  * Feature switches: what an operator turns on or off per channel without touching code, in the
  * channel's config and, winning over it, in the environment (so a restart with one variable set
  * rolls a behaviour back). Every plugin reads them the same way through {@link resolveFeatureSwitches}.
  */
-
-/** Completion ping: one short reply to the card after a long run ends (edits notify no one). */
-export interface CompletionPingSwitch {
-  /** Only runs that lasted at least this long (ms) get a ping. */
-  readonly afterMs: number;
-  /** Ping cancelled runs too (default false). */
-  readonly onCancelled: boolean;
-}
-
-/** The switches of one channel, resolved (config ← env). */
-export interface FeatureSwitches {
-  /**
-   * `true` (default): the card is sent at the first event and updated as the run goes.
-   * `false`: nothing is sent while the run goes on; one card is sent with the final state.
-   */
-  readonly progressive: boolean;
-  /** Footer style on the card (default `compact`). */
-  readonly footerStyle: FooterStyle;
-  /** Footer fields shown, in footer order (default: all the style shows). */
-  readonly footerFields?: readonly FooterField[];
-  /** Tool calls shown before older ones fold away (default: the plugin's own). */
-  readonly toolFoldAfter?: number;
-  /** `run` (default): one card per run; `turn`: a new card per round. */
-  readonly cardPer: 'run' | 'turn';
-  /** Card language (default: the run's). */
-  readonly locale?: Locale;
-  /** Completion ping; absent = off (default). */
-  readonly completionPing?: CompletionPingSwitch;
-  /**
-   * Most platform calls one card message may spend (send, updates and final); as it nears the cap
-   * its tick stretches, and the final always goes out. Absent = no cap (default).
-   */
-  readonly runCallCap?: number;
-  /** The platform's call quota per month, for `progresscard plan` / `doctor` (absent = none known). */
-  readonly monthlyQuota?: number;
-}
 
 /** Defaults of {@link FeatureSwitches}: everything as before the switches existed. */
 export const DEFAULT_FEATURE_SWITCHES: FeatureSwitches = { progressive: true, footerStyle: 'compact', cardPer: 'run' };

@@ -1,5 +1,5 @@
-import type { SlackMessage } from '../render/message-types.js';
-import { SLACK_LIMITS, type SlackLimits } from '../render/limits.js';
+import type { SlackMessage } from './payload.js';
+import { SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { codePointLength } from '@progresscard/core';
 
 /** Why Slack would refuse `message` (`invalid_blocks`, `msg_too_long`), empty when it would not. */
