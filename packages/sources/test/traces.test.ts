@@ -28,6 +28,9 @@ const ENDINGS: Record<string, string[]> = {
   'more/claude-transcript-2.1.39-compact-interrupt.jsonl': ['run.cancelled', 'run.completed', 'run.completed', 'run.completed'],
   'more/claude-stream-json-2.1.215-bg-tasks.log': ['run.completed'],
   'more/codex-rollout-0.144.6-compacted.jsonl': ['run.completed'],
+  't3/claude-stream-json-2.1.17-opus.log': ['run.completed'],
+  't3/claude-stream-json-2.1.207.log': ['run.completed'],
+  't3/claude-transcript-2.1.215-long-bash.jsonl': ['run.completed'],
 };
 
 /** Formats whose raw facts `expected.ts` counts without the converters (the others are checked by the cross-package replay). */
