@@ -21,5 +21,7 @@ describe('public API report (api/*.api.txt)', () => {
       'otherwise restore the export or stop exporting the new name.';
     expect(existsSync(file), `api/${entry.reportFile} is missing: run \`${UPDATE_COMMAND}\``).toBe(true);
     expect(await currentReport(entry), hint).toBe(readFileSync(file, 'utf8'));
-  });
+    // Importing a package's whole entry (the CLI pulls in every plugin and the emulators) legitimately
+    // takes tens of seconds on a busy 2-core machine: the check is what is exported, not how fast.
+  }, 120_000);
 });

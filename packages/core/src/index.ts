@@ -86,7 +86,7 @@ export { tickStretch } from './runtime/call-cap.js';
 
 // interaction/: questions and Stop on the card, clicks routed back to the agent.
 export { InteractionRouter, type InteractionEntry, type InteractivePlugin } from './interaction/router.js';
-export { INTERACTION_TEXTS, type InteractionTexts } from './interaction/texts.js';
+export { INTERACTION_TEXTS, type InteractionTexts } from './plugin/interaction-texts.js';
 export { interactionCode } from './card/interaction-state.js';
 export { DEFAULT_INTERACTION_TIMEOUT_MS } from './runtime/card-interactions.js';
 export type {

@@ -5,7 +5,7 @@ import type { ChannelPlugin } from '../plugin/contract.js';
 export type InteractivePlugin = Pick<ChannelPlugin, 'id' | 'interaction'>;
 import type { Logger } from '../shared/logger.js';
 import { interactionCode } from '../card/interaction-state.js';
-import { INTERACTION_TEXTS } from './texts.js';
+import { INTERACTION_TEXTS } from '../plugin/interaction-texts.js';
 import type { InteractionUser } from '../events/contract.js';
 import type { ClickReply, ControlClick } from '../plugin/contract.js';
 

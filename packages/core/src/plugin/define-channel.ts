@@ -1,11 +1,11 @@
 import type { FooterField, FooterStyle } from '../card/format/footer.js';
 import type { Locale } from '../card/view.js';
 import type { StandardSchemaV1 } from '../shared/standard-schema.js';
-import type { BudgetKey, BudgetedCall, CardRenderer, CardTransport, ChannelInteraction, ChannelPlugin, ChannelSettings } from './contract.js';
+import type { BudgetKey, BudgetedCall, CardRenderer, CardTransport, ChannelInteraction, ChannelPlugin, ChannelSettings, FeatureSwitches } from './contract.js';
 import { ChannelConfigError, parseChannelConfig, parseTimingOverrides } from './kit/config.js';
 import { configFromEnv, withEnvNames, type EnvSource, type EnvVariable } from './kit/env.js';
 import { hideSecrets } from './kit/secrets.js';
-import { resolveFeatureSwitches, type FeatureSwitches } from './kit/switches.js';
+import { resolveFeatureSwitches } from './kit/switches.js';
 
 /**
  * `defineChannel`: the steps every channel plugin's factory takes, once — validate the config

@@ -30,11 +30,11 @@ export { formatDuration } from '../card/format/duration.js';
 export { formatFooter, formatTokenCount, formatClockTime, formatCost, FOOTER_FIELDS, type FooterStyle, type FooterField, type FooterOptions } from '../card/format/footer.js';
 export type { CardImage, CardImageSource } from '../card/images.js';
 export { MAX_TIMER_MS } from '../shared/timer-duration.js';
-export { showValue } from '../events/invalid-input.js';
+export { showValue } from '../shared/show-value.js';
 
 // Clicks on card controls, as an interaction receives and answers them.
-export { INTERACTION_TEXTS, type InteractionTexts } from '../interaction/texts.js';
-export type { ClickHandler, ClickOutcome, ClickReply, ControlClick } from '../interaction/types.js';
+export { INTERACTION_TEXTS, type InteractionTexts } from './interaction-texts.js';
+export type { ClickHandler, ClickOutcome, ClickReply, ControlClick } from './click-contract.js';
 
 /**
  * The zod the kit's shapes (`TIMING_OVERRIDES_SHAPE`, `FEATURE_SWITCHES_SHAPE`, `HttpUrlSchema`) are

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { CardView, Locale } from '../card/view.js';
 import type { InteractionOption, InteractionUser } from '../events/contract.js';
 import type { InteractionEntry, InteractionRouter, InteractivePlugin } from '../interaction/router.js';
-import { INTERACTION_TEXTS } from '../interaction/texts.js';
+import { INTERACTION_TEXTS } from '../plugin/interaction-texts.js';
 import type { Answer, ApprovalRequest, AskRequest, Decision, StopHandler } from '../interaction/types.js';
 import type { ControlClick } from '../plugin/contract.js';
 import type { Logger } from '../shared/logger.js';
