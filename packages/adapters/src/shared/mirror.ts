@@ -108,11 +108,15 @@ export async function mirrorStream<Item>(stream: AsyncIterable<Item>, card: Prog
   const push = (events: readonly AgentEvent[]) => {
     for (const event of events) if (!isTerminalStatus(card.status)) card.push(event);
   };
+  // The abort is the user's word: the card is cancelled at once, whatever the stream does after it
+  // (Claude Code still sends a result, some SDKs just end their stream quietly).
+  const onAbort = () => {
+    if (signal && !isTerminalStatus(card.status)) card.cancel(abortReason(signal));
+  };
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
     for await (const item of stream) push(mapper.map(item));
-    // A stream that just stops after an abort (some SDKs end quietly) is a cancelled run, whatever
-    // the mapper would make of its end.
-    if (signal?.aborted && !isTerminalStatus(card.status)) card.cancel(abortReason(signal));
     push(mapper.end());
   } catch (error) {
     if (!isTerminalStatus(card.status)) {
@@ -120,6 +124,8 @@ export async function mirrorStream<Item>(stream: AsyncIterable<Item>, card: Prog
       else card.fail(mapper.failure?.(error) ?? errorText(error));
     }
     throw error;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
   }
   // A card waiting for the user (an approval the product will answer) stays waiting.
   if (card.status === 'running') card.complete();

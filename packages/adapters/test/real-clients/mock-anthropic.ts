@@ -104,6 +104,13 @@ export function mockAnthropic(turns: readonly ModelTurn[], isMainLoop: (body: Re
       return;
     }
     const id = `msg_mock_${++ids}`;
+    if (body.stream !== true) {
+      // Claude Code falls back to a non-streaming request after a broken stream: a whole message.
+      const content = 'tool' in turn ? [{ type: 'tool_use', id: `toolu_mock_${ids}`, name: turn.tool, input: turn.input }] : 'text' in turn ? [{ type: 'text', text: turn.text }] : [];
+      const message = { id, type: 'message', role: 'assistant', model: body.model, content, stop_reason: 'tool' in turn ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { input_tokens: INPUT_TOKENS, output_tokens: OUTPUT_TOKENS } };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(message));
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     sse(res, 'message_start', {
       type: 'message_start',
