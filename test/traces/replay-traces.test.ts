@@ -161,7 +161,7 @@ describe('bundled traces replay to final cards on both channels', () => {
         expect(ding.flowStatus).toBe(DINGTALK_FLOW[view.status]);
         // Slack: a header that is never empty (Slack refuses an empty header block).
         const slack = slackRenderer.render(view);
-        const header = slack.blocks.find((block) => block.type === 'header') as { text: { text: string } };
+        const header = (slack.blocks ?? []).find((block) => block.type === 'header') as { text: { text: string } };
         expect(header.text.text.trim()).not.toBe('');
         expect(card.header.title.content.trim()).not.toBe('');
         expect((ding.msgTitle ?? '').trim()).not.toBe('');

@@ -49,7 +49,7 @@ const ABORT_NAMES = new Set(['AbortError', 'APIUserAbortError']);
  * class name (its `name` is plain "Error"), but it carries `errorClass: "aborted"` (read in
  * `@anthropic-ai/claude-agent-sdk` 0.3.332's `sdk.mjs`). The `cause` chain is followed a few steps.
  */
-export function isAbortError(error: unknown, signal?: AbortSignal): boolean {
+function isAbortError(error: unknown, signal?: AbortSignal): boolean {
   if (signal?.aborted) return true;
   let current: unknown = error;
   for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {

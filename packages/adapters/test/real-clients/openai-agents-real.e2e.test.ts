@@ -6,12 +6,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Agent, OpenAIResponsesModel, Runner, tool } from '@openai/agents';
-import OpenAI from 'openai';
+import { Agent, OpenAIProvider, Runner, tool } from '@openai/agents';
 import { z } from 'zod';
 import { mirrorOpenAIAgents } from '@progresscard/adapters/openai-agents';
 import { memoryHarness } from '../harness.js';
-import { mockOpenAIResponses, } from './mock-openai.js';
+import { mockOpenAIResponses } from './mock-openai.js';
 import type { MockModelServer, ModelTurn } from './mock-anthropic.js';
 
 const run = promisify(execFile);
@@ -32,16 +31,13 @@ const shell = tool({
 async function agentOn(turns: ModelTurn[]) {
   const server = await mockOpenAIResponses(turns);
   servers.push(server);
-  // No retries: a failed response is the run's failure, at once.
-  const client = new OpenAI({ baseURL: `${server.baseUrl}/v1`, apiKey: 'sk-loopback', maxRetries: 0 });
-  return new Agent({ name: 'Checker', model: new OpenAIResponsesModel(client, 'gpt-5.4-mini'), tools: [shell] });
+  const provider = new OpenAIProvider({ baseURL: `${server.baseUrl}/v1`, apiKey: 'sk-loopback', useResponses: true });
+  return { agent: new Agent({ name: 'Checker', model: 'gpt-5.4-mini', tools: [shell] }), runner: new Runner({ tracingDisabled: true, modelProvider: provider }) };
 }
-
-const runner = new Runner({ tracingDisabled: true });
 
 describe('OpenAI Agents SDK against a local OpenAI Responses server', () => {
   it('a sleeping shell call and a streamed answer: the tool line, the answer, the model from the response, rounds as model calls', async () => {
-    const agent = await agentOn([{ tool: 'shell', input: { command: 'sleep 1 && echo done' } }, { text: 'The check printed done.' }]);
+    const { agent, runner } = await agentOn([{ tool: 'shell', input: { command: 'sleep 1 && echo done' } }, { text: 'The check printed done.' }]);
     const card = h.open();
     const result = await runner.run(agent, 'Run the check', { stream: true });
     expect(await mirrorOpenAIAgents(result, card, { title: 'Run the check' })).toEqual({ status: 'completed' });
@@ -55,7 +51,7 @@ describe('OpenAI Agents SDK against a local OpenAI Responses server', () => {
 
   it('a response that fails mid-stream and is then answered: the card shows the final answer, not the partial copies', async () => {
     // @openai/agents 0.14.3 runs another turn after a response.failed: the partial text was streamed.
-    const agent = await agentOn([{ text: 'The check prin', errorAfter: 14 }, { text: 'The check printed done.' }]);
+    const { agent, runner } = await agentOn([{ text: 'The check prin', errorAfter: 14 }, { text: 'The check printed done.' }]);
     const card = h.open();
     const result = await runner.run(agent, 'Answer', { stream: true });
     const outcome = await mirrorOpenAIAgents(result, card).catch(() => ({ status: card.view().status, error: card.view().error }));
@@ -65,7 +61,7 @@ describe('OpenAI Agents SDK against a local OpenAI Responses server', () => {
 
   it('a model that keeps failing mid-stream fails the card with the stream\'s cause', async () => {
     const failing: ModelTurn = { text: 'The check prin', errorAfter: 14 };
-    const agent = await agentOn(Array.from({ length: 12 }, () => failing));
+    const { agent, runner } = await agentOn(Array.from({ length: 12 }, () => failing));
     const card = h.open();
     const result = await runner.run(agent, 'Answer', { stream: true, maxTurns: 3 });
     const outcome = await mirrorOpenAIAgents(result, card).catch(() => ({ status: card.view().status, error: card.view().error }));
@@ -74,7 +70,7 @@ describe('OpenAI Agents SDK against a local OpenAI Responses server', () => {
   }, 30_000);
 
   it('an abort while the model stream hangs ends the card cancelled, not completed', async () => {
-    const agent = await agentOn([{ hang: true }]);
+    const { agent, runner } = await agentOn([{ hang: true }]);
     const card = h.open();
     const abort = new AbortController();
     const result = await runner.run(agent, 'Answer', { stream: true, signal: abort.signal });

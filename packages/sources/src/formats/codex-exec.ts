@@ -20,7 +20,7 @@ function toolName(item: Json): string {
  * Only one whole single- or double-quoted argument (or a bare word list) is unwrapped; anything
  * else is returned as it is.
  */
-export function unwrapShell(command: string): string {
+function unwrapShell(command: string): string {
   const match = /^(?:\S*\/)?(?:bash|zsh|sh)\s+-l?c\s+([\s\S]+)$/.exec(command.trim());
   if (!match) return command;
   const script = match[1]!.trim();
