@@ -77,10 +77,10 @@ export { consoleLogger, silentLogger, type Logger } from './shared/logger.js';
 export { TOKENS } from './runtime/tokens.js';
 export { ChannelRegistry, type ChannelRegistryDeps } from './delivery/channel-registry.js';
 export type { ProgressCard, PushResult, OpenCardOptions } from './runtime/progress-card.js';
-export { TickerService, type Tickable } from './runtime/ticker.js';
+export { TickerService, type Tickable, type Ticker } from './runtime/ticker.js';
 export { DEFAULT_STALL_SETTINGS, type StallSettings } from './runtime/stall-watch.js';
 export { installShutdownHandlers, DEFAULT_SHUTDOWN_DEADLINE_MS, INTERRUPTED_REASONS, type ShutdownOptions, type ShutdownHandlerOptions } from './runtime/shutdown.js';
-export { createProgressCards, type ProgressCards, type ProgressCardsStore, type ProgressCardsOptions, type ProgressCardsDiagnostics, type OpenOptions } from './compose.js';
+export { createProgressCards, createContainer, type ProgressCards, type ProgressCardsStore, type ProgressCardsOptions, type ProgressCardsDiagnostics, type OpenOptions } from './compose.js';
 export { completionPingText } from './runtime/completion-ping.js';
 export { tickStretch } from './runtime/call-cap.js';
 

@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, InMemoryBudgetStore, memoryChannel, silentLogger, TOKENS, type MemoryCall } from '../src/index.js';
-// After the core (which loads the reflect-metadata polyfill tsyringe needs).
-import { container } from 'tsyringe';
+import { createContainer, createProgressCards, InMemoryBudgetStore, memoryChannel, silentLogger, TOKENS, type MemoryCall } from '../src/index.js';
 import { settle, setup } from './helpers.js';
 import { maxCallsInWindow } from '../src/testing/index.js';
 
@@ -11,7 +9,7 @@ function maxInWindow(calls: readonly MemoryCall[], windowMs: number): number {
 }
 
 /** Two products of one app in one process, each with 10 cards making 5 changes, on a 5/s budget. */
-async function twoProducts(parent?: ReturnType<typeof container.createChildContainer>) {
+async function twoProducts(parent?: ReturnType<typeof createContainer>) {
   vi.useFakeTimers({ now: 1_700_000_000_000 });
   const overrides = { budget: [{ limit: 5, intervalMs: 1000 }], perCardIntervalMs: 0 };
   const channels = [memoryChannel({ overrides }), memoryChannel({ overrides })];
@@ -71,7 +69,7 @@ describe('composition', () => {
 
 describe('seams from a parent container', () => {
   it('one BudgetStore given by a parent to two compositions: together they never exceed the budget', async () => {
-    const parent = container.createChildContainer();
+    const parent = createContainer();
     parent.register(TOKENS.BudgetStore, { useValue: new InMemoryBudgetStore() });
     const { calls, finals } = await twoProducts(parent);
     expect(maxInWindow(calls, 1000)).toBeLessThanOrEqual(5);

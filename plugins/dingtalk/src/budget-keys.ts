@@ -1,4 +1,4 @@
-import type { BudgetKey, BudgetedCall, ChannelSettings } from '@progresscard/core';
+import type { BudgetKey, BudgetedCall, ChannelSettings } from '@progresscard/core/plugin';
 
 /**
  * The budgets of one DingTalk call: DingTalk limits each app per API ("20 QPS per app per API",

@@ -1,4 +1,4 @@
-import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { ChannelConfigError, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, type ChannelSettings } from '@progresscard/core/plugin';
 import { z } from 'zod';
 import { DingTalkTargetSchema } from './transport/target.js';
 
@@ -140,22 +140,9 @@ export type DingTalkConfigInput = z.input<typeof DingTalkConfigSchema>;
 export type DingTalkConfig = z.output<typeof DingTalkConfigSchema>;
 
 /**
- * Thrown by {@link parseDingTalkConfig}; names the field and the value (secrets shown as `<hidden>`),
+ * Bad DingTalk config: names the field and the value (secrets shown as `<hidden>`),
  * e.g. `dingtalk baseUrl = "ftp://x" (must be an http(s) URL)`.
  */
 export class DingTalkConfigError extends ChannelConfigError {
   override readonly name = 'DingTalkConfigError';
-}
-
-const SECRET_FIELDS = new Set(['appSecret', 'callbacks']);
-
-/**
- * Validates `input` and applies defaults.
- * @throws DingTalkConfigError naming the first bad field and its value; a secret's value is never shown.
- */
-export function parseDingTalkConfig(input: unknown): DingTalkConfig {
-  return parseChannelConfig('dingtalk', DingTalkConfigSchema, input, {
-    secretFields: SECRET_FIELDS,
-    error: (...args) => new DingTalkConfigError(...args),
-  });
 }

@@ -1,4 +1,4 @@
-import type { EnvVariable } from '@progresscard/core';
+import type { EnvVariable } from '@progresscard/core/plugin';
 import { DingTalkConfigError, type DingTalkConfigInput } from './config.js';
 
 /**

@@ -3,7 +3,7 @@
  * to `createProgressCards({ channels: [...] })`. Internals (renderer, markdown, transport, error
  * classification) are not part of the public API.
  */
-export { dingtalk, type DingTalkPlugin, type DingTalkPluginOptions, type DingTalkFromEnvOptions } from './plugin.js';
+export { dingtalk, type DingTalkPlugin, type DingTalkPluginOptions } from './plugin.js';
 export { DINGTALK_ENV_VARIABLES } from './env.js';
 export {
   DINGTALK_DEFAULTS,
@@ -14,7 +14,7 @@ export {
   type DingTalkConfig,
   type DingTalkConfigInput,
 } from './config.js';
-export type { DingTalkCardPayload, FailedCardState, StreamEnd } from './render/renderer.js';
+export type { DingTalkCardPayload, FailedCardState, StreamEnd } from './render/payload.js';
 export type { ContentMode } from './transport/card-writer.js';
 export type { DingTalkTarget } from './transport/target.js';
 export { DingTalkStreamCallbacks, type DingTalkStreamCallbacksOptions } from './interaction/stream-callbacks.js';

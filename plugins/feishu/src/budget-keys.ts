@@ -1,4 +1,4 @@
-import type { BudgetKey, BudgetWindow, BudgetedCall, ChannelSettings } from '@progresscard/core';
+import type { BudgetKey, BudgetWindow, BudgetedCall, ChannelSettings } from '@progresscard/core/plugin';
 import type { FeishuConfig } from './config.js';
 import type { FeishuTarget } from './transport/transport.js';
 

@@ -1,4 +1,4 @@
-import { ChannelConfigError, MAX_TIMER_MS, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { ChannelConfigError, MAX_TIMER_MS, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, type ChannelSettings } from '@progresscard/core/plugin';
 import { z } from 'zod';
 
 /** receive_id_type values of `im.v1.message.create` (https://open.larkoffice.com/document/uAjLw4CM/ukTMukTMukTM/reference/im-v1/message/create). */
@@ -143,17 +143,4 @@ export type FeishuConfig = z.output<typeof FeishuConfigSchema>;
  */
 export class FeishuConfigError extends ChannelConfigError {
   override readonly name = 'FeishuConfigError';
-}
-
-const SECRET_FIELDS = new Set(['appSecret', 'callbacks']);
-
-/**
- * Validates and completes a config.
- * @throws FeishuConfigError naming the first bad field and its value.
- */
-export function parseFeishuConfig(input: unknown): FeishuConfig {
-  return parseChannelConfig('feishu', FeishuConfigSchema, input, {
-    secretFields: SECRET_FIELDS,
-    error: (...args) => new FeishuConfigError(...args),
-  });
 }

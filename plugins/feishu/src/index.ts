@@ -3,7 +3,7 @@
  * to `createProgressCards({ channels: [...] })`. Internals (renderer, guards, transport, error
  * classification) are not part of the public API.
  */
-export { feishu, type FeishuPlugin, type FeishuPluginOptions, type FeishuFromEnvOptions } from './plugin.js';
+export { feishu, type FeishuPlugin, type FeishuPluginOptions } from './plugin.js';
 export { FEISHU_ENV_VARIABLES } from './env.js';
 export {
   FEISHU_DEFAULTS,

@@ -1,6 +1,6 @@
 import type { CallRecord } from '@progresscard/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseFeishuConfig } from '../src/config.js';
+import { feishu } from '../src/index.js';
 import type { FeishuCard } from '../src/render/payload.js';
 import { FeishuTransport } from '../src/transport/transport.js';
 import { harness, textOf, type Harness } from './harness.js';
@@ -86,7 +86,7 @@ describe('Feishu mode cardkit (through the emulator)', () => {
 
   it('another process (a restart) updating the same card sends higher sequences: the platform accepts them', async () => {
     h = await harness();
-    const config = parseFeishuConfig({ appId: h.emulator.apps[0]!.appId, appSecret: h.appSecret, domain: h.emulator.baseUrl, receiveId: 'oc_team', mode: 'cardkit' });
+    const config = feishu.parseConfig({ appId: h.emulator.apps[0]!.appId, appSecret: h.appSecret, domain: h.emulator.baseUrl, receiveId: 'oc_team', mode: 'cardkit' });
     const card = (answer: string): FeishuCard => ({
       schema: '2.0',
       config: { update_multi: true, summary: { content: 'run' } },

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { FEISHU_DEFAULTS, FeishuConfigError, parseFeishuConfig } from '../src/config.js';
+import { FEISHU_DEFAULTS, FeishuConfigError } from '../src/config.js';
 import { feishu } from '../src/index.js';
 
 const SECRET = 'super-secret-value-123';
@@ -8,7 +8,7 @@ const base = { appId: 'cli_abc', appSecret: SECRET, receiveId: 'oc_team' };
 
 describe('feishu config', () => {
   it('fills the documented defaults', () => {
-    expect(parseFeishuConfig(base)).toMatchObject({
+    expect(feishu.parseConfig(base)).toMatchObject({
       domain: 'feishu',
       receiveIdType: 'chat_id',
       replyInThread: false,
@@ -35,9 +35,9 @@ describe('feishu config', () => {
   });
 
   it('accepts feishu, lark and URLs as domain', () => {
-    expect(parseFeishuConfig({ ...base, domain: 'lark' }).domain).toBe('lark');
-    expect(parseFeishuConfig({ ...base, domain: 'http://127.0.0.1:3000' }).domain).toBe('http://127.0.0.1:3000');
-    expect(() => parseFeishuConfig({ ...base, domain: 'open.feishu.cn' })).toThrow(/domain = "open.feishu.cn"/);
+    expect(feishu.parseConfig({ ...base, domain: 'lark' }).domain).toBe('lark');
+    expect(feishu.parseConfig({ ...base, domain: 'http://127.0.0.1:3000' }).domain).toBe('http://127.0.0.1:3000');
+    expect(() => feishu.parseConfig({ ...base, domain: 'open.feishu.cn' })).toThrow(/domain = "open.feishu.cn"/);
   });
 
   it.each([

@@ -61,7 +61,7 @@ describe('FEISHU_CALLBACKS', () => {
   });
   it('http:<port> takes the verification token and encrypt key from FEISHU_CALLBACK_VERIFICATION_TOKEN / FEISHU_CALLBACK_ENCRYPT_KEY', () => {
     const plugin = feishu.fromEnv({}, { env: { ...env, FEISHU_CALLBACKS: 'http:8080', FEISHU_CALLBACK_VERIFICATION_TOKEN: 'v-token', FEISHU_CALLBACK_ENCRYPT_KEY: 'e-key' } });
-    expect(plugin.config.callbacks).toMatchObject({ mode: 'http', port: 8080, verificationToken: 'v-token', encryptKey: 'e-key' });
+    expect(plugin.config.callbacks).toMatchObject({ mode: 'http', port: 8080, verificationToken: '<hidden>', encryptKey: '<hidden>' });
     expect(plugin.interaction!.warnings).toEqual([]);
   });
   it('a callback secret without FEISHU_CALLBACKS is refused naming both variables, never showing the secret', () => {

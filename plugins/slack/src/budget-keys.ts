@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BudgetKey, BudgetWindow, BudgetedCall, ChannelSettings } from '@progresscard/core';
+import type { BudgetKey, BudgetWindow, BudgetedCall, ChannelSettings } from '@progresscard/core/plugin';
 import type { SlackTarget } from './transport/transport.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ChannelConfigError, MAX_TIMER_MS, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, parseChannelConfig, type ChannelSettings } from '@progresscard/core';
+import { ChannelConfigError, MAX_TIMER_MS, FEATURE_SWITCHES_SHAPE, HttpUrlSchema, TIMING_OVERRIDES_SHAPE, type ChannelSettings } from '@progresscard/core/plugin';
 import { z } from 'zod';
 
 /**
@@ -59,15 +59,4 @@ export type SlackConfig = z.output<typeof SlackConfigSchema>;
 /** Bad Slack config: names the field and value (the token is shown as `<hidden>`). */
 export class SlackConfigError extends ChannelConfigError {
   override readonly name = 'SlackConfigError';
-}
-
-/**
- * Validates and completes a config.
- * @throws SlackConfigError naming the first bad field and its value.
- */
-export function parseSlackConfig(input: unknown): SlackConfig {
-  return parseChannelConfig('slack', SlackConfigSchema, input, {
-    secretFields: new Set(['botToken', 'interactivity']),
-    error: (...args) => new SlackConfigError(...args),
-  });
 }

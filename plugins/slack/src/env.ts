@@ -1,4 +1,4 @@
-import type { EnvVariable } from '@progresscard/core';
+import type { EnvVariable } from '@progresscard/core/plugin';
 import type { SlackConfigInput } from './config.js';
 
 /** Port of the interactivity Request URL when `SLACK_SIGNING_SECRET` turns buttons on (Bolt's default port). */

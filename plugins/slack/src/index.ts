@@ -2,7 +2,7 @@
  * `@progresscard/plugin-slack`: the Slack channel. Build it with {@link slack} and hand it to
  * `createProgressCards({ channels: [...] })`. Renderer, guards and transport are internal.
  */
-export { slack, type SlackPlugin, type SlackPluginOptions, type SlackFromEnvOptions } from './plugin.js';
+export { slack, type SlackPlugin, type SlackPluginOptions } from './plugin.js';
 export { SLACK_ENV_VARIABLES, SLACK_INTERACTIVITY_PORT } from './env.js';
 export { SLACK_DEFAULTS, SlackConfigSchema, SlackConfigError, type SlackConfig, type SlackConfigInput } from './config.js';
 export type { SlackMessage, SlackBlock, SlackText } from './render/payload.js';

@@ -1,27 +1,28 @@
 import type { ChannelPlugin } from '../plugin/contract.js';
 import { resolveChannelSettings } from '../plugin/channel-settings.js';
-import { systemClock } from '../shared/clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { BudgetStore } from './budget-store.js';
-import { randomUUID } from 'node:crypto';
-import { CardLeases, DEFAULT_LEASE_TTL_MS } from './card-leases.js';
+import type { CardLeases } from './card-leases.js';
 import type { CardStore } from './card-store.js';
 import { ChannelDispatcher } from './channel-dispatcher.js';
-import { DeliveryObservers } from './delivery-observers.js';
+import type { DeliveryObservers } from './delivery-observers.js';
 import type { RetrySettings } from './retry-settings.js';
 
 /** What a {@link ChannelRegistry} is built from (the composition root resolves these). */
 export interface ChannelRegistryDeps {
+  /** Delivery time (`TOKENS.DeliveryClock`): rate-limit windows, retry waits, leases. */
+  readonly clock: Clock;
   readonly logger: Logger;
   /** Read for `<CHANNEL>_CARD_TOOL_TICK_MS`. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly retry: RetrySettings;
   readonly budgets: BudgetStore;
   readonly cards: CardStore;
-  /** The composition's `delivery` listeners (default: none). */
-  readonly observers?: DeliveryObservers;
-  /** The composition's leases on its stored cards (default: leases under a random owner id, never renewed). */
-  readonly leases?: CardLeases;
+  /** The composition's `delivery` listeners. */
+  readonly observers: DeliveryObservers;
+  /** The composition's leases on its stored cards. */
+  readonly leases: CardLeases;
 }
 
 /**
@@ -32,13 +33,7 @@ export interface ChannelRegistryDeps {
 export class ChannelRegistry {
   private readonly channels = new Map<string, ChannelDispatcher>();
 
-  private readonly observers: DeliveryObservers;
-  private readonly leases: CardLeases;
-
-  constructor(private readonly deps: ChannelRegistryDeps) {
-    this.observers = deps.observers ?? new DeliveryObservers(deps.logger);
-    this.leases = deps.leases ?? new CardLeases(deps.cards, systemClock, deps.logger, randomUUID(), DEFAULT_LEASE_TTL_MS, false);
-  }
+  constructor(private readonly deps: ChannelRegistryDeps) {}
 
   /**
    * Registers a channel.
@@ -50,11 +45,10 @@ export class ChannelRegistry {
     }
     if (this.channels.has(plugin.id)) throw new Error(`channel ${JSON.stringify(plugin.id)} is registered twice`);
     const settings = resolveChannelSettings(plugin, this.deps.env, this.deps.logger);
-    // Platform limits are in wall time, so delivery timing uses the wall clock (vitest's fake timers
-    // control it too); the injected Clock is card time (event stamps, elapsed, footer), which a
-    // replay may run faster than real time.
-    const { logger, retry, budgets, cards } = this.deps;
-    const dispatcher = new ChannelDispatcher({ plugin, settings, clock: systemClock, logger, retry, budgets, cards, leases: this.leases, observers: this.observers });
+    // Delivery runs on the delivery clock (wall time by default: platform limits are in wall time),
+    // not on card time, which a replay may run faster than real time.
+    const { clock, logger, retry, budgets, cards, leases, observers } = this.deps;
+    const dispatcher = new ChannelDispatcher({ plugin, settings, clock, logger, retry, budgets, cards, leases, observers });
     this.channels.set(plugin.id, dispatcher);
     return dispatcher;
   }

@@ -16,14 +16,14 @@ import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import { safeString } from '../shared/safe-string.js';
 import { abandonedReason, StallWatch, type StallSettings } from './stall-watch.js';
-import type { Tickable, TickerService } from './ticker.js';
+import type { Tickable, Ticker } from './ticker.js';
 import { EventMethods } from './event-methods.js';
 import { checkOpenCardOptions, type OpenCardOptions, type ProgressCard, type PushResult } from './progress-card.js';
 
 /** Wiring a card needs; built by the composition root. */
 export interface CardRuntime {
   readonly channel: ChannelDispatcher;
-  readonly ticker: TickerService;
+  readonly ticker: Ticker;
   readonly clock: Clock;
   readonly logger: Logger;
   /** The composition's click router. */

@@ -60,7 +60,7 @@ export interface ProgressCardsOptions {
    */
   readonly stall?: Partial<StallSettings>;
   /**
-   * Parent container (default tsyringe's root container). Whatever it registers under {@link TOKENS}
+   * Parent container (default tsyringe's root container; get one from `createContainer()`). Whatever it registers under {@link TOKENS}
    * and the options do not give is used: e.g. one `BudgetStore` shared by two compositions.
    */
   readonly parent?: DependencyContainer;

@@ -12,11 +12,30 @@ interface IntervalGroup {
 }
 
 /**
- * Re-renders cards whose tools are running, once per tick. One `setInterval` per distinct tick
+ * What re-renders cards whose tools are running (`TOKENS.Ticker`): the composition watches a card
+ * while a tool runs and unwatches it when none does, and disposes the ticker at shutdown. A
+ * product may register its own (e.g. one driven by its scheduler); it must call `onTick` of each
+ * watched card about every `intervalMs` ms and catch what `onTick` throws.
+ */
+export interface Ticker {
+  /** Starts ticking `card` every `intervalMs` ms (no-op when it already ticks at that interval). */
+  watch(card: Tickable, intervalMs: number): void;
+  /** Stops ticking `card` at `intervalMs` (no-op when it is not watched). */
+  unwatch(card: Tickable, intervalMs: number): void;
+  /** Cards ticking now, for `diagnostics().tickingCards`. */
+  readonly watchedCount: number;
+  /** Live tick timers, for `diagnostics().tickTimers`. */
+  readonly timerCount: number;
+  /** Stops every timer (shutdown). */
+  dispose(): void;
+}
+
+/**
+ * The default {@link Ticker}: re-renders cards whose tools are running, once per tick. One `setInterval` per distinct tick
  * interval (not per card), created when the first card of that interval is watched and cleared
  * when the last one leaves; timers are `unref()`ed so they never keep a process alive.
  */
-export class TickerService {
+export class TickerService implements Ticker {
   private readonly groups = new Map<number, IntervalGroup>();
 
   constructor(private readonly logger: Logger) {}

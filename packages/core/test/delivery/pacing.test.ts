@@ -1,8 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InMemoryBudgetStore, TOKENS, createProgressCards, memoryChannel, silentLogger, type BudgetStore, type SlotRequest } from '../../src/index.js';
-// After the core (which loads the reflect-metadata polyfill tsyringe needs).
-import { container } from 'tsyringe';
+import { InMemoryBudgetStore, TOKENS, createContainer, createProgressCards, memoryChannel, silentLogger, type BudgetStore, type SlotRequest } from '../../src/index.js';
 import type { BudgetedCall, BudgetWindow } from '../../src/plugin/contract.js';
 import { settle } from '../helpers.js';
 
@@ -110,7 +108,7 @@ describe('cards paced through the budget', () => {
       nextDeparture: (request) => inner.nextDeparture(request),
       pauseUntil: (key, at) => inner.pauseUntil(key, at),
     };
-    const parent = container.createChildContainer();
+    const parent = createContainer();
     parent.register(TOKENS.BudgetStore, { useValue: counting });
     const channel = memoryChannel();
     const cards = createProgressCards({ channels: [channel], logger: silentLogger, parent });
@@ -139,7 +137,7 @@ describe('cards paced through the budget', () => {
       nextDeparture: (request) => inner.nextDeparture(request),
       pauseUntil: (key, at) => inner.pauseUntil(key, at),
     };
-    const parent = container.createChildContainer();
+    const parent = createContainer();
     parent.register(TOKENS.BudgetStore, { useValue: recording });
     const windows = [{ limit: 5, intervalMs: 1000 }];
     const channel = Object.assign(memoryChannel({ answerChunkChars: 10 }), {

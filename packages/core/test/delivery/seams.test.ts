@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, InMemoryCardStore, memoryChannel, silentLogger, TOKENS } from '../../src/index.js';
-// After the core (which loads the reflect-metadata polyfill tsyringe needs).
-import { container } from 'tsyringe';
+import { createContainer, createProgressCards, InMemoryCardStore, memoryChannel, silentLogger, TOKENS } from '../../src/index.js';
 import { settle } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());
@@ -10,7 +8,7 @@ describe('card store', () => {
   it('holds an open card’s message, idempotency key and status, and forgets the card once its final settled', async () => {
     vi.useFakeTimers({ now: 1_700_000_000_000 });
     const store = new InMemoryCardStore();
-    const parent = container.createChildContainer();
+    const parent = createContainer();
     parent.register(TOKENS.CardStore, { useValue: store });
     const cards = createProgressCards({ channels: [memoryChannel()], logger: silentLogger, env: {}, parent });
     const card = cards.open('memory');

@@ -116,7 +116,10 @@ describe('the channel decides what the core writes on its cards', () => {
     const channel = memoryChannel({ switches: { locale: 'en' } });
     const views: CardView[] = [];
     const render = channel.renderer.render;
-    const spied = { ...channel, renderer: { ...channel.renderer, render: (view: CardView) => (views.push(view), render(view)) } };
+    const spied = { ...channel, renderer: { ...channel.renderer, render: (view: CardView) => {
+      views.push(view);
+      return render(view);
+    } } };
     const cards = createProgressCards({ channels: [spied], env: {} });
     const card = cards.open('memory', undefined, { locale: 'zh-CN' });
     card.push({ type: 'run.started', title: 'build', locale: 'zh-CN' });

@@ -1,5 +1,5 @@
-import type { CardView, ClickReply, ControlClick } from '@progresscard/core';
-import type { DingTalkCardPayload } from '../render/renderer.js';
+import type { CardView, ClickReply, ControlClick } from '@progresscard/core/plugin';
+import type { DingTalkCardPayload } from '../render/payload.js';
 
 /** Card variable (private to the clicking user) that shows the reply to a click: progresscard's template convention. */
 const NOTICE_KEY = 'pcNotice';

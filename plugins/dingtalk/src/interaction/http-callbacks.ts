@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CallbackServer, type CardView, type ChannelInteraction, type ClickHandler, callbackHeader, readCallbackBody } from '@progresscard/core';
-import type { DingTalkCardPayload } from '../render/renderer.js';
+import { CallbackServer, type CardView, type ChannelInteraction, type ClickHandler, callbackHeader, readCallbackBody } from '@progresscard/core/plugin';
+import type { DingTalkCardPayload } from '../render/payload.js';
 import { callbackResponse, clickFromCardCallback } from './card-callback.js';
 
 /** How far a signed callback's `timestamp` may be from now, in ms (DingTalk's robot callbacks: 1 hour). */

@@ -1,6 +1,6 @@
 import { DWClient, TOPIC_CARD, type DWClientDownStream } from 'dingtalk-stream';
-import type { CardView, ChannelInteraction, ClickHandler } from '@progresscard/core';
-import type { DingTalkCardPayload } from '../render/renderer.js';
+import type { CardView, ChannelInteraction, ClickHandler } from '@progresscard/core/plugin';
+import type { DingTalkCardPayload } from '../render/payload.js';
 import { callbackResponse, clickFromCardCallback } from './card-callback.js';
 
 /** Options of {@link DingTalkStreamCallbacks}. */

@@ -1,4 +1,4 @@
-import { cut, type CardView, type DecidedInteraction, type Locale } from '@progresscard/core';
+import { cut, type CardView, type DecidedInteraction, type Locale } from '@progresscard/core/plugin';
 import { escapeInline } from './markdown.js';
 
 /**

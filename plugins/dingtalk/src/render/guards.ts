@@ -1,4 +1,4 @@
-import { codePointLength } from '@progresscard/core';
+import { codePointLength } from '@progresscard/core/plugin';
 import { openFence } from './markdown.js';
 
 /**

@@ -1,4 +1,4 @@
-import { breakLinkSyntax, neutraliseLinks } from '@progresscard/core';
+import { breakLinkSyntax, neutraliseLinks } from '@progresscard/core/plugin';
 
 /**
  * Agent text → DingTalk card markdown, kept to the documented subset

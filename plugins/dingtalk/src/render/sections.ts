@@ -1,4 +1,4 @@
-import { changedFilesLines, imagePlaceholderText, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core';
+import { changedFilesLines, imagePlaceholderText, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core/plugin';
 import { escapeInline } from './markdown.js';
 
 /**

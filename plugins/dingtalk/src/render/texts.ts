@@ -1,4 +1,4 @@
-import { DEFAULT_TITLES, STATUS_LABELS, TOOL_CALLS_HEADINGS, type CardStatus, type Locale } from '@progresscard/core';
+import { DEFAULT_TITLES, STATUS_LABELS, TOOL_CALLS_HEADINGS, type CardStatus, type Locale } from '@progresscard/core/plugin';
 
 /** The words the DingTalk card uses around the agent's text, per locale. */
 export interface CardTexts {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DingTalkCardPayload } from '../render/renderer.js';
+import type { DingTalkCardPayload } from '../render/payload.js';
 import type { DingTalkHttp } from './http.js';
 import { DINGTALK_API_ROUTES } from './routes.js';
 import type { AccessTokenCache } from './token.js';

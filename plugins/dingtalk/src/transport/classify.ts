@@ -1,4 +1,4 @@
-import type { CallFailure } from '@progresscard/core';
+import type { CallFailure } from '@progresscard/core/plugin';
 import { DingTalkApiError, DingTalkDeliveryError, DingTalkNetworkError, DingTalkTargetError } from './errors.js';
 import { IP_BANNED_CODE, NOT_JSON_CODE, RESULT_FALSE_CODE } from './http.js';
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { showValue, type CardTransport, type CallFailure, type MessageRef, type ReplyRequest, type SendRequest, type UpdateRequest } from '@progresscard/core';
+import { showValue, type CardTransport, type CallFailure, type MessageRef, type ReplyRequest, type SendRequest, type UpdateRequest } from '@progresscard/core/plugin';
 import { classifyDingTalkError } from './classify.js';
 import { DingTalkApiError, DingTalkDeliveryError, DingTalkTargetError, type FailedDelivery } from './errors.js';
-import type { DingTalkCardPayload } from '../render/renderer.js';
+import type { DingTalkCardPayload } from '../render/payload.js';
 import type { DingTalkHttp } from './http.js';
 import { DINGTALK_API_ROUTES } from './routes.js';
 import { DingTalkTargetSchema, deliveryFields, describeTarget, type DingTalkTarget } from './target.js';

@@ -1,4 +1,4 @@
-import type { CardView, ClickReply, ControlClick } from '@progresscard/core';
+import type { CardView, ClickReply, ControlClick } from '@progresscard/core/plugin';
 import type { FeishuCard } from '../render/payload.js';
 import { ANSWER_INPUT_NAME } from '../render/controls.js';
 

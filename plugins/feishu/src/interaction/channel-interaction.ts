@@ -1,5 +1,5 @@
 import * as lark from '@larksuiteoapi/node-sdk';
-import type { CardView, ChannelInteraction } from '@progresscard/core';
+import type { CardView, ChannelInteraction } from '@progresscard/core/plugin';
 import type { FeishuConfig } from '../config.js';
 import type { FeishuCard } from '../render/payload.js';
 import { FeishuHttpCallbacks } from './http-callbacks.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CallbackServer, type CardView, type ChannelInteraction, type ClickHandler, callbackHeader, readCallbackBody } from '@progresscard/core';
+import { CallbackServer, type CardView, type ChannelInteraction, type ClickHandler, callbackHeader, readCallbackBody } from '@progresscard/core/plugin';
 import type { FeishuCard } from '../render/payload.js';
 import { callbackResponse, clickFromCardAction } from './card-action.js';
 import { decryptLarkBody, verifyLarkSignature } from './signature.js';

@@ -1,5 +1,5 @@
 import * as lark from '@larksuiteoapi/node-sdk';
-import type { CardView, ChannelInteraction, ClickHandler } from '@progresscard/core';
+import type { CardView, ChannelInteraction, ClickHandler } from '@progresscard/core/plugin';
 import type { FeishuCard } from '../render/payload.js';
 import { callbackResponse, clickFromCardAction } from './card-action.js';
 

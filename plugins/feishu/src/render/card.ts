@@ -1,4 +1,4 @@
-import { isTerminalStatus, noticeText, oneLine, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core';
+import { isTerminalStatus, noticeText, oneLine, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
 import type { FeishuCard, FeishuElement } from './payload.js';
 import { FEISHU_GUARD_LIMITS, fitText, prepareAgentMarkdown, type GuardLimits } from './guards.js';
 import { escapeCardMarkdown, type Truncated } from './markdown/index.js';

@@ -1,4 +1,4 @@
-import { oneLine, type CardControls, type CardView, type DecidedInteraction, type Locale } from '@progresscard/core';
+import { oneLine, type CardControls, type CardView, type DecidedInteraction, type Locale } from '@progresscard/core/plugin';
 import type { FeishuElement } from './payload.js';
 import { markdown } from './elements.js';
 import { escapeCardMarkdown } from './markdown/index.js';

@@ -1,4 +1,4 @@
-import { formatFooter, isTerminalStatus, oneLine, type CardView, type FooterField, type FooterStyle, type ToolLine } from '@progresscard/core';
+import { formatFooter, isTerminalStatus, oneLine, type CardView, type FooterField, type FooterStyle, type ToolLine } from '@progresscard/core/plugin';
 import type { FeishuElement } from './payload.js';
 import { escapeCardMarkdown } from './markdown/index.js';
 import type { CardTexts } from './texts.js';

@@ -1,4 +1,4 @@
-import { codePointLength, cut, formatFooter, imagePlaceholderText, isTerminalStatus, noticeText, oneLine, type CardView } from '@progresscard/core';
+import { codePointLength, cut, formatFooter, imagePlaceholderText, isTerminalStatus, noticeText, oneLine, type CardView } from '@progresscard/core/plugin';
 import type { FeishuCard } from './payload.js';
 import { FEISHU_GUARD_LIMITS, cardFits } from './guards.js';
 import type { CardRenderOptions } from './card.js';

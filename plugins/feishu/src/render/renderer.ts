@@ -1,4 +1,4 @@
-import type { CardRenderer, CardView } from '@progresscard/core';
+import type { CardRenderer, CardView } from '@progresscard/core/plugin';
 import type { FeishuCard } from './payload.js';
 import { layoutCard, type CardLayout, type CardRenderOptions } from './card.js';
 import { renderFallbackCard } from './fallback.js';

@@ -8,7 +8,7 @@ import {
   planLines,
   type CardView,
   type Locale,
-} from '@progresscard/core';
+} from '@progresscard/core/plugin';
 import { IMAGE_FALLBACK_FIELD, type FeishuElement } from './payload.js';
 import { markdown, panel } from './elements.js';
 import { escapeCardMarkdown } from './markdown/index.js';

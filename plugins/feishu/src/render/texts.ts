@@ -1,4 +1,4 @@
-import { DEFAULT_TITLES, STATUS_LABELS, TOOL_CALLS_HEADINGS, type CardStatus, type Locale } from '@progresscard/core';
+import { DEFAULT_TITLES, STATUS_LABELS, TOOL_CALLS_HEADINGS, type CardStatus, type Locale } from '@progresscard/core/plugin';
 import type { FeishuTemplate } from './payload.js';
 
 /** Words of the Feishu card, per locale. */

@@ -1,5 +1,5 @@
 import type * as lark from '@larksuiteoapi/node-sdk';
-import type { MessageRef } from '@progresscard/core';
+import type { MessageRef } from '@progresscard/core/plugin';
 import type { FeishuCard, FeishuElement } from '../render/payload.js';
 import { FeishuApiError, SEQUENCE_CODE, STREAMING_CLOSED_CODES, classifyFeishuError, feishuCodeOf } from './classify.js';
 import { FEISHU_CARDKIT_ROUTES, type CardOperation } from './cardkit-routes.js';

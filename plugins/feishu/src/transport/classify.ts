@@ -1,4 +1,4 @@
-import type { CallFailure } from '@progresscard/core';
+import type { CallFailure } from '@progresscard/core/plugin';
 
 /** A Feishu answer with a non-zero `code` (the SDK resolves HTTP 200 answers instead of throwing). */
 export class FeishuApiError extends Error {

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type * as lark from '@larksuiteoapi/node-sdk';
-import { ImageUploads, imageIdOfPlaceholder, readImageBytes, type CardImage, type ExtraCalls } from '@progresscard/core';
+import { ImageUploads, imageIdOfPlaceholder, readImageBytes, type CardImage, type ExtraCalls } from '@progresscard/core/plugin';
 import { IMAGE_FALLBACK_FIELD, type FeishuCard, type FeishuElement } from '../render/payload.js';
 import { escapeCardMarkdown } from '../render/markdown/index.js';
 import { FeishuApiError } from './classify.js';

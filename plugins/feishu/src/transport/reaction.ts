@@ -1,5 +1,5 @@
 import type * as lark from '@larksuiteoapi/node-sdk';
-import type { ExtraCalls } from '@progresscard/core';
+import type { ExtraCalls } from '@progresscard/core/plugin';
 import { FEISHU_API_ROUTES } from './routes.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type * as lark from '@larksuiteoapi/node-sdk';
-import type { CardImage, CardTransport, CallFailure, ExtraCalls, MessageRef, ReplyRequest, ReplyToMessage, SendRequest, UpdateRequest } from '@progresscard/core';
+import type { CardImage, CardTransport, CallFailure, ExtraCalls, MessageRef, ReplyRequest, ReplyToMessage, SendRequest, UpdateRequest } from '@progresscard/core/plugin';
 import type { FeishuConfig, ReceiveIdType } from '../config.js';
 import type { FeishuCard } from '../render/payload.js';
 import { FEISHU_GUARD_LIMITS, inspectCard, type GuardLimits } from '../render/guards.js';

@@ -1,4 +1,4 @@
-import type { ClickReply, ControlClick } from '@progresscard/core';
+import type { ClickReply, ControlClick } from '@progresscard/core/plugin';
 import { ANSWER_ACTION_ID, ANSWER_BLOCK_PREFIX } from '../render/controls.js';
 import type { SlackMessage } from '../render/payload.js';
 

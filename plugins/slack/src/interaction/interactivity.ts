@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CallbackServer, type CardView, type ChannelInteraction, type ClickHandler, callbackHeader, readCallbackBody } from '@progresscard/core';
+import { CallbackServer, type CardView, type ChannelInteraction, type ClickHandler, callbackHeader, readCallbackBody } from '@progresscard/core/plugin';
 import type { SlackMessage } from '../render/payload.js';
 import { clickFromBlockActions, responseFor } from './block-actions.js';
 import { verifySlackRequest } from './signature.js';

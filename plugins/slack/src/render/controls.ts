@@ -1,4 +1,4 @@
-import { cut, oneLine, type CardView, type DecidedInteraction, type Locale } from '@progresscard/core';
+import { cut, oneLine, type CardView, type DecidedInteraction, type Locale } from '@progresscard/core/plugin';
 import type { SlackBlock, SlackButton } from './payload.js';
 import { toMrkdwn } from './mrkdwn.js';
 

@@ -1,6 +1,6 @@
 import type { SlackMessage } from './payload.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
-import { codePointLength } from '@progresscard/core';
+import { codePointLength } from '@progresscard/core/plugin';
 
 /** Why Slack would refuse `message` (`invalid_blocks`, `msg_too_long`), empty when it would not. */
 export function messageProblems(message: SlackMessage, limits: SlackLimits): string[] {

@@ -1,4 +1,4 @@
-import { breakLinkSyntax, codePointLength, cut, neutraliseLinks } from '@progresscard/core';
+import { breakLinkSyntax, codePointLength, cut, neutraliseLinks } from '@progresscard/core/plugin';
 
 /** `&`, `<`, `>` as entities: no agent text becomes a mention, a link or other markup. */
 function escapeMrkdwn(text: string): string {

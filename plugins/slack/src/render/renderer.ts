@@ -1,4 +1,4 @@
-import { cut, DEFAULT_TITLES, formatFooter, isTerminalStatus, oneLine, statusLabel, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core';
+import { cut, DEFAULT_TITLES, formatFooter, isTerminalStatus, oneLine, statusLabel, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
 import type { SlackBlock, SlackMessage } from './payload.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { plainMrkdwn, splitSections, toMrkdwn } from './mrkdwn.js';

@@ -1,4 +1,4 @@
-import { changedFilesLines, cut, imagePlaceholderText, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core';
+import { changedFilesLines, cut, imagePlaceholderText, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core/plugin';
 import type { SlackBlock } from './payload.js';
 import { plainMrkdwn } from './mrkdwn.js';
 

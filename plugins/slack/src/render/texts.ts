@@ -1,4 +1,4 @@
-import type { Locale } from '@progresscard/core';
+import type { Locale } from '@progresscard/core/plugin';
 
 /** Words of the Slack card besides the shared status words, per locale. */
 export interface SlackTexts {

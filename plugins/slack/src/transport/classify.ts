@@ -1,4 +1,4 @@
-import type { CallFailure } from '@progresscard/core';
+import type { CallFailure } from '@progresscard/core/plugin';
 import { ErrorCode } from '@slack/web-api';
 
 /** The plugin refused to send something itself (a message over the Block Kit limits). */

@@ -1,4 +1,4 @@
-import type { CallFailure, CardTransport, MessageRef, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core';
+import type { CallFailure, CardTransport, MessageRef, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core/plugin';
 import { LogLevel, WebClient } from '@slack/web-api';
 import type { SlackConfig } from '../config.js';
 import { SLACK_LIMITS, type SlackLimits } from '../render/limits.js';

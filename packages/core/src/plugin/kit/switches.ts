@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FOOTER_FIELDS, type FooterField, type FooterStyle } from '../../card/format/footer.js';
+import { FOOTER_FIELDS } from '../../card/format/footer.js';
 import type { Locale } from '../../card/view.js';
 import { ChannelConfigError, parseChannelConfig } from './config.js';
 import type { EnvSource } from './env.js';

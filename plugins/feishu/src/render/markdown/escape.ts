@@ -1,4 +1,4 @@
-import { breakLinkSyntax, neutraliseLinks } from '@progresscard/core';
+import { breakLinkSyntax, neutraliseLinks } from '@progresscard/core/plugin';
 import { splitBlocks } from './blocks.js';
 
 /**

@@ -1,0 +1,122 @@
+import { isTerminalStatus } from '../card/view.js';
+import type { CardLeases } from '../delivery/card-leases.js';
+import type { CardLease, CardStore, StoredCard } from '../delivery/card-store.js';
+import type { ChannelRegistry } from '../delivery/channel-registry.js';
+import type { Clock } from '../shared/clock.js';
+import type { Logger } from '../shared/logger.js';
+import { sleepMs } from '../shared/timer-duration.js';
+import type { CardSessions } from './card-sessions.js';
+import { OrphanSweeper } from './orphan-sweeper.js';
+import type { Requester } from '../plugin/contract.js';
+import type { ProgressCard } from './progress-card.js';
+import { INTERRUPTED_REASONS } from './shutdown.js';
+
+/** What a {@link Takeover} works with (resolved by the composition root). */
+export interface TakeoverDeps {
+  /** The card store as delivery uses it. */
+  readonly store: CardStore;
+  readonly leases: CardLeases;
+  readonly registry: ChannelRegistry;
+  readonly sessions: CardSessions;
+  /** Delivery time (leases are in wall time). */
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly leaseTtlMs: number;
+  readonly orphanGraceMs: number;
+  /** True when the cards live in a store shared with other processes: orphans are swept. */
+  readonly durable: boolean;
+  /** True once the composition was shut down. */
+  readonly isShutDown: () => boolean;
+}
+
+/**
+ * Cards a stopped process left in the card store: claims them (a lease under this composition's
+ * owner id), continues one on `resume(runId)`, and (with a shared store) sweeps those nobody
+ * resumed within the grace, ending them as interrupted.
+ */
+export class Takeover {
+  /** Cards this composition claimed from the store (resumed or being ended), until their final. */
+  private readonly claimed = new Set<string>();
+  private readonly sweeper: OrphanSweeper | undefined;
+
+  constructor(private readonly deps: TakeoverDeps) {
+    const { store, clock, logger, leases, leaseTtlMs, orphanGraceMs, registry } = deps;
+    this.sweeper = deps.durable
+      ? new OrphanSweeper({
+          store,
+          clock,
+          logger,
+          owner: leases.owner,
+          leaseTtlMs,
+          graceMs: orphanGraceMs,
+          hasChannel: (channelId) => registry.channelIds.includes(channelId),
+          claim: (card) => this.claim(card),
+          end: (card, lease) => this.endInterrupted(card, lease),
+        })
+      : undefined;
+    this.sweeper?.start();
+  }
+
+  /** Claims a stored card for this composition, or undefined when it is not free (see `CardStore.claim`). */
+  async claim(card: StoredCard): Promise<CardLease | undefined> {
+    const { store, leases, clock, leaseTtlMs } = this.deps;
+    if (this.claimed.has(card.cardId)) return undefined;
+    this.claimed.add(card.cardId);
+    const now = clock.now();
+    const lease = await store.claim(card.cardId, leases.owner, now + leaseTtlMs, now).catch((error: unknown) => {
+      this.claimed.delete(card.cardId);
+      throw error;
+    });
+    if (!lease) this.claimed.delete(card.cardId);
+    else leases.adopt(card.cardId, lease);
+    return lease;
+  }
+
+  /** See `ProgressCards.resume`. */
+  async resume(runId: string, requester: Requester | undefined): Promise<ProgressCard> {
+    const { store, registry, sessions, clock } = this.deps;
+    const named = `resume(${JSON.stringify(runId)})`;
+    if (typeof runId !== 'string' || runId === '') throw new Error(`resume(runId): runId must be a non-empty string, got ${JSON.stringify(runId)}`);
+    if (this.deps.isShutDown()) throw new Error(`${named}: this ProgressCards was shut down`);
+    const runs = (await store.list()).filter((card) => card.runId === runId);
+    const stored = runs.find((card) => !isTerminalStatus(card.status)) ?? runs[0];
+    if (!stored) throw new Error(`${named}: no open card of this run in the card store`);
+    registry.channel(stored.channelId);
+    if (this.claimed.has(stored.cardId) || sessions.hasRun(runId)) throw new Error(`${named}: the run is already open in this composition`);
+    let lease = await this.claim(stored);
+    if (!lease) {
+      // Its owner may have stopped without our knowing yet: wait for the lease to run out once.
+      await sleepMs(stored.lease.expiresAt - clock.now() + 1);
+      const again = await store.get(stored.cardId);
+      if (!again) throw new Error(`${named}: the card was ended meanwhile`);
+      if (this.claimed.has(again.cardId)) throw new Error(`${named}: its grace passed, the card is being ended as interrupted`);
+      lease = await this.claim(again);
+      if (!lease) throw new Error(`${named}: a live process holds the card (owner ${again.lease.owner}, lease renewed until ${new Date(again.lease.expiresAt).toISOString()})`);
+    }
+    const current = (await store.get(stored.cardId)) ?? stored;
+    return this.openClaimed(current, { requester }, true);
+  }
+
+  /** Ends a card whose process stopped: the stored message shows it was interrupted (best effort). */
+  endInterrupted(stored: StoredCard, lease: CardLease): void {
+    const { store, leases, logger } = this.deps;
+    const shutDown = this.deps.isShutDown();
+    if (shutDown || !stored.message || isTerminalStatus(stored.status)) {
+      this.claimed.delete(stored.cardId);
+      leases.release(stored.cardId);
+      if (!shutDown) void store.delete(stored.cardId, lease.fencingToken).catch(() => undefined);
+      return;
+    }
+    logger.warn('ending a card its stopped process left open', { card: stored.cardId, run: stored.runId, channel: stored.channelId });
+    this.openClaimed(stored, {}, false).cancel(INTERRUPTED_REASONS[stored.locale] ?? INTERRUPTED_REASONS.en);
+  }
+
+  /** Stops the orphan sweep. */
+  dispose(): void {
+    this.sweeper?.dispose();
+  }
+
+  private openClaimed(stored: StoredCard, options: { requester?: Requester }, wrap: boolean): ProgressCard {
+    return this.deps.sessions.open(stored.channelId, stored.target, options, stored, wrap, () => this.claimed.delete(stored.cardId));
+  }
+}
