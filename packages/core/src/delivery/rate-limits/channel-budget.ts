@@ -1,9 +1,9 @@
-import { sleepMs } from '../shared/timer-duration.js';
-import type { BudgetKey, BudgetedCall, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
-import type { Clock } from '../shared/clock.js';
+import { sleepMs } from '../../shared/timer-duration.js';
+import type { BudgetKey, BudgetedCall, ChannelPlugin, ChannelSettings } from '../../plugin/contract.js';
+import type { Clock } from '../../shared/clock.js';
 import { ArrivalDelayEstimate } from './arrival-delay.js';
 import { pacingIntervalMs, type BudgetStore } from './budget-store.js';
-import type { FlushGate } from './flush-pump.js';
+import type { FlushGate } from '../schedule/flush-calls.js';
 
 /**
  * A channel's view of its budgets: which keys a call draws from (the plugin's `budgetKeys`, or

@@ -1,29 +1,9 @@
-import { timerDelay } from '../shared/timer-duration.js';
-import type { BudgetKey } from '../plugin/contract.js';
-import type { Clock } from '../shared/clock.js';
-import type { FlushQueue } from './flush-queue.js';
+import { timerDelay } from '../../shared/timer-duration.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Flushable, FlushGate, PreparedCall } from './flush-calls.js';
 import { PriorityQueue } from './priority-queue.js';
 import { ReadyLanes, type Lane } from './ready-lanes.js';
 
-/** What the pump flushes: anything that owns a {@link FlushQueue}. */
-export interface Flushable {
-  readonly flushQueue: FlushQueue;
-}
-
-/** One platform call a flush decided to make: the budgets it draws from, and the call itself. */
-export interface PreparedCall {
-  readonly keys: readonly BudgetKey[];
-  /** Makes the call and handles its outcome; must not reject. */
-  send(): Promise<void>;
-}
-
-/** The budgets every call passes. */
-export interface FlushGate {
-  /** Epoch ms a call under `keys` could leave at, without reserving it. */
-  nextDeparture(keys: readonly BudgetKey[]): Promise<number> | number;
-  /** Reserves a slot under `keys`; resolves with the epoch ms the call may leave at. */
-  reserve(keys: readonly BudgetKey[]): Promise<number> | number;
-}
 
 /** Cards of one lane tried per pump round when the most urgent one's budget has no slot yet. */
 const CANDIDATES_PER_ROUND = 3;

@@ -1,5 +1,5 @@
-import type { CallFailure, CallFailureKind } from '../plugin/contract.js';
-import type { Logger } from '../shared/logger.js';
+import type { CallFailure, CallFailureKind } from '../../plugin/contract.js';
+import type { Logger } from '../../shared/logger.js';
 
 /**
  * Failure kinds that stop a channel (the `stop-channel` action of the failure table), with the one

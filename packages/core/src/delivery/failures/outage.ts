@@ -1,4 +1,4 @@
-import { isTerminalStatus, type CardView } from '../card/view.js';
+import { isTerminalStatus, type CardView } from '../../card/view.js';
 
 /**
  * A card's outage: after `maxConsecutiveFailures` its progressive updates pause, and the card

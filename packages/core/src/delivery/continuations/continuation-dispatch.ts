@@ -1,16 +1,16 @@
-import type { CardView } from '../card/view.js';
-import type { BudgetedCall, CallFailure, ChannelPlugin, MessageRef } from '../plugin/contract.js';
-import type { Clock } from '../shared/clock.js';
-import type { Logger } from '../shared/logger.js';
-import type { CardChange, CardDeliveryRecord } from './card-delivery-record.js';
-import type { CardStoreWriter } from './card-store-writer.js';
-import type { ChannelBudget } from './channel-budget.js';
-import type { ChannelStop } from './channel-stop.js';
+import type { CardView } from '../../card/view.js';
+import type { BudgetedCall, CallFailure, ChannelPlugin, MessageRef } from '../../plugin/contract.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/logger.js';
+import type { CardChange, CardDeliveryRecord } from '../card-delivery-record.js';
+import type { CardStoreWriter } from '../durable/card-store-writer.js';
+import type { ChannelBudget } from '../rate-limits/channel-budget.js';
+import type { ChannelStop } from '../failures/channel-stop.js';
 import { nextPendingPart, renderContinuationParts, type PendingPart } from './continuation-render.js';
-import type { DeliveryCall } from './delivery-observers.js';
-import { backoffMs, failureAction, type FailureAction } from './delivery-policy.js';
-import type { PreparedCall } from './flush-pump.js';
-import type { RetrySettings } from './retry-settings.js';
+import type { DeliveryCall } from '../delivery-observers.js';
+import { backoffMs, failureAction, type FailureAction } from '../failures/delivery-policy.js';
+import type { PreparedCall } from '../schedule/flush-calls.js';
+import type { RetrySettings } from '../failures/retry-settings.js';
 
 /** What {@link ContinuationDispatch} uses of its channel's dispatcher: the shared counters, failure table and requeue. */
 export interface ContinuationHost {

@@ -1,6 +1,6 @@
-import type { CardView } from '../card/view.js';
-import type { BudgetedCall, ExtraCallKind, ExtraCalls, MessageRef } from '../plugin/contract.js';
-import type { CardDeliveryRecord } from './card-delivery-record.js';
+import type { CardView } from '../../card/view.js';
+import type { BudgetedCall, ExtraCallKind, ExtraCalls, MessageRef } from '../../plugin/contract.js';
+import type { CardDeliveryRecord } from '../card-delivery-record.js';
 
 /**
  * The {@link ExtraCalls} of one card message: each extra call (an image upload, a reaction, a

@@ -1,5 +1,5 @@
-import { systemClock, type Clock } from '../shared/clock.js';
-import type { BudgetKey, BudgetWindow } from '../plugin/contract.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
+import type { BudgetKey, BudgetWindow } from '../../plugin/contract.js';
 
 /** What {@link BudgetStore.reserve} is asked for: one call drawing from every key at once. */
 export interface SlotRequest {

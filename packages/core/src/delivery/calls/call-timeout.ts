@@ -1,5 +1,5 @@
-import { timerDelay } from '../shared/timer-duration.js';
-import type { CallFailure, CardTransport } from '../plugin/contract.js';
+import { timerDelay } from '../../shared/timer-duration.js';
+import type { CallFailure, CardTransport } from '../../plugin/contract.js';
 
 /** How long the core waits for a platform call's answer by default (`ChannelSettings.callTimeoutMs`), in ms. */
 export const DEFAULT_CALL_TIMEOUT_MS = 15_000;

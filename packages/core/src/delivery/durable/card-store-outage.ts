@@ -1,4 +1,4 @@
-import type { Logger } from '../shared/logger.js';
+import type { Logger } from '../../shared/logger.js';
 import type { CardStore } from './card-store.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { CardView } from '../card/view.js';
-import type { CardRenderer } from '../plugin/contract.js';
-import type { CardDeliveryRecord } from './card-delivery-record.js';
+import type { CardView } from '../../card/view.js';
+import type { CardRenderer } from '../../plugin/contract.js';
+import type { CardDeliveryRecord } from '../card-delivery-record.js';
 
 /** A continuation part to deliver: its index (0 = part 2), payload, render key and the view it came from. */
 export interface PendingPart {

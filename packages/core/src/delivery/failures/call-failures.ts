@@ -1,8 +1,8 @@
-import type { CallFailure, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
-import type { Clock } from '../shared/clock.js';
-import type { Logger } from '../shared/logger.js';
-import { DEFAULT_CALL_TIMEOUT_MS, classifyCallError, withCallTimeout } from './call-timeout.js';
-import type { ChannelBudget } from './channel-budget.js';
+import type { CallFailure, ChannelPlugin, ChannelSettings } from '../../plugin/contract.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/logger.js';
+import { DEFAULT_CALL_TIMEOUT_MS, classifyCallError, withCallTimeout } from '../calls/call-timeout.js';
+import type { ChannelBudget } from '../rate-limits/channel-budget.js';
 import type { ChannelStop } from './channel-stop.js';
 import type { FailureAction } from './delivery-policy.js';
 import type { RetrySettings } from './retry-settings.js';

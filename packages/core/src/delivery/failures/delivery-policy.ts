@@ -1,4 +1,4 @@
-import type { CallFailureKind } from '../plugin/contract.js';
+import type { CallFailureKind } from '../../plugin/contract.js';
 import type { RetrySettings } from './retry-settings.js';
 
 /**

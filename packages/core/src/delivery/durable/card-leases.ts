@@ -1,6 +1,6 @@
 import type { CardLease, CardStore, LeaseRenewal } from './card-store.js';
-import type { Clock } from '../shared/clock.js';
-import type { Logger } from '../shared/logger.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/logger.js';
 
 /** Default lease of a card, ms: a process that stops renewing loses its cards this long after. */
 export const DEFAULT_LEASE_TTL_MS = 30_000;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { CardView } from '../card/view.js';
-import type { Logger } from '../shared/logger.js';
-import type { CardDeliveryRecord } from './card-delivery-record.js';
+import type { CardView } from '../../card/view.js';
+import type { Logger } from '../../shared/logger.js';
+import type { CardDeliveryRecord } from '../card-delivery-record.js';
 import type { CardLeases } from './card-leases.js';
 import type { CardStore, StoredCard } from './card-store.js';
 

@@ -1,5 +1,5 @@
-import type { CardTransport, MessageRef, SendRequest, UpdateRequest } from '../plugin/contract.js';
-import type { Clock } from '../shared/clock.js';
+import type { CardTransport, MessageRef, SendRequest, UpdateRequest } from '../../plugin/contract.js';
+import type { Clock } from '../../shared/clock.js';
 
 /**
  * How much longer than the tick a card waits between two progressive updates once it has spent

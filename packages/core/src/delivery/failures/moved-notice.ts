@@ -1,8 +1,8 @@
-import type { CardView } from '../card/view.js';
-import type { CallFailure, CardRenderer, CardTransport, MessageRef } from '../plugin/contract.js';
-import { classifyCallError } from './call-timeout.js';
-import type { Clock } from '../shared/clock.js';
-import type { Logger } from '../shared/logger.js';
+import type { CardView } from '../../card/view.js';
+import type { CallFailure, CardRenderer, CardTransport, MessageRef } from '../../plugin/contract.js';
+import { classifyCallError } from '../calls/call-timeout.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/logger.js';
 
 const NOTICE = {
   'zh-CN': '（这张卡片无法再更新，结果已发送为下方的新卡片。）',

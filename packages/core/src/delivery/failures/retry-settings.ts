@@ -1,5 +1,5 @@
-import { showValue } from '../shared/show-value.js';
-import { checkTimerMs } from '../shared/timer-duration.js';
+import { showValue } from '../../shared/show-value.js';
+import { checkTimerMs } from '../../shared/timer-duration.js';
 
 /** Retry timing of a composition's deliveries. Durations in ms. */
 export interface RetrySettings {

@@ -1,4 +1,4 @@
-import type { MessageRef } from '../plugin/contract.js';
+import type { MessageRef } from '../../plugin/contract.js';
 
 /** Delivery state of one continuation part (part 2..n of a card). */
 class PartState {

@@ -1,6 +1,6 @@
-import type { Clock } from '../shared/clock.js';
-import type { Logger } from '../shared/logger.js';
-import type { CardDeliveryRecord } from './card-delivery-record.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/logger.js';
+import type { CardDeliveryRecord } from '../card-delivery-record.js';
 import type { RetrySettings } from './retry-settings.js';
 
 /**

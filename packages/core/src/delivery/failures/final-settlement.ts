@@ -1,12 +1,12 @@
-import type { CardView } from '../card/view.js';
-import type { CallFailure, ChannelPlugin } from '../plugin/contract.js';
-import type { Clock } from '../shared/clock.js';
-import type { Logger } from '../shared/logger.js';
-import type { CardDeliveryRecord } from './card-delivery-record.js';
-import type { CardStoreWriter } from './card-store-writer.js';
-import type { ChannelBudget } from './channel-budget.js';
-import type { ContinuationDispatch } from './continuation-dispatch.js';
-import type { DeliveryCall } from './delivery-observers.js';
+import type { CardView } from '../../card/view.js';
+import type { CallFailure, ChannelPlugin } from '../../plugin/contract.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/logger.js';
+import type { CardDeliveryRecord } from '../card-delivery-record.js';
+import type { CardStoreWriter } from '../durable/card-store-writer.js';
+import type { ChannelBudget } from '../rate-limits/channel-budget.js';
+import type { ContinuationDispatch } from '../continuations/continuation-dispatch.js';
+import type { DeliveryCall } from '../delivery-observers.js';
 import { closeMovedMessage } from './moved-notice.js';
 import type { RetrySettings } from './retry-settings.js';
 
