@@ -334,6 +334,11 @@ export interface ChannelPlugin<Payload = unknown, Target = unknown> {
    */
   readonly switches?: FeatureSwitches;
   /**
+   * The card language when neither the run nor the channel's `locale` switch sets one (default:
+   * `CHANNEL_DEFAULT_LOCALES` by `id`, `zh-CN` for an id not listed).
+   */
+  readonly defaultLocale?: Locale;
+  /**
    * What the operator should check when the platform refuses the channel's credentials even right
    * after a refresh, worded for the channel: e.g. `the app id and secret (FEISHU_APP_ID,
    * FEISHU_APP_SECRET)`, `the bot token (SLACK_BOT_TOKEN)`. Shown in the one error log that stops
@@ -372,7 +377,10 @@ export interface FeatureSwitches {
   readonly toolFoldAfter?: number;
   /** `run` (default): one card per run; `turn`: a new card per round. */
   readonly cardPer: 'run' | 'turn';
-  /** Card language (default: the run's). */
+  /**
+   * Card language for every card of the channel, winning over the run's `open({ locale })`
+   * (default: the run's, else the channel's default, see `CHANNEL_DEFAULT_LOCALES`).
+   */
   readonly locale?: Locale;
   /** Completion ping; absent = off (default). */
   readonly completionPing?: CompletionPingSwitch;

@@ -12,6 +12,7 @@ export {
   type TimingOverrides,
 } from './config.js';
 export { noticeText } from './notice.js';
+export { thinkingHeading, reasoningOpen } from './reasoning.js';
 export { configFromEnv, withEnvNames, MissingEnvError, type EnvSource, type EnvVariable } from './env.js';
 export {
   resolveFeatureSwitches,
@@ -40,6 +41,7 @@ export {
   imageRefPlaceholder,
   imageIdOfPlaceholder,
   readImageBytes,
+  DEFAULT_IMAGE_READ_TIMEOUT_MS,
   ImageUploads,
   type ImageFallbackReason,
   type ImageReadLimits,
@@ -47,6 +49,8 @@ export {
 export { ALLOWED_LINK_SCHEMES, breakLinkSyntax, isAllowedLinkDestination, neutraliseLinks } from './links.js';
 export {
   CallbackServer,
+  crossSiteProblem,
+  type CrossSiteGuard,
   readCallbackBody,
   callbackHeader,
   MAX_CALLBACK_BODY_BYTES,
