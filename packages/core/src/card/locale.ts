@@ -9,7 +9,7 @@ import type { Locale } from './view.js';
 export type LocaleSetting = Locale | 'auto';
 
 /** The language settings, for schemas and checks. */
-export const LOCALE_SETTINGS: readonly LocaleSetting[] = ['zh-CN', 'en', 'auto'];
+const LOCALE_SETTINGS: readonly LocaleSetting[] = ['zh-CN', 'en', 'auto'];
 
 /**
  * Each channel's default card language, by channel id: what most of its users read. Feishu,
