@@ -87,7 +87,7 @@ export type FailureAction = 'refresh-credentials' | 'replace-message' | 'plain-t
  * `plain-text-render` only while the rich render is used). So an `auth` failure refreshes once and
  * retries at once; refused again, it stops the channel instead of backing off like a transient one.
  */
-export const FAILURE_ACTIONS: Readonly<Record<CallFailureKind, readonly FailureAction[]>> = {
+const FAILURE_ACTIONS: Readonly<Record<CallFailureKind, readonly FailureAction[]>> = {
   auth: ['refresh-credentials', 'stop-channel'],
   gone: ['replace-message'],
   rejected: ['plain-text-render', 'back-off'],
