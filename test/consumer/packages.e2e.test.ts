@@ -55,7 +55,8 @@ beforeAll(async () => {
   mkdirSync(packs, { recursive: true });
   const packed = await runOk('npm', ['pack', ...PACKAGE_DIRS.flatMap((dir) => ['-w', dir]), '--pack-destination', packs, '--json'], {
     cwd: REPO_ROOT,
-    timeoutMs: 240_000,
+    // Each package's prepack builds it from clean: minutes on a busy 2-core machine.
+    timeoutMs: 600_000,
   });
   const tarballs = (JSON.parse(packed.stdout) as { filename: string }[]).map((p) => join(packs, p.filename));
   expect(tarballs).toHaveLength(PACKAGE_DIRS.length);
@@ -77,7 +78,7 @@ beforeAll(async () => {
   writeProject(join(app, 'cjs'), { 'consumer.cjs': CJS_CONSUMER });
 
   emulator = await startStandaloneEmulator(app);
-}, 480_000);
+}, 900_000);
 
 // Removing the installed projects (about 100 MB, 6 000 files) took 20 s on a busy shared disk.
 afterAll(async () => {

@@ -15,7 +15,7 @@ const LOCALE_SETTINGS: readonly LocaleSetting[] = ['zh-CN', 'en', 'auto'];
  * Each channel's default card language, by channel id: what most of its users read. Feishu,
  * DingTalk and WeCom users mostly read Chinese; Slack, Telegram, Discord and Teams users mostly do not.
  */
-export const CHANNEL_DEFAULT_LOCALES: Readonly<Record<string, Locale>> = {
+const CHANNEL_DEFAULT_LOCALES: Readonly<Record<string, Locale>> = {
   feishu: 'zh-CN',
   dingtalk: 'zh-CN',
   wecom: 'zh-CN',

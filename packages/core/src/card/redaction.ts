@@ -38,7 +38,7 @@ const NOT_A_REFERENCE = String.raw`(?![$<%*{]|\[redacted\])`;
  * The secret shapes redacted by default, most specific first (a private-key block before the
  * `NAME=value` rule that might otherwise cut it in half).
  */
-export const SECRET_PATTERNS: readonly SecretPattern[] = [
+const SECRET_PATTERNS: readonly SecretPattern[] = [
   { name: 'private-key-block', pattern: /-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g },
   { name: 'aws-access-key-id', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g },
   { name: 'gcp-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },

@@ -1,14 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Logger } from '../../src/index.js';
+import { recordingLogger } from '../../src/testing/index.js';
 import { settle, setup } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());
-
-/** A logger that keeps its error lines. */
-function recordingLogger(): Logger & { errors: string[] } {
-  const errors: string[] = [];
-  return { errors, debug: () => {}, warn: () => {}, error: (message) => void errors.push(message) };
-}
 
 const TEN = '0123456789';
 
@@ -66,7 +60,7 @@ describe('continuation parts', () => {
     const partTries = channel.calls.filter((call) => call.op === 'send' && call.replyTo === 'm1');
     expect(partTries).toHaveLength(4);
     expect(partTries.every((call) => call.failure === 'transient')).toBe(true);
-    expect(logger.errors).toEqual(['final continuation parts undeliverable: every retry failed']);
+    expect(logger.at('error').map((entry) => entry.message)).toEqual(['final continuation parts undeliverable: every retry failed']);
   });
 
   it('waits out a rate limit on a part and delivers it on the same budget', async () => {

@@ -1,14 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Logger } from '../../src/index.js';
+import { recordingLogger } from '../../src/testing/index.js';
 import { settle, setup } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());
-
-/** A logger that keeps its error lines. */
-function recordingLogger(): Logger & { errors: string[] } {
-  const errors: string[] = [];
-  return { errors, debug: () => undefined, warn: () => undefined, error: (message: string) => errors.push(message) };
-}
 
 const QUOTA = { kind: 'quota', detail: '403 Forbidden.AccessDenied.ApiCountLimitForOrg' } as const;
 
@@ -35,7 +29,7 @@ describe('a spent call quota (failure kind quota)', () => {
     }
     expect(channel.calls.filter((call) => call.failure === 'quota')).toHaveLength(failedCalls.length);
     expect(channel.calls.every((call) => call.payload.format === 'rich')).toBe(true);
-    expect(logger.errors.filter((line) => line.includes('quota'))).toHaveLength(1);
+    expect(logger.at('error').map((entry) => entry.message).filter((line) => line.includes('quota'))).toHaveLength(1);
   });
 
   it('tries each final once and reports it undeliverable when the quota is still spent', async () => {

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { randomHex } from '../common/ids.js';
 import { FEISHU_ROUTES, FeishuErrors, type FeishuError } from './codes.js';
 import type { FeishuContext } from './context.js';
-import type { StoredImage, StoredReaction } from './types.js';
+import type { StoredReaction } from './types.js';
 import { runCall, type FeishuOutcome, type UploadedFile } from './pipeline.js';
 
 /**
