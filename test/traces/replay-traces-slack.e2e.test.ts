@@ -52,12 +52,15 @@ describe('bundled traces replay to final Slack messages', () => {
         const final = finals[[...byRun.keys()].indexOf(run)]!;
         const message = emulator.message(final.message!.id)!;
         expect(slackCardState(message.blocks)).toBe(card.view().status);
-        expect(JSON.stringify(message.blocks)).not.toContain('执行中');
-        // The plan checklist and the changed files reach the Slack message too.
+        // No tool line is left running (`shell: `x` (running · 3s)`).
+        expect(JSON.stringify(message.blocks)).not.toMatch(/\(running(?: ·|\))|: running…/);
         const view = card.view();
+        // Slack cards speak English by default (the traces' runs set no language).
+        expect(view.locale).toBe('en');
+        // The plan checklist and the changed files reach the Slack message too.
         const blocks = JSON.stringify(message.blocks);
-        if (view.plan) expect(blocks).toContain(`计划 · ${view.plan.done} / ${view.plan.total}`);
-        if (view.changedFiles.length > 0) expect(blocks).toContain(`修改了 ${view.changedFiles.length} 个文件`);
+        if (view.plan) expect(blocks).toContain(`Plan · ${view.plan.done} / ${view.plan.total}`);
+        if (view.changedFiles.length > 0) expect(blocks).toContain(`${view.changedFiles.length} file${view.changedFiles.length === 1 ? '' : 's'} changed`);
       }
       const plans = [...byRun.values()].map((card) => card.view().plan).map((plan) => (plan ? `${plan.done} / ${plan.total}` : null));
       expect(plans).toEqual(EXPECTED[trace.name]!.plans);

@@ -43,6 +43,8 @@ export type * from './card/view.js';
 export { isTerminalStatus, TERMINAL_STATUSES } from './card/view.js';
 export { CardState, type ApplyResult, type CardStateOptions, type ChangeKind } from './card/card-state.js';
 export { toolDetail, type ToolLineParts } from './card/tool-lines.js';
+export type { LocaleSetting } from './card/locale.js';
+export { redactSecrets, type Redact, type RedactionOption, type SecretPattern } from './card/redaction.js';
 export { noProgressSince, DEFAULT_QUIET_PERIOD_MS } from './card/liveness.js';
 export { checkPriceTable, type ModelPrice, type PriceTable } from './card/cost.js';
 export { MAX_CARD_IMAGES, type CardImage, type CardImageSource, type AnswerImages } from './card/images.js';

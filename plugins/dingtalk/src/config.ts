@@ -55,7 +55,7 @@ const TemplateKeysSchema = z.object({
  * - `baseUrl`: default `https://api.dingtalk.com`; any http(s) URL, e.g. the emulator's.
  * - feature switches (the core kit's, also from `DINGTALK_CARD_*` variables, which win): `progressive`,
  *   `footerStyle`, `footerFields`, `toolFoldAfter` (overrides `maxToolLines`), `cardPer`, `locale`
- *   (default: the run's), `completionPing`, `runCallCap`, `monthlyQuota`; see `resolveFeatureSwitches`.
+ *   (default: the run's, else the channel's), `completionPing`, `runCallCap`, `monthlyQuota`; see `resolveFeatureSwitches`.
  * - `timeZone` (IANA, for the footer's sent-at time).
  * - `tickMs`, `budget`, `perCardIntervalMs`, `debounceMs`: override the channel defaults (the core's timing schema).
  * - `verbosity`: `quiet` | `compact` | `detailed`, or `{ direct?, group? }`: how much the cards show (default `detailed`).

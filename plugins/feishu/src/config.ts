@@ -75,7 +75,7 @@ export const FEISHU_CARDKIT_DEFAULTS: ChannelSettings = {
  * - `receiveIdType` + `receiveId`: where cards go (a chat by default); a target given to `open()` overrides them.
  * - `replyToMessageId` / `replyInThread`: send cards as replies to a message (in its thread).
  * - feature switches (the core kit's, also from `FEISHU_CARD_*` variables, which win): `progressive`,
- *   `footerStyle`, `footerFields`, `toolFoldAfter` (default 3), `cardPer`, `locale` (default: the run's),
+ *   `footerStyle`, `footerFields`, `toolFoldAfter` (default 3), `cardPer`, `locale` (default: the run's, else the channel's),
  *   `completionPing`, `runCallCap`, `monthlyQuota`; see `resolveFeatureSwitches`.
  * - `tickMs`, `perCardIntervalMs`, `debounceMs`, `budget`: override the channel defaults (the core's timing schema).
  * - `verbosity`: `quiet` | `compact` | `detailed`, or `{ direct?, group? }`: how much the cards show (default `detailed`).

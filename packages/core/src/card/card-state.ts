@@ -9,6 +9,9 @@ import { StreamedText } from './streamed-text.js';
 import { DEFAULT_TEXT_BUFFER_LIMITS, type TextBufferLimits } from './text-buffer.js';
 import { wellFormed } from './format/text.js';
 import { InteractionLedger } from './interaction-state.js';
+import { detectLocale, FALLBACK_LOCALE, type LocaleSetting } from './locale.js';
+import { redactSecrets, type Redact } from './redaction.js';
+import { ThinkingTime } from './thinking-time.js';
 import { ToolCalls } from './tool-calls.js';
 import { UsageTally } from './usage.js';
 import type { CardStatus, CardView, Locale } from './view.js';
@@ -29,16 +32,34 @@ export interface ApplyResult {
   readonly released?: boolean;
 }
 
+/** Events after which the agent is no longer thinking (a new stretch starts with the next thinking text). */
+const THINKING_ENDS: ReadonlySet<AgentEvent['type']> = new Set([
+  'answer.delta',
+  'tool.started',
+  'round.started',
+  'round.ended',
+  'interaction.requested',
+  'run.completed',
+  'run.failed',
+  'run.cancelled',
+]);
+
 /** Options of a {@link CardState}. */
 export interface CardStateOptions {
   /** Epoch ms the run started (a later `run.started.at` replaces it). */
   readonly startedAt: number;
-  readonly locale?: Locale;
+  /**
+   * The card's language: a {@link Locale}, or `auto` to follow the run's own text (its title, else
+   * its answer); default {@link CardStateOptions.defaultLocale}. A `run.started` with `locale` replaces it.
+   */
+  readonly locale?: LocaleSetting;
   /**
    * The channel's language (its `locale` switch): wins over {@link locale} and over `run.started`'s,
    * so every text the core makes for the card (tool lines, statuses, notices) is in it.
    */
   readonly lockedLocale?: Locale;
+  /** Language when none is set, or `auto` finds no text to go by: the channel's default (default `zh-CN`). */
+  readonly defaultLocale?: Locale;
   readonly title?: string;
   readonly textBuffer?: TextBufferLimits;
   /** Id of the card message this state draws; its controls name it (`CardControls.cardId`). No controls without it. */
@@ -50,6 +71,11 @@ export interface CardStateOptions {
   readonly quietPeriodMs?: number;
   /** Prices per model to show the run's cost from its token usage (see `PriceTable`). */
   readonly prices?: PriceTable;
+  /**
+   * Replaces secrets in every text the card shows (title, tool details and summaries, thinking,
+   * answer, questions, plan, error); default {@link redactSecrets}, `NO_REDACTION` turns it off.
+   */
+  readonly redact?: Redact;
 }
 
 /**
@@ -60,12 +86,15 @@ export interface CardStateOptions {
  */
 export class CardState {
   private readonly status = new RunStatus();
-  private locale: Locale;
+  private locale: LocaleSetting | undefined;
+  private readonly defaultLocale: Locale;
   private readonly lockedLocale: Locale | undefined;
   private title: string;
   private round = 0;
   private readonly text: StreamedText;
-  private readonly tools = new ToolCalls();
+  private readonly tools: ToolCalls;
+  private readonly thinkingTime = new ThinkingTime();
+  private readonly redact: Redact;
   private readonly usage: UsageTally;
   private error: string | undefined;
   private startedAt: number;
@@ -90,9 +119,12 @@ export class CardState {
     this.quietPeriodMs = options.quietPeriodMs ?? DEFAULT_QUIET_PERIOD_MS;
     this.usage = new UsageTally(options.prices);
     this.lockedLocale = options.lockedLocale;
-    this.locale = options.lockedLocale ?? options.locale ?? 'zh-CN';
-    this.title = wellFormed(options.title ?? '');
-    this.text = new StreamedText(options.textBuffer ?? DEFAULT_TEXT_BUFFER_LIMITS);
+    this.locale = options.locale;
+    this.defaultLocale = options.defaultLocale ?? FALLBACK_LOCALE;
+    this.redact = options.redact ?? redactSecrets;
+    this.title = this.redact(wellFormed(options.title ?? ''));
+    this.tools = new ToolCalls(this.redact);
+    this.text = new StreamedText(options.textBuffer ?? DEFAULT_TEXT_BUFFER_LIMITS, this.redact);
   }
 
   /** Current status. */
@@ -149,12 +181,18 @@ export class CardState {
     const at = event.at ?? now;
     // The quiet period is the live wait since something arrived, whatever time the event itself tells.
     this.lastArrivalAt = Math.max(this.lastArrivalAt, now);
+    const previousEventAt = this.latestEventAt;
     this.latestEventAt = Math.max(this.latestEventAt, at);
+    if (event.type === 'thinking.delta') {
+      if (event.text) this.thinkingTime.thought(at, Math.max(previousEventAt, this.startedAt));
+    } else if (THINKING_ENDS.has(event.type)) {
+      this.thinkingTime.moveOn(at);
+    }
     switch (event.type) {
       case 'run.started': {
         this.startedAt = event.at ?? this.startedAt;
-        if (event.title !== undefined) this.title = wellFormed(event.title);
-        if (event.locale !== undefined && this.lockedLocale === undefined) this.locale = event.locale;
+        if (event.title !== undefined) this.title = this.redact(wellFormed(event.title));
+        if (event.locale !== undefined) this.locale = event.locale;
         this.usage.setModel(event.model);
         return { change: 'structural' };
       }
@@ -194,15 +232,17 @@ export class CardState {
       case 'plan.updated':
         // A plan update is progress: it ends a wait like any other activity.
         this.status.resume();
-        this.plan = event.items;
+        this.plan = event.items.map((item) => ({ ...item, text: this.redact(item.text) }));
         return { change: 'structural' };
       case 'file.changed':
         this.files.add(event);
         return { change: 'structural' };
-      case 'interaction.requested':
-        this.interactions.request(event);
-        this.status.wait(event.prompt, event.callId ?? this.tools.lastStarted);
+      case 'interaction.requested': {
+        const prompt = this.redact(event.prompt);
+        this.interactions.request({ ...event, prompt });
+        this.status.wait(prompt, event.callId ?? this.tools.lastStarted);
         return { change: 'structural' };
+      }
       case 'interaction.resolved': {
         const decided = this.interactions.resolve(event, at);
         return { change: this.status.resume() || decided ? 'structural' : 'none' };
@@ -214,12 +254,12 @@ export class CardState {
         return this.end('completed', at);
       case 'run.failed':
         this.text.release();
-        this.error = event.error;
+        this.error = this.redact(event.error);
         this.tools.interruptRunning(at);
         return this.end('failed', at);
       case 'run.cancelled':
         this.text.release();
-        this.error = event.reason;
+        this.error = event.reason === undefined ? undefined : this.redact(event.reason);
         this.tools.interruptRunning(at);
         return this.end('cancelled', at);
     }
@@ -261,15 +301,18 @@ export class CardState {
     const noProgress = status === 'running' ? noProgressSince(this.lastArrivalAt, now, this.quietPeriodMs) : undefined;
     const end = this.endedAt ?? now;
     const elapsedMs = Math.max(0, end - this.startedAt);
-    const { tools, toolCount } = this.tools.lines(end, this.locale);
     const answer = this.text.shownAnswer();
+    const locale = this.shownLocale(answer.text);
+    const { tools, toolCount } = this.tools.lines(end, locale);
     const usage = this.usage.footer();
     return {
       status,
-      locale: this.locale,
+      locale,
       title: this.title,
       round: this.round,
       thinking: this.text.shownThinking,
+      thinkingMs: this.thinkingTime.totalMs(end),
+      thinkingNow: this.thinkingTime.active,
       answer: answer.text,
       images: cardImages(this.toolImages.list(), answer.images),
       tools,
@@ -301,6 +344,14 @@ export class CardState {
       // The stall shows its own notice only when the quiet-period note is off (else it says the same).
       ...(this.stalledSince !== undefined && !this.isTerminal && noProgress === undefined ? { notice: { kind: 'no-progress' as const, since: this.stalledSince } } : {}),
     };
+  }
+
+  /** The language the card speaks now: the channel's locked one, else the one set, or with `auto` the title's, else the answer's, else the default. */
+  private shownLocale(answer: string): Locale {
+    if (this.lockedLocale !== undefined) return this.lockedLocale;
+    if (this.locale === undefined) return this.defaultLocale;
+    if (this.locale !== 'auto') return this.locale;
+    return detectLocale(this.title) ?? detectLocale(answer) ?? this.defaultLocale;
   }
 
   /** The run ends with `status` at `at` (never before it started). */

@@ -1,5 +1,6 @@
 import { wellFormed } from './format/text.js';
 import { takeAnswerImages, type AnswerImages } from './images.js';
+import type { Redact } from './redaction.js';
 import { TextBuffer, type TextBufferLimits, type TextKind } from './text-buffer.js';
 
 /**
@@ -17,9 +18,15 @@ export class StreamedText {
   private answerBreakDue = false;
   /** The last answer taken apart into text and images (the view asks often, the answer changes rarely). */
   private answerImages: { readonly answer: string; readonly result: AnswerImages } | undefined;
+  /** The thinking text last shown, redacted (redacting is done once per change, not per view). */
+  private thinkingShown = { raw: '', shown: '' };
   private readonly buffer: TextBuffer;
 
-  constructor(limits: TextBufferLimits) {
+  /**
+   * `redact` replaces secrets in the shown text; it runs on the whole text, so a secret split
+   * across streamed deltas is still found.
+   */
+  constructor(limits: TextBufferLimits, private readonly redact: Redact) {
     this.buffer = new TextBuffer(limits);
   }
 
@@ -35,7 +42,8 @@ export class StreamedText {
 
   /** The thinking text shown so far. */
   get shownThinking(): string {
-    return this.thinking;
+    if (this.thinkingShown.raw !== this.thinking) this.thinkingShown = { raw: this.thinking, shown: this.redact(this.thinking) };
+    return this.thinkingShown.shown;
   }
 
   /**
@@ -71,7 +79,7 @@ export class StreamedText {
   /** The answer to show, its images taken out. */
   shownAnswer(): AnswerImages {
     const text = this.finalAnswer ?? this.answer;
-    if (this.answerImages?.answer !== text) this.answerImages = { answer: text, result: takeAnswerImages(text) };
+    if (this.answerImages?.answer !== text) this.answerImages = { answer: text, result: takeAnswerImages(this.redact(text)) };
     return this.answerImages.result;
   }
 

@@ -1,5 +1,6 @@
 import { boundedJson, readableArgs } from '../shared/bounded-json.js';
 import { wellFormed } from './format/text.js';
+import type { Redact } from './redaction.js';
 import { toToolLine, toolDetail, type ToolCallRecord } from './tool-lines.js';
 import type { Locale, ToolLine } from './view.js';
 
@@ -20,6 +21,9 @@ export class ToolCalls {
   private runningCount = 0;
   /** The call started last (the one a `interaction.requested` without `callId` belongs to). */
   private lastStartedCallId: string | undefined;
+
+  /** `redact` replaces secrets in details and summaries before they are kept. */
+  constructor(private readonly redact: Redact) {}
 
   /** True while at least one call is running. */
   get hasRunning(): boolean {
@@ -50,11 +54,11 @@ export class ToolCalls {
       existing.name = name;
       if (argText) {
         existing.args = argText;
-        existing.detail = wellFormed(toolDetail(args));
+        existing.detail = wellFormed(toolDetail(args, this.redact));
       }
       return true;
     }
-    this.calls.set(callId, { callId, name, args: argText, detail: wellFormed(toolDetail(args)), state: 'running', startedAt: at });
+    this.calls.set(callId, { callId, name, args: argText, detail: wellFormed(toolDetail(args, this.redact)), state: 'running', startedAt: at });
     this.runningCount += 1;
     return true;
   }
@@ -64,14 +68,15 @@ export class ToolCalls {
     const call = this.calls.get(callId);
     if (!call || call.args.length >= MAX_ARG_CHARS) return false;
     call.args = wellFormed((call.args + delta).slice(0, MAX_ARG_CHARS));
-    const detail = toolDetail(call.args);
+    const detail = toolDetail(call.args, this.redact);
     const changed = detail !== call.detail;
     call.detail = detail;
     return changed;
   }
 
   /** `tool.finished`: the call's result; a result before its start is a line with no timer. */
-  finish(callId: string, summary: string | undefined, isError: boolean, at: number): boolean {
+  finish(callId: string, rawSummary: string | undefined, isError: boolean, at: number): boolean {
+    const summary = rawSummary === undefined ? undefined : this.redact(rawSummary);
     const call = this.calls.get(callId);
     if (!call) {
       this.calls.set(callId, { callId, name: callId, args: '', detail: '', state: 'orphan', summary, finishedAt: at });

@@ -1,5 +1,6 @@
 import { formatDuration } from './format/duration.js';
 import { cut } from './format/text.js';
+import { redactSecrets, type Redact } from './redaction.js';
 import type { Locale, ToolLine, ToolLineState } from './view.js';
 
 /** Longest tool detail shown on a line, in characters; longer ones end with `…`. */
@@ -8,20 +9,22 @@ export const MAX_TOOL_DETAIL_CHARS = 80;
 /** Argument keys that say what a call works on, most telling first. */
 const DETAIL_KEYS = ['command', 'cmd', 'file_path', 'path', 'pattern', 'query', 'q', 'url', 'description', 'prompt'];
 
-function shorten(text: string): string {
-  const oneLine = text.replace(/\s+/g, ' ').replace(/`/g, "'").trim();
+function shorten(text: string, redact: Redact): string {
+  // Redacted before the cut (a secret cut in half would no longer look like one) and before the
+  // lines are joined (a `.env` line is recognised as a line).
+  const oneLine = redact(text).replace(/\s+/g, ' ').replace(/`/g, "'").trim();
   return cut(oneLine, MAX_TOOL_DETAIL_CHARS);
 }
 
-function fromObject(args: Record<string, unknown>): string {
+function fromObject(args: Record<string, unknown>, redact: Redact): string {
   for (const key of DETAIL_KEYS) {
     const value = args[key];
-    if (typeof value === 'string' && value.trim()) return shorten(value);
+    if (typeof value === 'string' && value.trim()) return shorten(value, redact);
     if (Array.isArray(value) && value.every((part) => typeof part === 'string') && value.length > 0) {
       // codex: {"command": ["bash", "-lc", "npm test"]} → the script, not the shell
       const parts = value as string[];
       const script = parts.length >= 3 && /^-\w*c$/.test(parts[parts.length - 2]!) ? parts[parts.length - 1]! : parts.join(' ');
-      return shorten(script);
+      return shorten(script, redact);
     }
   }
   return '';
@@ -30,26 +33,27 @@ function fromObject(args: Record<string, unknown>): string {
 /**
  * What a tool call works on, for its card line: the command of a shell call, the path of a file
  * call, the pattern of a search… Works on complete JSON, on an object, and on partial JSON
- * still streaming in (`{"command":"npm te`). Returns `''` when nothing fits.
+ * still streaming in (`{"command":"npm te`). Returns `''` when nothing fits. Secrets in it are
+ * replaced by `redact` (default: the standard patterns, see `redactSecrets`) before it is shortened.
  */
-export function toolDetail(args: string | Record<string, unknown> | undefined): string {
+export function toolDetail(args: string | Record<string, unknown> | undefined, redact: Redact = redactSecrets): string {
   if (args === undefined) return '';
-  if (typeof args !== 'string') return fromObject(args);
+  if (typeof args !== 'string') return fromObject(args, redact);
   const trimmed = args.trim();
   if (!trimmed) return '';
   if (trimmed.startsWith('{')) {
     try {
       const parsed: unknown = JSON.parse(trimmed);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return fromObject(parsed as Record<string, unknown>);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return fromObject(parsed as Record<string, unknown>, redact);
     } catch {
       for (const key of DETAIL_KEYS) {
         const match = new RegExp(`"${key}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)`).exec(trimmed);
-        if (match) return shorten(match[1]!.replace(/\\(.)/g, '$1'));
+        if (match) return shorten(match[1]!.replace(/\\(.)/g, '$1'), redact);
       }
     }
     return '';
   }
-  return shorten(trimmed);
+  return shorten(trimmed, redact);
 }
 
 const words = {

@@ -180,6 +180,14 @@ export interface CardView {
   readonly round: number;
   /** Released thinking text (see the verbose output buffer). */
   readonly thinking: string;
+  /**
+   * How long the agent thought, in ms, over the whole run: each stretch from the event before its
+   * first thinking text to the next answer text, tool call, question, round or the end (format the
+   * reasoning header with `thinkingHeading`). 0 when it did not think.
+   */
+  readonly thinkingMs?: number;
+  /** True while the agent is thinking now (the reasoning section stays open; its time counts up). */
+  readonly thinkingNow?: boolean;
   /** Released answer text; on a completed card, the final answer. Images written in it are in {@link images} instead. */
   readonly answer: string;
   /**

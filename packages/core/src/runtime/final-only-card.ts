@@ -1,4 +1,5 @@
 import { CardState } from '../card/card-state.js';
+import { createRedactor } from '../card/redaction.js';
 import type { CardStatus, CardView, Locale } from '../card/view.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { AgentEvent } from '../events/contract.js';
@@ -36,7 +37,15 @@ export class FinalOnlyCard extends EventMethods implements ProgressCard {
   ) {
     super();
     this.clock = cardClock(clock);
-    this.shadow = new CardState({ startedAt: this.clock.now(), title: options.title, locale: options.locale, lockedLocale, textBuffer: options.textBuffer });
+    this.shadow = new CardState({
+      startedAt: this.clock.now(),
+      title: options.title,
+      locale: options.locale,
+      lockedLocale,
+      defaultLocale: inner.channelLocale,
+      textBuffer: options.textBuffer,
+      redact: createRedactor(options.redaction),
+    });
   }
 
   get id(): string {

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { channelDefaultLocale, type LocaleSetting } from '../card/locale.js';
+import { createRedactor } from '../card/redaction.js';
 import { CardState } from '../card/card-state.js';
 import { resolveVerbosity, viewForVerbosity } from '../card/verbosity.js';
 import type { CardStatus, CardView, Locale, Verbosity } from '../card/view.js';
@@ -70,7 +72,7 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
     this.clock = cardClock(runtime.clock);
     checkOpenCardOptions(options);
     this.verbosity = resolveVerbosity(options.verbosity, runtime.channel.settings.verbosity, options.chatType);
-    this.slot = this.newSlot(this.clock.now(), options.title ?? resumed?.title, options.locale ?? resumed?.locale);
+    this.slot = this.newSlot(this.clock.now(), options.title ?? resumed?.title, resumed?.locale ?? options.locale);
     this.interactive = new CardInteractions({
       plugin: runtime.channel.plugin,
       router: runtime.interactions,
@@ -257,17 +259,24 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
     previous.state.apply({ type: 'run.completed' }, now);
     previous.clearTimers();
     this.runtime.channel.markDirty(previous.delivery, 'terminal');
-    this.slot = this.newSlot(now, view.title, view.locale);
+    this.slot = this.newSlot(now, view.title, this.options.locale === 'auto' ? 'auto' : view.locale);
     this.slot.state.apply({ type: 'run.started', at: view.startedAt, model: view.footer.model }, now);
   }
 
-  private newSlot(now: number, title: string | undefined, locale: Locale | undefined): CardSlot {
+  /** The channel's default language: its plugin's `defaultLocale`, else the table's (`CHANNEL_DEFAULT_LOCALES`). */
+  get channelLocale(): Locale {
+    const plugin = this.runtime.channel.plugin;
+    return plugin.defaultLocale ?? channelDefaultLocale(plugin.id);
+  }
+
+  private newSlot(now: number, title: string | undefined, locale: LocaleSetting | undefined): CardSlot {
     const { textBuffer, quietPeriodMs, prices } = this.options;
+    const redact = createRedactor(this.options.redaction);
     const first = this.turn === 0;
     const id = first && this.resumed ? this.resumed.cardId : `${this.id.slice(0, 28)}-t${this.turn}`;
     this.turn += 1;
     const lockedLocale = this.runtime.channel.plugin.switches?.locale;
-    const state = new CardState({ startedAt: now, title, locale, lockedLocale, textBuffer, quietPeriodMs, prices, cardId: id });
+    const state = new CardState({ startedAt: now, title, locale, lockedLocale, defaultLocale: this.channelLocale, textBuffer, quietPeriodMs, prices, redact, cardId: id });
     if (this.stoppable) state.setStoppable(true);
     if (this.textReplies) state.useTextReplies();
     // The delivery's callbacks run only after the slot exists; they act only while it is the current one.

@@ -10,13 +10,14 @@ const positiveInteger = z.number().int().positive();
  */
 const OpenCardOptionsSchema = z.looseObject({
   title: z.string().optional(),
-  locale: z.enum(['zh-CN', 'en']).optional(),
+  locale: z.enum(['zh-CN', 'en', 'auto']).optional(),
   cardPer: z.enum(['run', 'turn']).optional(),
   textBuffer: z.object({ maxSegments: positiveInteger, maxChars: positiveInteger }).optional(),
   message: z.looseObject({ id: z.string().min(1), extra: z.record(z.string(), z.unknown()).optional() }).optional(),
   requester: InteractionUserSchema.optional(),
   verbosity: z.enum(['quiet', 'compact', 'detailed']).optional(),
   chatType: z.enum(['direct', 'group']).optional(),
+  redaction: z.union([z.literal(false), z.object({ extraPatterns: z.array(z.instanceof(RegExp)).optional() }).strict()]).optional(),
 });
 
 /**

@@ -1,7 +1,9 @@
 import { checkPriceTable, type PriceTable } from '../card/cost.js';
+import type { LocaleSetting } from '../card/locale.js';
+import type { RedactionOption } from '../card/redaction.js';
 import type { TextBufferLimits } from '../card/text-buffer.js';
 import type { ChatType } from '../card/verbosity.js';
-import type { CardStatus, CardView, Locale, Verbosity } from '../card/view.js';
+import type { CardStatus, CardView, Verbosity } from '../card/view.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { MessageRef, ReplyToMessage } from '../plugin/contract.js';
 import type { AgentEvent, EventOf, InteractionUser, PlanItem } from '../events/contract.js';
@@ -29,8 +31,13 @@ export interface OpenCardOptions {
   readonly replyTo?: ReplyToMessage;
   /** Card title until `run.started` gives one. */
   readonly title?: string;
-  /** Card language until `run.started` gives one (default zh-CN). */
-  readonly locale?: Locale;
+  /**
+   * Card language until `run.started` gives one: `zh-CN`, `en`, or `auto` to follow the run's own
+   * text (its title or prompt, else its answer). Default: the channel's (`CHANNEL_DEFAULT_LOCALES`:
+   * Feishu, DingTalk, WeCom `zh-CN`; Slack, Telegram, Discord, Teams `en`). A channel's `locale`
+   * setting (config or `<CHANNEL>_CARD_LANG`) wins over it.
+   */
+  readonly locale?: LocaleSetting;
   /**
    * `run` (default): one card for the whole run, rounds update it. `turn`: a new card starts when
    * the round advances; the previous card gets its final state and is never edited again.
@@ -66,6 +73,14 @@ export interface OpenCardOptions {
    * when the source does not report a cost itself. @throws Error (from `open`) naming a bad price.
    */
   readonly prices?: PriceTable;
+  /**
+   * Secret redaction on this card (on by default): tokens, keys, `Authorization` headers and
+   * `NAME=value` lines for secret-looking names in the title, tool lines, thinking, answer,
+   * questions and errors show as `[redacted]`. `{ extraPatterns: [/ACME-[0-9a-f]{32}/g] }` adds
+   * patterns; `false` turns it off. See `SECRET_PATTERNS`.
+   * @throws Error (from `open`) naming `redaction` when it is neither `false` nor such an object.
+   */
+  readonly redaction?: RedactionOption;
 }
 
 /** Outcome of feeding one event. Bad input never throws out of a card. */

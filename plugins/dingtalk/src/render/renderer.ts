@@ -1,4 +1,6 @@
 import {
+  reasoningOpen,
+  thinkingHeading,
   changedFilesLines,
   codePointLength,
   cut,
@@ -131,10 +133,15 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     const detail = assemble([notice, this.detail(view, texts), interactionMarkdown(view, o.controls ?? 'text')]);
     const footer = this.footer(view, locale);
     const footerBlock = footer ? `***\n\n<font colorTokenV2=common_level3_base_color>${escapeInline(footer)}</font>` : '';
-    const thinkingText = view.answer.trim() === '' && !isTerminalStatus(view.status) ? view.thinking.trim() : '';
-    const thinking = thinkingText
-      ? `> 💭 ${texts.thinking}：${escapeInline(cut(Array.from(thinkingText).slice(-MAX_THINKING_CHARS).join(''), MAX_THINKING_CHARS))}`
-      : '';
+    // Card markdown has no fold: the reasoning shows open (header and latest text) while the agent
+    // thinks with nothing answered yet, and only its header ("Thought for 12s") after.
+    const thinkingText = view.thinking.trim();
+    const heading = thinkingText ? escapeInline(thinkingHeading(view, locale)) : '';
+    const thinking = !thinkingText
+      ? ''
+      : !isTerminalStatus(view.status) && reasoningOpen(view)
+        ? `> ${heading}${locale === 'zh-CN' ? '：' : ': '}${escapeInline(cut(Array.from(thinkingText).slice(-MAX_THINKING_CHARS).join(''), MAX_THINKING_CHARS))}`
+        : `> ${heading}`;
     const answer = normalizeAgentMarkdown(view.answer.trim());
 
     let toolLimit = o.maxToolLines;

@@ -115,10 +115,12 @@ describe('DingTalk renderer: agent text', () => {
     expect(content).toContain('one<br>\ntwo\n* a\n* b<br>\nsee:\n\n| x | y |\n|---|---|\n| 1 | 2 |');
   });
 
-  it('shows the latest thinking while nothing is answered, and drops it at the end', () => {
+  it('shows the latest thinking while nothing is answered, and only its header with the time at the end', () => {
     const thinking = [{ type: 'thinking.delta', at: 1, text: 'Plan: check the config, then answer.' }];
-    expect(renderer.render(viewAfter(thinking, 2)).cardParamMap.msgContent).toContain('> 💭 思考：Plan: check the config, then answer.');
-    expect(renderer.render(viewAfter([...thinking, { type: 'run.completed', at: 2, answer: 'Done.' }], 3)).cardParamMap.msgContent).not.toContain('💭');
+    expect(renderer.render(viewAfter(thinking, 2)).cardParamMap.msgContent).toContain('> 💭 思考中…：Plan: check the config, then answer.');
+    const final = renderer.render(viewAfter([...thinking, { type: 'run.completed', at: 2, answer: 'Done.' }], 3)).cardParamMap.msgContent;
+    expect(final).toContain('> 💭 思考过程');
+    expect(final).not.toContain('Plan: check the config');
   });
 
   it('every cardParamMap value is a string, extra template params JSON-encoded', () => {

@@ -1,4 +1,4 @@
-import { isTerminalStatus, noticeText, oneLine, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
+import { isTerminalStatus, noticeText, oneLine, thinkingHeading, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
 import type { FeishuCard, FeishuElement } from './payload.js';
 import { FEISHU_GUARD_LIMITS, fitText, prepareAgentMarkdown, type GuardLimits } from './guards.js';
 import { escapeCardMarkdown, type Truncated } from './markdown/index.js';
@@ -55,9 +55,10 @@ function build(p: Parts, answer: string, notice: string | undefined, level: Leve
   const elements: FeishuElement[] = [];
   if (p.thinking && level === 0) {
     const thinking = markdown('thinking', p.thinking, { text_size: 'notation' });
-    // Shown while the agent is still thinking; folded once an answer exists (or the run ended).
-    if (running && answer === '') elements.push(thinking);
-    else elements.push(panel('thinking_panel', texts.thinking, [thinking]));
+    // A native fold (Card JSON 2.0 collapsible_panel) headed with the thinking time: open while the
+    // agent is still thinking, folded once an answer exists or the run ended; the reader can open it.
+    const open = running && (view.thinkingNow === true || answer === '');
+    elements.push(panel('thinking_panel', thinkingHeading(view, p.locale), [thinking], { expanded: open }));
   }
   elements.push(...decisionElements(view));
   if (view.status === 'waiting' && view.waitingFor)
@@ -73,7 +74,7 @@ function build(p: Parts, answer: string, notice: string | undefined, level: Leve
     const label = view.status === 'failed' ? texts.failedLabel : texts.cancelledLabel;
     elements.push(markdown('error', `**${label}**${texts.colon}${escapeCardMarkdown(oneLine(view.error, MAX_SIDE_TEXT_CHARS))}`));
   }
-  if (elements.length === 0 || (elements.length === 1 && elements[0]!.element_id === 'thinking_panel')) {
+  if (elements.length === 0 || (elements.length === 1 && elements[0]!.element_id === 'thinking_panel' && elements[0]!.expanded !== true)) {
     elements.push(markdown('placeholder', running ? texts.thinkingNow : texts.noAnswer));
   }
   elements.push(...controls);

@@ -24,12 +24,15 @@ export const markdown = (element_id: string, content: string, extra: Record<stri
   ...extra,
 });
 
-/** A folded panel (2.0 `collapsible_panel`) with a plain-text title. */
-export function panel(element_id: string, title: string, elements: FeishuElement[]): FeishuElement {
+/**
+ * A panel the reader can open and fold (Card JSON 2.0 `collapsible_panel`, folded unless `expanded`)
+ * with a plain-text title; https://open.feishu.cn/document/uAjLw4CM/ukzMukzMukzM/feishu-cards/card-json-v2-components/containers/collapsible-panel
+ */
+export function panel(element_id: string, title: string, elements: FeishuElement[], options: { readonly expanded?: boolean } = {}): FeishuElement {
   return {
     tag: 'collapsible_panel',
     element_id,
-    expanded: false,
+    expanded: options.expanded ?? false,
     header: { title: { tag: 'plain_text', content: title } },
     border: { color: 'grey', corner_radius: '5px' },
     elements,

@@ -79,9 +79,10 @@ describe('renderCard: what a user sees', () => {
     expect(render('running', 'en').header!.title.content).toBe('Refactor parser');
   });
 
-  it('shows thinking while running and folds it into a panel once an answer exists', () => {
+  it('shows thinking in an open panel while nothing is answered and folds it once an answer exists', () => {
     const running = render('running', 'zh-CN');
-    expect(running.body.elements[0]).toMatchObject({ tag: 'markdown', element_id: 'thinking', content: 'Check the failing test first.' });
+    expect(running.body.elements[0]).toMatchObject({ tag: 'collapsible_panel', element_id: 'thinking_panel', expanded: true });
+    expect(element(running, 'thinking')!.content).toBe('Check the failing test first.');
     const answered = renderCard(viewOf([...base('zh-CN'), { at: 1200, type: 'answer.delta', text: 'Found it.' }], 2000), OPTIONS);
     expect(answered.body.elements[0]).toMatchObject({ tag: 'collapsible_panel', element_id: 'thinking_panel', expanded: false });
     expect(element(answered, 'thinking')!.content).toBe('Check the failing test first.');

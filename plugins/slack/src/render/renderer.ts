@@ -1,4 +1,4 @@
-import { cut, formatFooter, isTerminalStatus, oneLine, statusLabel, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
+import { cut, formatFooter, isTerminalStatus, oneLine, reasoningOpen, statusLabel, thinkingHeading, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
 import type { SlackBlock, SlackMessage } from './payload.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { plainMrkdwn, splitSections, toMrkdwn } from './mrkdwn.js';
@@ -82,8 +82,13 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
       blocks.push(...livenessBlocks(view, locale, options.timeZone), ...planBlocks(view, locale, limits.maxSectionChars));
       const tools = toolsBlock(view, t, limits, options.toolFoldAfter ?? TOOLS_SHOWN);
       if (tools) blocks.push(tools);
-      if (view.thinking.trim() !== '' && !isTerminalStatus(view.status) && view.answer.trim() === '')
-        blocks.push(context(cut(`_${t.thinking}:_ ${toMrkdwn(oneLine(view.thinking.slice(-600), 600))}`, limits.maxSectionChars), 'thinking'));
+      // Block Kit has no fold: the reasoning shows open (its header and latest text) while the agent
+      // thinks with nothing answered yet, and folds to its header ("Thought for 12s") after.
+      if (view.thinking.trim() !== '') {
+        const heading = `_${thinkingHeading(view, locale)}_`;
+        const open = !isTerminalStatus(view.status) && reasoningOpen(view);
+        blocks.push(context(cut(open ? `${heading} ${toMrkdwn(oneLine(view.thinking.slice(-600), 600))}` : heading, limits.maxSectionChars), 'thinking'));
+      }
       for (const [i, text] of main.entries()) blocks.push(section(text, `answer_${i + 1}`));
       if (replies.length > 0) blocks.push(context(`_${t.continuesInThread(replies.length)}_`, 'notice'));
       else if (leftOut > 0) blocks.push(context(`_${t.cutNotice(leftOut)}_`, 'notice'));

@@ -77,19 +77,39 @@ function checkBudgetWindows(key: string, windows: readonly BudgetWindow[]): void
   }
 }
 
+function sameWindows(a: readonly BudgetWindow[], b: readonly BudgetWindow[]): boolean {
+  return a.length === b.length && a.every((window, i) => window.limit === b[i]!.limit && window.intervalMs === b[i]!.intervalMs);
+}
+
 /** The paced budget of one key: its windows (widened) and the arrival times it counted, oldest first. */
 class KeyPacer {
-  private readonly windows: readonly { readonly limit: number; readonly spanMs: number }[];
-  private readonly spacingMs: number;
+  private windows: readonly { readonly limit: number; readonly spanMs: number }[] = [];
+  private spacingMs = 0;
   /** Longest widened window, ms: arrivals older than this no longer matter. */
-  readonly horizonMs: number;
+  horizonMs = 0;
+  /** The windows as given, to notice a change. */
+  private given: readonly BudgetWindow[] = [];
   /** Arrival times, oldest first, from index `head` on. */
   private arrivals: number[] = [];
   private head = 0;
   pausedUntil = 0;
 
-  constructor(key: string, windows: readonly BudgetWindow[]) {
-    checkBudgetWindows(key, windows);
+  constructor(
+    private readonly key: string,
+    windows: readonly BudgetWindow[],
+  ) {
+    this.follow(windows);
+  }
+
+  /**
+   * Paces by `windows` from now on when they differ from the current ones (limits a platform
+   * announced at run time); the arrivals counted so far stay counted.
+   * @throws Error when a window's `limit` or `intervalMs` is not a positive integer.
+   */
+  follow(windows: readonly BudgetWindow[]): void {
+    if (windows === this.given || sameWindows(windows, this.given)) return;
+    checkBudgetWindows(this.key, windows);
+    this.given = windows;
     this.windows = windows.map((window) => ({ limit: window.limit, spanMs: window.intervalMs + budgetSafetyMarginMs(window.intervalMs) }));
     this.spacingMs = pacingIntervalMs(windows);
     this.horizonMs = Math.max(...this.windows.map((window) => window.spanMs));
@@ -126,8 +146,8 @@ class KeyPacer {
 
 /**
  * The default {@link BudgetStore}: paced budgets in this process's memory, created on a key's first
- * reservation (with the windows given then). Share one instance between compositions to share their
- * budgets. Keys idle for longer than their longest window are forgotten.
+ * reservation; a key whose windows change later (limits learned at run time) is paced by the
+ * latest ones. Share one instance between compositions to share their budgets. Keys idle for longer than their longest window are forgotten.
  */
 export class InMemoryBudgetStore implements BudgetStore {
   private readonly pacers = new Map<string, KeyPacer>();
@@ -180,6 +200,7 @@ export class InMemoryBudgetStore implements BudgetStore {
 
   private pacer(key: string, windows: readonly BudgetWindow[]): KeyPacer {
     let pacer = this.pacers.get(key);
+    pacer?.follow(windows);
     if (!pacer) {
       pacer = new KeyPacer(key, windows);
       pacer.pausedUntil = this.pauses.get(key) ?? 0;

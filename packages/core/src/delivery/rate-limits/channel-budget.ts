@@ -49,11 +49,18 @@ export class ChannelBudget implements FlushGate {
   }
 
   reserve(keys: readonly BudgetKey[]): Promise<number> | number {
-    return this.store.reserve({ keys, notBefore: this.clock.now(), arrivalDelayMs: this.arrivalDelay.ms });
+    return this.store.reserve({ keys, notBefore: this.notBefore(keys), arrivalDelayMs: this.arrivalDelay.ms });
   }
 
   nextDeparture(keys: readonly BudgetKey[]): Promise<number> | number {
-    return this.store.nextDeparture({ keys, notBefore: this.clock.now(), arrivalDelayMs: this.arrivalDelay.ms });
+    return this.store.nextDeparture({ keys, notBefore: this.notBefore(keys), arrivalDelayMs: this.arrivalDelay.ms });
+  }
+
+  /** Now, or later when a key's platform-announced window is spent ({@link BudgetKey.notBefore}). */
+  private notBefore(keys: readonly BudgetKey[]): number {
+    let at = this.clock.now();
+    for (const key of keys) if (key.notBefore !== undefined && key.notBefore > at) at = key.notBefore;
+    return at;
   }
 
   /** Waits for a slot under `keys` (for calls outside the pump). */

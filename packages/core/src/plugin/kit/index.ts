@@ -12,6 +12,7 @@ export {
   type TimingOverrides,
 } from './config.js';
 export { noticeText } from './notice.js';
+export { thinkingHeading, reasoningOpen } from './reasoning.js';
 export { configFromEnv, withEnvNames, MissingEnvError, type EnvSource, type EnvVariable } from './env.js';
 export {
   resolveFeatureSwitches,
@@ -56,3 +57,4 @@ export {
   type CallbackServerOptions,
   type CallbackRequestHandler,
 } from './callback-server.js';
+export { AnnouncedLimits, type LimitAnnouncement } from './announced-limits.js';

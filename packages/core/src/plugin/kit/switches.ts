@@ -80,7 +80,7 @@ export const SWITCH_ENV_VARIABLES: readonly SwitchEnvVariable[] = [
   },
   { suffix: 'TOOL_FOLD_AFTER', field: 'toolFoldAfter', hint: 'tool calls shown before older ones fold', parse: wholeNumber },
   { suffix: 'PER', field: 'cardPer', hint: 'run (default) | turn: a new card per round', parse: (t) => t.trim().toLowerCase() },
-  { suffix: 'LANG', field: 'locale', hint: 'zh | en (default: the run\'s)', parse: language },
+  { suffix: 'LANG', field: 'locale', hint: 'zh | en: every card (default: the run\'s, else the channel\'s)', parse: language },
   {
     suffix: 'COMPLETION_PING_MS',
     field: 'completionPing',

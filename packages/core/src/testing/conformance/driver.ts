@@ -23,7 +23,7 @@ export interface ConformanceSetup {
     readonly tickMs: number;
     readonly debounceMs: number;
     readonly perCardIntervalMs: number;
-    readonly budget: readonly BudgetWindow[];
+    readonly budget: BudgetWindow[];
   };
   /** True for the interaction cases: configure card callbacks (buttons) on the plugin and the platform. */
   readonly interaction: boolean;
