@@ -37,7 +37,7 @@ const answered: ScriptedEvent[] = [
 function feishuPanel(view: CardView): Record<string, unknown> {
   const card = feishuRenderer.render(view);
   expect(checkFeishuCardContent(JSON.stringify(card))).toMatchObject({ ok: true });
-  const panel = (card as { body: { elements: Record<string, unknown>[] } }).body.elements.find((e) => e.element_id === 'thinking_panel');
+  const panel = (card as unknown as { body: { elements: Record<string, unknown>[] } }).body.elements.find((e) => e.element_id === 'thinking_panel');
   expect(panel).toBeDefined();
   return panel!;
 }

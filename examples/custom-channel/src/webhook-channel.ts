@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { formatFooter, isTerminalStatus, type ChannelPlugin, type CardView, type CallFailure } from '@progresscard/core';
+import { formatFooter } from '@progresscard/core/plugin';
+import { isTerminalStatus, type ChannelPlugin, type CardView, type CallFailure } from '@progresscard/core/plugin';
 
 /** Config of the webhook channel: where to POST new cards and PUT updates. */
 export const WebhookConfigSchema = z.object({ url: z.url(), tickMs: z.number().int().positive().optional() });

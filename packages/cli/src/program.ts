@@ -15,6 +15,11 @@ import { DEFAULT_PREVIEW_PORT } from './preview/server.js';
 import { FORMAT_CHOICES, type FormatChoice } from './replay/trace.js';
 import { CLI_VERSION } from './version.js';
 
+/** `--channel <id|…|all>`, every channel by default; `--help` shows the default as `all`, not as a JSON list. */
+function channelFlag(description: string): Option {
+  return new Option(`--channel <${[...CHANNEL_IDS, 'all'].join('|')}>`, description).argParser(parseChannel).default([...CHANNEL_IDS], 'all');
+}
+
 /** The trace `demo` replays: two Task subagents running in parallel, then a completed answer. */
 export const DEMO_TRACE = 'claude-session-parallel-tasks.jsonl';
 /** How long `demo` (and `replay` without `--speed`) aims to take, in seconds. */
@@ -100,7 +105,7 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
       .description('replay any agent trace file (Claude Code, Codex, Gemini CLI, or progresscard events JSONL) into live cards')
       .argument('<file>', 'trace file, or the name of a bundled trace')
       .addOption(new Option('--format <format>', 'trace format').choices(FORMAT_CHOICES).default('auto'))
-      .option(`--channel <${[...CHANNEL_IDS, 'all'].join('|')}>`, 'which platform(s) to replay to', parseChannel, [...CHANNEL_IDS])
+      .addOption(channelFlag('which platform(s) to replay to'))
       .option('--json', 'print only a JSON summary with the final card payloads on stdout (implies --no-preview unless --keep-open)', false),
   )
     .addHelpText('after', `\nBundled traces:\n${bundledTraces().map((t) => `  ${t.name.padEnd(38)} ${t.description}`).join('\n')}\n${REAL_HELP}`)
@@ -124,7 +129,7 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
     .option('--dir <dir>', 'a folder of trace files of any format (repeatable); given folders replace the defaults and must exist', (dir: string, dirs: string[] = []) => [...dirs, dir])
     .option('--state <file>', 'where read positions and open cards are kept', defaultStatePath())
     .option('--idle <ms>', 'a Claude Code / Gemini run with no tool running ends after this long without new lines', parseIdle, DEFAULT_IDLE_MS)
-    .option(`--channel <${[...CHANNEL_IDS, 'all'].join('|')}>`, 'which platform(s) to post to', parseChannel, [...CHANNEL_IDS])
+    .addOption(channelFlag('which platform(s) to post to'))
     .option('--lang <zh|en>', 'card language (default: the run\'s, else zh)', parseLang)
     .option('--port <port>', 'preview page port (0 = any free port)', parsePort, DEFAULT_PREVIEW_PORT)
     .option('--no-preview', 'do not serve the live preview page')
@@ -150,11 +155,10 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
       setExitCode(await runEmulatorCommand({ port: flags.port, previewPort: flags.previewPort, preview: flags.preview }, io));
     });
 
-  const channelOption = `--channel <${[...CHANNEL_IDS, 'all'].join('|')}>`;
   program
     .command('doctor')
     .description('check each channel layer by layer: config and env, credentials, renderer, guards, a send → update → final, budget, switches')
-    .option(channelOption, 'which platform(s) to check', parseChannel, [...CHANNEL_IDS])
+    .addOption(channelFlag('which platform(s) to check'))
     .option('--emulator', 'check against the embedded emulators instead of the platforms in the environment', false)
     .option('--explain', 'print every detail line', false)
     .option('--json', 'print the report as JSON (shape in the CLI README)', false)
@@ -167,7 +171,7 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
   program
     .command('smoke')
     .description('run the scenario matrix per channel and write payload JSON, preview.html, PNGs and result.json')
-    .option(channelOption, 'which platform(s)', parseChannel, [...CHANNEL_IDS])
+    .addOption(channelFlag('which platform(s)'))
     .option('--send', 'send to the real chats from the environment instead of the emulators', false)
     .option('--out <dir>', 'output folder', 'smoke-artefacts')
     .option('--scenario <ids...>', 'only these scenarios')
@@ -179,7 +183,7 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
   program
     .command('plan')
     .description('budget arithmetic: runs that stay fully fresh, staleness at 2×/10×/100× load, runs a month under a quota')
-    .option(channelOption, 'which platform(s)', parseChannel, [...CHANNEL_IDS])
+    .addOption(channelFlag('which platform(s)'))
     .option('--tick-ms <ms>', 'tick of running tools (default: the channel\'s)', parsePositiveInteger)
     .option('--processes <n>', 'processes sharing one app\'s budget', parsePositiveInteger, 1)
     .option('--run-minutes <n>', 'typical run length for the quota figures', parsePositiveInteger, 10)

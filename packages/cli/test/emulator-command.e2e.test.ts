@@ -44,9 +44,15 @@ describe('progresscard emulator', () => {
     }).then((r) => r.json() as Promise<{ ok: boolean }>);
     expect(slackAuth.ok).toBe(true);
 
+    const telegramMe = await fetch(`${value('TELEGRAM_API_ROOT')}/bot${value('TELEGRAM_BOT_TOKEN')}/getMe`).then((r) => r.json() as Promise<{ ok: boolean }>);
+    expect(telegramMe.ok).toBe(true);
+
+    const discordMe = await fetch(`${value('DISCORD_API_URL')}/users/@me`, { headers: { authorization: `Bot ${value('DISCORD_BOT_TOKEN')}` } });
+    expect(discordMe.status).toBe(200);
+
     const state = (await fetch(`${previewUrl}api/state`).then((r) => r.json())) as { run: { phase: string }; panels: Array<{ id: string }> };
     expect(state.run.phase).toBe('emulator');
-    expect(state.panels.map((p) => p.id)).toEqual(['feishu', 'dingtalk', 'slack']);
+    expect(state.panels.map((p) => p.id)).toEqual(['feishu', 'dingtalk', 'slack', 'telegram', 'discord']);
 
     t.abort();
     expect(await run).toBe(EXIT.ok);

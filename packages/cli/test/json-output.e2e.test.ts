@@ -23,6 +23,8 @@ describe('replay --json', () => {
       ['feishu', ['completed'], true],
       ['dingtalk', ['completed'], true],
       ['slack', ['completed'], true],
+      ['telegram', ['completed'], true],
+      ['discord', ['completed'], true],
     ]);
     for (const channel of parsed.summary.channels) {
       // send + at least the final update, all read back from the emulator's call history

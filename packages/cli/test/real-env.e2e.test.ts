@@ -40,11 +40,11 @@ describe('--real against the emulators', () => {
     const emulator = memoryIO({});
     const running = main(['emulator', '--port', '0', '--no-preview'], emulator.io);
     let env: Record<string, string> = {};
-    for (let i = 0; i < 100 && !env.SLACK_API_URL; i++) {
+    for (let i = 0; i < 100 && !env.DISCORD_API_URL; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       env = Object.fromEntries([...emulator.out().matchAll(/^\s+export ([A-Z_]+)=(\S+)/gm)].map((m) => [m[1]!, m[2]!]));
     }
-    expect(Object.keys(env)).toEqual(expect.arrayContaining([...REAL_ENV_VARS.feishu, ...REAL_ENV_VARS.dingtalk, ...REAL_ENV_VARS.slack, 'FEISHU_DOMAIN', 'DINGTALK_BASE_URL', 'SLACK_API_URL']));
+    expect(Object.keys(env)).toEqual(expect.arrayContaining([...REAL_ENV_VARS.feishu, ...REAL_ENV_VARS.dingtalk, ...REAL_ENV_VARS.slack, ...REAL_ENV_VARS.telegram, ...REAL_ENV_VARS.discord, 'FEISHU_DOMAIN', 'DINGTALK_BASE_URL', 'SLACK_API_URL', 'TELEGRAM_API_ROOT', 'DISCORD_API_URL']));
     // The printed block can be pasted into a shell as it is.
     const block = emulator.out().split('\n').filter((line) => line.trim().startsWith('export ')).join('\n');
     const sourced = execFileSync('bash', ['-c', `${block}\nenv`], { encoding: 'utf8', env: {} });
@@ -58,6 +58,8 @@ describe('--real against the emulators', () => {
         ['feishu', ['completed']],
         ['dingtalk', ['completed']],
         ['slack', ['completed']],
+        ['telegram', ['completed']],
+        ['discord', ['completed']],
       ]);
     } finally {
       emulator.abort();

@@ -57,6 +57,8 @@ describe('replay engine', () => {
       ['cancelled', true],
       ['cancelled', true],
       ['cancelled', true],
+      ['cancelled', true],
+      ['cancelled', true],
     ]);
   }, 30_000);
 

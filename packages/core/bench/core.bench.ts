@@ -6,6 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { CardState, createProgressCards, silentLogger, type AgentEvent, type ChannelPlugin } from '../src/index.js';
+import { PriorityQueue } from '../src/delivery/schedule/priority-queue.js';
 
 /** A run-shaped event script: tools with args, streamed text, usage; `i` varies the content. */
 function script(i: number): AgentEvent[] {
@@ -124,7 +125,26 @@ function benchStreamedArgs(): void {
   console.log(`streamed tool arguments: 1 MB in 20,000 deltas applied in ${Math.round(performance.now() - start)} ms`);
 }
 
+/**
+ * The flush pump's heap at 100 000 cards: comparisons per push + pop (a heap needs about
+ * 3 log₂ n ≈ 50; a scan would need n/2 = 50 000) and the time taken.
+ */
+function benchPriorityQueue(n = 100_000): void {
+  let comparisons = 0;
+  const queue = new PriorityQueue<number>((a, b) => {
+    comparisons++;
+    return a < b;
+  });
+  const start = performance.now();
+  for (let i = 0; i < n; i++) queue.push((i * 7919) % n);
+  let inOrder = true;
+  for (let i = 0; i < n; i++) if (queue.pop() !== i) inOrder = false;
+  const ms = performance.now() - start;
+  console.log(`priority queue: ${n.toLocaleString('en-US')} pushes + pops in ${ms.toFixed(0)} ms, ${(comparisons / n).toFixed(1)} comparisons per entry (3·log₂ n = ${(3 * Math.log2(n)).toFixed(1)})${inOrder ? '' : ' — OUT OF ORDER'}`);
+}
+
 benchReduceRender();
 benchStreamedArgs();
+benchPriorityQueue();
 await benchPush();
 await benchMemory(10_000);

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { checkTimerMs } from './shared/timer-duration.js';
-import { DEFAULT_LEASE_TTL_MS } from './delivery/card-leases.js';
+import { DEFAULT_LEASE_TTL_MS } from './delivery/durable/card-leases.js';
 import { DEFAULT_ORPHAN_GRACE_MS } from './runtime/orphan-sweeper.js';
 import type { ProgressCards, ProgressCardsOptions } from './runtime/progress-cards.js';
 import { registerProviders, SERVICES } from './runtime/providers.js';

@@ -1,62 +1,60 @@
 import 'reflect-metadata';
 
-// events/: what an agent feeds a card.
-export * from './events/contract.js';
-export { EventParseError, parseEvent } from './events/parse.js';
-export { describeInvalidInput, type InputProblem } from './events/invalid-input.js';
-export { showValue } from './shared/show-value.js';
+/**
+ * `@progresscard/core`: what an agent product needs to show its runs as live cards. Plugin authors
+ * (channels, the kit a renderer and transport use) import `@progresscard/core/plugin`; tests import
+ * `@progresscard/core/testing`. Everything else in the package is internal.
+ */
+
+// The composition: open cards on channels, resume them after a restart, shut down.
+export { createProgressCards, createContainer, type ProgressCards, type ProgressCardsStore, type ProgressCardsOptions, type ProgressCardsDiagnostics, type OpenOptions } from './compose.js';
+export { TOKENS } from './runtime/tokens.js';
+export type { Ticker, Tickable } from './runtime/ticker.js';
+export type { ProgressCard, PushResult, OpenCardOptions } from './runtime/progress-card.js';
+export { installShutdownHandlers, DEFAULT_SHUTDOWN_DEADLINE_MS, INTERRUPTED_REASONS, type ShutdownOptions, type ShutdownHandlerOptions } from './runtime/shutdown.js';
+export { DEFAULT_STALL_SETTINGS, type StallSettings } from './runtime/stall-watch.js';
+export { DEFAULT_ORPHAN_GRACE_MS } from './runtime/orphan-sweeper.js';
+export { DEFAULT_INTERACTION_TIMEOUT_MS } from './runtime/card-interactions.js';
+export { completionPingText } from './runtime/completion-ping.js';
+export { tickStretch } from './delivery/calls/call-cap.js';
+export { systemClock, type Clock } from './shared/clock.js';
+export { consoleLogger, silentLogger, type Logger } from './shared/logger.js';
 export { MAX_TIMER_MS } from './shared/timer-duration.js';
 
-// card/: event → card state → view (pure).
-export * from './card/view.js';
+// Stores: API budgets (the throttle) and open cards, in memory or shared (`@progresscard/redis`).
+export { InMemoryBudgetStore, budgetSafetyMarginMs, pacingIntervalMs, type BudgetStore, type SlotRequest } from './delivery/rate-limits/budget-store.js';
+export { InMemoryCardStore, type CardStore, type StoredCard, type StoredTool, type CardLease, type LeaseRenewal } from './delivery/durable/card-store.js';
+export { DEFAULT_LEASE_TTL_MS } from './delivery/durable/card-leases.js';
+export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/failures/retry-settings.js';
+export { DEFAULT_CALL_TIMEOUT_MS } from './delivery/calls/call-timeout.js';
+export type { FinalDelivery, FinalSkipReason, MessagePhase } from './delivery/card-delivery-record.js';
+export type { CardDeliveryPhase } from './delivery/failures/delivery-policy.js';
+export type { ChannelStats } from './delivery/channel-dispatcher.js';
+export type { DeliveryCall, DeliveryEvent, DeliveryListener } from './delivery/delivery-observers.js';
+
+// Events: what an agent feeds a card.
+export type * from './events/contract.js';
+export { AgentEventSchema, isTerminalEvent, TERMINAL_EVENT_TYPES, EARLIEST_EVENT_TIME_MS, LATEST_EVENT_TIME_MS } from './events/contract.js';
+export { EventParseError, parseEvent } from './events/parse.js';
+export { describeInvalidInput, type InputProblem } from './events/invalid-input.js';
+
+// The card: its state and view (what `ProgressCard.view()` returns), cost, verbosity.
+export type * from './card/view.js';
+export { isTerminalStatus, TERMINAL_STATUSES } from './card/view.js';
 export { CardState, type ApplyResult, type CardStateOptions, type ChangeKind } from './card/card-state.js';
-export { TextBuffer, DEFAULT_TEXT_BUFFER_LIMITS, type TextBufferLimits, type TextKind } from './card/text-buffer.js';
-export { toolDetail, toolLineText, MAX_TOOL_DETAIL_CHARS, type ToolLineParts } from './card/tool-lines.js';
-export { formatDuration } from './card/format/duration.js';
-export {
-  CHANNEL_DEFAULT_LOCALES,
-  channelDefaultLocale,
-  detectLocale,
-  FALLBACK_LOCALE,
-  LOCALE_SETTINGS,
-  type LocaleSetting,
-} from './card/locale.js';
-export {
-  createRedactor,
-  redactSecrets,
-  NO_REDACTION,
-  REDACTED,
-  SECRET_PATTERNS,
-  type Redact,
-  type RedactionOption,
-  type SecretPattern,
-} from './card/redaction.js';
+export { toolDetail, type ToolLineParts } from './card/tool-lines.js';
+export type { LocaleSetting } from './card/locale.js';
+export { redactSecrets, type Redact, type RedactionOption, type SecretPattern } from './card/redaction.js';
 export { noProgressSince, DEFAULT_QUIET_PERIOD_MS } from './card/liveness.js';
 export { checkPriceTable, type ModelPrice, type PriceTable } from './card/cost.js';
-export { takeAnswerImages, MAX_CARD_IMAGES, type CardImage, type CardImageSource, type AnswerImages } from './card/images.js';
-export {
-  resolveVerbosity,
-  viewForVerbosity,
-  DEFAULT_VERBOSITY,
-  type ChatType,
-  type VerbositySetting,
-} from './card/verbosity.js';
-export {
-  formatFooter,
-  formatTokenCount,
-  formatClockTime,
-  formatCost,
-  FOOTER_FIELDS,
-  type FooterStyle,
-  type FooterField,
-  type FooterOptions,
-} from './card/format/footer.js';
+export { MAX_CARD_IMAGES, type CardImage, type CardImageSource, type AnswerImages } from './card/images.js';
+export { DEFAULT_VERBOSITY, type ChatType, type VerbositySetting } from './card/verbosity.js';
 
-// plugin/: where a channel plugs in.
-export * from './plugin/contract.js';
-export type { StandardSchemaV1 } from './shared/standard-schema.js';
-export * from './plugin/kit/index.js';
-export { tickEnvName, resolveChannelSettings } from './plugin/channel-settings.js';
+// Channels: the types of the plugins a product passes in, the in-memory channel, config errors.
+export type * from './plugin/contract.js';
+export { resolveChannelSettings } from './plugin/channel-settings.js';
+export { ChannelConfigError } from './plugin/kit/config.js';
+export { MissingEnvError } from './plugin/kit/env.js';
 export {
   memoryChannel,
   MEMORY_CHANNEL_DEFAULTS,
@@ -69,49 +67,5 @@ export {
   type MemoryFault,
 } from './plugin/memory-channel.js';
 
-// delivery/: card → platform calls.
-export { InMemoryBudgetStore, budgetSafetyMarginMs, pacingIntervalMs, type BudgetStore, type SlotRequest } from './delivery/budget-store.js';
-export { InMemoryCardStore, type CardStore, type StoredCard, type StoredTool, type CardLease, type LeaseRenewal } from './delivery/card-store.js';
-export { CardLeases, DEFAULT_LEASE_TTL_MS } from './delivery/card-leases.js';
-export { DEFAULT_ORPHAN_GRACE_MS } from './runtime/orphan-sweeper.js';
-export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/retry-settings.js';
-export { DEFAULT_CALL_TIMEOUT_MS } from './delivery/call-timeout.js';
-export {
-  FAILURE_ACTIONS,
-  FRESH_MESSAGE_AFTER,
-  PHASE_TRANSITIONS,
-  finalLadder,
-  type CardDeliveryPhase,
-  type FailureAction,
-  type FinalLadderRung,
-} from './delivery/delivery-policy.js';
-export type { FinalDelivery, FinalSkipReason, MessagePhase } from './delivery/card-delivery-record.js';
-export type { ChannelStats } from './delivery/channel-dispatcher.js';
-export type { DeliveryCall, DeliveryEvent, DeliveryListener } from './delivery/delivery-observers.js';
-
-// runtime and the composition root.
-export { systemClock, type Clock } from './shared/clock.js';
-export { consoleLogger, silentLogger, type Logger } from './shared/logger.js';
-export { TOKENS } from './runtime/tokens.js';
-export { ChannelRegistry, type ChannelRegistryDeps } from './delivery/channel-registry.js';
-export type { ProgressCard, PushResult, OpenCardOptions } from './runtime/progress-card.js';
-export { TickerService, type Tickable, type Ticker } from './runtime/ticker.js';
-export { DEFAULT_STALL_SETTINGS, type StallSettings } from './runtime/stall-watch.js';
-export { installShutdownHandlers, DEFAULT_SHUTDOWN_DEADLINE_MS, INTERRUPTED_REASONS, type ShutdownOptions, type ShutdownHandlerOptions } from './runtime/shutdown.js';
-export { createProgressCards, createContainer, type ProgressCards, type ProgressCardsStore, type ProgressCardsOptions, type ProgressCardsDiagnostics, type OpenOptions } from './compose.js';
-export { completionPingText } from './runtime/completion-ping.js';
-export { tickStretch } from './runtime/call-cap.js';
-
-// interaction/: questions and Stop on the card, clicks routed back to the agent.
-export { InteractionRouter, type InteractionEntry, type InteractivePlugin } from './interaction/router.js';
-export { INTERACTION_TEXTS, type InteractionTexts } from './plugin/interaction-texts.js';
-export { interactionCode } from './card/interaction-state.js';
-export { DEFAULT_INTERACTION_TIMEOUT_MS } from './runtime/card-interactions.js';
-export type {
-  Answer,
-  ApprovalOption,
-  ApprovalRequest,
-  AskRequest,
-  Decision,
-  StopHandler,
-} from './interaction/types.js';
+// Questions and Stop on the card, clicks routed back to the agent.
+export type { Answer, ApprovalOption, ApprovalRequest, AskRequest, Decision, StopHandler } from './interaction/types.js';

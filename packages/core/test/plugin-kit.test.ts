@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ChannelConfigError, codePointLength, cut, memoryChannel, oneLine, parseTimingOverrides, statusLabel } from '../src/index.js';
+import { ChannelConfigError, memoryChannel } from '../src/index.js';
+import { codePointLength, cut, oneLine, parseTimingOverrides, statusLabel } from '../src/plugin/index.js';
 
 const isLoneSurrogate = (text: string) => /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
 

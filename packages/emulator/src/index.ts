@@ -2,3 +2,5 @@ export * from './common/index.js';
 export * from './feishu/index.js';
 export * from './dingtalk/index.js';
 export * from './slack/index.js';
+export * from './telegram/index.js';
+export * from './discord/index.js';

@@ -40,6 +40,22 @@ function overfull(arrivals: number[], limit: number, spanMs: number): number {
 }
 
 describe('RedisBudgetStore', () => {
+  it('follows a key whose windows change (limits a platform announced at run time) like the in-memory store', async () => {
+    const store = await open(uniquePrefix('announced'));
+    const memory = new InMemoryBudgetStore();
+    // Discord-style: 5 per 5 s announced first, then lowered to 2 per 5 s, then raised to 8 per 2 s
+    const windows = (i: number) => (i < 6 ? [{ limit: 5, intervalMs: 5000 }] : i < 12 ? [{ limit: 2, intervalMs: 5000 }] : [{ limit: 8, intervalMs: 2000 }]);
+    const departures: number[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      const request: SlotRequest = { keys: [{ key: 'discord:app:bucket:b1', windows: windows(i) }], notBefore: T0, arrivalDelayMs: 10 };
+      const fromRedis = await store.budgets.reserve(request);
+      expect(fromRedis).toBe(memory.reserve(request));
+      departures.push(fromRedis);
+    }
+    // under the lowered limit, no 5 s window (widened by the margin) holds more than 2 of its calls
+    expect(overfull(departures.slice(6, 12), 2, 5000 + budgetSafetyMarginMs(5000))).toBe(0);
+  });
+
   it('gives the same departures as the in-memory store for the same reservations', async () => {
     const store = await open(uniquePrefix('same'));
     const memory = new InMemoryBudgetStore();

@@ -1,5 +1,5 @@
 /** Text helpers shared by the converters: titles, one-line summaries, timestamps, JSON shapes. */
-import { oneLine } from '@progresscard/core';
+import { oneLine } from '@progresscard/core/plugin';
 
 /** Longest run title, in characters; longer titles end with `…`. */
 export const MAX_TITLE_CHARS = 60;

@@ -1,4 +1,4 @@
-import { MissingEnvError } from '@progresscard/core';
+import { MissingEnvError } from '@progresscard/core/plugin';
 import { describe, expect, it } from 'vitest';
 import { dingtalk, DingTalkConfigError } from '../src/index.js';
 

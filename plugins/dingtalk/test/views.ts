@@ -1,4 +1,4 @@
-import type { CardView, Locale } from '@progresscard/core';
+import type { CardView, Locale } from '@progresscard/core/plugin';
 import { viewAfterEvents, type ScriptedEvent } from '@progresscard/core/testing';
 
 /** 2026-01-01T08:00:00Z: fixed so footers (sent-at time) are deterministic. */

@@ -3,7 +3,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { acceptedCards, harness, notOlder, progressOf, textOf, type Harness } from './harness.js';
 import { f05Answer } from './views.js';
 
-/** Field fault cases for Feishu, copied from the shared case list (F05's answer is generated, see views.ts). */
+/**
+ * Field fault cases as Feishu answers them (F05's answer is generated, see views.ts): the per-message
+ * limit 230020 (F01), 5 updates/s a message (F02), Feishu's card markdown limits (F05) and the
+ * edit window (F10). The shared behaviour (F01, F02, F05, F06, F08 on any channel) runs in
+ * conformance.e2e.test.ts.
+ */
 const cases = loadFaultCases(new URL('./fixtures/faults.jsonl', import.meta.url));
 
 let h: Harness | undefined;
@@ -93,37 +98,6 @@ describe('field fault cases (Feishu, through the emulator)', () => {
     expect(textOf(replies.at(-1)!.card, 'answer')).toContain('END-OF-ANSWER');
     // retried finals never double the follow-ups (idempotency key per part)
     expect(new Set(replies.map((r) => r.uuid)).size).toBe(replies.length);
-  });
-
-  it('F06 message recalled during the run: one call hits it, ticker stops, a fresh card ends completed', async () => {
-    const c = cases.get('F06')!;
-    h = await harness({ scale: 20 });
-    const card = h.cards.open('feishu');
-    const playing = h.play(card, c.events);
-    // "the card message is recalled at 7000 ms"
-    await h.until(7000);
-    const first = h.emulator.messages()[0]!;
-    h.emulator.recall(first.messageId);
-    // "the recalled card's ticker stops": two ticks later it no longer ticks, and no tick brought a card back
-    await h.until(13_000);
-    expect(h.cards.diagnostics().tickingCards).toBe(0);
-    expect(h.emulator.messages()).toHaveLength(1);
-    await playing;
-    const final = await card.finalDelivery;
-    expect(final).toMatchObject({ ok: true, status: 'completed', freshMessage: true });
-    const calls = h.emulator.calls({ key: first.messageId, route: PATCH });
-    const firstGone = calls.findIndex((x) => x.code === 230011);
-    expect(firstGone).toBeGreaterThanOrEqual(0);
-    expect(calls.length - firstGone - 1).toBeLessThanOrEqual(1); // at most one call after the first 230011
-    const messages = h.emulator.messages();
-    expect(messages).toHaveLength(2);
-    const fresh = messages[1]!;
-    expect(fresh.messageId).toBe(final.message!.id);
-    expect(fresh.card).toMatchObject({ header: { template: 'green' } });
-    expect(textOf(fresh.card, 'answer')).toBe('Deployed.');
-    // no error notice: only cards, and nothing about the recall in them
-    expect(messages.every((m) => m.msgType === 'interactive')).toBe(true);
-    expect(JSON.stringify(fresh.card)).not.toMatch(/recall|撤回|230011|withdrawn/i);
   });
 
   it('F10 card past its edit window: one failed call, no retry loop, the final goes out once as a fresh card', async () => {

@@ -1,4 +1,4 @@
-import type { CardView } from '@progresscard/core';
+import type { CardView } from '@progresscard/core/plugin';
 import { viewAfterEvents, type ScriptedEvent } from '@progresscard/core/testing';
 
 /** Epoch ms used as the start of every scripted view (2026-01-01T00:00:00Z). */

@@ -1,4 +1,4 @@
-import type { CardView } from '@progresscard/core';
+import type { CardView } from '@progresscard/core/plugin';
 import { viewAfterEvents } from '@progresscard/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createSlackRenderer } from '../src/render/renderer.js';

@@ -98,21 +98,6 @@ export function statusOf(blocks: unknown): string {
   return /\*(.+?)\*/.exec(blockText(blocks, 'status') ?? '')?.[1] ?? '';
 }
 
-/** How far a card has got, comparable between two cards: [finished?, tools, tools done, answer length]. */
-export function progressOf(blocks: unknown): number[] {
-  const done = /Completed|Failed|Cancelled|已完成|失败|已取消/.test(statusOf(blocks)) ? 1 : 0;
-  const tools = blockText(blocks, 'tools') ?? '';
-  const count = Number(/· (\d+)\*/.exec(tools)?.[1] ?? 0);
-  const finished = (tools.match(/✅|完成|done/g) ?? []).length;
-  return [done, count, finished, (blockText(blocks, 'answer_') ?? '').length];
-}
-
-/** True when `b` has got at least as far as `a` (lexicographic on {@link progressOf}). */
-export function notOlder(a: number[], b: number[]): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return b[i]! > a[i]!;
-  return true;
-}
-
 /** The blocks a message accepted, in order (its post and every accepted update). */
 export function acceptedCards(message: SlackMessageSnapshot): unknown[] {
   return message.history.filter((h) => h.outcome === 'accepted' && h.card !== undefined).map((h) => h.card);

@@ -1,4 +1,5 @@
-import { isTerminalStatus, oneLine, type AgentEvent, type CardStatus, type ProgressCard } from '@progresscard/core';
+import { isTerminalStatus, type AgentEvent, type CardStatus, type ProgressCard } from '@progresscard/core';
+import { oneLine } from '@progresscard/core/plugin';
 import { ToolEffects } from '@progresscard/sources';
 
 /** Longest tool result summary an adapter puts on a tool line, in code points (the card cuts further). */

@@ -1,7 +1,7 @@
 import { DEFAULT_DINGTALK_APP, startDingTalkEmulator, type DingTalkEmulator } from '@progresscard/emulator';
 import { MissingEnvError } from '@progresscard/core';
 import { DINGTALK_API_BASE_URL, DINGTALK_ENV_VARIABLES, dingtalk, DingTalkConfigError, type DingTalkPlugin } from '@progresscard/plugin-dingtalk';
-import { codePointLength } from '@progresscard/core';
+import { codePointLength } from '@progresscard/core/plugin';
 import { CliUsageError } from '../errors.js';
 import { renderDingTalkCard } from '../preview/render-dingtalk.js';
 import type { ChannelDescriptor } from './descriptor.js';

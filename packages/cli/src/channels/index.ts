@@ -1,10 +1,12 @@
 import type { AnyChannelDescriptor } from './descriptor.js';
 import { dingtalkChannel } from './dingtalk.js';
 import { feishuChannel } from './feishu.js';
+import { discordChannel } from './discord.js';
 import { slackChannel } from './slack.js';
+import { telegramChannel } from './telegram.js';
 
 /** Every channel the CLI can replay to, in the order commands list them. Add a channel here. */
-export const CHANNELS = [feishuChannel, dingtalkChannel, slackChannel] as const satisfies readonly AnyChannelDescriptor[];
+export const CHANNELS = [feishuChannel, dingtalkChannel, slackChannel, telegramChannel, discordChannel] as const satisfies readonly AnyChannelDescriptor[];
 
 /** A channel the CLI replays to (`--channel <id>`). */
 export type ChannelId = (typeof CHANNELS)[number]['id'];

@@ -1,15 +1,4 @@
-import {
-  createProgressCards,
-  isTerminalStatus,
-  silentLogger,
-  type CardStatus,
-  type CardView,
-  type ChannelStats,
-  type FinalDelivery,
-  type Locale,
-  type Logger,
-  type ProgressCard,
-} from '@progresscard/core';
+import { createProgressCards, isTerminalStatus, silentLogger, type CardStatus, type CardView, type ChannelStats, type FinalDelivery, type Locale, type Logger, type ProgressCard } from '@progresscard/core';
 import type { AnyChannelPlugin } from '../channels/descriptor.js';
 import { ReplayClock } from './clock.js';
 import { delay } from './delay.js';

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { AgentEventSchema, EventParseError, cut, parseEvent } from '@progresscard/core';
+import { AgentEventSchema, EventParseError, parseEvent } from '@progresscard/core';
+import { cut } from '@progresscard/core/plugin';
 
 /**
  * The CLI's own trace format `events`: JSON Lines of progresscard agent events (what a product

@@ -1,5 +1,6 @@
 import { pc } from '../terminal/colors.js';
-import { formatDuration, type CardStatus, type ChannelStats } from '@progresscard/core';
+import { formatDuration } from '@progresscard/core/plugin';
+import { type CardStatus, type ChannelStats } from '@progresscard/core';
 import type { PreviewCounts } from '../preview/model.js';
 import type { CardOutcome, ReplayResult } from './engine.js';
 import type { LoadedTrace } from './trace.js';

@@ -1,11 +1,11 @@
 import type { ChangeKind } from '../card/card-state.js';
 import type { CardStatus, CardView } from '../card/view.js';
 import type { MessageRef, ReplyToMessage } from '../plugin/contract.js';
-import { ContinuationParts } from './continuation-parts.js';
-import { PHASE_TRANSITIONS, isFinalRung, type CardDeliveryPhase } from './delivery-policy.js';
-import { FlushQueue } from './flush-queue.js';
-import { LateCallFence } from './late-calls.js';
-import { CardOutage } from './outage.js';
+import { ContinuationParts } from './continuations/continuation-parts.js';
+import { PHASE_TRANSITIONS, isFinalRung, type CardDeliveryPhase } from './failures/delivery-policy.js';
+import { FlushQueue } from './schedule/flush-queue.js';
+import { LateCallFence } from './failures/late-calls.js';
+import { CardOutage } from './failures/outage.js';
 
 /** Where the card's message stands on the platform. */
 export type MessagePhase = 'unsent' | 'live' | 'gone';

@@ -2,12 +2,12 @@ import type { ChannelPlugin } from '../plugin/contract.js';
 import { resolveChannelSettings } from '../plugin/channel-settings.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
-import type { BudgetStore } from './budget-store.js';
-import type { CardLeases } from './card-leases.js';
-import type { CardStore } from './card-store.js';
+import type { BudgetStore } from './rate-limits/budget-store.js';
+import type { CardLeases } from './durable/card-leases.js';
+import type { CardStore } from './durable/card-store.js';
 import { ChannelDispatcher } from './channel-dispatcher.js';
 import type { DeliveryObservers } from './delivery-observers.js';
-import type { RetrySettings } from './retry-settings.js';
+import type { RetrySettings } from './failures/retry-settings.js';
 
 /** What a {@link ChannelRegistry} is built from (the composition root resolves these). */
 export interface ChannelRegistryDeps {

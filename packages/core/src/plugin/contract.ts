@@ -29,8 +29,20 @@ export interface BudgetWindow {
 export interface BudgetKey {
   /** E.g. `feishu:cli_a1:patch`, `feishu:chat:oc_42`, `feishu:message:om_7`. Keys are global in a `BudgetStore`. */
   readonly key: string;
-  /** Non-empty; every window must have a positive integer `limit` and `intervalMs`. */
+  /**
+   * Non-empty; every window must have a positive integer `limit` and `intervalMs`. The windows of
+   * a key may change from one call to the next (a plugin that learns them from the platform's
+   * answers, see `AnnouncedLimits`): the `BudgetStore` paces the key by the windows of the latest
+   * request, keeping the calls it already counted.
+   */
   readonly windows: readonly BudgetWindow[];
+  /**
+   * Epoch ms before which no call under this key may leave, because the platform announced the
+   * key's current window spent until then (Discord `X-RateLimit-Remaining: 0` with
+   * `X-RateLimit-Reset-After`, https://discord.com/developers/docs/topics/rate-limits#header-format).
+   * Absent or in the past: no such wait.
+   */
+  readonly notBefore?: number;
 }
 
 /** A platform call the core is about to make, as {@link ChannelPlugin.budgetKeys} sees it. */
@@ -307,8 +319,9 @@ export interface ChannelPlugin<Payload = unknown, Target = unknown> {
   /**
    * The budgets one call draws from, as the platform documents its limits: e.g. per API route of
    * the app, per receiving chat for sends, per message for updates. Pure and cheap (asked before
-   * every call). `settings` are the channel's resolved settings (their `budget` is the route windows
-   * after config overrides). Without it: one key, {@link budgetKey} with `settings.budget`.
+   * every call, so keys and windows may follow limits the platform announces at run time: return
+   * what `AnnouncedLimits.keysFor` gives). `settings` are the channel's resolved settings (their
+   * `budget` is the route windows after config overrides). Without it: one key, {@link budgetKey} with `settings.budget`.
    * The first key is the channel-wide one: a rate limit with `scope: 'channel'` pauses it.
    */
   budgetKeys?(call: BudgetedCall<Target>, settings: ChannelSettings): readonly BudgetKey[];

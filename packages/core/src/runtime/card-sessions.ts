@@ -1,6 +1,6 @@
-import type { StoredCard } from '../delivery/card-store.js';
+import type { StoredCard } from '../delivery/durable/card-store.js';
 import type { ChannelRegistry } from '../delivery/channel-registry.js';
-import { DEFAULT_CALL_TIMEOUT_MS } from '../delivery/call-timeout.js';
+import { DEFAULT_CALL_TIMEOUT_MS } from '../delivery/calls/call-timeout.js';
 import type { InteractionRouter } from '../interaction/router.js';
 import { DEFAULT_FEATURE_SWITCHES } from '../plugin/kit/switches.js';
 import type { Clock } from '../shared/clock.js';

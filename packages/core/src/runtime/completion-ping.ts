@@ -6,7 +6,7 @@ import { statusLabel } from '../plugin/kit/status.js';
 import { oneLine } from '../card/format/text.js';
 import type { CompletionPingSwitch } from '../plugin/contract.js';
 import type { Logger } from '../shared/logger.js';
-import { DEFAULT_CALL_TIMEOUT_MS, classifyCallError, withCallTimeout } from '../delivery/call-timeout.js';
+import { DEFAULT_CALL_TIMEOUT_MS, classifyCallError, withCallTimeout } from '../delivery/calls/call-timeout.js';
 
 /** Why a finished card got no completion ping (or `sent`). */
 export type CompletionPingOutcome =

@@ -5,7 +5,7 @@ import { CardState } from '../card/card-state.js';
 import { resolveVerbosity, viewForVerbosity } from '../card/verbosity.js';
 import type { CardStatus, CardView, Locale, Verbosity } from '../card/view.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
-import type { StoredCard } from '../delivery/card-store.js';
+import type { StoredCard } from '../delivery/durable/card-store.js';
 import type { ChannelDispatcher } from '../delivery/channel-dispatcher.js';
 import type { MessageRef } from '../plugin/contract.js';
 import type { AgentEvent } from '../events/contract.js';

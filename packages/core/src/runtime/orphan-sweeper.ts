@@ -1,4 +1,4 @@
-import type { CardLease, CardStore, StoredCard } from '../delivery/card-store.js';
+import type { CardLease, CardStore, StoredCard } from '../delivery/durable/card-store.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 

@@ -1,11 +1,11 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { InteractionUser } from '../events/contract.js';
-import type { BudgetStore } from '../delivery/budget-store.js';
+import type { BudgetStore } from '../delivery/rate-limits/budget-store.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
-import type { CardStore } from '../delivery/card-store.js';
+import type { CardStore } from '../delivery/durable/card-store.js';
 import type { ChannelStats } from '../delivery/channel-dispatcher.js';
 import type { DeliveryListener } from '../delivery/delivery-observers.js';
-import type { RetrySettings } from '../delivery/retry-settings.js';
+import type { RetrySettings } from '../delivery/failures/retry-settings.js';
 import type { ChannelPlugin, ChannelSettings, ClickReply, Requester } from '../plugin/contract.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';

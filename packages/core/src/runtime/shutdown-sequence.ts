@@ -1,5 +1,5 @@
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
-import type { CardLeases } from '../delivery/card-leases.js';
+import type { CardLeases } from '../delivery/durable/card-leases.js';
 import type { ChannelRegistry } from '../delivery/channel-registry.js';
 import type { InteractionRouter } from '../interaction/router.js';
 import type { CardSessions } from './card-sessions.js';

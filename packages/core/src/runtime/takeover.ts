@@ -1,6 +1,6 @@
 import { isTerminalStatus } from '../card/view.js';
-import type { CardLeases } from '../delivery/card-leases.js';
-import type { CardLease, CardStore, StoredCard } from '../delivery/card-store.js';
+import type { CardLeases } from '../delivery/durable/card-leases.js';
+import type { CardLease, CardStore, StoredCard } from '../delivery/durable/card-store.js';
 import type { ChannelRegistry } from '../delivery/channel-registry.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';

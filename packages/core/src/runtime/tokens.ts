@@ -1,7 +1,7 @@
 import type { InjectionToken } from 'tsyringe';
-import type { BudgetStore } from '../delivery/budget-store.js';
-import type { CardStore } from '../delivery/card-store.js';
-import type { RetrySettings } from '../delivery/retry-settings.js';
+import type { BudgetStore } from '../delivery/rate-limits/budget-store.js';
+import type { CardStore } from '../delivery/durable/card-store.js';
+import type { RetrySettings } from '../delivery/failures/retry-settings.js';
 import type { ChannelPlugin } from '../plugin/contract.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';

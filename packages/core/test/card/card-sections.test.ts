@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CardState, formatFooter, noProgressSince } from '../../src/index.js';
+import { CardState, noProgressSince } from '../../src/index.js';
+import { formatFooter } from '../../src/plugin/index.js';
 import { settle, setup } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatFooter, formatTokenCount, toolDetail, toolLineText } from '../../src/index.js';
+import { formatDuration, formatFooter, formatTokenCount, toolLineText } from '../../src/plugin/index.js';
+import { toolDetail } from '../../src/index.js';
 
 describe('formatDuration', () => {
   it.each([

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ImageUploads, MAX_CARD_IMAGES, takeAnswerImages, type CardImage } from '../../src/index.js';
+import { ImageUploads } from '../../src/plugin/index.js';
+import { MAX_CARD_IMAGES, type CardImage } from '../../src/index.js';
+import { takeAnswerImages } from '../../src/card/images.js';
 import { viewAfterEvents } from '../../src/testing/index.js';
 import { settle, setup } from '../helpers.js';
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CardState, channelDefaultLocale, detectLocale, formatDuration } from '../../src/index.js';
+import { CardState } from '../../src/index.js';
+import { channelDefaultLocale, detectLocale } from '../../src/card/locale.js';
+import { formatDuration } from '../../src/card/format/duration.js';
 
 describe('card language', () => {
   it('each channel has its default: Chinese on Feishu, DingTalk and WeCom, English on Slack, Telegram, Discord and Teams', () => {

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CardState, createRedactor, NO_REDACTION, redactSecrets, REDACTED, toolDetail } from '../../src/index.js';
+import { CardState, redactSecrets } from '../../src/index.js';
+import { createRedactor, NO_REDACTION, REDACTED } from '../../src/card/redaction.js';
+import { toolDetail } from '../../src/card/tool-lines.js';
 import { settle, setup } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());

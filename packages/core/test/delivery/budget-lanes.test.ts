@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createProgressCards, memoryChannel, silentLogger } from '../../src/index.js';
-import { ArrivalDelayEstimate } from '../../src/delivery/arrival-delay.js';
+import { ArrivalDelayEstimate } from '../../src/delivery/rate-limits/arrival-delay.js';
 import type { BudgetedCall } from '../../src/plugin/contract.js';
 import { settle } from '../helpers.js';
 

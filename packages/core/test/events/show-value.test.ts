@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ChannelConfigError, HttpUrlSchema, parseChannelConfig, showValue } from '../../src/index.js';
+import { ChannelConfigError } from '../../src/index.js';
+import { HttpUrlSchema, parseChannelConfig, showValue } from '../../src/plugin/index.js';
 import { z } from 'zod';
 
 describe('values in error messages never show credentials inside URLs', () => {

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CallbackServer, callbackHeader, readCallbackBody } from '../../src/index.js';
+import { CallbackServer, callbackHeader, readCallbackBody } from '../../src/plugin/index.js';
 
 function answer(response: ServerResponse, status: number, message: string): void {
   if (response.headersSent) return void response.end();

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readImageBytes, type CardImage } from '../../src/index.js';
+import { readImageBytes } from '../../src/plugin/index.js';
+import { type CardImage } from '../../src/index.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==', 'base64');
 const atPath = (path: string): CardImage => ({ id: 'img_test', alt: 'a', source: { kind: 'path', path }, origin: 'answer' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakLinkSyntax, isAllowedLinkDestination, neutraliseLinks } from '../../src/index.js';
+import { breakLinkSyntax, isAllowedLinkDestination, neutraliseLinks } from '../../src/plugin/index.js';
 
 const ZWSP = '\u200b';
 

@@ -1,15 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  ChannelConfigError,
-  createProgressCards,
-  memoryChannel,
-  parseChannelConfig,
-  parseTimingOverrides,
-  silentLogger,
-  type ChannelPlugin,
-  type MemoryPayload,
-  type StandardSchemaV1,
-} from '../../src/index.js';
+import { ChannelConfigError, createProgressCards, memoryChannel, silentLogger, type ChannelPlugin, type MemoryPayload } from '../../src/index.js';
+import { parseChannelConfig, parseTimingOverrides, type StandardSchemaV1 } from '../../src/plugin/index.js';
 import { settle } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());

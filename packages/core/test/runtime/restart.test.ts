@@ -5,15 +5,7 @@
  * composition clears every timer it set (its lease renewal, ticks and flushes stop, as in a dead process).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  createProgressCards,
-  InMemoryBudgetStore,
-  InMemoryCardStore,
-  memoryChannel,
-  silentLogger,
-  type MemoryChannel,
-  type ProgressCardsStore,
-} from '../../src/index.js';
+import { createProgressCards, InMemoryBudgetStore, InMemoryCardStore, memoryChannel, silentLogger, type MemoryChannel, type ProgressCardsStore } from '../../src/index.js';
 import { settle } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, resolveVerbosity, silentLogger } from '../../src/index.js';
+import { createProgressCards, memoryChannel, silentLogger } from '../../src/index.js';
+import { resolveVerbosity } from '../../src/card/verbosity.js';
 import { settle, setup } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());

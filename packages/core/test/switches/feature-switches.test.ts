@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ChannelConfigError, formatFooter, resolveFeatureSwitches, type FooterFields } from '../../src/index.js';
+import { ChannelConfigError, type FooterFields } from '../../src/index.js';
+import { formatFooter, resolveFeatureSwitches } from '../../src/plugin/index.js';
 
 describe('resolveFeatureSwitches', () => {
   it('leaves everything as before when nothing is set', () => {

@@ -1,4 +1,4 @@
-import { oneLine } from '@progresscard/core';
+import { oneLine } from '@progresscard/core/plugin';
 
 /** A JSON record read from a trace, or why a record could not be read. */
 export type Framed =

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codePointLength } from '@progresscard/core';
+import { codePointLength } from '@progresscard/core/plugin';
 import { splitMarkdown } from '../../src/render/guards.js';
 
 const line = fc.oneof(fc.constantFrom('```', '```ts', '', '| a | b |', '- item', '😀😀 emoji'), fc.string({ unit: 'grapheme', maxLength: 120 }));

@@ -54,3 +54,4 @@ export {
   type CallbackServerOptions,
   type CallbackRequestHandler,
 } from './callback-server.js';
+export { AnnouncedLimits, type LimitAnnouncement } from './announced-limits.js';

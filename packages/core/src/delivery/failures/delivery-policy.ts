@@ -1,0 +1,109 @@
+import type { CallFailureKind } from '../../plugin/contract.js';
+import type { RetrySettings } from './retry-settings.js';
+
+/**
+ * Where a card's delivery stands; the final's phases are the rungs of its ladder:
+ * - `progressive`: live updates flow;
+ * - `paused`: too many consecutive failures (or the channel stopped): progressive updates stop;
+ *   after failures the card probes with backoff and goes back to `progressive` when a probe gets
+ *   through; the final is tried in any case;
+ * - `final-in-place`: the terminal state is being delivered on the card's message;
+ * - `final-fresh`: the message kept refusing the final, so it goes out as a fresh message (a rate
+ *   limit says nothing against the message: after one, this round runs on the same message);
+ * - `delivered` / `undeliverable`: the final went out, or every rung failed. Nothing more is sent.
+ */
+export type CardDeliveryPhase = 'progressive' | 'paused' | 'final-in-place' | 'final-fresh' | 'delivered' | 'undeliverable';
+
+/** Allowed moves of {@link CardDeliveryPhase}. */
+export const PHASE_TRANSITIONS: Readonly<Record<CardDeliveryPhase, readonly CardDeliveryPhase[]>> = {
+  progressive: ['paused', 'final-in-place'],
+  paused: ['progressive', 'final-in-place'],
+  'final-in-place': ['final-fresh', 'delivered', 'undeliverable'],
+  'final-fresh': ['delivered', 'undeliverable'],
+  delivered: [],
+  undeliverable: [],
+};
+
+/** Phases of a card whose final is being delivered. */
+export function isFinalRung(phase: CardDeliveryPhase): phase is 'final-in-place' | 'final-fresh' {
+  return phase === 'final-in-place' || phase === 'final-fresh';
+}
+
+/** One rung of the final's ladder: the final is tried once, then once more after each delay. */
+export type FinalLadderRung =
+  | { readonly rung: 'final-in-place' | 'final-fresh'; readonly delaysMs: readonly number[] }
+  | { readonly rung: 'undeliverable' };
+
+/**
+ * The final's retry ladder as data: tries on the card's message with the given backoffs, then on
+ * a fresh message with the same backoffs, then give up. Default: in place 1/2/4 s, fresh 1/2/4 s.
+ */
+export function finalLadder(settings: RetrySettings): readonly FinalLadderRung[] {
+  return [
+    { rung: 'final-in-place', delaysMs: settings.finalRetryDelaysMs },
+    { rung: 'final-fresh', delaysMs: settings.finalRetryDelaysMs },
+    { rung: 'undeliverable' },
+  ];
+}
+
+/**
+ * Whether a failure that ends a rung moves the final to a fresh message when it climbs to
+ * `final-fresh`. A rate limit says nothing against the message: a fresh one would be a duplicate
+ * card and leave this one spinning, so the next round runs on the same message.
+ */
+export const FRESH_MESSAGE_AFTER: Readonly<Record<CallFailureKind, boolean>> = {
+  'rate-limited': false,
+  gone: true,
+  rejected: true,
+  // Never reached: refused credentials end the final at once (see `stop-channel`).
+  auth: false,
+  transient: true,
+  // Never reached: a spent quota ends the final at once (see `stop-channel`).
+  quota: false,
+  // Never reached: an unreachable target ends the final at once (see `stop-card`).
+  target: false,
+};
+
+/**
+ * What the core does about a failed call:
+ * - `refresh-credentials`: refresh once per failure streak (when the transport can), retry at once;
+ * - `replace-message`: the message is gone; the next send creates a fresh one;
+ * - `plain-text-render`: switch the card to the fallback render, retry at once;
+ * - `wait-rate-limit`: wait the answer's retry-after (a channel-wide one pauses the channel);
+ * - `back-off`: count a consecutive failure and wait the next backoff delay;
+ * - `stop-channel`: every later call would fail the same way (credentials refused right after a
+ *   refresh, or the channel's call quota spent): progressive updates of every card of the channel
+ *   stop (one error log says so), nothing is rendered again as plain text, and each final is tried
+ *   once, without backoff; a later successful call lifts the stop;
+ * - `stop-card`: the card's target cannot be reached (a wrong channel, a bot not in the chat): that
+ *   card's progressive updates stop (one error log names the target), its final is tried once, no
+ *   plain-text render, no fresh message; other cards of the channel go on.
+ */
+export type FailureAction = 'refresh-credentials' | 'replace-message' | 'plain-text-render' | 'wait-rate-limit' | 'back-off' | 'stop-channel' | 'stop-card';
+
+/**
+ * Failure kind → actions, first applicable wins (`refresh-credentials` applies once per streak,
+ * only when the transport can refresh and not while credentials are refused channel-wide;
+ * `plain-text-render` only while the rich render is used). So an `auth` failure refreshes once and
+ * retries at once; refused again, it stops the channel instead of backing off like a transient one.
+ */
+export const FAILURE_ACTIONS: Readonly<Record<CallFailureKind, readonly FailureAction[]>> = {
+  auth: ['refresh-credentials', 'stop-channel'],
+  gone: ['replace-message'],
+  rejected: ['plain-text-render', 'back-off'],
+  'rate-limited': ['wait-rate-limit'],
+  transient: ['back-off'],
+  quota: ['stop-channel'],
+  target: ['stop-card'],
+};
+
+/** Picks the action for `kind`: the first of {@link FAILURE_ACTIONS} that `applies`. */
+export function failureAction(kind: CallFailureKind, applies: (action: FailureAction) => boolean): FailureAction {
+  const actions = FAILURE_ACTIONS[kind];
+  return actions.find(applies) ?? actions[actions.length - 1]!;
+}
+
+/** The backoff after the `failures`-th consecutive failure (the last delay repeats; 1000 ms when none). */
+export function backoffMs(delays: readonly number[], failures: number): number {
+  return delays[Math.min(failures - 1, delays.length - 1)] ?? 1000;
+}

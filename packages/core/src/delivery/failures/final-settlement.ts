@@ -1,0 +1,107 @@
+import type { CardView } from '../../card/view.js';
+import type { CallFailure, ChannelPlugin } from '../../plugin/contract.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/logger.js';
+import type { CardDeliveryRecord } from '../card-delivery-record.js';
+import type { CardStoreWriter } from '../durable/card-store-writer.js';
+import type { ChannelBudget } from '../rate-limits/channel-budget.js';
+import type { ContinuationDispatch } from '../continuations/continuation-dispatch.js';
+import type { DeliveryCall } from '../delivery-observers.js';
+import { closeMovedMessage } from './moved-notice.js';
+import type { RetrySettings } from './retry-settings.js';
+
+/** What {@link FinalSettlement} uses of its channel's dispatcher. */
+export interface FinalSettlementHost {
+  readonly plugin: ChannelPlugin;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly retry: RetrySettings;
+  readonly budget: Pick<ChannelBudget, 'acquire' | 'keysOf'>;
+  readonly store: CardStoreWriter;
+  readonly parts: Pick<ContinuationDispatch, 'keys'>;
+  /** False when the card's lease may have expired (the card store was unreachable for longer than its lease): it makes no more platform calls. */
+  leaseValid(record: CardDeliveryRecord): boolean;
+  /** Makes one platform call: timed for the budget, given up after the channel's call timeout. */
+  platformCall<T>(call: () => Promise<T>): Promise<T>;
+  observe(record: CardDeliveryRecord, call: DeliveryCall, startedAt: number, final: boolean, attempt: number, failure?: CallFailure): void;
+}
+
+/** The final's error of a card whose lease may have expired while the card store was unreachable. */
+export const LEASE_EXPIRED_ERROR = 'lease may have expired: the card store was unreachable for longer than the lease, another process may have taken this card over';
+
+/**
+ * How a card's final is reported once its delivery settled: once, naming missing continuation
+ * parts, after the message given up for a fresh one is closed; and how a card another process took
+ * over (a lost lease) is fenced off with a final that says so.
+ */
+export class FinalSettlement {
+  /** Cards another process took over (their lease was lost): this process sends nothing more for them. */
+  private readonly fenced = new WeakSet<CardDeliveryRecord>();
+
+  constructor(private readonly host: FinalSettlementHost) {}
+
+  /** True once {@link fence} ran for `record`. */
+  isFenced(record: CardDeliveryRecord): boolean {
+    return this.fenced.has(record);
+  }
+
+  /**
+   * Another process claimed the card (its lease expired while this one stalled): this process stops
+   * updating it, and its final reports that, so two processes never update one card.
+   */
+  fence(record: CardDeliveryRecord, error = 'lease lost: another process took this card over'): void {
+    if (this.fenced.has(record)) return;
+    this.fenced.add(record);
+    record.pause();
+    this.host.logger.error(error, { card: record.card.id, channel: this.host.plugin.id });
+    const status = record.card.view().status;
+    record.card.onFinal({ ok: false, status, message: record.message, freshMessage: false, attempts: record.totalFinalAttempts, error, continuations: { delivered: 0, total: 0 } });
+  }
+
+  /**
+   * The final settled: report it once, close a message given up for a fresh one, forget the card.
+   * `causeLogged`: the failure's cause was logged already (a channel stop), so no second line.
+   */
+  settle(record: CardDeliveryRecord, ok: boolean, error?: string, causeLogged = false): void {
+    const { logger, plugin, store, parts } = this.host;
+    const view = record.card.view();
+    const mayCloseMoved = this.host.leaseValid(record);
+    const keys = parts.keys(record, view);
+    const continuations = { delivered: ok ? record.parts.deliveredCount(keys) : 0, total: keys.length };
+    const missing = ok ? record.parts.missingParts(keys) : [];
+    const report = record.settle(ok);
+    const fields = { card: record.card.id, channel: plugin.id };
+    if (!ok && !causeLogged) logger.error('final undeliverable: every retry failed', { ...fields, attempts: report.attempts, error });
+    else if (missing.length > 0) {
+      logger.error('final continuation parts undeliverable: every retry failed', { ...fields, parts: missing, missing: missing.length, total: keys.length });
+    }
+    store.delete(record);
+    // A final whose continuation parts are missing did not reach the chat whole: not ok, naming them.
+    const partsError = missing.length > 0 ? `continuation part${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${keys.length + 1} undeliverable` : undefined;
+    const result = { ...report, ok: ok && missing.length === 0, status: view.status, error: error ?? partsError, continuations };
+    // The message given up for a fresh one is closed like a final before the final is reported,
+    // also when the final failed but the fresh message may show it: it exists and its last update
+    // failed, or a send of it timed out (the platform may have created it, maybe later).
+    if (record.movedFrom && (ok || record.messageMayExist) && mayCloseMoved) void this.closeMoved(record, view).then(() => record.card.onFinal(result));
+    else record.card.onFinal(result);
+  }
+
+  /** Closes the message the final moved away from: retried like a final, again after its late calls (see {@link closeMovedMessage}). */
+  private closeMoved(record: CardDeliveryRecord, view: CardView): Promise<void> {
+    const { plugin, budget, clock, logger, retry } = this.host;
+    const message = record.movedFrom!;
+    return closeMovedMessage({
+      message,
+      finalView: view,
+      renderer: plugin.renderer,
+      transport: plugin.transport,
+      acquire: () => budget.acquire(budget.keysOf({ kind: 'update', target: record.card.target, message })),
+      platformCall: (call) => this.host.platformCall(call),
+      logger,
+      clock,
+      retryDelaysMs: retry.finalRetryDelaysMs,
+      lateCallsUntil: record.movedFromLateUntil,
+      report: (startedAt, attempt, failure) => this.host.observe(record, 'moved-notice', startedAt, true, attempt, failure),
+    });
+  }
+}

@@ -1,0 +1,91 @@
+import { sleepMs } from '../../shared/timer-duration.js';
+import type { BudgetKey, BudgetedCall, ChannelPlugin, ChannelSettings } from '../../plugin/contract.js';
+import type { Clock } from '../../shared/clock.js';
+import { ArrivalDelayEstimate } from './arrival-delay.js';
+import { pacingIntervalMs, type BudgetStore } from './budget-store.js';
+import type { FlushGate } from '../schedule/flush-calls.js';
+
+/**
+ * A channel's view of its budgets: which keys a call draws from (the plugin's `budgetKeys`, or
+ * one key with the channel's budget), slots from the {@link BudgetStore} counted at the expected
+ * arrival, and the arrival delay learnt from the calls' round trips.
+ */
+export class ChannelBudget implements FlushGate {
+  /** Cards that may wait for a slot before the channel counts as under pressure. */
+  readonly roomyBacklog: number;
+  /** Expected ms from a call leaving to the platform counting it. */
+  private readonly arrivalDelay = new ArrivalDelayEstimate();
+  private readonly defaultKey: string;
+  private readonly lanes = new Map<'send' | 'update', string>();
+
+  constructor(
+    private readonly plugin: ChannelPlugin,
+    private readonly settings: ChannelSettings,
+    private readonly store: BudgetStore,
+    private readonly clock: Clock,
+  ) {
+    this.defaultKey = plugin.budgetKey ?? plugin.id;
+    this.roomyBacklog = Math.max(1, Math.floor(settings.perCardIntervalMs / pacingIntervalMs(settings.budget)));
+  }
+
+  /**
+   * The first budget key of a main-message call of this kind (the API route the pump queues cards
+   * by), for the channel's default target. Cached per kind: a route does not depend on the card.
+   */
+  laneOf(kind: 'send' | 'update'): string {
+    let lane = this.lanes.get(kind);
+    if (lane === undefined) {
+      const call: BudgetedCall = kind === 'update' ? { kind, target: undefined, message: { id: '' } } : { kind, target: undefined };
+      lane = this.keysOf(call)[0]?.key ?? '';
+      this.lanes.set(kind, lane);
+    }
+    return lane;
+  }
+
+  /** The budgets of one call. */
+  keysOf(call: BudgetedCall): readonly BudgetKey[] {
+    if (this.plugin.budgetKeys) return this.plugin.budgetKeys(call as BudgetedCall<never>, this.settings);
+    return [{ key: this.defaultKey, windows: this.settings.budget }];
+  }
+
+  reserve(keys: readonly BudgetKey[]): Promise<number> | number {
+    return this.store.reserve({ keys, notBefore: this.notBefore(keys), arrivalDelayMs: this.arrivalDelay.ms });
+  }
+
+  nextDeparture(keys: readonly BudgetKey[]): Promise<number> | number {
+    return this.store.nextDeparture({ keys, notBefore: this.notBefore(keys), arrivalDelayMs: this.arrivalDelay.ms });
+  }
+
+  /** Now, or later when a key's platform-announced window is spent ({@link BudgetKey.notBefore}). */
+  private notBefore(keys: readonly BudgetKey[]): number {
+    let at = this.clock.now();
+    for (const key of keys) if (key.notBefore !== undefined && key.notBefore > at) at = key.notBefore;
+    return at;
+  }
+
+  /** Waits for a slot under `keys` (for calls outside the pump). */
+  async acquire(keys: readonly BudgetKey[]): Promise<void> {
+    const departure = await this.reserve(keys);
+    const wait = departure - this.clock.now();
+    await sleepMs(wait);
+  }
+
+  /** Makes one platform call, timing it for the arrival delay estimate. */
+  async timed<R>(call: () => Promise<R>): Promise<R> {
+    const started = this.clock.now();
+    try {
+      return await call();
+    } finally {
+      this.arrivalDelay.observe(this.clock.now() - started);
+    }
+  }
+
+  /**
+   * Pauses the channel-wide key of each kind of call (the first of its budget keys) until
+   * `epochMs`: a rate limit with `scope: 'channel'`. Never rejects.
+   */
+  pauseChannel(epochMs: number): void {
+    const keys = [this.keysOf({ kind: 'send', target: undefined })[0]?.key, this.keysOf({ kind: 'update', target: undefined, message: { id: '' } })[0]?.key];
+    for (const key of new Set(keys)) if (key !== undefined) void this.store.pauseUntil(key, epochMs).catch(() => undefined);
+  }
+}

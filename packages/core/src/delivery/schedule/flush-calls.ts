@@ -1,0 +1,22 @@
+import type { BudgetKey } from '../../plugin/contract.js';
+import type { FlushQueue } from './flush-queue.js';
+
+/** What the pump flushes: anything that owns a {@link FlushQueue}. */
+export interface Flushable {
+  readonly flushQueue: FlushQueue;
+}
+
+/** One platform call a flush decided to make: the budgets it draws from, and the call itself. */
+export interface PreparedCall {
+  readonly keys: readonly BudgetKey[];
+  /** Makes the call and handles its outcome; must not reject. */
+  send(): Promise<void>;
+}
+
+/** The budgets every call passes. */
+export interface FlushGate {
+  /** Epoch ms a call under `keys` could leave at, without reserving it. */
+  nextDeparture(keys: readonly BudgetKey[]): Promise<number> | number;
+  /** Reserves a slot under `keys`; resolves with the epoch ms the call may leave at. */
+  reserve(keys: readonly BudgetKey[]): Promise<number> | number;
+}

@@ -1,0 +1,12 @@
+export { describeChannelConformance } from './suite.js';
+export { memoryChannelDriver } from './memory-driver.js';
+export { CONFORMANCE_CASES, oversizedAnswer, type ConformanceCase } from './cases.js';
+export type {
+  ConformanceDriver,
+  ConformanceSetup,
+  ConformancePlatform,
+  ConformanceMessage,
+  ConformanceCall,
+  ConformanceFault,
+  ConformanceClick,
+} from './driver.js';

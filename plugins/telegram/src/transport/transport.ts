@@ -1,0 +1,176 @@
+import { createHash } from 'node:crypto';
+import type { CallFailure, CardTransport, MessageRef, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core/plugin';
+import type { Message } from '@grammyjs/types';
+import { telegramMessageProblems } from '../render/guards.js';
+import { escapeHtml } from '../render/html.js';
+import { TELEGRAM_LIMITS, type TelegramLimits } from '../render/limits.js';
+import type { TelegramMessage } from '../render/payload.js';
+import { TelegramLocalError, classifyTelegramError, isDraftRefused, isNotModified } from './classify.js';
+import { TELEGRAM_METHODS, callTelegram, type TelegramEndpoint } from './routes.js';
+
+/** Where a card goes: a chat id (and a forum topic), or the configured chat when left out. */
+export interface TelegramTarget {
+  readonly chatId?: number | string;
+  /** A forum topic's `message_thread_id`. */
+  readonly threadId?: number;
+}
+
+/** What the transport needs of the config. */
+export interface TelegramTransportConfig extends TelegramEndpoint {
+  readonly chatId: number | string;
+  readonly threadId?: number;
+  /** Stream answer parts as drafts in private chats (default true). */
+  readonly drafts: boolean;
+}
+
+/** A private chat: a user's id is positive (https://core.telegram.org/bots/api#chat). */
+export const isPrivateChat = (chatId: number | string): boolean => typeof chatId === 'number' ? chatId > 0 : /^\d+$/.test(chatId);
+
+/** A non-zero 31-bit `draft_id` from the part's idempotency key: the same part keeps its draft. */
+function draftIdOf(key: string): number {
+  return (createHash('sha256').update(key).digest().readUInt32BE(0) & 0x7fffffff) || 1;
+}
+
+const DRAFT_PREFIX = 'draft:';
+
+/**
+ * Sends and edits cards over the Bot API: `sendMessage` (a continuation part as a reply to the
+ * card, `reply_parameters`; in a forum topic with `message_thread_id`), `editMessageText`
+ * (HTML parse mode, link previews off). In a private chat an answer part that streams is a draft
+ * (`sendMessageDraft`, the same `draft_id` for the part) until it persists with `sendMessage`,
+ * "a temporary 30-second preview … you must call sendMessage … to persist it"
+ * (https://core.telegram.org/bots/api#sendmessagedraft); a chat that refuses drafts
+ * (TEXTDRAFT_PEER_INVALID) gets ordinary messages from then on. "Message is not modified" is a
+ * success. Sends are remembered by idempotency key (Telegram has none), so a repeated key answers
+ * the same message.
+ */
+export class TelegramTransport implements CardTransport<TelegramMessage, TelegramTarget | number | string> {
+  readonly #config: TelegramTransportConfig;
+  readonly #limits: TelegramLimits;
+  readonly #sent = new Map<string, MessageRef>();
+  /** Drafts persisted as messages: draft ref id → the message's id. */
+  readonly #persisted = new Map<string, number>();
+  readonly #noDrafts = new Set<string>();
+
+  constructor(config: TelegramTransportConfig, options: { limits?: TelegramLimits } = {}) {
+    this.#config = config;
+    this.#limits = options.limits ?? TELEGRAM_LIMITS;
+  }
+
+  async send(request: SendRequest<TelegramMessage, TelegramTarget | number | string>): Promise<MessageRef> {
+    const known = this.#sent.get(request.idempotencyKey);
+    if (known) return known;
+    this.#guard(request.payload);
+    const { chatId, threadId } = this.#where(request.target, request.replyTo);
+    const stream = request.payload.stream;
+    let ref: MessageRef;
+    if (stream && !stream.persist && this.#draftsIn(chatId)) {
+      const draftId = draftIdOf(request.idempotencyKey);
+      ref = { id: `${DRAFT_PREFIX}${chatId}:${draftId}`, extra: { chatId, ...(threadId !== undefined ? { threadId } : {}), draftId, replyTo: request.replyTo?.id } };
+      const drafted = await this.#draft(ref, request.payload);
+      if (!drafted) ref = await this.#post(chatId, threadId, request.payload, replyToId(request.replyTo?.id ?? request.replyToMessage?.messageId));
+    } else {
+      ref = await this.#post(chatId, threadId, request.payload, replyToId(request.replyTo?.id ?? request.replyToMessage?.messageId));
+    }
+    this.#sent.set(request.idempotencyKey, ref);
+    if (this.#sent.size > 10_000) this.#sent.delete(this.#sent.keys().next().value as string);
+    return ref;
+  }
+
+  async update(request: UpdateRequest<TelegramMessage>): Promise<void> {
+    this.#guard(request.payload);
+    const { id, extra } = request.message;
+    const chatId = (extra?.chatId as number | string | undefined) ?? this.#config.chatId;
+    if (id.startsWith(DRAFT_PREFIX)) {
+      const persisted = this.#persisted.get(id);
+      if (persisted !== undefined) return this.#edit(chatId, persisted, request.payload);
+      const persist = request.final || request.payload.stream?.persist !== false;
+      if (!persist && (await this.#draft(request.message, request.payload))) return;
+      const message = await this.#post(chatId, extra?.threadId as number | undefined, request.payload, replyToId(extra?.replyTo as string | undefined));
+      this.#persisted.set(id, Number(message.id));
+      return;
+    }
+    await this.#edit(chatId, Number(id), request.payload);
+  }
+
+  /**
+   * The completion ping: a plain message replying to the card, mentioning the requester with a
+   * `tg://user?id=` link, which notifies them (https://core.telegram.org/bots/api#html-style).
+   */
+  async reply(request: ReplyRequest<TelegramTarget | number | string>): Promise<MessageRef> {
+    const mention = request.mention && /^\d+$/.test(request.mention.id) ? `<a href="tg://user?id=${request.mention.id}">${escapeHtml(request.mention.name ?? request.mention.id)}</a> ` : '';
+    return this.send({ target: request.target, payload: { text: `${mention}${escapeHtml(request.text)}` }, idempotencyKey: request.idempotencyKey, replacing: false, replyTo: request.message });
+  }
+
+  classify(error: unknown): CallFailure {
+    return classifyTelegramError(error);
+  }
+
+  #where(target: TelegramTarget | number | string | undefined, replyTo: MessageRef | undefined): { chatId: number | string; threadId?: number } {
+    if (replyTo?.extra?.chatId !== undefined) return { chatId: replyTo.extra.chatId as number | string, threadId: replyTo.extra.threadId as number | undefined };
+    if (typeof target === 'number' || typeof target === 'string') return { chatId: target, threadId: this.#config.threadId };
+    return { chatId: target?.chatId ?? this.#config.chatId, threadId: target?.chatId === undefined ? (target?.threadId ?? this.#config.threadId) : target.threadId };
+  }
+
+  #draftsIn(chatId: number | string): boolean {
+    return this.#config.drafts && isPrivateChat(chatId) && !this.#noDrafts.has(String(chatId));
+  }
+
+  /** Shows the draft; false when the chat refuses drafts (then it is sent as a message). */
+  async #draft(ref: MessageRef, payload: TelegramMessage): Promise<boolean> {
+    const chatId = ref.extra?.chatId as number | string;
+    try {
+      await callTelegram(this.#config, TELEGRAM_METHODS.sendMessageDraft, {
+        chat_id: Number(chatId),
+        draft_id: ref.extra?.draftId as number,
+        text: payload.text,
+        parse_mode: 'HTML',
+        ...(ref.extra?.threadId !== undefined ? { message_thread_id: ref.extra.threadId as number } : {}),
+      });
+      return true;
+    } catch (error) {
+      if (!isDraftRefused(error)) throw error;
+      this.#noDrafts.add(String(chatId));
+      return false;
+    }
+  }
+
+  async #post(chatId: number | string, threadId: number | undefined, payload: TelegramMessage, replyTo: number | undefined): Promise<MessageRef> {
+    const message: Message.TextMessage = await callTelegram(this.#config, TELEGRAM_METHODS.sendMessage, {
+      chat_id: chatId,
+      text: payload.text,
+      parse_mode: 'HTML',
+      link_preview_options: { is_disabled: true },
+      ...(threadId !== undefined ? { message_thread_id: threadId } : {}),
+      ...(replyTo !== undefined ? { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true } } : {}),
+      ...(payload.keyboard?.length ? { reply_markup: { inline_keyboard: payload.keyboard.map((row) => [...row]) } } : {}),
+    });
+    return { id: String(message.message_id), extra: { chatId: message.chat?.id ?? chatId, ...(threadId !== undefined ? { threadId } : {}) } };
+  }
+
+  async #edit(chatId: number | string, messageId: number, payload: TelegramMessage): Promise<void> {
+    try {
+      await callTelegram(this.#config, TELEGRAM_METHODS.editMessageText, {
+        chat_id: chatId,
+        message_id: messageId,
+        text: payload.text,
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+        reply_markup: { inline_keyboard: (payload.keyboard ?? []).map((row) => [...row]) },
+      });
+    } catch (error) {
+      // "message is not modified": the message already shows this payload.
+      if (!isNotModified(error)) throw error;
+    }
+  }
+
+  #guard(message: TelegramMessage): void {
+    const problems = telegramMessageProblems(message, this.#limits);
+    if (problems.length > 0) throw new TelegramLocalError(`message not sent, Telegram would refuse it: ${problems.join('; ')}`);
+  }
+}
+
+/** A message id to reply to; ids of drafts and of other platforms are not Telegram message ids. */
+function replyToId(id: string | undefined): number | undefined {
+  return id !== undefined && /^\d+$/.test(id) ? Number(id) : undefined;
+}

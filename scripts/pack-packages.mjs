@@ -1,0 +1,34 @@
+// `npm run packages:pack`: packs every published package into .artifacts/packages, one line of
+// progress a package instead of npm's ~1 400 `npm notice` lines (npm runs each package's prepack,
+// which builds it, so this takes minutes; the line says which package is being packed and how long
+// each took).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+
+const WORKSPACES = [
+  'packages/core',
+  'plugins/feishu',
+  'plugins/dingtalk',
+  'plugins/slack',
+  'packages/sources',
+  'packages/adapters',
+  'packages/emulator',
+  'packages/redis',
+  'packages/cli',
+];
+const destination = '.artifacts/packages';
+mkdirSync(destination, { recursive: true });
+const started = Date.now();
+for (const [index, workspace] of WORKSPACES.entries()) {
+  const t0 = Date.now();
+  process.stdout.write(`[${index + 1}/${WORKSPACES.length}] ${workspace} … `);
+  const result = spawnSync('npm', ['pack', '-w', workspace, '--pack-destination', destination, '--loglevel=warn', '--json'], { encoding: 'utf8' });
+  if (result.status !== 0) {
+    process.stdout.write('failed\n');
+    process.stderr.write(result.stdout + result.stderr);
+    process.exit(result.status ?? 1);
+  }
+  const [packed] = JSON.parse(result.stdout.slice(result.stdout.indexOf('[')));
+  process.stdout.write(`${packed.filename} (${Math.round(packed.size / 1024)} KiB, ${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
+}
+console.log(`packed ${WORKSPACES.length} packages into ${destination}/ in ${((Date.now() - started) / 1000).toFixed(0)} s`);
