@@ -13,8 +13,8 @@ async function finalViews(name: string) {
   for await (const item of readTrace(trace.path, { maxGapMs: 30_000, locale: 'en' })) {
     if (item.kind === 'error') continue;
     const at = item.event.at ?? 0;
-    let state = states.get(item.run);
-    if (!state) states.set(item.run, (state = new CardState({ startedAt: at, locale: 'en' })));
+    const state = states.get(item.run) ?? new CardState({ startedAt: at, locale: 'en' });
+    states.set(item.run, state);
     state.apply(item.event as AgentEvent, at);
   }
   return [...states.values()].map((state) => state.view(Number.MAX_SAFE_INTEGER / 2));
