@@ -20,8 +20,11 @@ export interface Expected {
  * cancelled.", a final answer); tool counts from the raw files (`rawFacts`). The seven under more/:
  * the table "What a right replay shows" of more/SOURCES.md, except opencode's tool count: the file
  * holds 21 completed tool parts (edit 3, not 2 as the table says; call ids listed in ATTRIBUTION.md).
+ * The five under t3/: the table "What a right replay shows" of t3/SOURCES.md (plans and changed files
+ * read off the replays; OpenHands' str_replace_editor writes are not read as file changes yet).
  * Plan tool calls are the card's plan, not tool lines: opencode's 3 todowrite calls and the Codex
- * 0.144 trace's 5 code-mode update_plan calls are not counted (21 → 18, 474 → 469).
+ * 0.144 trace's 3 scripts that only call update_plan are not counted (21 → 18, 474 → 471); its two
+ * scripts that update the plan and then run a command are that command's tool line.
  */
 export const EXPECTED: Record<string, Expected> = {
   'claude-session-subagent.jsonl': { runs: ['cancelled', 'completed'], plans: [null, null], changedFiles: [1, 0] },
@@ -35,9 +38,14 @@ export const EXPECTED: Record<string, Expected> = {
   'gemini-chat-cancelled.jsonl': { runs: ['completed', 'cancelled'], plans: [null, null], changedFiles: [1, 1] },
   'more/claude-transcript-2.1.39-compact-interrupt.jsonl': { runs: ['cancelled', 'completed', 'completed', 'completed'], tools: 188, failed: 7, plans: [null, null, null, null], changedFiles: [10, 18, 0, 0] },
   'more/claude-stream-json-2.1.215-bg-tasks.log': { runs: ['completed'], tools: 27, failed: 4, plans: [null], changedFiles: [3] },
-  'more/codex-rollout-0.144.6-compacted.jsonl': { runs: ['completed'], tools: 469, failed: 15, plans: ['8 / 8'], changedFiles: [23] },
+  'more/codex-rollout-0.144.6-compacted.jsonl': { runs: ['completed'], tools: 471, failed: 15, plans: ['8 / 8'], changedFiles: [23] },
   'more/cursor-stream-json-parallel.jsonl': { runs: ['completed'], tools: 2, failed: 0, plans: [null], changedFiles: [0] },
   'more/opencode-agent-json-events.log': { runs: ['failed'], tools: 18, failed: 0, plans: ['1 / 8'], changedFiles: [1] },
   'more/gemini-chat-legacy-single.json': { runs: ['completed'], tools: 0, failed: 0, plans: [null], changedFiles: [0] },
   'more/copilot-cli-1.0.34.jsonl': { runs: ['completed'], tools: 13, failed: 0, plans: [null], changedFiles: [0] },
+  't3/claude-stream-json-2.1.17-opus.log': { runs: ['completed'], tools: 42, failed: 1, plans: ['8 / 8'], changedFiles: [1] },
+  't3/claude-stream-json-2.1.207.log': { runs: ['completed'], tools: 52, failed: 0, plans: [null], changedFiles: [2] },
+  't3/claude-transcript-2.1.215-long-bash.jsonl': { runs: ['completed'], tools: 242, failed: 12, plans: [null], changedFiles: [9] },
+  't3/opencode-run-json-plain.jsonl': { runs: ['completed'], tools: 2, failed: 0, plans: [null], changedFiles: [1] },
+  't3/openhands-trajectory-gui.json': { runs: ['completed'], tools: 4, failed: 1, plans: [null], changedFiles: [0] },
 };

@@ -1,16 +1,20 @@
 /**
- * Every bundled real trace (the sixteen copies of ../shared/traces and ../shared/traces/more, see
+ * Every bundled real trace (the twenty-one copies of the shared trace set's three folders, see
  * packages/sources/fixtures/traces) replays through sources → core → a channel, on fake time, to
- * final cards whose statuses, tool counts and failed-tool counts match what the trace records; the
- * final views then render on both platforms (Feishu card and DingTalk card) with the same status,
- * title and tool count, and each run's final plan checklist and changed-files summary.
+ * final cards whose statuses, tool counts and failed-tool counts match what the trace records (for
+ * more/ and t3/: the rows of their SOURCES.md table "What a right replay shows", read from the
+ * bundled copies); the final views then render on every channel (Feishu, DingTalk, Slack) with the
+ * same status, a title that is never empty, the tool count, the failed-call count
+ * ("工具 · 164 · 23 失败"), and each run's final plan checklist and changed-files summary.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createProgressCards, memoryChannel, silentLogger, type CardStatus, type CardView, type ProgressCard } from '@progresscard/core';
 import { fakeTime, playEvents, type ScriptedEvent } from '@progresscard/core/testing';
 import { feishu } from '@progresscard/plugin-feishu';
 import { dingtalk } from '@progresscard/plugin-dingtalk';
-import { bundledTraces, readTrace } from '@progresscard/sources';
+import { bundledTraces, bundledTracesDir, readTrace } from '@progresscard/sources';
+import { readFileSync } from 'node:fs';
+import { createSlackRenderer } from '../../plugins/slack/src/render/renderer.js';
 import { rawFacts } from '../../packages/sources/test/expected.js';
 import { EXPECTED } from './endings.js';
 
@@ -26,6 +30,31 @@ const dingtalkRenderer = dingtalk({
   target: { type: 'group', openConversationId: 'cidRender==' },
   timeZone: 'UTC',
 }).renderer;
+
+const slackRenderer = createSlackRenderer({ timeZone: 'UTC' });
+
+/** One row of a SOURCES.md table "What a right replay shows". */
+interface SourcesRow {
+  readonly final: string;
+  readonly tools: number;
+  readonly runs: readonly string[];
+  readonly failed: number;
+}
+
+/** The rows of the "What a right replay shows" table of `folder/SOURCES.md`, by trace name (`folder/file`). */
+function sourcesRows(folder: string): Map<string, SourcesRow> {
+  const text = readFileSync(`${bundledTracesDir()}${folder}/SOURCES.md`, 'utf8');
+  const table = text.slice(text.indexOf('## What a right replay shows'));
+  const rows = new Map<string, SourcesRow>();
+  for (const line of table.split('\n')) {
+    const cells = line.split('|').map((cell) => cell.trim());
+    // | File | Final status | Finished tool calls | Run statuses | Failed tool calls | Notes |
+    if (cells.length < 7 || !/\.(jsonl|json|log)$/.test(cells[1]!)) continue;
+    rows.set(`${folder}/${cells[1]}`, { final: cells[2]!, tools: Number(cells[3]), runs: cells[4]!.split(','), failed: Number(cells[5]) });
+  }
+  return rows;
+}
+const SOURCES_ROWS = new Map([...sourcesRows('more'), ...sourcesRows('t3')]);
 
 const HEADER_TEMPLATES: Record<CardStatus, string> = { running: 'blue', waiting: 'orange', completed: 'green', failed: 'red', cancelled: 'grey' };
 // A failed run ends in the finished state (3) with the ❌ line in the content: the failed state (5)
@@ -77,6 +106,9 @@ async function replay(path: string): Promise<{ cards: ProgressCard[]; payloadSta
 describe('bundled traces replay to final cards on both channels', () => {
   it('covers every bundled trace', () => {
     expect(bundledTraces().map((trace) => trace.name).sort()).toEqual(Object.keys(EXPECTED).sort());
+    // Every row of the more/ and t3/ tables is a bundled trace (12 rows).
+    expect([...SOURCES_ROWS.keys()].filter((name) => !EXPECTED[name])).toEqual([]);
+    expect(SOURCES_ROWS.size).toBe(12);
   });
 
   for (const trace of bundledTraces()) {
@@ -84,6 +116,14 @@ describe('bundled traces replay to final cards on both channels', () => {
       const expected = EXPECTED[trace.name]!;
       const { cards, payloadStatuses, errorLines, messages } = await replay(trace.path);
       const views: CardView[] = cards.map((card) => card.view());
+      const row = SOURCES_ROWS.get(trace.name);
+      if (row) {
+        // The SOURCES row itself: final status, run statuses, finished tool lines, failed ones.
+        expect(views.at(-1)!.status).toBe(row.final);
+        expect(views.map((view) => view.status)).toEqual(row.runs);
+        expect(views.flatMap((view) => view.tools)).toHaveLength(row.tools);
+        expect(views.flatMap((view) => view.tools).filter((tool) => tool.state === 'failed')).toHaveLength(row.failed);
+      }
       expect(views.map((view) => view.status)).toEqual(expected.runs);
       expect(payloadStatuses).toEqual(expected.runs);
       expect(messages).toBe(cards.length);
@@ -119,6 +159,18 @@ describe('bundled traces replay to final cards on both channels', () => {
         expect(Number(feishuTools ?? 0)).toBe(view.tools.length);
         const ding = dingtalkRenderer.render(view).cardParamMap;
         expect(ding.flowStatus).toBe(DINGTALK_FLOW[view.status]);
+        // Slack: a header that is never empty (Slack refuses an empty header block).
+        const slack = slackRenderer.render(view);
+        const header = (slack.blocks ?? []).find((block) => block.type === 'header') as { text: { text: string } };
+        expect(header.text.text.trim()).not.toBe('');
+        expect(card.header.title.content.trim()).not.toBe('');
+        expect((ding.msgTitle ?? '').trim()).not.toBe('');
+        // The failed-call count is on every final card, though only the last few tool lines show.
+        const failedCalls = view.tools.filter((tool) => tool.state === 'failed').length;
+        if (failedCalls > 0) {
+          const tally = `工具 · ${view.footer.toolCount} · ${failedCalls} 失败`;
+          for (const text of [JSON.stringify(card), ding.msgContent!, JSON.stringify(slack)]) expect(text).toContain(tally);
+        }
         // One title per run on both platforms, the same default when the trace gives none (each
         // platform escapes its own markup, e.g. backticks, so those are set aside).
         const plain = (title: string | undefined) => (title ?? '').replace(/[`\\\u02cb]/g, '');

@@ -87,6 +87,6 @@ describe('adapters on the Feishu emulator', () => {
     const card = open();
     expect(await mirrorCodex(streamOf(firstTurn), card, { title: 'Add logging' })).toEqual({ status: 'completed' });
     const shown = await finalCard(card);
-    for (const text of ['Add logging', 'command_execution', 'file_change', 'in 177k']) expect(shown).toContain(text);
+    for (const text of ['Add logging', 'exec_command', 'file_change', 'in 177k']) expect(shown).toContain(text);
   });
 });

@@ -112,7 +112,7 @@ describe('mirrorCodex (recorded runStreamed() events)', () => {
     const payload = await h.finalPayload(card);
     const lastMessage = firstTurn.filter((e) => e.type === 'item.completed' && (e.item as { type: string }).type === 'agent_message').at(-1)!;
     expect(payload.answer).toBe((lastMessage.item as { text: string }).text);
-    expect(payload.tools.some((line) => line.startsWith('command_execution'))).toBe(true);
+    expect(payload.tools.some((line) => line.startsWith('exec_command'))).toBe(true);
     expect(payload.tools.some((line) => line.startsWith('file_change'))).toBe(true);
     expect(card.view().footer).toMatchObject({ inputTokens: 177136, outputTokens: 2836, model: 'gpt-5-codex' });
     await h.cards.shutdown();

@@ -5,7 +5,7 @@
  * `replay` makes of the same file.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -38,10 +38,10 @@ function startWriter(destination: string) {
 }
 
 /** One `watch` run in this process, stopped like Ctrl-C. */
-function startWatch(dir: string, statePath: string, emulators: Emulators) {
+function startWatch(dir: string, statePath: string, emulators: Emulators, idleMs = 1500) {
   const env = Object.fromEntries(emulators.channel('feishu')!.env().map((line) => [line.name, line.value]));
   const { io, abort, out } = memoryIO(env);
-  const finished = runWatch({ dirs: [dir], statePath, idleMs: 1500, channels: ['feishu'], real: true, preview: false, port: 0, locale: 'en' }, io);
+  const finished = runWatch({ dirs: [dir], statePath, idleMs, channels: ['feishu'], real: true, preview: false, port: 0, locale: 'en' }, io);
   return { stop: async () => { abort(); return finished; }, out };
 }
 
@@ -67,7 +67,8 @@ describe('progresscard watch', () => {
     await writer.written(20);
     await expect.poll(() => feishu.messages().length, { timeout: 10_000 }).toBe(1);
     // Restart mid-run: the next watch reads the state and continues the card on the same message.
-    expect(await watch.stop()).toBe(0);
+    // Ctrl-C is an interrupt: exit 130, as `--help` documents.
+    expect(await watch.stop()).toBe(130);
     watch = startWatch(sessions, statePath, emulators);
     cleanup.push(() => watch.stop());
     await writer.done;
@@ -83,5 +84,31 @@ describe('progresscard watch', () => {
     const replayed = await replayTrace({ trace, channels: [other.channels[0]!.plugin({ tickMs: 3000 })], speed: 1000, locale: 'en' });
     const replayCard = other.channels[0]!.finalPayload(replayed.cards[0]!.final!.message!.id);
     expect(comparable(card())).toBe(comparable(replayCard));
+  }, 60_000);
+
+  it('ends a Claude Code turn at stop_reason end_turn, without waiting for the idle timeout', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pc-watch-end-turn-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const sessions = join(dir, 'sessions');
+    mkdirSync(sessions, { recursive: true });
+    const emulators = await startEmulators(['feishu']);
+    cleanup.push(() => emulators.close());
+    const feishu = emulators.emulator(feishuChannel)!;
+    // An idle timeout far longer than the test: only the end_turn line can end the run in time.
+    const watch = startWatch(sessions, join(dir, 'state.json'), emulators, 600_000);
+    cleanup.push(() => watch.stop());
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = Date.now();
+    const record = (offset: number, fields: Record<string, unknown>) => `${JSON.stringify({ sessionId: 's', uuid: `u${offset}`, timestamp: new Date(now + offset).toISOString(), ...fields })}\n`;
+    const assistant = (offset: number, id: string, content: unknown[], stop: string) =>
+      record(offset, { type: 'assistant', message: { id, role: 'assistant', model: 'claude-sonnet-4-5', content, stop_reason: stop, usage: { input_tokens: 100, output_tokens: 10 } } });
+    const file = join(sessions, 'session.jsonl');
+    appendFileSync(file, record(0, { type: 'user', message: { role: 'user', content: 'List the files' } }));
+    appendFileSync(file, assistant(100, 'msg_1', [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }], 'tool_use'));
+    await expect.poll(() => feishu.messages().length, { timeout: 10_000 }).toBe(1);
+    appendFileSync(file, record(200, { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'README.md' }] } }));
+    appendFileSync(file, assistant(300, 'msg_2', [{ type: 'text', text: 'One file: README.md.' }], 'end_turn'));
+    await expect.poll(() => JSON.stringify(feishu.messages()[0]!.card), { timeout: 15_000 }).toContain('Completed');
+    expect(JSON.stringify(feishu.messages()[0]!.card)).toContain('One file: README.md.');
   }, 60_000);
 });

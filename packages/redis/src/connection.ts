@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { Redis } from 'ioredis';
 
 /** Thrown by `redisStore` when Redis cannot be reached at start, or its options are wrong. */
@@ -45,6 +46,11 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
     commandTimeout: options.commandTimeoutMs ?? 1000,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
   });
+  // ioredis keeps the URL's password in `client.options`: a dump of the client (or of a store
+  // holding it) shows the redacted URL and the connection status instead.
+  const describe = () => ({ redis: redactRedisUrl(url), status: client.status });
+  Object.defineProperty(client, inspect.custom, { value: describe, enumerable: false, configurable: true });
+  Object.defineProperty(client, 'toJSON', { value: describe, enumerable: false, configurable: true });
   // Connection errors are reported through the stores (once per outage), not as unhandled events.
   let lastError: unknown;
   client.on('error', (error) => (lastError = error));

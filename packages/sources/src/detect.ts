@@ -55,10 +55,16 @@ export function classifyRecord(value: unknown): TraceFormat | undefined {
 export class FormatDetector {
   private readonly framer = logFramer();
   private lineNo = 0;
+  /** True when the trace opens with `[`: one JSON array document (an OpenHands trajectory). */
+  private arrayDocument: boolean | undefined;
 
   /** Takes the next line; returns the format once a record gives it away. */
   push(line: string): TraceFormat | undefined {
     this.lineNo += 1;
+    if (this.arrayDocument === undefined && line.trim()) this.arrayDocument = line.trim().startsWith('[');
+    // An array's events sit indented inside it, so records are not cut: OpenHands events name an
+    // `action` or an `observation` (each `"action": "run"` / `"observation": "agent_state_changed"`).
+    if (this.arrayDocument && /^\s*"(?:action|observation)":\s*"/.test(line)) return 'openhands-trajectory';
     for (const record of this.framer.push(line, this.lineNo)) {
       const format = 'value' in record ? classifyRecord(record.value) : undefined;
       if (format) return format;

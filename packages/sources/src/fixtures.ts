@@ -29,6 +29,11 @@ const TRACES: ReadonlyArray<Omit<BundledTrace, 'path'>> = [
   { name: 'more/opencode-agent-json-events.log', format: 'opencode-json', description: 'OpenCode-style JSON events in a wrapper log: 21 calls, then "The operation timed out."' },
   { name: 'more/gemini-chat-legacy-single.json', format: 'gemini-chat-json', description: 'Gemini CLI 2025 chat recording as one JSON document, no tool calls' },
   { name: 'more/copilot-cli-1.0.34.jsonl', format: 'copilot-events', description: 'GitHub Copilot CLI 1.0.34 events.jsonl: 13 calls, ends with task_complete' },
+  { name: 't3/claude-stream-json-2.1.17-opus.log', format: 'claude-stream-json', description: 'Claude Code 2.1.17 stream-json in a wrapper log: 47 calls (5 TodoWrite), a haiku helper' },
+  { name: 't3/claude-stream-json-2.1.207.log', format: 'claude-stream-json', description: 'Claude Code 2.1.207 stream-json in a wrapper log: 52 calls, 20 background Bash tasks' },
+  { name: 't3/claude-transcript-2.1.215-long-bash.jsonl', format: 'claude-transcript', description: 'Claude Code 2.1.215 transcript: 242 calls, a 603 s command, 2 compactions' },
+  { name: 't3/opencode-run-json-plain.jsonl', format: 'opencode-json', description: 'OpenCode run --format json, plain JSONL: a write and a bash call' },
+  { name: 't3/openhands-trajectory-gui.json', format: 'openhands-trajectory', description: 'OpenHands trajectory: 4 calls, a server command stopped by the no-output timeout' },
 ];
 
 /** Folder of the bundled traces, resolved from this module's location (not the working directory). */
@@ -37,8 +42,8 @@ export function bundledTracesDir(): string {
 }
 
 /**
- * The sixteen recorded traces shipped with this package (nine in `fixtures/traces/`, seven in
- * `fixtures/traces/more/`), with their format and absolute path.
+ * The twenty-one recorded traces shipped with this package (nine in `fixtures/traces/`, seven in
+ * `fixtures/traces/more/`, five in `fixtures/traces/t3/`), with their format and absolute path.
  */
 export function bundledTraces(): BundledTrace[] {
   const dir = bundledTracesDir();

@@ -130,6 +130,11 @@ export class RunBuilder {
     return this.active;
   }
 
+  /** True while tool calls of the current run are started and not finished. */
+  get hasOpenTools(): boolean {
+    return this.tools.size > 0;
+  }
+
   /** The model used from now on (shown in `run.started`). */
   setModel(model: string | undefined): void {
     if (model) this.model = model;

@@ -46,7 +46,9 @@ function planStatus(value: unknown): PlanItemStatus | undefined {
  * The plan a list of items sets: Claude `{content, status}`, Codex `{step, status}`, Codex exec
  * `{text, completed}`, Gemini `{description, status}`. Cancelled items are left out.
  */
-export function planItems(list: unknown): PlanItem[] | undefined {
+export function planItems(value: unknown): PlanItem[] | undefined {
+  // Some OpenCode forks pass the list as JSON text (`{"todos": "[{…}]"}`).
+  const list = typeof value === 'string' && value.trim().startsWith('[') ? parseList(value) : value;
   if (!Array.isArray(list)) return undefined;
   const items: PlanItem[] = [];
   for (const entry of list) {
@@ -56,6 +58,14 @@ export function planItems(list: unknown): PlanItem[] | undefined {
     if (text?.trim() && status) items.push({ text, status });
   }
   return items;
+}
+
+function parseList(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

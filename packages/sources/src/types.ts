@@ -11,6 +11,7 @@ export const TRACE_FORMATS = [
   'cursor-stream-json',
   'copilot-events',
   'opencode-json',
+  'openhands-trajectory',
 ] as const;
 
 /**
@@ -29,6 +30,7 @@ export const TRACE_FORMATS = [
  *   `assistant.*`, `tool.execution_*`).
  * - `opencode-json`: OpenCode `run --format json` events (`step_start`, `tool_use`, `text`,
  *   `step_finish`, `error`), one per line or pretty-printed, optionally after a log prefix.
+ * - `openhands-trajectory`: an OpenHands trajectory, one JSON array of `action` / `observation` events.
  */
 export type TraceFormat = (typeof TRACE_FORMATS)[number];
 
@@ -43,6 +45,7 @@ export const FORMAT_LABELS: Readonly<Record<TraceFormat, string>> = {
   'cursor-stream-json': 'cursor-agent --output-format stream-json',
   'copilot-events': 'GitHub Copilot CLI events.jsonl',
   'opencode-json': 'OpenCode run --format json',
+  'openhands-trajectory': 'OpenHands trajectory, one JSON array of events',
 };
 
 /** Languages of the texts a reader writes itself (see {@link ReadTraceOptions.locale}). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SUBAGENT_SEPARATOR } from '../src/index.js';
+import { createTraceLineReader, SUBAGENT_SEPARATOR } from '../src/index.js';
 import { collect, linesStream, ofType } from './helpers.js';
 
 const T0 = Date.parse('2025-01-01T10:00:00.000Z');
@@ -34,6 +34,20 @@ describe('claude-transcript', () => {
     ]);
     expect(ofType(events, 'round.started').map((event) => event.round)).toEqual([1, 2]);
     expect(ofType(events, 'run.completed')[0]!.answer).toBe('Done.');
+  });
+
+  it('ends the turn at stop_reason end_turn with no tool call running (Claude Code 2.1.x), as soon as that line is read', () => {
+    const stopped = (seconds: number, id: string, content: unknown[], stop: string) =>
+      line('assistant', seconds, { id, model: 'claude-test', role: 'assistant', content, stop_reason: stop, usage: { input_tokens: 10, output_tokens: 1 } });
+    const reader = createTraceLineReader('claude-transcript');
+    const ended = (text: string) => reader.pushLine(text).some((item) => item.kind === 'event' && item.event.type === 'run.completed');
+    expect(ended(prompt(0, 'run the tests'))).toBe(false);
+    // A tool call waiting for its result does not end the turn.
+    expect(ended(stopped(1, 'msg_1', [toolUse('t1')], 'tool_use'))).toBe(false);
+    expect(ended(result(5, 't1', 'ok'))).toBe(false);
+    const items = reader.pushLine(stopped(6, 'msg_2', [{ type: 'text', text: 'All green.' }], 'end_turn'));
+    expect(items.flatMap((item) => (item.kind === 'event' && item.event.type === 'run.completed' ? [item.event] : []))).toEqual([{ type: 'run.completed', at: T0 + 6000, answer: 'All green.' }]);
+    expect(reader.end()).toEqual([]);
   });
 
   it('carries the image blocks of a tool result (a screenshot) into tool.finished images', async () => {

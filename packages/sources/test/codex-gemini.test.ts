@@ -57,6 +57,25 @@ describe('codex-rollout', () => {
   });
 });
 
+describe('codex-rollout 0.163+', () => {
+  // The shape Codex CLI 0.163 writes (recorded from the real binary against a local mock model):
+  // no `user_message`; the prompt is an `item_completed` event with a `UserMessage` item.
+  it('titles the run from the item_completed UserMessage', async () => {
+    const { events } = await collect(
+      linesStream([
+        rollout(0, 'event_msg', { type: 'task_started', turn_attribution: { turn_id: 't1' } }),
+        rollout(0.1, 'turn_context', { model: 'gpt-5.5-codex' }),
+        rollout(0.2, 'event_msg', { type: 'item_completed', thread_id: 'th', turn_id: 't1', item: { type: 'UserMessage', id: 'u1', content: [{ type: 'text', text: 'Run sleep', text_elements: [] }] } }),
+        rollout(1, 'response_item', { type: 'function_call', name: 'exec_command', arguments: '{"cmd":"sleep 1 && echo done"}', call_id: 'c1' }),
+        rollout(2, 'response_item', { type: 'function_call_output', call_id: 'c1', output: 'Chunk ID: 1\nWall time: 0.9 seconds\nProcess exited with code 0\nOutput:\ndone\n' }),
+        rollout(3, 'event_msg', { type: 'task_complete', last_agent_message: 'All done.' }),
+      ]),
+    );
+    expect(ofType(events, 'run.started')).toEqual([expect.objectContaining({ title: 'Run sleep', model: 'gpt-5.5-codex' })]);
+    expect(events.at(-1)!.event).toMatchObject({ type: 'run.completed', answer: 'All done.' });
+  });
+});
+
 describe('codex-exec', () => {
   it('reads prefixed and unprefixed events; a failed command is an error; turn.failed fails the run', async () => {
     const { events, errors } = await collect(
@@ -73,7 +92,7 @@ describe('codex-exec', () => {
     );
     expect(errors).toEqual([]);
     expect(ofType(events, 'tool.started').map(({ callId, name, at }) => ({ callId, name, at }))).toEqual([
-      { callId: 'item_1', name: 'command_execution', at: T0 + 1000 },
+      { callId: 'item_1', name: 'exec_command', at: T0 + 1000 },
       { callId: 'item_2', name: 'file_change', at: T0 + 4000 },
     ]);
     expect(ofType(events, 'tool.finished').map(({ callId, summary, isError }) => ({ callId, summary, isError }))).toEqual([

@@ -63,7 +63,7 @@ describe('detectFormat', () => {
 describe('bundledTraces', () => {
   it('lists every bundled trace file with an absolute path, next to its attribution', () => {
     const traces = bundledTraces();
-    expect(traces).toHaveLength(16);
+    expect(traces).toHaveLength(21);
     const dir = bundledTracesDir();
     expect(isAbsolute(dir)).toBe(true);
     expect(dir).toMatch(/packages[\\/]sources[\\/]fixtures[\\/]traces[\\/]$/);
@@ -72,10 +72,10 @@ describe('bundledTraces', () => {
       expect(existsSync(trace.path)).toBe(true);
       expect(trace.description).toBeTruthy();
     }
-    for (const folder of ['', 'more/']) {
+    for (const folder of ['', 'more/', 't3/']) {
       const files = readdirSync(join(dir, folder));
       expect(files).toEqual(expect.arrayContaining(['SOURCES.md']));
-      const traceFiles = files.filter((file) => !file.endsWith('.md') && file !== 'more').map((file) => `${folder}${file}`);
+      const traceFiles = files.filter((file) => !file.endsWith('.md') && file !== 'more' && file !== 't3').map((file) => `${folder}${file}`);
       expect(traceFiles.sort()).toEqual(traces.map((trace) => trace.name).filter((name) => (folder ? name.startsWith(folder) : !name.includes('/'))).sort());
     }
     expect(readdirSync(dir)).toContain('ATTRIBUTION.md');

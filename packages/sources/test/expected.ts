@@ -13,6 +13,8 @@ export interface RawFacts {
   readonly planIds: Set<string>;
   readonly resultIds: Set<string>;
   readonly usageCount: number;
+  /** Calls that update the plan and are also a tool line (a Codex code-mode script: update_plan, then a command). */
+  readonly planAndToolIds?: Set<string>;
 }
 
 const PLAN_TOOLS = new Set(['TodoWrite', 'update_plan', 'todowrite', 'write_todos']);
@@ -61,12 +63,15 @@ function codexRollout(path: string): RawFacts {
   let usageCount = 0;
   let last = '';
   const planIds = new Set<string>();
+  const planAndToolIds = new Set<string>();
   for (const record of jsonl(path) as Array<{ type: string; payload: Record<string, any> }>) {
     const payload = record.payload;
     if (['function_call', 'custom_tool_call'].includes(payload.type)) toolIds.add(payload.call_id);
     if (payload.type === 'function_call' && PLAN_TOOLS.has(payload.name)) planIds.add(payload.call_id);
-    // Code mode: a script whose first tool call is update_plan.
-    if (payload.type === 'custom_tool_call' && /\btools\.(\w+)\s*\(/.exec(String(payload.input))?.[1] === 'update_plan') planIds.add(payload.call_id);
+    // Code mode: a script that calls only update_plan (one that goes on to run a command is that command).
+    const calls = payload.type === 'custom_tool_call' ? [...String(payload.input).matchAll(/\btools\.(\w+)\s*\(/g)].map((m) => m[1]) : [];
+    if (calls.length > 0 && calls.every((name) => name === 'update_plan')) planIds.add(payload.call_id);
+    else if (calls.includes('update_plan')) planAndToolIds.add(payload.call_id);
     if (['function_call_output', 'custom_tool_call_output'].includes(payload.type)) resultIds.add(payload.call_id);
     if (payload.type === 'token_count' && payload.info) {
       const total = payload.info.total_token_usage;
@@ -75,7 +80,7 @@ function codexRollout(path: string): RawFacts {
       last = key;
     }
   }
-  return splitPlanCalls({ toolIds, resultIds, usageCount }, planIds);
+  return { ...splitPlanCalls({ toolIds, resultIds, usageCount }, planIds), planAndToolIds };
 }
 
 function codexExec(path: string): RawFacts {

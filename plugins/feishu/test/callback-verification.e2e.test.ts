@@ -38,6 +38,42 @@ describe('Feishu HTTP card callbacks: verification', () => {
     expect((await signedPost(server.url!, body, now / 1000 - 60)).status).toBe(200);
   });
 
+  it('an old signed callback re-sent with an empty or malformed timestamp (the old one moved into the nonce) is refused', async () => {
+    const now = Date.UTC(2026, 10, 30, 12, 0, 0);
+    server = new FeishuHttpCallbacks({ host: '127.0.0.1', port: 0, path: '/feishu/card-callback', encryptKey: ENCRYPT_KEY, now: () => now, render: () => ({}) as never });
+    await server.start(() => {
+      throw new Error('no click expected');
+    });
+    const body = JSON.stringify({ schema: '2.0', header: { event_type: 'im.message.receive_v1' }, event: {} });
+    const oldTimestamp = String(now / 1000 - 60 * 60);
+    // The captured request signed timestamp + nonce = "<old>nonce-1"; split differently, it still matches.
+    const signature = createHash('sha256').update(`${oldTimestamp}nonce-1${ENCRYPT_KEY}${body}`).digest('hex');
+    for (const [timestamp, nonce] of [
+      ['', `${oldTimestamp}nonce-1`],
+      [oldTimestamp.slice(0, 3), `${oldTimestamp.slice(3)}nonce-1`],
+      [`${oldTimestamp}n`, 'once-1'],
+    ]) {
+      const answer = await fetch(server.url!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-lark-request-timestamp': timestamp!, 'x-lark-request-nonce': nonce!, 'x-lark-signature': signature },
+        body,
+      });
+      expect(answer.status, `timestamp ${JSON.stringify(timestamp)}`).toBe(401);
+    }
+  });
+
+  it('without a verification token or encrypt key, what a page on another site could post (foreign Origin, text/plain) is refused (403)', async () => {
+    server = new FeishuHttpCallbacks({ host: '127.0.0.1', port: 0, path: '/feishu/card-callback', render: () => ({}) as never });
+    await server.start(() => {
+      throw new Error('no click expected');
+    });
+    const body = JSON.stringify({ type: 'url_verification', challenge: 'c-1' });
+    expect((await fetch(server.url!, { method: 'POST', headers: { 'content-type': 'text/plain' }, body })).status).toBe(403);
+    expect((await fetch(server.url!, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body })).status).toBe(403);
+    const plain = await fetch(server.url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(await plain.json()).toEqual({ challenge: 'c-1' });
+  });
+
   it('HTTP callbacks without a verification token or encrypt key log one warning when they start', async () => {
     h = await harness({ scale: 10, plugin: { callbacks: { mode: 'http', port: 0 } } });
     const card = h.cards.open('feishu', undefined, { locale: 'en' });

@@ -73,10 +73,10 @@ describe('field fault cases (Telegram forum topic, through the emulator)', () =>
     expect(h.emulator.calls({ outcome: 'rejected' })).toEqual([]);
     const [first, ...parts] = h.emulator.messages();
     expect(String(first!.messageId)).toBe(final.message!.id);
-    expect(first!.text).toMatch(/the rest continues in \d messages below/);
+    expect(first!.text).toMatch(/the rest continues in \d+ messages below/);
     expect(parts.length).toBeGreaterThanOrEqual(2);
     for (const part of parts) expect(part.replyTo).toBe(first!.messageId);
-    expect(parts.at(-1)!.text).toMatch(/characters were left out/);
+    expect(parts.at(-1)!.text).toContain('END-OF-ANSWER');
     // agent text never becomes markup: the <at>/<font> of the answer are shown as text
     expect(first!.text).toContain('<at id=all>');
   });

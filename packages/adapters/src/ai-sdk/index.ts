@@ -14,5 +14,5 @@ export type { LiveRunResult, MirrorOptions, StreamMapper } from '../shared/mirro
  * @throws Whatever iterating the stream throws (after the card shows it failed, or cancelled for an abort).
  */
 export function mirrorAiSdk(fullStream: AsyncIterable<AiSdkStreamPart>, card: ProgressCard, options: MirrorOptions = {}): Promise<LiveRunResult> {
-  return mirrorStream(fullStream, card, withToolEffects(aiSdkMapper(options)));
+  return mirrorStream(fullStream, card, withToolEffects(aiSdkMapper(options)), options.signal);
 }

@@ -1,5 +1,5 @@
 import type { ProgressCard } from '@progresscard/core';
-import { mirrorStream, type LiveRunResult, type MirrorOptions } from '../shared/mirror.js';
+import { mirrorStream, type LiveRunResult, type MirrorOptions, type StreamMapper } from '../shared/mirror.js';
 import { recordStreamMapper, type RecordErrorHandler } from '../shared/record-stream.js';
 
 export type { LiveRunResult, MirrorOptions } from '../shared/mirror.js';
@@ -32,5 +32,20 @@ export interface CodexMirrorOptions extends MirrorOptions {
  * @throws Whatever iterating the events throws (after the card shows it failed, or cancelled for an abort).
  */
 export function mirrorCodex(events: AsyncIterable<CodexThreadEvent>, card: ProgressCard, options: CodexMirrorOptions = {}): Promise<LiveRunResult> {
-  return mirrorStream<unknown>(events, card, recordStreamMapper('codex-exec', options, options.onRecordError));
+  return mirrorStream<unknown>(events, card, codexMapper(options, options.onRecordError), options.signal);
+}
+
+/**
+ * Codex SDK thread events to agent events: the `codex exec --json` converter, with the run started
+ * at `thread.started` / `turn.started` (the SDK's first sign of life). The stream names no model:
+ * pass the thread's `model` in the options to show it in the footer.
+ */
+export function codexMapper(options: MirrorOptions = {}, onRecordError?: RecordErrorHandler): StreamMapper<unknown> {
+  return recordStreamMapper('codex-exec', options, {
+    ...(onRecordError ? { onError: onRecordError } : {}),
+    startsRun: (record) => {
+      const type = typeof record === 'object' && record !== null ? (record as { type?: unknown }).type : undefined;
+      return type === 'thread.started' || type === 'turn.started' ? {} : undefined;
+    },
+  });
 }

@@ -19,6 +19,6 @@ export type OpenAIAgentsStreamedRun = AsyncIterable<OpenAIAgentsStreamEvent> & O
  * @throws Whatever iterating the run throws (after the card shows it failed, or cancelled for an abort).
  */
 export function mirrorOpenAIAgents(result: OpenAIAgentsStreamedRun, card: ProgressCard, options: MirrorOptions = {}): Promise<LiveRunResult> {
-  return mirrorStream(result, card, withToolEffects(openAIAgentsMapper(() => result, options)));
+  return mirrorStream(result, card, withToolEffects(openAIAgentsMapper(() => result, options)), options.signal);
 }
 export { approveOnCard, type CardApprovalOptions, type OpenAIAgentsApprovalItem, type OpenAIAgentsInterruptedRun } from './approvals.js';

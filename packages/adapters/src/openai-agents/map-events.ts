@@ -12,6 +12,10 @@ export interface OpenAIAgentsRunOutcome {
   readonly interruptions?: readonly unknown[];
   /** The error the run ended with, if any (`result.error`). */
   readonly error?: unknown;
+  /** True when the run was aborted (`result.cancelled`): the stream then just ends. */
+  readonly cancelled?: boolean;
+  /** The run's final output (`result.finalOutput`): a string one is the card's answer. */
+  readonly finalOutput?: unknown;
 }
 
 type Loose = Readonly<Record<string, unknown>>;
@@ -23,6 +27,25 @@ const num = (value: unknown): number | undefined => (typeof value === 'number' &
 /** Reasoning summary deltas of the Responses API, as the SDK passes them in `model` events. */
 const REASONING_DELTAS = new Set(['response.reasoning_summary_text.delta', 'response.reasoning_text.delta']);
 
+/** The generic error the SDK throws when a model call ended without output; the stream's own error says why. */
+const NO_FINAL_RESPONSE = /did not produce a final response/i;
+
+/** The error a raw Responses event reports (`response.failed`, `response.incomplete`, `error`), if any. */
+function rawError(inner: Loose): string | undefined {
+  switch (inner.type) {
+    case 'error':
+      return str(inner.message) ?? str(obj(inner.error).message);
+    case 'response.failed':
+      return str(obj(obj(inner.response).error).message) ?? 'the model response failed';
+    case 'response.incomplete': {
+      const reason = str(obj(obj(inner.response).incomplete_details).reason);
+      return `the model response is incomplete${reason ? ` (${reason})` : ''}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
 /** The text of a reasoning item's content / summary parts. */
 function reasoningText(raw: Loose): string {
   const parts = [...(Array.isArray(raw.content) ? raw.content : []), ...(Array.isArray(raw.summary) ? raw.summary : [])];
@@ -33,21 +56,28 @@ function reasoningText(raw: Loose): string {
  * Maps OpenAI Agents SDK stream events to agent events:
  * - The first event starts the run (`run.started`: title and locale from the options; the model
  *   from the options, else the first agent's `model` when it is a name).
- * - Raw model events: `response_started` → a new round; `output_text_delta` → `answer.delta`;
- *   reasoning summary deltas → `thinking.delta`; `response_done` → `usage` (input and output add
- *   up; input plus output is the context size) and the round's end.
+ * - Raw model events: `response_started` → a new round (one round per model call) and, when its
+ *   provider data carries the Responses API `response` (the OpenAI provider), its `model` → the
+ *   footer's model; `output_text_delta` → `answer.delta`; reasoning summary deltas →
+ *   `thinking.delta`; `response_done` → `usage` (input and output add up; input plus output is the
+ *   context size) and the round's end. Tool calls after `response_done` belong to that round.
+ *   A raw `error`, `response.failed` or `response.incomplete` event is kept as the run's cause.
  * - Run items: `tool_called` → `tool.started` (call id, tool name, argument JSON);
  *   `tool_output` → `tool.finished` with the output's first line; `handoff_requested` /
  *   `handoff_occurred` → a tool line `handoff` finished with `→ <agent>`; `tool_approval_requested`
  *   → `interaction.requested`; `reasoning_item_created` → thinking when none was streamed.
- * - At the end (`outcome()`): the run's `error` fails the card; pending `interruptions` leave it
- *   waiting for the approval; otherwise the run completes with the streamed answer.
+ * - At the end (`outcome()`): `cancelled` (an abort: the stream just ends) cancels the card; the
+ *   run's `error` fails it (the SDK's generic "did not produce a final response" is replaced by the
+ *   last cause the stream reported); pending `interruptions` leave it waiting for the approval;
+ *   otherwise the run completes, with a string `finalOutput` as the answer (it replaces the
+ *   streamed text, which holds partial copies when a model call failed and was retried).
  */
 export function openAIAgentsMapper(outcome: () => OpenAIAgentsRunOutcome, options: MirrorOptions = {}): StreamMapper<OpenAIAgentsStreamEvent> {
   let started = false;
   let round = 0;
   let roundOpen = false;
   let thinkingStreamed = false;
+  let lastCause: string | undefined;
   const tools = new Set<string>();
 
   const closeRound = (): AgentEvent[] => {
@@ -57,6 +87,8 @@ export function openAIAgentsMapper(outcome: () => OpenAIAgentsRunOutcome, option
   };
   const openRound = (): AgentEvent[] => {
     if (roundOpen) return [];
+    // Output after `response_done` (the tool calls of that response) belongs to its round.
+    if (round > 0) return [];
     roundOpen = true;
     round += 1;
     return [{ type: 'round.started', round }];
@@ -70,14 +102,23 @@ export function openAIAgentsMapper(outcome: () => OpenAIAgentsRunOutcome, option
 
   function raw(data: Loose): AgentEvent[] {
     switch (data.type) {
-      case 'response_started':
-        return [...closeRound(), ...openRound()];
+      case 'response_started': {
+        const model = str(obj(obj(data.providerData).response).model);
+        const events = closeRound();
+        roundOpen = true;
+        round += 1;
+        events.push({ type: 'round.started', round });
+        if (model && !options.model) events.push({ type: 'usage', model });
+        return events;
+      }
       case 'output_text_delta': {
         const text = str(data.delta);
         return text ? [...openRound(), { type: 'answer.delta', text }] : [];
       }
       case 'model': {
         const inner = obj(data.event);
+        const cause = rawError(inner);
+        if (cause) lastCause = cause;
         const text = REASONING_DELTAS.has(String(inner.type)) ? str(inner.delta) : undefined;
         if (!text) return [];
         thinkingStreamed = true;
@@ -143,7 +184,14 @@ export function openAIAgentsMapper(outcome: () => OpenAIAgentsRunOutcome, option
     }
   }
 
+  /** The error text of a failed run: the stream's own cause instead of the SDK's generic message. */
+  const failure = (error: unknown): string => {
+    const text = errorText(error);
+    return lastCause && NO_FINAL_RESPONSE.test(text) ? lastCause : text;
+  };
+
   return {
+    failure,
     map(event) {
       const e = event as unknown as Loose;
       const head = start(e);
@@ -154,9 +202,11 @@ export function openAIAgentsMapper(outcome: () => OpenAIAgentsRunOutcome, option
     end() {
       const result = outcome();
       const events = closeRound();
-      if (result.error !== undefined && result.error !== null) return [...events, { type: 'run.failed', error: errorText(result.error) }];
+      if (result.cancelled === true) return [...events, { type: 'run.cancelled', reason: 'aborted' }];
+      if (result.error !== undefined && result.error !== null) return [...events, { type: 'run.failed', error: failure(result.error) }];
       if ((result.interruptions?.length ?? 0) > 0) return events;
-      return [...events, { type: 'run.completed' }];
+      const answer = str(result.finalOutput);
+      return [...events, { type: 'run.completed', ...(answer ? { answer } : {}) }];
     },
   };
 }

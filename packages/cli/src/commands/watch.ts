@@ -41,7 +41,7 @@ export interface WatchOptions extends LocationOptions {
  * each run live onto one card per channel (the emulators with the preview page by default, the
  * real platforms with `--real`), until Ctrl-C. Open runs stay open at exit: a restart continues
  * their cards on the same messages (with `--real`; the built-in emulators start empty).
- * @returns the exit code.
+ * @returns the exit code: 130 (interrupted) once Ctrl-C or SIGTERM stopped it.
  * @throws CliUsageError (exit 2) for missing `--real` variables, or a folder given on the command line
  *   that does not exist (naming each), before anything is started or sent.
  */
@@ -108,7 +108,8 @@ export async function runWatch(o: WatchOptions, io: CliIO): Promise<number> {
     ready = true;
     info(`${pc.bold('progresscard watch')}: following ${locations.map((l) => `${l.agent} ${l.dir}`).join(', ')} → ${o.real ? 'the real ' : 'emulated '}${o.channels.join(' + ')}; state ${o.statePath}. Ctrl-C to stop.`);
     await waitFor(io.signal, Number.POSITIVE_INFINITY);
-    return EXIT.ok;
+    // watch runs until Ctrl-C / SIGTERM: that is an interrupt, exit 130 as the help documents.
+    return io.signal.aborted ? EXIT.interrupted : EXIT.ok;
   } finally {
     await Promise.all(appearances.map((appearance) => appearance.close()));
     await watcher?.close();

@@ -303,7 +303,7 @@ export class CardState {
     const elapsedMs = Math.max(0, end - this.startedAt);
     const answer = this.text.shownAnswer();
     const locale = this.shownLocale(answer.text);
-    const { tools, toolCount } = this.tools.lines(end, locale);
+    const { tools, toolCount, failedToolCount } = this.tools.lines(end, locale);
     const usage = this.usage.footer();
     return {
       status,
@@ -327,6 +327,8 @@ export class CardState {
         contextWindow: usage.contextWindow,
         contextPercent: usage.contextPercent,
         toolCount,
+        failedToolCount,
+        final: this.isTerminal,
         costUsd: usage.costUsd,
         // The run's end on a final card, else now — never before the latest event: in a fast replay
         // (or after a retried final) the wall-derived `now` could otherwise put a later card's clock

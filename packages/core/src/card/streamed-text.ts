@@ -1,6 +1,7 @@
 import { wellFormed } from './format/text.js';
 import { takeAnswerImages, type AnswerImages } from './images.js';
 import type { Redact } from './redaction.js';
+import { CumulativeDeltas } from './cumulative-delta.js';
 import { TextBuffer, type TextBufferLimits, type TextKind } from './text-buffer.js';
 
 /**
@@ -21,6 +22,8 @@ export class StreamedText {
   /** The thinking text last shown, redacted (redacting is done once per change, not per view). */
   private thinkingShown = { raw: '', shown: '' };
   private readonly buffer: TextBuffer;
+  /** Strips cumulative snapshots sent as deltas down to what they add. */
+  private readonly deltas = new CumulativeDeltas();
 
   /**
    * `redact` replaces secrets in the shown text; it runs on the whole text, so a secret split
@@ -48,10 +51,12 @@ export class StreamedText {
 
   /**
    * One delta at `at` (epoch ms); returns true when it filled the buffer, which then released its
-   * text onto the card.
+   * text onto the card. A cumulative snapshot adds only its new part (see {@link CumulativeDeltas}).
    */
   push(kind: TextKind, text: string, at: number): boolean {
-    const segment = kind === 'answer' ? this.answerSegment(text) : text;
+    const fresh = this.deltas.take(kind, text);
+    if (!fresh) return false;
+    const segment = kind === 'answer' ? this.answerSegment(fresh) : fresh;
     const full = this.buffer.push(kind, segment, at);
     if (full) this.release();
     return full;
@@ -59,6 +64,7 @@ export class StreamedText {
 
   /** A tool call or a round came: the next answer segment starts a new paragraph. */
   breakParagraph(): void {
+    this.deltas.reset();
     this.answerBreakDue = true;
   }
 

@@ -112,15 +112,17 @@ export class ToolCalls {
     this.endRunning('finished', at);
   }
 
-  /** The card lines at `end` (epoch ms), and how many calls ran (results without a start not counted). */
-  lines(end: number, locale: Locale): { readonly tools: ToolLine[]; readonly toolCount: number } {
+  /** The card lines at `end` (epoch ms), how many calls ran (results without a start not counted) and how many failed. */
+  lines(end: number, locale: Locale): { readonly tools: ToolLine[]; readonly toolCount: number; readonly failedToolCount: number } {
     const tools: ToolLine[] = [];
     let toolCount = 0;
+    let failedToolCount = 0;
     for (const call of this.calls.values()) {
       tools.push(toToolLine(call, end, locale));
       if (call.state !== 'orphan') toolCount += 1;
+      if (call.state === 'failed') failedToolCount += 1;
     }
-    return { tools, toolCount };
+    return { tools, toolCount, failedToolCount };
   }
 
   private endRunning(state: 'interrupted' | 'finished', at: number): void {

@@ -66,6 +66,10 @@ export interface FooterFields {
   readonly contextPercent?: number;
   /** Tool calls seen in the run. */
   readonly toolCount: number;
+  /** Tool calls that failed (shown on a final card, e.g. `Tools · 164 · 23 failed`); absent: none known. */
+  readonly failedToolCount?: number;
+  /** True on the final card (the run completed, failed or was cancelled). */
+  readonly final?: boolean;
   /**
    * What the run cost in US dollars: the source's own total (Claude `total_cost_usd`) or the tokens
    * priced with the product's price table; absent when unknown.

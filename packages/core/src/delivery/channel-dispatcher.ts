@@ -75,6 +75,8 @@ export class ChannelDispatcher {
   private readonly settlement: FinalSettlement;
   /** Classifies failed calls, logs them, and decides waits and credential refreshes. */
   private readonly failures: CallFailures;
+  /** Set by {@link close}: the error a final not settled by then is reported with. */
+  private closing: string | undefined;
 
   constructor(private readonly deps: ChannelDispatcherDeps) {
     this.plugin = deps.plugin;
@@ -172,6 +174,27 @@ export class ChannelDispatcher {
   }
 
   /**
+   * Shutdown past its deadline: no call starts any more; each card whose final has not settled is
+   * fenced with `error` (its final reported not delivered) once the call it has in flight, if any,
+   * answered (that answer may still settle the final: the report is the true outcome). Resolves
+   * when no call of the channel is in flight, so nothing reaches the platform after it.
+   */
+  async close(error: string): Promise<void> {
+    this.closing = error;
+    // Cards waiting (a retry's backoff, a slot) are prepared now, which fences them.
+    for (const record of this.pump.pendingItems()) this.pump.request(record, 0, true);
+    await this.pump.idle();
+    await this.settlement.close();
+  }
+
+  /** True (and the card fenced) when shutdown closed the channel: no call may start for `record`. */
+  private closedFor(record: CardDeliveryRecord): boolean {
+    if (this.closing === undefined) return false;
+    if (record.phase !== 'delivered' && record.phase !== 'undeliverable') this.settlement.fence(record, this.closing);
+    return true;
+  }
+
+  /**
    * A card whose lease may have expired (the card store unreachable for longer than the lease) is
    * fenced like one whose lease was lost: another process may have claimed it, so this one makes
    * no more platform calls for it. Checked when a flush is decided and again just before its call.
@@ -184,10 +207,10 @@ export class ChannelDispatcher {
 
   /** {@link prepare} for a card whose lease is valid, its call made only if the lease still is when the slot came. */
   private prepareWithLease(record: CardDeliveryRecord, change: CardChange): PreparedCall | undefined {
-    if (this.settlement.isFenced(record) || !this.leaseValid(record)) return undefined;
+    if (this.closedFor(record) || this.settlement.isFenced(record) || !this.leaseValid(record)) return undefined;
     const prepared = this.prepare(record, change);
     if (!prepared) return undefined;
-    return { ...prepared, send: () => (this.leaseValid(record) ? prepared.send() : Promise.resolve()) };
+    return { ...prepared, send: () => (!this.closedFor(record) && this.leaseValid(record) ? prepared.send() : Promise.resolve()) };
   }
 
   /**

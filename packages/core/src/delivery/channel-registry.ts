@@ -78,6 +78,11 @@ export class ChannelRegistry {
   }
 
   /** Stops every channel's wake timer. */
+  /** Closes every channel for shutdown (see `ChannelDispatcher.close`); resolves when no call is in flight. */
+  async close(error: string): Promise<void> {
+    await Promise.all([...this.channels.values()].map((channel) => channel.close(error)));
+  }
+
   dispose(): void {
     for (const channel of this.channels.values()) channel.dispose();
   }

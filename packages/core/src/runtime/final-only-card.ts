@@ -5,7 +5,7 @@ import type { FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { AgentEvent } from '../events/contract.js';
 import type { MessageRef } from '../plugin/contract.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
-import type { Clock } from '../shared/clock.js';
+import { cardClock, type Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { Answer, ApprovalRequest, AskRequest, Decision, StopHandler } from '../interaction/types.js';
 import type { LiveProgressCard } from './live-progress-card.js';
@@ -24,18 +24,21 @@ export class FinalOnlyCard extends EventMethods implements ProgressCard {
   private readonly shadow: CardState;
   private held: AgentEvent[] = [];
   private released = false;
+  /** This card's time: monotonic elapsed times (see `cardClock`). */
+  private readonly clock: Clock;
   private warnedAfterTerminal = false;
 
   constructor(
     private readonly inner: LiveProgressCard,
-    private readonly clock: Clock,
+    clock: Clock,
     private readonly logger: Logger,
     options: OpenCardOptions = {},
     lockedLocale?: Locale,
   ) {
     super();
+    this.clock = cardClock(clock);
     this.shadow = new CardState({
-      startedAt: clock.now(),
+      startedAt: this.clock.now(),
       title: options.title,
       locale: options.locale,
       lockedLocale,

@@ -14,7 +14,7 @@ import type { Answer, ApprovalRequest, AskRequest, Decision, StopHandler } from 
 import { CardInteractions } from './card-interactions.js';
 import { CardSlot } from './card-slot.js';
 import { EventParseError, parseEvent } from '../events/parse.js';
-import type { Clock } from '../shared/clock.js';
+import { cardClock, type Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import { safeString } from '../shared/safe-string.js';
 import { abandonedReason, StallWatch, type StallSettings } from './stall-watch.js';
@@ -48,6 +48,8 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
   /** Epoch ms of the latest event applied. */
   private lastEventAt = 0;
   private readonly tickMs: number;
+  /** This card's time: monotonic elapsed times (see {@link cardClock}). */
+  private readonly clock: Clock;
   private readonly interactive: CardInteractions;
   /** True while `onStop` has a handler: every turn's card shows the Stop button. */
   private stoppable = false;
@@ -67,9 +69,10 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
     this.runId = runId ?? this.id;
     this.finalDelivery = new Promise((resolve) => (this.resolveFinal = resolve));
     this.tickMs = runtime.channel.settings.tickMs;
+    this.clock = cardClock(runtime.clock);
     checkOpenCardOptions(options);
     this.verbosity = resolveVerbosity(options.verbosity, runtime.channel.settings.verbosity, options.chatType);
-    this.slot = this.newSlot(runtime.clock.now(), options.title ?? resumed?.title, resumed?.locale ?? options.locale);
+    this.slot = this.newSlot(this.clock.now(), options.title ?? resumed?.title, resumed?.locale ?? options.locale);
     this.interactive = new CardInteractions({
       plugin: runtime.channel.plugin,
       router: runtime.interactions,
@@ -77,7 +80,7 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
       requester: options.requester,
       push: (event) => void this.push(event),
       currentCardId: () => this.slot.id,
-      locale: () => this.slot.state.view(runtime.clock.now()).locale,
+      locale: () => this.slot.state.view(this.clock.now()).locale,
       view: () => this.view(),
       isTerminal: () => this.slot.state.isTerminal,
       setStoppable: (on) => {
@@ -89,7 +92,7 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
         if (this.slot.state.useTextReplies()) this.runtime.channel.markDirty(this.slot.delivery, 'structural');
       },
       cancel: (reason) => void this.cancel(reason),
-      now: () => runtime.clock.now(),
+      now: () => this.clock.now(),
     });
     this.stallWatch = new StallWatch(runtime.stall, () => this.stalled(), () => this.abandoned());
     void this.finalDelivery.then(() => this.stallWatch.stop());
@@ -98,7 +101,7 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
 
   /** A resumed card starts as stored: its start time, title, and running tools with their start times. */
   private seed(stored: StoredCard): void {
-    const now = this.runtime.clock.now();
+    const now = this.clock.now();
     const { state } = this.slot;
     state.apply({ type: 'run.started', at: stored.startedAt, title: stored.title, locale: stored.locale }, now);
     for (const tool of stored.tools) state.apply({ type: 'tool.started', callId: tool.callId, name: tool.name, args: tool.detail, at: tool.startedAt }, now);
@@ -148,7 +151,7 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
   }
 
   view(): CardView {
-    return viewForVerbosity(this.slot.state.view(this.runtime.clock.now()), this.verbosity);
+    return viewForVerbosity(this.slot.state.view(this.clock.now()), this.verbosity);
   }
 
   push(input: unknown): PushResult {
@@ -187,7 +190,7 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
    */
   endIfNeverStarted(reason: string): boolean {
     if (this.eventsApplied > 0) return false;
-    this.slot.state.apply({ type: 'run.cancelled', reason }, this.runtime.clock.now());
+    this.slot.state.apply({ type: 'run.cancelled', reason }, this.clock.now());
     this.resolveFinal({
       ok: true,
       status: 'cancelled',
@@ -210,7 +213,7 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
   }
 
   private apply(event: AgentEvent): PushResult {
-    const now = this.runtime.clock.now();
+    const now = this.clock.now();
     if (this.options.cardPer === 'turn' && event.type === 'round.started') this.maybeStartTurn(event.round, now);
     const slot = this.slot;
     const result = slot.state.apply(event, now);
@@ -283,7 +286,7 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
       runId: this.runId,
       target: this.target,
       ...(this.options.replyTo && { replyToMessage: { messageId: this.options.replyTo.messageId, inThread: this.options.replyTo.inThread ?? false } }),
-      view: () => viewForVerbosity(state.view(this.runtime.clock.now()), this.verbosity),
+      view: () => viewForVerbosity(state.view(this.clock.now()), this.verbosity),
       onMessageGone: () => {
         if (this.slot === slot) this.runtime.ticker.unwatch(this, this.tickMs);
       },

@@ -20,13 +20,13 @@ export interface ShutdownParts {
 /**
  * The shutdown of one composition (see `ProgressCards.shutdown`): ends every running card as
  * cancelled, waits for the finals and what earlier turns still send (one deadline for all), then
+ * closes the channels (no call starts, calls in flight answer, finals not settled are reported), then
  * stops the click router, the ticker, the channels' timers, the orphan sweep and lease renewals.
  * `options` as checked by `shutdownOptions`.
  */
 export async function shutDownComposition(parts: ShutdownParts, options: { reason?: string; deadlineMs: number }): Promise<FinalDelivery[]> {
   const { reason, deadlineMs } = options;
   const { sessions, registry } = parts;
-  const startedAt = Date.now();
   // Cards holding their updates until the final: a started one ends as cancelled and is posted.
   for (const held of sessions.held) {
     if (held.started && (held.status === 'running' || held.status === 'waiting')) held.cancel(reason ?? INTERRUPTED_REASONS[held.view().locale]);
@@ -38,14 +38,16 @@ export async function shutDownComposition(parts: ShutdownParts, options: { reaso
     if (card.endIfNeverStarted(why)) continue;
     if (card.status === 'running' || card.status === 'waiting') card.cancel(why);
   }
-  const results = await Promise.all(cards.map((card) => finalWithin(card.finalDelivery, deadlineMs, () => card.status)));
-  // Earlier cards of a card-per-turn run may still be retrying their finals: let them finish too.
-  // One deadline for all of it: what the finals used is not granted twice.
+  // Within the deadline: the finals, earlier cards of a card-per-turn run still retrying theirs,
+  // completion pings. One deadline for all of it.
   let timer: NodeJS.Timeout | undefined;
-  const left = Math.max(0, deadlineMs - (Date.now() - startedAt));
-  const rest = Promise.all([registry.idle(), Promise.all([...sessions.pings])]);
-  await Promise.race([rest, new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+  const everything = Promise.all([Promise.all(cards.map((card) => card.finalDelivery)), registry.idle(), Promise.all([...sessions.pings])]);
+  await Promise.race([everything, new Promise((resolve) => (timer = setTimeout(resolve, deadlineMs)))]);
   clearTimeout(timer);
+  // Past it: no call starts any more, a call in flight is answered first (its answer may still
+  // deliver a final), and every final not settled then is reported as such, finalDelivery too.
+  await registry.close(`final not delivered within the shutdown deadline (${deadlineMs} ms)`);
+  const results = await Promise.all(cards.map((card) => finalWithin(card.finalDelivery, 0, () => card.status)));
   await parts.interactions.close();
   parts.ticker.dispose();
   registry.dispose();

@@ -8,8 +8,11 @@ export interface ShutdownOptions {
   readonly reason?: string;
   /**
    * Longest wait for the finals, in ms (default 8000: under the 10 s a container runtime usually
-   * grants after SIGTERM). Finals not settled by then are reported `{ ok: false }` with an error
-   * saying so; their delivery goes on best effort while the process lives.
+   * grants after SIGTERM). Then no platform call starts any more; a call already in flight is
+   * answered first (each is bounded by its channel's `callTimeoutMs`), and its answer may still
+   * deliver its final. Finals not settled then are reported `{ ok: false }` with an error saying so,
+   * in `shutdown()`'s result and in each card's `finalDelivery` alike, and nothing is sent after
+   * `shutdown()` resolved. Worst case: `deadlineMs` plus the longest `callTimeoutMs`.
    */
   readonly deadlineMs?: number;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AnnouncedLimits, InMemoryBudgetStore } from '../../src/index.js';
+import { InMemoryBudgetStore } from '../../src/index.js';
+import { AnnouncedLimits } from '../../src/plugin/index.js';
 
 const ROUTE = 'POST /channels/1/messages';
 

@@ -73,15 +73,31 @@ async function play(s: Scenario) {
     else card.roundStarted(event.round);
   }
   let shutDown = false;
+  let shutdownReport: FinalDelivery | undefined;
+  let callsAtShutdown = 0;
   if (s.ending === 'completed') card.complete('FINAL-ANSWER');
   else if (s.ending === 'failed') card.fail('FINAL-ERROR');
   else if (s.ending === 'cancelled') card.cancel('FINAL-REASON');
-  const done = s.ending === 'shutdown' ? cards.shutdown({ deadlineMs: 600_000 }).then(() => (shutDown = true)) : card.finalDelivery;
+  // Shutdown at the default deadline (8 s), as a product's SIGTERM handler calls it.
+  const done =
+    s.ending === 'shutdown'
+      ? cards.shutdown().then(([report]) => {
+          shutDown = true;
+          shutdownReport = report;
+          callsAtShutdown = platform.callsMade();
+        })
+      : card.finalDelivery;
   for (let i = 0; i < 400 && final === undefined; i++) await vi.advanceTimersByTimeAsync(1000);
   await done;
   // Whatever the platform may still apply late lands now.
   for (let i = 0; i < 40 && platform.lateCalls() > 0; i++) await vi.advanceTimersByTimeAsync(1000);
   if (!shutDown) await cards.shutdown({ deadlineMs: 600_000 });
+  if (s.ending === 'shutdown') {
+    // shutdown() reports what finalDelivery says, and no call is made after it resolved (a call made
+    // before may still be applied late: the platform holds it).
+    expect(final).toEqual(shutdownReport);
+    expect(platform.callsMade()).toBe(callsAtShutdown);
+  }
   return { platform, card, final, cards };
 }
 

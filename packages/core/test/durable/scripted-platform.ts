@@ -88,6 +88,8 @@ export function scriptedPlatform(scripts: Partial<Record<CallSelector, readonly 
     channel,
     /** Calls the platform may still apply late. */
     lateCalls: () => pending.size,
+    /** Calls made so far (each send, update and reply the plugin was asked for). */
+    callsMade: () => counters.any,
     /** Main messages (not continuation parts) and what each shows last. */
     mainMessages: () => [...channel.messages.values()].filter((message) => !message.replyTo),
   };

@@ -25,14 +25,18 @@ describe('process lifecycle', () => {
     expect([...channel.messages.values()].every((message) => message.history.at(-1)!.status === 'cancelled')).toBe(true);
   });
 
-  it('shutdown({ deadlineMs }) is bounded: a final still in flight at the deadline is reported not ok', async () => {
+  it('shutdown({ deadlineMs }) is bounded: a call in flight at the deadline is answered first (bounded by the call timeout), then the final is reported not ok, finalDelivery alike', async () => {
     const { cards } = compose(60_000);
     const card = cards.open('memory');
     card.start();
     let results: unknown;
     void cards.shutdown({ deadlineMs: 2000 }).then((r) => (results = r));
     await vi.advanceTimersByTimeAsync(2100);
+    // The send that left at the start hangs: its answer (or its 15 s timeout) decides what is true.
+    expect(results).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(15_000);
     expect(results).toMatchObject([{ ok: false, error: 'final not delivered within the shutdown deadline (2000 ms)' }]);
+    expect(await card.finalDelivery).toEqual((results as unknown[])[0]);
   });
 
   it('open() after shutdown() is refused clearly', async () => {

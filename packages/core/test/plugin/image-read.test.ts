@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,14 @@ describe('readImageBytes: local paths only inside imageRoots, image bytes only',
   it('reads an image inside a root', async () => {
     const { dir } = await root();
     await expect(readImageBytes(atPath(join(dir, 'ok.png')), { maxBytes: 1000, imageRoots: [dir] })).resolves.toEqual(PNG);
+  });
+
+  it('refuses a FIFO inside a root at once (opening it would wait for a writer for ever) and still reads the next image', async () => {
+    const { dir } = await root();
+    execFileSync('mkfifo', [join(dir, 'pipe.png')]);
+    const limits = { maxBytes: 1000, imageRoots: [dir] };
+    await expect(readImageBytes(atPath(join(dir, 'pipe.png')), limits)).rejects.toThrow(/not a regular file/);
+    await expect(readImageBytes(atPath(join(dir, 'ok.png')), limits)).resolves.toEqual(PNG);
   });
 
   it('reads no local path without roots', async () => {

@@ -17,7 +17,8 @@ export interface TelegramClick {
   /** The button's text or its `callback_data`. */
   readonly button: string;
   /** The pressing user's id. */
-  readonly userId: number;
+  /** A user id; Telegram's are numbers (a string is passed through as given, for suites that name users). */
+  readonly userId: number | string;
   readonly userName?: string;
   /** Send this secret token instead of the configured one (a forged update). */
   readonly secretToken?: string;

@@ -121,10 +121,13 @@ export class ClaudeBlocks {
     }
     this.hold(id, message.usage, origin.kind === 'main', str(message.model));
     if (origin.kind === 'subagent') this.flushSubagentsExcept(id);
+    // Claude Code writes a failed model call as a `<synthetic>` message ("API Error: 500 …"): the
+    // error, not the model's answer (the result or a retry reports it).
+    const synthetic = str(message.model) === '<synthetic>';
     for (const block of content) {
       if (!isObject(block)) continue;
       if (block.type === 'tool_use') this.toolUse(block, origin);
-      else if (origin.kind === 'subagent') continue;
+      else if (origin.kind === 'subagent' || synthetic) continue;
       else if (block.type === 'text' && typeof block.text === 'string') this.b.answer(block.text, id ?? `line ${this.b.line}`);
       else if (block.type === 'thinking' && typeof block.thinking === 'string') this.b.thinking(block.thinking);
     }

@@ -11,8 +11,9 @@ import { ClaudeBlocks, classifyPrompt, MAIN, resultText } from './claude-shared.
  *   starts at the first assistant line after it, and a local command (`/mcp`, `/exit`: its
  *   `<local-command-stdout>` follows) starts nothing and ends nothing.
  * - `[Request interrupted by user…]` cancels the run at once.
- * - A run whose transcript shows no ending (transcripts write none) ends when the next prompt's
- *   run starts, or at the end of the file: completed with the last assistant text, or failed when
+ * - A main assistant line with `stop_reason: "end_turn"` (Claude Code 2.1.x) and no tool call
+ *   running ends the run there, completed with its text. A run whose transcript shows no ending
+ *   (older transcripts write none) ends when the next prompt's run starts, or at the end of the file: completed with the last assistant text, or failed when
  *   tool calls are still open.
  * - Rounds are assistant message ids (one message is split over several lines).
  * - `isSidechain` lines (inline subagent) and `progress` records of type `agent_progress` (the
@@ -66,7 +67,13 @@ export function claudeTranscript(b: RunBuilder): Converter {
           else if (value.isApiErrorMessage === true) {
             const message = isObject(value.message) ? value.message : {};
             b.fail(resultText(message.content) || 'API error');
-          } else blocks.assistant(value.message, MAIN);
+          } else {
+            blocks.assistant(value.message, MAIN);
+            // Claude Code 2.1.x stamps each assistant line with its stop reason: `end_turn` with no
+            // tool call waiting is the end of the turn (the run completes now, not at the next prompt).
+            const stop = isObject(value.message) ? value.message.stop_reason : undefined;
+            if (stop === 'end_turn' && b.runActive && !b.hasOpenTools) b.endRun();
+          }
           return;
         case 'user':
           if (sidechain) {

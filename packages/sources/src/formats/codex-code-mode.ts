@@ -36,10 +36,11 @@ const DETAIL_KEYS = ['cmd', 'command', 'query', 'q', 'path', 'url', 'chars'] as 
  * JavaScript, e.g. `const r = await tools.exec_command({cmd:"git status",workdir:"/x"}); text(r.output);`;
  * seen in Codex 0.144): the first `tools.<name>(` call names it, and its `cmd` (or `command`,
  * `query`, `q`, `path`, `url`) string, else its first string argument, is what the line shows. A script that calls no tool keeps the name
- * `exec` and shows its first line.
+ * `exec` and shows its first line. Calls to the tools in `skip` are passed over (a script that
+ * updates the plan and then runs a command is that command).
  */
-export function codeModeCall(script: string): CodeModeCall {
-  const call = /\btools\.(\w+)\s*\(/.exec(script);
+export function codeModeCall(script: string, skip: readonly string[] = []): CodeModeCall {
+  const call = [...script.matchAll(/\btools\.(\w+)\s*\(/g)].find((match) => !skip.includes(match[1]!));
   if (!call) return { name: 'exec', args: { script: script.trim().split('\n')[0] ?? '' } };
   const after = script.slice(call.index + call[0].length);
   for (const key of DETAIL_KEYS) {

@@ -6,15 +6,42 @@ import { planItems } from '../tool-effects.js';
 /** `codex exec --json` item types that are tool calls. */
 const TOOL_ITEMS = new Set(['command_execution', 'file_change', 'mcp_tool_call', 'web_search']);
 
+/** Tool names as Codex itself names the calls in its rollout (and `watch` shows them). */
+const TOOL_NAMES: Readonly<Record<string, string>> = { command_execution: 'exec_command' };
+
 function toolName(item: Json): string {
   if (item.type === 'mcp_tool_call') return `${str(item.server) ?? 'mcp'}/${str(item.tool) ?? 'tool'}`;
-  return String(item.type);
+  return TOOL_NAMES[String(item.type)] ?? String(item.type);
+}
+
+/**
+ * The script of a command that Codex ran through a login shell (`/bin/bash -lc 'sleep 7 && echo
+ * done'`, `bash -lc ls`, `zsh -lc "…"`): what the model asked for, without the wrapper Codex adds.
+ * Only one whole single- or double-quoted argument (or a bare word list) is unwrapped; anything
+ * else is returned as it is.
+ */
+function unwrapShell(command: string): string {
+  const match = /^(?:\S*\/)?(?:bash|zsh|sh)\s+-l?c\s+([\s\S]+)$/.exec(command.trim());
+  if (!match) return command;
+  const script = match[1]!.trim();
+  if (script.length >= 2 && script.startsWith("'") && script.endsWith("'")) {
+    // The shell's way to put a quote inside single quotes: '\'' (close, escaped quote, reopen).
+    const inner = script.slice(1, -1).replaceAll("'\\''", '\u0000');
+    return inner.includes("'") ? command : inner.replaceAll('\u0000', "'");
+  }
+  if (script.length >= 2 && script.startsWith('"') && script.endsWith('"')) return script.slice(1, -1).replace(/\\(["\\$`])/g, '$1');
+  return script;
+}
+
+function commandOf(item: Json): unknown {
+  const command = item.command;
+  return typeof command === 'string' ? unwrapShell(command) : command;
 }
 
 function toolArgs(item: Json): string | undefined {
   switch (item.type) {
     case 'command_execution':
-      return argsText({ command: item.command });
+      return argsText({ cmd: commandOf(item) });
     case 'file_change':
       return argsText({ changes: item.changes });
     case 'mcp_tool_call':
@@ -68,7 +95,8 @@ function toolResult(item: Json): ToolResult {
  *   usage (input with cached tokens, output; no per-call split, no context size); `turn.failed`
  *   fails it; a top-level `error` fails the run when the stream then ends without a turn ending.
  * - Items: `reasoning` → thinking, `agent_message` → answer; `command_execution`, `file_change`,
- *   `mcp_tool_call` and `web_search` items are tool calls, matched by item id (an item first seen
+ *   `mcp_tool_call` and `web_search` items are tool calls, named as Codex's rollout names them
+ *   (`exec_command` with the command unwrapped from its login shell, MCP calls as `server/tool`), matched by item id (an item first seen
  *   completed starts and finishes at once); a completed `file_change` reports its files. `todo_list`
  *   items (started, updated, completed) are the plan.
  * - Rounds: model output (thinking, text, a tool call) after a tool result opens a round.

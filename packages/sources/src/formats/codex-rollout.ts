@@ -3,7 +3,7 @@ import { argsText, isObject, num, parseTime, str, titleFrom, type Json } from '.
 import type { Converter } from './converter.js';
 import { codeModeCall, codeModePlan } from './codex-code-mode.js';
 import { codexOutput } from './codex-output.js';
-import { diffCounts, type FileChange } from '../tool-effects.js';
+import { diffCounts, planFromCall, type FileChange } from '../tool-effects.js';
 
 /**
  * The files of a `patch_apply_end` event's `changes` (`{ path: { type: add | update | delete,
@@ -41,11 +41,18 @@ function partsText(parts: unknown): string {
     .join('\n\n');
 }
 
+/** The text parts of a UserMessage item's `content` (`[{type: 'text', text}]`), joined. */
+function userMessageText(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  return content.map((part) => (isObject(part) && part.type === 'text' ? (str(part.text) ?? '') : '')).filter(Boolean).join('\n');
+}
+
 /**
  * Codex rollout JSONL (`~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl`): `session_meta`,
  * `turn_context`, `response_item` and `event_msg` records, each with a timestamp.
  *
- * - Runs: `event_msg` `task_started` opens a run (newer versions), `user_message` gives its title;
+ * - Runs: `event_msg` `task_started` opens a run (newer versions), `user_message` (or, from 0.163,
+ *   `item_completed` with a `UserMessage` item) gives its title;
  *   in older versions (no `task_started`) each `user_message` starts a run and ends the one before.
  *   `task_complete` completes it (answer: `last_agent_message`), `turn_aborted` cancels it, `error`
  *   fails it. Without those, the run ends as the trace suggests (see {@link RunBuilder}).
@@ -94,6 +101,15 @@ export function codexRollout(b: RunBuilder): Converter {
     b.usage({ inputTokens: input, outputTokens: output, contextTokens: num(last?.total_tokens), contextWindow: window });
   }
 
+  /** A typed prompt: it titles the turn (and starts a run, in versions without `task_started`). */
+  function userPrompt(text: string): void {
+    if (!explicitTurns) b.endRun();
+    else if (titled) return; // a message typed while the turn runs does not start a run
+    titled = true;
+    b.inputArrived();
+    b.prompt(titleFrom(text));
+  }
+
   function eventMsg(payload: Json): void {
     switch (payload.type) {
       case 'task_started':
@@ -104,15 +120,15 @@ export function codexRollout(b: RunBuilder): Converter {
         b.inputArrived();
         b.prompt(undefined);
         return;
-      case 'user_message': {
-        const title = titleFrom(str(payload.message) ?? '');
-        if (!explicitTurns) b.endRun();
-        else if (titled) return; // a message typed while the turn runs does not start a run
-        titled = true;
-        b.inputArrived();
-        b.prompt(title);
+      case 'item_completed': {
+        // Codex 0.163+: the prompt is an `item_completed` UserMessage (no `user_message` any more).
+        const item = isObject(payload.item) ? payload.item : undefined;
+        if (item?.type === 'UserMessage') userPrompt(userMessageText(item.content));
         return;
       }
+      case 'user_message':
+        userPrompt(str(payload.message) ?? '');
+        return;
       case 'token_count':
         tokenCount(payload);
         return;
@@ -159,9 +175,19 @@ export function codexRollout(b: RunBuilder): Converter {
         if (payload.type === 'custom_tool_call' && name === 'exec' && typeof payload.input === 'string' && /\btools\.\w+\s*\(/.test(payload.input)) {
           // Code mode: the script's inner call is what the card shows.
           const inner = codeModeCall(payload.input);
-          // A plan update is the plan, read off the script's object literal.
-          const args = inner.name === 'update_plan' ? { plan: codeModePlan(payload.input) } : inner.args;
-          b.toolStarted(callId, inner.name, argsText(args));
+          if (inner.name !== 'update_plan') b.toolStarted(callId, inner.name, argsText(inner.args));
+          else {
+            // A plan update is the plan, read off the script's object literal; a script that goes
+            // on to call other tools (update_plan, then exec_command) is also that call's tool line.
+            const plan = argsText({ plan: codeModePlan(payload.input) });
+            const next = codeModeCall(payload.input, ['update_plan']);
+            if (next.name === 'exec') b.toolStarted(callId, 'update_plan', plan);
+            else {
+              const items = planFromCall('update_plan', plan);
+              if (items) b.plan(items);
+              b.toolStarted(callId, next.name, argsText(next.args));
+            }
+          }
         } else b.toolStarted(callId, name, argsText(payload.arguments ?? payload.input ?? payload.action));
         return;
       }

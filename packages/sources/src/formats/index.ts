@@ -1,4 +1,5 @@
 import { jsonlFramer } from '../framing/jsonl.js';
+import { jsonArrayFramer } from '../framing/json-array.js';
 import { logFramer } from '../framing/log.js';
 import type { Framer } from '../framing/framer.js';
 import type { TraceFormat } from '../types.js';
@@ -12,6 +13,7 @@ import { cursorStreamJson } from './cursor-stream-json.js';
 import { geminiChat } from './gemini-chat.js';
 import { geminiChatJson } from './gemini-chat-json.js';
 import { opencodeJson } from './opencode-json.js';
+import { openhandsTrajectory } from './openhands-trajectory.js';
 
 /** How one format is read. */
 export interface FormatReader {
@@ -36,4 +38,5 @@ export const FORMATS: Record<TraceFormat, FormatReader> = {
   'cursor-stream-json': { framer: logFramer, converter: cursorStreamJson, eventsWithoutTimes: true },
   'copilot-events': { framer: jsonlFramer, converter: copilotEvents, eventsWithoutTimes: false },
   'opencode-json': { framer: logFramer, converter: opencodeJson, eventsWithoutTimes: true },
+  'openhands-trajectory': { framer: jsonArrayFramer, converter: openhandsTrajectory, eventsWithoutTimes: false },
 };

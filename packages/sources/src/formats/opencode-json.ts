@@ -18,12 +18,28 @@ const DONE = new Set(['completed', 'error']);
  *   (at `state.time.end`); `error` or a non-zero `metadata.exit` is an error. Summary: the output's
  *   first line.
  * - `text` → answer; `reasoning` → thinking.
- * - `error` fails the run (e.g. "The operation timed out."), whatever the wrapper says afterwards.
- *   A `step_finish` with reason `stop` after the last step completes it; otherwise the run ends as
- *   the trace suggests.
+ * - `error` (e.g. "The operation timed out.") fails the run, whatever the wrapper says afterwards,
+ *   unless the agent goes on (a later step or tool call: forks retry after "socket connection
+ *   closed"): then the error is a note in the thinking text and the run continues. A `step_finish`
+ *   with reason `stop` after the last step completes it; otherwise the run ends as the trace suggests.
  */
 export function opencodeJson(b: RunBuilder): Converter {
   let failed: string | undefined;
+  /** An error the run may still recover from: it fails the run only if nothing follows. */
+  let pendingError: string | undefined;
+
+  /** Agent activity after an error: the run went on, the error was a passing one. */
+  const recovered = (): void => {
+    if (pendingError === undefined) return;
+    b.thinking(`⚠ ${pendingError}`);
+    pendingError = undefined;
+  };
+  const failPending = (): void => {
+    if (pendingError === undefined) return;
+    failed = pendingError;
+    pendingError = undefined;
+    b.fail(failed);
+  };
 
   function toolUse(part: Json): void {
     const callId = str(part.callID) ?? str(part.id);
@@ -58,19 +74,23 @@ export function opencodeJson(b: RunBuilder): Converter {
       switch (value.type) {
         case 'step_start':
           if (failed) return;
+          recovered();
           b.inputArrived();
           b.modelOutput();
           return;
         case 'tool_use':
-          if (!failed) toolUse(part);
+          if (failed) return;
+          recovered();
+          toolUse(part);
           return;
         case 'text':
-          if (failed) return;
+          // Text after an error is the failing step's own remainder, not a sign the agent went on.
+          if (failed || pendingError !== undefined) return;
           b.modelOutput();
           b.answer(str(part.text) ?? '', str(part.messageID) ?? `line ${b.line}`);
           return;
         case 'reasoning':
-          if (failed) return;
+          if (failed || pendingError !== undefined) return;
           b.modelOutput();
           b.thinking(str(part.text) ?? '');
           return;
@@ -80,13 +100,12 @@ export function opencodeJson(b: RunBuilder): Converter {
           const input = (num(tokens.input) ?? 0) + (num(cache.read) ?? 0) + (num(cache.write) ?? 0);
           const output = (num(tokens.output) ?? 0) + (num(tokens.reasoning) ?? 0);
           if (!failed && (input > 0 || output > 0)) b.usage({ inputTokens: input, outputTokens: output, contextTokens: input + output });
-          if (!failed && part.reason === 'stop') b.complete();
+          if (!failed && pendingError === undefined && part.reason === 'stop') b.complete();
           return;
         }
         case 'error': {
           const error = isObject(value.error) ? (str(value.error.message) ?? str(value.error.name)) : str(value.error);
-          failed = error ?? 'error';
-          b.fail(failed);
+          if (!failed) pendingError = error ?? 'error';
           return;
         }
         default:
@@ -94,6 +113,7 @@ export function opencodeJson(b: RunBuilder): Converter {
       }
     },
     end(): void {
+      failPending();
       b.finish();
     },
   };

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CallbackServer, type CardView, type ChannelInteraction, type ClickHandler, callbackHeader, readCallbackBody } from '@progresscard/core/plugin';
 import type { DingTalkCardPayload } from '../render/payload.js';
 import { callbackResponse, clickFromCardCallback } from './card-callback.js';
+import { SignedBodies } from './signed-bodies.js';
 
 /** How far a signed callback's `timestamp` may be from now, in ms (DingTalk's robot callbacks: 1 hour). */
 const MAX_CLOCK_SKEW_MS = 60 * 60 * 1000;
@@ -47,18 +48,32 @@ export function verifyDingTalkSignature(timestamp: string | undefined, sign: str
  * refuses requests whose signature is wrong or stale (HTTP 401), maps the `actionCallback` body
  * (`outTrackId`, `userId`, `content`) to a click and answers with the card's new variables and the
  * user's notice (the Stream answer's shape). A retried callback repeats the body, so the body's
- * SHA-256 is the delivery id and the retry is answered from memory.
+ * SHA-256 is the delivery id and the retry is answered from memory. The signature covers only the
+ * timestamp, so a signed pair of headers is taken with one body only (see `SignedBodies`).
  */
 export class DingTalkHttpCallbacks implements ChannelInteraction {
   private readonly server: CallbackServer;
+  /** The signature does not cover the body: each signed pair is bound to the first body it came with. */
+  readonly #signedBodies = new SignedBodies(MAX_CLOCK_SKEW_MS);
 
-  constructor(private readonly options: DingTalkHttpCallbacksOptions) {
-    this.server = new CallbackServer({ host: options.host, port: options.port, path: options.path, answer: (response, status, message) => send(response, status, { message }) });
+    /** Private (`#`): the options hold the secrets, kept out of `util.inspect` and JSON. */
+  readonly #options: DingTalkHttpCallbacksOptions;
+
+  constructor(options: DingTalkHttpCallbacksOptions) {
+    this.#options = options;
+    this.server = new CallbackServer({
+      host: options.host,
+      port: options.port,
+      path: options.path,
+      answer: (response, status, message) => send(response, status, { message }),
+      // Unverified, a page in a browser must not be able to click for someone: DingTalk posts JSON without an Origin.
+      ...(options.apiSecret ? {} : { refuseCrossSite: { contentType: 'application/json', publicUrl: options.publicUrl } }),
+    });
   }
 
   /** Set without `apiSecret`: nothing is verified, anyone who reaches the port can click. */
   get warnings(): readonly string[] {
-    if (this.options.apiSecret) return [];
+    if (this.#options.apiSecret) return [];
     return ['HTTP card callbacks run without verification: anyone who reaches the port can click; set callbacks.apiSecret (DINGTALK_CALLBACK_API_SECRET)'];
   }
 
@@ -72,7 +87,7 @@ export class DingTalkHttpCallbacks implements ChannelInteraction {
     if (this.server.started) return;
     const url = await this.server.listen((request, response) => this.serve(request, response, onClick));
     try {
-      await this.options.register(this.options.publicUrl ?? url);
+      await this.#options.register(this.#options.publicUrl ?? url);
     } catch (error) {
       await this.stop();
       throw error;
@@ -86,16 +101,20 @@ export class DingTalkHttpCallbacks implements ChannelInteraction {
   private async serve(request: IncomingMessage, response: ServerResponse, onClick: ClickHandler): Promise<void> {
     const raw = await readCallbackBody(request);
     if (raw === undefined) return send(response, 413, { message: 'body too large' });
-    const { apiSecret } = this.options;
+    const { apiSecret } = this.#options;
     const header = (name: string) => callbackHeader(request, name);
-    if (apiSecret && !verifyDingTalkSignature(header('timestamp'), header('sign'), apiSecret, (this.options.now ?? Date.now)())) {
-      return send(response, 401, { message: 'signature mismatch or stale timestamp' });
+    if (apiSecret) {
+      const now = (this.#options.now ?? Date.now)();
+      const timestamp = header('timestamp');
+      const sign = header('sign');
+      if (!verifyDingTalkSignature(timestamp, sign, apiSecret, now)) return send(response, 401, { message: 'signature mismatch or stale timestamp' });
+      if (!this.#signedBodies.bind(timestamp!, sign!, raw, now)) return send(response, 401, { message: 'signature already used with another body' });
     }
     const deliveryId = createHash('sha256').update(raw).digest('hex');
     const click = clickFromCardCallback(raw, deliveryId);
     // Not one of our controls: an empty answer leaves the card as it is.
     if (!click) return send(response, 200, {});
-    return send(response, 200, callbackResponse(onClick(click), this.options.render, this.options.contentKey));
+    return send(response, 200, callbackResponse(onClick(click), this.#options.render, this.#options.contentKey));
   }
 }
 

@@ -47,13 +47,18 @@ class GatewayClient extends DWClient {
  * click and answers it (`socketCallBackResponse`) with the card's new variables and the user's notice.
  */
 export class DingTalkStreamCallbacks implements ChannelInteraction {
-  private client: GatewayClient | undefined;
+  #client: GatewayClient | undefined;
 
-  constructor(private readonly options: DingTalkStreamCallbacksOptions) {}
+  /** Private (`#`): the options hold the secrets, kept out of `util.inspect` and JSON. */
+  readonly #options: DingTalkStreamCallbacksOptions;
+
+  constructor(options: DingTalkStreamCallbacksOptions) {
+    this.#options = options;
+  }
 
   async start(onClick: ClickHandler): Promise<void> {
-    if (this.client) return;
-    const o = this.options;
+    if (this.#client) return;
+    const o = this.#options;
     // An own subscriptions list: the SDK's default one is a module-level array it pushes into.
     const config = { clientId: o.appKey, clientSecret: o.appSecret, subscriptions: [] } as ConstructorParameters<typeof DWClient>[0];
     const client = new GatewayClient(config, `${o.baseUrl.replace(/\/+$/, '')}/v1.0/gateway/connections/open`);
@@ -68,14 +73,14 @@ export class DingTalkStreamCallbacks implements ChannelInteraction {
       }
       client.socketCallBackResponse(message.headers.messageId, answer);
     });
-    this.client = client;
+    this.#client = client;
     await client.getEndpoint();
     await client._connect();
   }
 
   async stop(): Promise<void> {
-    const client = this.client;
-    this.client = undefined;
+    const client = this.#client;
+    this.#client = undefined;
     client?.disconnect();
   }
 }

@@ -33,5 +33,5 @@ export const DISCORD_LIMITS: DiscordLimits = {
   maxCustomIdChars: 100,
   cardAnswerChars: 2000,
   partAnswerChars: 3900,
-  maxParts: 8,
+  maxParts: 12,
 };

@@ -30,13 +30,25 @@ export interface FeishuHttpCallbacksOptions {
 export class FeishuHttpCallbacks implements ChannelInteraction {
   private readonly server: CallbackServer;
 
-  constructor(private readonly options: FeishuHttpCallbacksOptions) {
-    this.server = new CallbackServer({ host: options.host, port: options.port, path: options.path, answer: (response, status, msg) => send(response, status, { msg }) });
+    /** Private (`#`): the options hold the secrets, kept out of `util.inspect` and JSON. */
+  readonly #options: FeishuHttpCallbacksOptions;
+
+  constructor(options: FeishuHttpCallbacksOptions) {
+    this.#options = options;
+    const verified = Boolean(options.verificationToken || options.encryptKey);
+    this.server = new CallbackServer({
+      host: options.host,
+      port: options.port,
+      path: options.path,
+      answer: (response, status, msg) => send(response, status, { msg }),
+      // Unverified, a page in a browser must not be able to click for someone: Feishu posts JSON without an Origin.
+      ...(verified ? {} : { refuseCrossSite: { contentType: 'application/json' } }),
+    });
   }
 
   /** Set when neither `verificationToken` nor `encryptKey` is: anyone who reaches the port can click. */
   get warnings(): readonly string[] {
-    if (this.options.verificationToken || this.options.encryptKey) return [];
+    if (this.#options.verificationToken || this.#options.encryptKey) return [];
     return [
       'HTTP card callbacks run without verification: anyone who reaches the port can click; set callbacks.verificationToken / callbacks.encryptKey (FEISHU_CALLBACK_VERIFICATION_TOKEN / FEISHU_CALLBACK_ENCRYPT_KEY)',
     ];
@@ -60,7 +72,7 @@ export class FeishuHttpCallbacks implements ChannelInteraction {
     const reply = (status: number, body: unknown) => send(response, status, body);
     const raw = await readCallbackBody(request);
     if (raw === undefined) return reply(413, { msg: 'body too large' });
-    const { encryptKey, verificationToken } = this.options;
+    const { encryptKey, verificationToken } = this.#options;
     const header = (name: string) => callbackHeader(request, name);
     // Checked on the raw body before anything else (a forged body must not even be decrypted).
     const timestamp = header('x-lark-request-timestamp');
@@ -83,13 +95,18 @@ export class FeishuHttpCallbacks implements ChannelInteraction {
     const click = clickFromCardAction(body);
     // Not one of our controls (or another callback type): an empty answer leaves the card as it is.
     if (!click) return reply(200, {});
-    return reply(200, callbackResponse(onClick(click), this.options.render));
+    return reply(200, callbackResponse(onClick(click), this.#options.render));
   }
 
-  /** False when a signed request's timestamp (seconds) is more than {@link MAX_REQUEST_AGE_MS} off: a replay. */
+  /**
+   * False when a signed request's timestamp (epoch seconds) is more than {@link MAX_REQUEST_AGE_MS}
+   * off (a replay), or is missing, empty or not a number: the signature covers timestamp + nonce as
+   * one string, so an old request re-sent with an empty timestamp and the old one moved into the
+   * nonce still matches, and only the parsed timestamp tells its age.
+   */
   private recent(timestamp: string | undefined): boolean {
-    if (timestamp === undefined || !/^\d+$/.test(timestamp)) return true;
-    return Math.abs((this.options.now ?? Date.now)() - Number(timestamp) * 1000) <= MAX_REQUEST_AGE_MS;
+    if (timestamp === undefined || !/^\d{1,12}$/.test(timestamp)) return false;
+    return Math.abs((this.#options.now ?? Date.now)() - Number(timestamp) * 1000) <= MAX_REQUEST_AGE_MS;
   }
 }
 

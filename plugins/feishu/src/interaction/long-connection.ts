@@ -38,9 +38,14 @@ export class FeishuLongConnectionError extends Error {
  * No public URL is needed. The emulator serves the same endpoint and frames over loopback.
  */
 export class FeishuLongConnectionCallbacks implements ChannelInteraction {
-  private client: lark.WSClient | undefined;
+  #client: lark.WSClient | undefined;
 
-  constructor(private readonly options: FeishuLongConnectionOptions) {}
+  /** Private (`#`): the options hold the secrets, kept out of `util.inspect` and JSON. */
+  readonly #options: FeishuLongConnectionOptions;
+
+  constructor(options: FeishuLongConnectionOptions) {
+    this.#options = options;
+  }
 
   /**
    * Connects and resolves once the connection is open.
@@ -49,8 +54,8 @@ export class FeishuLongConnectionCallbacks implements ChannelInteraction {
    *   opened within `connectTimeoutMs`.
    */
   async start(onClick: ClickHandler): Promise<void> {
-    if (this.client) return;
-    const o = this.options;
+    if (this.#client) return;
+    const o = this.#options;
     if (!SDK_APP_ID.test(o.appId)) {
       throw new FeishuLongConnectionError(`feishu appId = ${JSON.stringify(o.appId)}: the SDK's long connection needs an app id of the form cli_ followed by 16 hex digits`);
     }
@@ -68,7 +73,7 @@ export class FeishuLongConnectionCallbacks implements ChannelInteraction {
     const connected = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new FeishuLongConnectionError(`the long connection did not open within ${o.connectTimeoutMs ?? CONNECT_TIMEOUT_MS} ms`)), o.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
       timer.unref();
-      this.client = new lark.WSClient({
+      this.#client = new lark.WSClient({
         appId: o.appId,
         appSecret: o.appSecret,
         domain: o.domain,
@@ -83,7 +88,7 @@ export class FeishuLongConnectionCallbacks implements ChannelInteraction {
         },
       });
     });
-    void this.client!.start({ eventDispatcher: dispatcher });
+    void this.#client!.start({ eventDispatcher: dispatcher });
     try {
       await connected;
     } catch (error) {
@@ -93,8 +98,8 @@ export class FeishuLongConnectionCallbacks implements ChannelInteraction {
   }
 
   async stop(): Promise<void> {
-    const client = this.client;
-    this.client = undefined;
+    const client = this.#client;
+    this.#client = undefined;
     client?.close({ force: true });
   }
 }

@@ -125,7 +125,7 @@ export function layoutCard(view: CardView, options: CardRenderOptions): CardLayo
     view,
     texts,
     locale,
-    title: oneLine(view.title || texts.defaultTitle, MAX_TITLE_CHARS),
+    title: oneLine(view.title.trim() || texts.defaultTitle, MAX_TITLE_CHARS),
     subtitle: statusLine(view.status, view.round, texts),
     thinking: thinking.text,
     options,

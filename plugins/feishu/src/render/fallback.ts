@@ -15,7 +15,7 @@ const MAX_FALLBACK_CHARS = 8000;
 export function renderFallbackCard(view: CardView, options: CardRenderOptions): FeishuCard {
   const locale = options.locale ?? view.locale;
   const texts = CARD_TEXTS[locale];
-  const title = oneLine(view.title || texts.defaultTitle, 100);
+  const title = oneLine(view.title.trim() || texts.defaultTitle, 100);
   const lines: string[] = [];
   if (view.status === 'waiting' && view.waitingFor) lines.push(`${texts.waitingLabel}${texts.colon}${view.waitingFor}`);
   if (view.notice) lines.push(noticeText(view.notice, locale, options.timeZone));

@@ -31,7 +31,11 @@ export interface SlackInteractivityOptions {
 export class SlackInteractivity implements ChannelInteraction {
   private readonly server: CallbackServer;
 
-  constructor(private readonly options: SlackInteractivityOptions) {
+    /** Private (`#`): the options hold the secrets, kept out of `util.inspect` and JSON. */
+  readonly #options: SlackInteractivityOptions;
+
+  constructor(options: SlackInteractivityOptions) {
+    this.#options = options;
     this.server = new CallbackServer({ host: options.host, port: options.port, path: options.path, answer: send });
   }
 
@@ -53,7 +57,7 @@ export class SlackInteractivity implements ChannelInteraction {
     const raw = await readCallbackBody(request);
     if (raw === undefined) return send(response, 413, 'body too large');
     const header = (name: string) => callbackHeader(request, name);
-    if (!verifySlackRequest(this.options.signingSecret, header('x-slack-request-timestamp'), header('x-slack-signature'), raw, (this.options.now ?? Date.now)())) {
+    if (!verifySlackRequest(this.#options.signingSecret, header('x-slack-request-timestamp'), header('x-slack-signature'), raw, (this.#options.now ?? Date.now)())) {
       return send(response, 401, 'signature mismatch or stale timestamp');
     }
     let payload: Record<string, unknown>;
@@ -73,7 +77,7 @@ export class SlackInteractivity implements ChannelInteraction {
     await fetch(responseUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json; charset=utf-8' },
-      body: JSON.stringify(responseFor(reply, this.options.render)),
+      body: JSON.stringify(responseFor(reply, this.#options.render)),
       signal: AbortSignal.timeout(RESPONSE_TIMEOUT_MS),
     }).catch(() => undefined);
   }

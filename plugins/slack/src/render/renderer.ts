@@ -1,4 +1,4 @@
-import { cut, formatFooter, isTerminalStatus, oneLine, reasoningOpen, statusLabel, thinkingHeading, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
+import { cut, DEFAULT_TITLES, formatFooter, isTerminalStatus, oneLine, reasoningOpen, statusLabel, thinkingHeading, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
 import type { SlackBlock, SlackMessage } from './payload.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { plainMrkdwn, splitSections, toMrkdwn } from './mrkdwn.js';
@@ -68,7 +68,10 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
       MAX_FOOTER_CHARS,
     );
   };
-  const headline = (view: CardView) => `${statusLabel(view.status, localeOf(view))} · ${oneLine(view.title, 120)}`;
+  // A run with no title (none given, none in the trace) gets the default every channel shows: a
+  // header block with empty text is refused by Slack (invalid_blocks).
+  const titleOf = (view: CardView) => (view.title.trim() ? view.title : DEFAULT_TITLES[localeOf(view)]);
+  const headline = (view: CardView) => `${statusLabel(view.status, localeOf(view))} · ${oneLine(titleOf(view), 120)}`;
 
   return {
     render(view) {
@@ -76,7 +79,7 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
       const t = SLACK_TEXTS[locale];
       const { main, replies, leftOut } = answerParts(view.answer, limits);
       const blocks: SlackBlock[] = [
-        { type: 'header', text: { type: 'plain_text', text: oneLine(`${view.title}`, limits.maxHeaderChars), emoji: true } },
+        { type: 'header', text: { type: 'plain_text', text: oneLine(titleOf(view), limits.maxHeaderChars), emoji: true } },
         context(`${STATUS_EMOJI[view.status]} *${statusLabel(view.status, locale)}*${view.round > 0 ? ` · ${t.round(view.round)}` : ''}`, 'status'),
       ];
       blocks.push(...livenessBlocks(view, locale, options.timeZone), ...planBlocks(view, locale, limits.maxSectionChars));
@@ -112,9 +115,9 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
       const { replies, leftOut } = answerParts(view.answer, limits);
       return replies.map((sections, i) => {
         const last = i === replies.length - 1;
-        const blocks: SlackBlock[] = [context(`_${oneLine(view.title, 100)} ${t.part(i + 2)}_`, 'part_label'), ...sections.map((text, j) => section(text, `answer_${j + 1}`))];
+        const blocks: SlackBlock[] = [context(`_${oneLine(titleOf(view), 100)} ${t.part(i + 2)}_`, 'part_label'), ...sections.map((text, j) => section(text, `answer_${j + 1}`))];
         if (last && leftOut > 0) blocks.push(context(`_${t.cutNotice(leftOut)}_`, 'notice'));
-        return { text: plainMrkdwn(`${oneLine(view.title, 100)} ${t.part(i + 2)}`), blocks };
+        return { text: plainMrkdwn(`${oneLine(titleOf(view), 100)} ${t.part(i + 2)}`), blocks };
       });
     },
   };

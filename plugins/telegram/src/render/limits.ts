@@ -18,5 +18,5 @@ export const TELEGRAM_LIMITS: TelegramLimits = {
   maxCallbackDataBytes: 64,
   cardAnswerChars: 2500,
   partAnswerChars: 3800,
-  maxParts: 8,
+  maxParts: 12,
 };

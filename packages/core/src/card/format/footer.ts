@@ -57,13 +57,14 @@ export function formatClockTime(epochMs: number, timeZone?: string): string {
 }
 
 const words = {
-  'zh-CN': { in: '输入', out: '输出', ctx: '上下文', tools: '工具', calls: '次', quota: (calls: string, month: string) => `配额 ${calls} / ${month} 次每月` },
-  en: { in: 'in', out: 'out', ctx: 'ctx', tools: 'tools', calls: '', quota: (calls: string, month: string) => `quota ${calls} of ${month}/month` },
+  'zh-CN': { in: '输入', out: '输出', ctx: '上下文', tools: '工具', calls: '次', toolTally: '工具', failed: '失败', quota: (calls: string, month: string) => `配额 ${calls} / ${month} 次每月` },
+  en: { in: 'in', out: 'out', ctx: 'ctx', tools: 'tools', calls: '', toolTally: 'Tools', failed: 'failed', quota: (calls: string, month: string) => `quota ${calls} of ${month}/month` },
 } as const;
 
 /**
  * The footer line: duration, model, input/output tokens, cost, context %, (debug: tool count and,
- * on a final card of a channel with a monthly quota, `quota 37 of 5,000/month`), sent-at.
+ * on a final card of a channel with a monthly quota, `quota 37 of 5,000/month`), sent-at. A final
+ * card with failed tool calls says so in every style: `Tools · 164 · 23 failed` / `工具 · 164 · 23 失败`.
  * Unknown fields are left out.
  */
 export function formatFooter(fields: FooterFields, options: FooterOptions): string {
@@ -85,7 +86,10 @@ export function formatFooter(fields: FooterFields, options: FooterOptions): stri
       : '';
     parts.push(`${w.ctx} ${fields.contextPercent}%${exact}`);
   }
-  if (shown.has('tools')) parts.push(`${w.tools} ${fields.toolCount}${w.calls ? ` ${w.calls}` : ''}`);
+  const failed = fields.failedToolCount ?? 0;
+  if (shown.has('tools')) parts.push(`${w.tools} ${fields.toolCount}${w.calls ? ` ${w.calls}` : ''}${failed > 0 ? ` · ${failed} ${w.failed}` : ''}`);
+  // A final card says how many calls failed: the tool lines it shows are only the latest few.
+  else if (fields.final && failed > 0 && (options.fields === undefined || options.fields.includes('tools'))) parts.push(`${w.toolTally} · ${fields.toolCount} · ${failed} ${w.failed}`);
   if (debug && fields.quota) parts.push(w.quota(count(fields.quota.calls), count(fields.quota.monthlyQuota)));
   if (shown.has('time')) parts.push(formatClockTime(fields.sentAt, options.timeZone));
   return parts.join(' · ');

@@ -38,6 +38,9 @@ export class FinalSettlement {
   /** Cards another process took over (their lease was lost): this process sends nothing more for them. */
   private readonly fenced = new WeakSet<CardDeliveryRecord>();
 
+  /** Closes of given-up messages under way (each reports its card's final when it ends). */
+  private readonly closing = new Set<Promise<void>>();
+
   constructor(private readonly host: FinalSettlementHost) {}
 
   /** True once {@link fence} ran for `record`. */
@@ -82,8 +85,22 @@ export class FinalSettlement {
     // The message given up for a fresh one is closed like a final before the final is reported,
     // also when the final failed but the fresh message may show it: it exists and its last update
     // failed, or a send of it timed out (the platform may have created it, maybe later).
-    if (record.movedFrom && (ok || record.messageMayExist) && mayCloseMoved) void this.closeMoved(record, view).then(() => record.card.onFinal(result));
-    else record.card.onFinal(result);
+    if (record.movedFrom && (ok || record.messageMayExist) && mayCloseMoved) {
+      const closed = this.closeMoved(record, view).then(() => {
+        this.closing.delete(closed);
+        record.card.onFinal(result);
+      });
+      this.closing.add(closed);
+    } else record.card.onFinal(result);
+  }
+
+  /**
+   * Shutdown: resolves once every close of a given-up message has ended and its final was reported.
+   * A close is part of its final (cut short, the old message could keep showing an older state or
+   * the final twice); each is bounded by its retries and the late-apply window.
+   */
+  async close(): Promise<void> {
+    await Promise.all([...this.closing]);
   }
 
   /** Closes the message the final moved away from: retried like a final, again after its late calls (see {@link closeMovedMessage}). */

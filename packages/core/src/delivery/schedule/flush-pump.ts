@@ -91,6 +91,11 @@ export class FlushPump<T extends Flushable> {
     queueMicrotask(() => void this.pump());
   }
 
+  /** The cards with a pending or in-flight flush. */
+  pendingItems(): T[] {
+    return [...this.pending];
+  }
+
   /** Cards with a pending or in-flight flush. */
   get pendingCount(): number {
     return this.pending.size;

@@ -24,7 +24,55 @@ export interface CallbackServerOptions {
    * Writes the server's own answers in the platform's shape: 404 `not found` (another method or
    * path) and 500 `internal error` (the handler rejected; the response may already be sent).
    */
-  readonly answer: (response: ServerResponse, status: 404 | 500, message: string) => void;
+  readonly answer: (response: ServerResponse, status: 403 | 404 | 500, message: string) => void;
+  /**
+   * Set on a server that checks no signature: requests a browser could send from another site are
+   * answered 403 before the handler (see {@link crossSiteProblem}). Platforms post server to server
+   * with JSON, no `Origin`, and the host they were given.
+   */
+  readonly refuseCrossSite?: CrossSiteGuard;
+}
+
+/** What {@link crossSiteProblem} lets through. */
+export interface CrossSiteGuard {
+  /** The one content type taken (parameters such as `charset` aside), e.g. `application/json`. */
+  readonly contentType: string;
+  /** Public URL in front of the server (its host is taken as well as the listening one). */
+  readonly publicUrl?: string;
+}
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Why a request looks cross-site, or undefined when it does not: an `Origin` header (browsers send
+ * one with every cross-site POST; platforms send none) whose host is not the request's `Host`; a
+ * content type other than `guard.contentType` (a page can post `text/plain` or a form without a
+ * preflight, never JSON); or, on a server listening on a loopback address, a `Host` that is neither
+ * a loopback name with the server's port nor the public URL's host (DNS rebinding).
+ */
+export function crossSiteProblem(request: IncomingMessage, guard: CrossSiteGuard, listening: { host: string; port: number }): string | undefined {
+  const host = (callbackHeader(request, 'host') ?? '').toLowerCase();
+  const origin = callbackHeader(request, 'origin');
+  if (origin !== undefined) {
+    let originHost: string | undefined;
+    try {
+      originHost = new URL(origin).host.toLowerCase();
+    } catch {
+      originHost = undefined;
+    }
+    if (originHost !== host) return `foreign Origin ${JSON.stringify(origin)}`;
+  }
+  const type = (callbackHeader(request, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== guard.contentType) return `content type ${JSON.stringify(type)} (expected ${guard.contentType})`;
+  const publicHost = guard.publicUrl ? new URL(guard.publicUrl).host.toLowerCase() : undefined;
+  const bracketed = listening.host.includes(':') ? `[${listening.host}]` : listening.host;
+  if (LOOPBACK_NAMES.has(bracketed.toLowerCase())) {
+    const hostName = host.replace(/:\d+$/, '');
+    const port = /:(\d+)$/.exec(host)?.[1];
+    const ownLoopback = LOOPBACK_NAMES.has(hostName) && port === String(listening.port);
+    if (!ownLoopback && host !== publicHost) return `Host ${JSON.stringify(host)} is not this server`;
+  }
+  return undefined;
 }
 
 /**
@@ -59,6 +107,12 @@ export class CallbackServer {
     const { host, port, path, answer } = this.options;
     const server = createServer((request, response) => {
       if (request.method !== 'POST' || (request.url ?? '').split('?')[0] !== path) return answer(response, 404, 'not found');
+      const guard = this.options.refuseCrossSite;
+      const problem = guard && crossSiteProblem(request, guard, { host, port: (server.address() as AddressInfo).port });
+      if (problem) {
+        request.resume();
+        return answer(response, 403, `refused: ${problem}`);
+      }
       handler(request, response).catch(() => answer(response, 500, 'internal error'));
     });
     this.server = server;

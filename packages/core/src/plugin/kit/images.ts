@@ -1,4 +1,5 @@
-import { open, realpath } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { CardImage } from '../../card/images.js';
 import type { Locale } from '../../card/view.js';
@@ -44,7 +45,12 @@ export interface ImageReadLimits {
    * following symlinks, inside one of them. Relative paths resolve against the process's working directory.
    */
   readonly imageRoots?: readonly string[];
+  /** Longest a local file's read may take, in ms (default {@link DEFAULT_IMAGE_READ_TIMEOUT_MS}); then the image shows as text. */
+  readonly readTimeoutMs?: number;
 }
+
+/** Default {@link ImageReadLimits.readTimeoutMs}: a local image read taking longer is given up, in ms. */
+export const DEFAULT_IMAGE_READ_TIMEOUT_MS = 5000;
 
 /** PNG, JPEG, GIF and WebP file signatures: the only bytes uploaded as images. */
 function hasImageSignature(bytes: Buffer): boolean {
@@ -79,28 +85,45 @@ async function pathInsideRoots(path: string, roots: readonly string[]): Promise<
 }
 
 /** Reads at most `maxBytes + 1` bytes of a regular file (never trusts the size a stat reports: /proc files say 0). */
-async function readBounded(path: string, maxBytes: number): Promise<Buffer> {
-  const file = await open(path, 'r');
+/**
+ * At most `maxBytes + 1` bytes of a regular file. Anything else (a FIFO, a device, a socket) is
+ * refused before it is opened: opening a FIFO for reading blocks until a writer comes, holding one
+ * of libuv's four threads (four such paths stop every `fs` and `dns` call of the process). The open
+ * is non-blocking as well, for a file swapped for a FIFO between the check and the open.
+ */
+async function readBounded(path: string, maxBytes: number, timeoutMs: number): Promise<Buffer> {
+  const notRegular = () => new Error(`image ${JSON.stringify(path)} is not a regular file`);
+  if (!(await stat(path)).isFile()) throw notRegular();
+  const file = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    if (!(await file.stat()).isFile()) throw new Error(`image ${JSON.stringify(path)} is not a file`);
-    const buffer = Buffer.alloc(maxBytes + 1);
-    let length = 0;
-    while (length < buffer.length) {
-      const { bytesRead } = await file.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-    }
-    return buffer.subarray(0, length);
+    const read = (async () => {
+      if (!(await file.stat()).isFile()) throw notRegular();
+      const buffer = Buffer.alloc(maxBytes + 1);
+      let length = 0;
+      while (length < buffer.length) {
+        const { bytesRead } = await file.read(buffer, length, buffer.length - length, null);
+        if (bytesRead === 0) break;
+        length += bytesRead;
+      }
+      return buffer.subarray(0, length);
+    })();
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`image ${JSON.stringify(path)}: reading took longer than ${timeoutMs} ms`)), timeoutMs);
+    });
+    read.catch(() => undefined);
+    return await Promise.race([read, timedOut]);
   } finally {
-    await file.close();
+    clearTimeout(timer);
+    await file.close().catch(() => undefined);
   }
 }
 
 /**
  * The bytes of an image: decoded base64, or a local file read only when it lies inside one of
  * `limits.imageRoots` (none by default: no file is touched). At most `maxBytes + 1` bytes are read.
- * @throws Error naming the image when the path is outside the roots (or no roots are set), the file
- *   cannot be read, is empty, larger than `maxBytes`, or does not start with a PNG, JPEG, GIF or WebP signature.
+ * @throws Error naming the image when the path is outside the roots (or no roots are set), is not a
+ *   regular file (a FIFO, a device), cannot be read within `limits.readTimeoutMs`, is empty, larger than `maxBytes`, or does not start with a PNG, JPEG, GIF or WebP signature.
  */
 export async function readImageBytes(image: CardImage, limits: ImageReadLimits): Promise<Buffer> {
   const { maxBytes } = limits;
@@ -111,7 +134,7 @@ export async function readImageBytes(image: CardImage, limits: ImageReadLimits):
     if (roots.length === 0) throw new Error(`image ${image.id}: local image paths are not read (no imageRoots set)`);
     const real = await pathInsideRoots(image.source.path, roots);
     if (!real) throw new Error(`image ${image.id}: ${JSON.stringify(image.source.path)} is not inside the image roots`);
-    bytes = await readBounded(real, maxBytes);
+    bytes = await readBounded(real, maxBytes, limits.readTimeoutMs ?? DEFAULT_IMAGE_READ_TIMEOUT_MS);
   }
   if (bytes.length === 0) throw new Error(`image ${image.id} is empty`);
   if (bytes.length > maxBytes) throw new Error(`image ${image.id} is more than ${maxBytes} bytes`);

@@ -41,6 +41,7 @@ export {
   imageRefPlaceholder,
   imageIdOfPlaceholder,
   readImageBytes,
+  DEFAULT_IMAGE_READ_TIMEOUT_MS,
   ImageUploads,
   type ImageFallbackReason,
   type ImageReadLimits,
@@ -48,6 +49,8 @@ export {
 export { ALLOWED_LINK_SCHEMES, breakLinkSyntax, isAllowedLinkDestination, neutraliseLinks } from './links.js';
 export {
   CallbackServer,
+  crossSiteProblem,
+  type CrossSiteGuard,
   readCallbackBody,
   callbackHeader,
   MAX_CALLBACK_BODY_BYTES,

@@ -23,6 +23,7 @@ export interface ConformanceSetup {
     readonly tickMs: number;
     readonly debounceMs: number;
     readonly perCardIntervalMs: number;
+    /** A fresh array each start (config schemas take mutable arrays). */
     readonly budget: BudgetWindow[];
   };
   /** True for the interaction cases: configure card callbacks (buttons) on the plugin and the platform. */

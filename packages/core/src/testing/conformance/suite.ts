@@ -66,7 +66,7 @@ export function describeChannelConformance(driver: ConformanceDriver): void {
     });
 
     async function start(interaction = false): Promise<Run> {
-      const platform = await driver.start({ timing: TIMING, interaction });
+      const platform = await driver.start({ timing: { ...TIMING, budget: TIMING.budget.map((window) => ({ ...window })) }, interaction });
       const logger = recordingLogger();
       const cards = createProgressCards({ channels: [platform.plugin], logger, env: {}, retry: RETRY });
       const channel = platform.plugin.id;
