@@ -211,7 +211,7 @@ export class RunBuilder {
    * sends `plan.updated` instead of a tool line; a file-writing call's changes are kept for its
    * successful finish (see `fileChangesFromCall`).
    */
-  toolStarted(callId: string, name: string, args: string | undefined): void {
+  toolStarted(callId: string, name: string, args: string | undefined, parentCallId?: string): void {
     if (!this.active || this.tools.has(callId) || this.finished.has(callId) || this.planCalls.has(callId)) return;
     const plan = planFromCall(name, args);
     if (plan) {
@@ -224,12 +224,19 @@ export class RunBuilder {
       if (files.length > 0) this.pendingFiles.set(callId, files);
     }
     this.tools.set(callId, { name, startedAt: this.clock });
-    this.emit({ type: 'tool.started', callId, name, ...(args !== undefined ? { args } : {}) });
+    this.emit({ type: 'tool.started', callId, name, ...(args !== undefined ? { args } : {}), ...(parentCallId ? { parentCallId } : {}) });
   }
 
   /** Name of the open tool call `callId`, if any. */
   openToolName(callId: string): string | undefined {
     return this.tools.get(callId)?.name;
+  }
+
+  /** Id of the most recently started open tool call whose name is in `names`. */
+  lastOpenToolId(names: readonly string[]): string | undefined {
+    let found: string | undefined;
+    for (const [id, tool] of this.tools) if (names.includes(tool.name)) found = id;
+    return found;
   }
 
   /** Name of the most recently started open tool call whose name is in `names`. */

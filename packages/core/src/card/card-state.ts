@@ -214,7 +214,7 @@ export class CardState {
       case 'tool.started': {
         const resumed = this.status.resume();
         this.text.breakParagraph();
-        const changed = this.tools.start(event.callId, event.name, event.args, at);
+        const changed = this.tools.start(event.callId, event.name, event.args, at, event.parentCallId);
         return { change: resumed || changed ? 'structural' : 'none' };
       }
       case 'tool.args_delta':

@@ -8,14 +8,11 @@ import type { Locale } from './view.js';
 /** A card language as a run or a channel asks for it: a {@link Locale}, or `auto` (the run's own text decides). */
 export type LocaleSetting = Locale | 'auto';
 
-/** The language settings, for schemas and checks. */
-const LOCALE_SETTINGS: readonly LocaleSetting[] = ['zh-CN', 'en', 'auto'];
-
 /**
  * Each channel's default card language, by channel id: what most of its users read. Feishu,
  * DingTalk and WeCom users mostly read Chinese; Slack, Telegram, Discord and Teams users mostly do not.
  */
-const CHANNEL_DEFAULT_LOCALES: Readonly<Record<string, Locale>> = {
+export const CHANNEL_DEFAULT_LOCALES: Readonly<Record<string, Locale>> = {
   feishu: 'zh-CN',
   dingtalk: 'zh-CN',
   wecom: 'zh-CN',

@@ -26,9 +26,9 @@ export interface SecretPattern {
 }
 
 /** A name that says its value is secret: `*_KEY`, `*_TOKEN`, `*_SECRET`, `PASSWORD`… (upper case, as in env and `.env` files). */
-const SECRET_ENV_NAME = String.raw`[A-Z0-9_]*(?:_KEY|_KEYS|APIKEY|_TOKEN|TOKEN|SECRET|_SECRET_[A-Z0-9_]*|PASSWORD|PASSWD|_PWD|_PASS|PASSPHRASE|_CREDENTIALS?|_AUTH|_SIG|_SIGNATURE|_SALT|_DSN)`;
+const SECRET_ENV_NAME = '[A-Z0-9_]*(?:_KEY|_KEYS|APIKEY|_TOKEN|TOKEN|SECRET|_SECRET_[A-Z0-9_]*|PASSWORD|PASSWD|_PWD|_PASS|PASSPHRASE|_CREDENTIALS?|_AUTH|_SIG|_SIGNATURE|_SALT|_DSN)';
 /** The same for keys in JSON, YAML and code: `apiKey`, `client_secret`, `"password"`… (any case, value in quotes). */
-const SECRET_FIELD_NAME = String.raw`[A-Za-z0-9_-]*(?:api[_-]?key|apikey|secret|password|passwd|passphrase|access[_-]?token|refresh[_-]?token|auth[_-]?token|id[_-]?token|session[_-]?token|bot[_-]?token|private[_-]?key|access[_-]?key|secret[_-]?key|client[_-]?secret|app[_-]?secret)`;
+const SECRET_FIELD_NAME = '[A-Za-z0-9_-]*(?:api[_-]?key|apikey|secret|password|passwd|passphrase|access[_-]?token|refresh[_-]?token|auth[_-]?token|id[_-]?token|session[_-]?token|bot[_-]?token|private[_-]?key|access[_-]?key|secret[_-]?key|client[_-]?secret|app[_-]?secret)';
 /** The schemes of an `Authorization` header value. */
 const AUTH_SCHEME = '(?:Bearer|Basic|Token|Bot|Digest|Negotiate|AWS4-HMAC-SHA256)';
 /** A value that is a reference, not a secret: `$VAR`, `${VAR}`, `<your key>`, `%VAR%`, `***`. */
@@ -38,7 +38,7 @@ const NOT_A_REFERENCE = String.raw`(?![$<%*{]|\[redacted\])`;
  * The secret shapes redacted by default, most specific first (a private-key block before the
  * `NAME=value` rule that might otherwise cut it in half).
  */
-const SECRET_PATTERNS: readonly SecretPattern[] = [
+export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { name: 'private-key-block', pattern: /-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g },
   { name: 'aws-access-key-id', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g },
   { name: 'gcp-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },

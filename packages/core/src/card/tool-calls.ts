@@ -41,7 +41,7 @@ export class ToolCalls {
   }
 
   /** `tool.started`: a new running call, or a repeated start updating its name and arguments. */
-  start(callId: string, rawName: string, args: string | Record<string, unknown> | undefined, at: number): boolean {
+  start(callId: string, rawName: string, args: string | Record<string, unknown> | undefined, at: number, parentCallId?: string): boolean {
     const name = wellFormed(rawName);
     this.lastStartedCallId = callId;
     const existing = this.calls.get(callId);
@@ -58,7 +58,17 @@ export class ToolCalls {
       }
       return true;
     }
-    this.calls.set(callId, { callId, name, args: argText, detail: wellFormed(toolDetail(args, this.redact)), state: 'running', startedAt: at });
+    const parent = parentCallId === undefined ? undefined : this.calls.get(parentCallId);
+    if (parent) parent.subagentTools = (parent.subagentTools ?? 0) + 1;
+    this.calls.set(callId, {
+      callId,
+      name,
+      args: argText,
+      detail: wellFormed(toolDetail(args, this.redact)),
+      state: 'running',
+      startedAt: at,
+      ...(parent ? { parentCallId } : {}),
+    });
     this.runningCount += 1;
     return true;
   }

@@ -61,6 +61,11 @@ const words = {
   en: { running: 'running', finished: 'done', failed: 'failed', result: 'result', interrupted: 'interrupted', open: ' (', close: ')', colon: ': ', dot: ' · ' },
 } as const;
 
+/** A subagent's tool count on its line: `3 tools` / `3 次工具调用`. */
+function subagentTools(count: number, locale: Locale): string {
+  return locale === 'zh-CN' ? `${count} 次工具调用` : `${count} tool${count === 1 ? '' : 's'}`;
+}
+
 /** The parts of a line that {@link toolLineText} needs. */
 export interface ToolLineParts {
   readonly name: string;
@@ -69,6 +74,8 @@ export interface ToolLineParts {
   readonly summary?: string;
   /** Running time in ms; under 1000 no duration is shown. */
   readonly elapsedMs: number;
+  /** On a subagent's call (Claude `Task`): how many tool calls its subagent made; shown when above 0. */
+  readonly subagentTools?: number;
 }
 
 /**
@@ -81,7 +88,9 @@ export function toolLineText(line: ToolLineParts, locale: Locale): string {
   const summary = line.summary ? shortSummary(line.summary) : '';
   const duration = line.state === 'running' && line.elapsedMs >= 1000 ? formatDuration(line.elapsedMs, locale) : '';
   const state = w[line.state === 'orphan' ? 'result' : line.state];
-  const extra = line.state === 'running' ? duration : summary;
+  const own = line.state === 'running' ? duration : summary;
+  const count = line.subagentTools ? subagentTools(line.subagentTools, locale) : '';
+  const extra = [own, count].filter(Boolean).join(w.dot);
   if (line.detail) {
     const inside = extra ? `${state}${w.dot}${extra}` : state;
     return `${line.name}: \`${line.detail}\`${w.open}${inside}${w.close}`;
@@ -106,8 +115,12 @@ export interface ToolCallRecord {
   summary?: string;
   startedAt?: number;
   finishedAt?: number;
-  /** Memo of the last text: a line only changes when its state, detail, summary, locale or shown second does. */
-  memo?: { state: ToolLineState; second: number; locale: Locale; name: string; detail: string; summary?: string; text: string };
+  /** The subagent call this call belongs to (`tool.started` `parentCallId`). */
+  parentCallId?: string;
+  /** Tool calls made by the subagent this call runs. */
+  subagentTools?: number;
+  /** Memo of the last text: a line only changes when its state, detail, summary, locale, shown second or tool count does. */
+  memo?: { state: ToolLineState; second: number; locale: Locale; name: string; detail: string; summary?: string; subagentTools?: number; text: string };
 }
 
 /** The view line of a call record at time `now`. */
@@ -117,10 +130,10 @@ export function toToolLine(record: ToolCallRecord, now: number, locale: Locale):
   const memo = record.memo;
   if (
     !memo || memo.state !== record.state || memo.second !== second || memo.locale !== locale ||
-    memo.name !== record.name || memo.detail !== record.detail || memo.summary !== record.summary
+    memo.name !== record.name || memo.detail !== record.detail || memo.summary !== record.summary || memo.subagentTools !== record.subagentTools
   ) {
-    const { state, name, detail, summary } = record;
-    record.memo = { state, second, locale, name, detail, summary, text: toolLineText({ ...record, elapsedMs }, locale) };
+    const { state, name, detail, summary, subagentTools } = record;
+    record.memo = { state, second, locale, name, detail, summary, subagentTools, text: toolLineText({ ...record, elapsedMs }, locale) };
   }
   return {
     callId: record.callId,
@@ -131,6 +144,8 @@ export function toToolLine(record: ToolCallRecord, now: number, locale: Locale):
     startedAt: record.startedAt,
     finishedAt: record.finishedAt,
     elapsedMs,
+    ...(record.parentCallId !== undefined ? { parentCallId: record.parentCallId } : {}),
+    ...(record.subagentTools ? { subagentTools: record.subagentTools } : {}),
     text: record.memo!.text,
   };
 }

@@ -42,6 +42,10 @@ export interface ToolLine {
   readonly finishedAt?: number;
   /** Running time so far in ms (running tools only; 0 otherwise). */
   readonly elapsedMs: number;
+  /** The subagent call (Claude `Task`) this call was made by; absent for the main agent's calls. */
+  readonly parentCallId?: string;
+  /** On a subagent's call: how many tool calls its subagent made (also on its line's text). */
+  readonly subagentTools?: number;
   /**
    * The line as text in the card's locale, e.g. `shell: \`npm test\`（执行中 · 3 秒）` or
    * `read_file：执行中…（1 分 30 秒）`. No duration under 1 s; finished calls show their summary.

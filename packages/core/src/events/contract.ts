@@ -67,6 +67,11 @@ export const ToolStartedSchema = z.object({
   callId: nonEmpty,
   name: nonEmpty,
   args: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+  /**
+   * The call that runs the subagent or background task this call belongs to (a Claude `Task` /
+   * `Agent` call); the card counts it on that call's line.
+   */
+  parentCallId: nonEmpty.optional(),
 });
 /** More argument text of a running tool call (streamed arguments); appended to `args`. */
 export const ToolArgsDeltaSchema = z.object({ type: z.literal('tool.args_delta'), ...at, callId: nonEmpty, delta: z.string() });

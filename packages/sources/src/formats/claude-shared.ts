@@ -165,11 +165,13 @@ export class ClaudeBlocks {
       return;
     }
     let shown = name;
+    let parentCallId: string | undefined;
     if (origin.kind === 'subagent') {
-      const parent = (origin.parentId ? this.b.openToolName(origin.parentId) : undefined) ?? this.b.lastOpenTool(SUBAGENT_TOOLS) ?? 'subagent';
+      parentCallId = origin.parentId && this.b.openToolName(origin.parentId) ? origin.parentId : this.b.lastOpenToolId(SUBAGENT_TOOLS);
+      const parent = (parentCallId ? this.b.openToolName(parentCallId) : undefined) ?? 'subagent';
       shown = `${parent}${SUBAGENT_SEPARATOR}${name}`;
     }
-    this.b.toolStarted(callId, shown, argsText(block.input ?? {}));
+    this.b.toolStarted(callId, shown, argsText(block.input ?? {}), parentCallId);
     const ask = origin.kind === 'main' ? interactionPrompt(name, block.input) : undefined;
     if (ask) this.b.interaction(ask, callId);
   }
