@@ -10,6 +10,8 @@ const WORKSPACES = [
   'plugins/feishu',
   'plugins/dingtalk',
   'plugins/slack',
+  'plugins/telegram',
+  'plugins/discord',
   'packages/sources',
   'packages/adapters',
   'packages/emulator',
