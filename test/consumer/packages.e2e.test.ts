@@ -136,6 +136,8 @@ describe('the packed packages in a project outside the repo', () => {
       ['feishu', ['completed']],
       ['dingtalk', ['completed']],
       ['slack', ['completed']],
+      ['telegram', ['completed']],
+      ['discord', ['completed']],
     ]);
   }, 120_000);
 

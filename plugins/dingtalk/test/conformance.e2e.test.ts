@@ -1,4 +1,4 @@
-import { describeChannelConformance, type ConformanceDriver, type ConformanceFault } from '@progresscard/core/testing';
+import { describeChannelConformance, type ConformanceDriver, type ConformanceFault } from '@progresscard/core/testing/conformance';
 import type { FaultResponse } from '@progresscard/emulator';
 import { setup as startPlatform } from './helpers.js';
 

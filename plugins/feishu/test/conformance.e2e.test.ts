@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describeChannelConformance, type ConformanceDriver, type ConformanceFault } from '@progresscard/core/testing';
+import { describeChannelConformance, type ConformanceDriver, type ConformanceFault } from '@progresscard/core/testing/conformance';
 import { startFeishuEmulator, type FaultResponse } from '@progresscard/emulator';
 import { feishu, type FeishuHttpCallbacks } from '../src/index.js';
 

@@ -1,4 +1,4 @@
-import { describeChannelConformance, type ConformanceDriver, type ConformanceFault } from '@progresscard/core/testing';
+import { describeChannelConformance, type ConformanceDriver, type ConformanceFault } from '@progresscard/core/testing/conformance';
 import { DEFAULT_SLACK_WORKSPACE, startSlackEmulator, type FaultResponse } from '@progresscard/emulator';
 import { slack, type SlackInteractivity } from '../src/index.js';
 

@@ -1,4 +1,4 @@
-import { describeChannelConformance, type ConformanceDriver, type ConformanceFault } from '@progresscard/core/testing';
+import { describeChannelConformance, type ConformanceDriver, type ConformanceFault } from '@progresscard/core/testing/conformance';
 import { DEFAULT_TELEGRAM_BOT as BOT, startTelegramEmulator, type FaultResponse } from '@progresscard/emulator';
 import { telegram } from '../src/index.js';
 

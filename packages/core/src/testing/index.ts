@@ -9,4 +9,3 @@ export { viewAfterEvents, DEFAULT_SCRIPT_START, type ViewAfterEventsOptions } fr
 export { recordingLogger, type RecordingLogger, type LogEntry } from './recording-logger.js';
 export { loadFaultCases, parseFaultCases, faultCase, type FaultCase, type FaultCases } from './fault-cases.js';
 export { maxCallsInWindow } from './call-windows.js';
-export * from './conformance/index.js';
