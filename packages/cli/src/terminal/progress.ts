@@ -37,6 +37,9 @@ function latestStatus(progress: ReplayProgress, channel: string): CardStatus | u
   return cards[cards.length - 1]?.status;
 }
 
+/** Trace time between two progress lines when the output is not a terminal (ms). */
+export const PIPE_PROGRESS_EVERY_MS = 15_000;
+
 function seconds(ms: number): string {
   const s = Math.floor(ms / 1000);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
@@ -81,19 +84,31 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
     };
   }
 
-  // Not a terminal (a pipe, CI, a test): one line whenever a card's status changes.
+  // Not a terminal (a pipe, CI, a test): one line whenever a card's status changes, and a progress
+  // line every PIPE_PROGRESS_EVERY_MS of trace time in between, so a piped run is never silent for long.
   const seen = new Map<string, CardStatus>();
+  let lastLineAt = 0;
   return {
     update(progress) {
+      let wrote = false;
       for (const card of progress.cards) {
         const key = `${card.channel}#${card.run}`;
         if (seen.get(key) === card.status) continue;
         seen.set(key, card.status);
         const c = options.counts(card.channel);
+        // The card's status changes when the agent's event arrives; its final calls are still to
+        // come, so the count here is the calls made so far (the summary has the total).
         stream.write(
           `[${seconds(progress.traceMs)}] ${card.channel}${progress.cards.length > options.channels.length ? ` run ${card.run}` : ''}: ` +
-            `${card.status} (${progress.eventsDone}/${progress.eventsTotal} events, ${c.calls} calls, ${c.rateLimited} rate-limited)\n`,
+            `${card.status} (${progress.eventsDone}/${progress.eventsTotal} events, ${c.calls} calls so far, ${c.rateLimited} rate-limited)\n`,
         );
+        wrote = true;
+      }
+      if (wrote) lastLineAt = progress.traceMs;
+      else if (progress.traceMs - lastLineAt >= PIPE_PROGRESS_EVERY_MS) {
+        lastLineAt = progress.traceMs;
+        const channels = options.channels.map((id) => `${id} ${options.counts(id).calls} calls`).join(', ');
+        stream.write(`[${seconds(progress.traceMs)}] ${progress.eventsDone}/${progress.eventsTotal} events · ${channels}\n`);
       }
     },
     log: (line) => stream.write(`${line}\n`),
