@@ -60,7 +60,7 @@ configuration; 130 interrupted (Ctrl-C; running cards are ended as cancelled).`;
 
 const ROOT_HELP_EXAMPLES = `
 Examples:
-  npx progresscard demo                                   replay a bundled trace to the Feishu, DingTalk and Slack emulators, with a live preview
+  npx progresscard demo                                   replay a bundled trace to every channel's emulator, with a live preview
   npx progresscard replay codex-rollout-parallel.jsonl    replay a bundled trace (or any trace file) by name
   npx progresscard replay session.jsonl --json --speed 50 only a JSON summary on stdout
   npx progresscard emulator                               the emulators standalone, for your own agent
