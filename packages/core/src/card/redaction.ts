@@ -62,7 +62,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { name: 'sendgrid-key', pattern: /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g },
   // Not `\b` before the digits: in a Bot API URL the token follows `bot` (https://core.telegram.org/bots/api#making-requests).
   { name: 'telegram-bot-token', pattern: /(?<![0-9])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g },
-  // Bot token: base64 user id, timestamp, HMAC (the shape gitleaks and GitHub secret scanning match). Unconfirmed by Discord docs.
+  // Bot token: base64 user id . timestamp . HMAC. The shape is the one widely used by token scanners; Discord does not document it (unconfirmed).
   { name: 'discord-bot-token', pattern: /(?<![A-Za-z0-9_-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/g },
   { name: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}/g },
   {
