@@ -7,7 +7,9 @@ import { inspect } from 'node:util';
 import { createProgressCards, silentLogger } from '@progresscard/core';
 import { dingtalk } from '@progresscard/plugin-dingtalk';
 import { feishu } from '@progresscard/plugin-feishu';
+import { discord } from '@progresscard/plugin-discord';
 import { slack } from '@progresscard/plugin-slack';
+import { telegram } from '@progresscard/plugin-telegram';
 import { describe, expect, it } from 'vitest';
 
 const SECRET = 'sEcReT-value-0123456789';
@@ -17,6 +19,9 @@ const plugins = {
   dingtalk: () =>
     dingtalk({ appKey: 'dingsecrettest', appSecret: SECRET, cardTemplateId: 't.schema', target: { type: 'group', openConversationId: 'cidX==' } }),
   slack: () => slack({ botToken: `xoxb-${SECRET}`, channel: 'C0123' }),
+  // The webhook holds the bot token (to answer callback queries) and the secret_token it checks.
+  telegram: () => telegram({ botToken: `123456789:${SECRET}`, chatId: -1001234567890, webhook: { secretToken: SECRET, port: 0 } }),
+  discord: () => discord({ botToken: `${SECRET}.discord`, channelId: '1250000000000000100' }),
 };
 
 /** JSON.stringify that survives cycles (a cycle is written as "[cycle]"). */
@@ -33,7 +38,7 @@ function stringify(value: unknown): string {
 
 describe('credentials stay out of dumps', () => {
   for (const [name, make] of Object.entries(plugins)) {
-    it(`${name}: util.inspect, JSON.stringify and a spread of the transport never show the secret`, () => {
+    it(`${name}: util.inspect, JSON.stringify and a spread of the transport never show the secret (interaction too)`, () => {
       const plugin = make();
       const cards = createProgressCards({ channels: [plugin], logger: silentLogger, env: {} });
       for (const dump of [
@@ -41,6 +46,9 @@ describe('credentials stay out of dumps', () => {
         inspect(cards, { depth: 10 }),
         stringify(plugin),
         stringify({ ...plugin.transport }),
+        inspect(plugin.interaction, { depth: 10, showHidden: true }),
+        stringify(plugin.interaction ?? null),
+        stringify({ ...plugin }),
       ]) {
         expect(dump).not.toContain(SECRET);
       }

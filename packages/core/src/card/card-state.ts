@@ -249,17 +249,17 @@ export class CardState {
       }
       case 'run.completed':
         this.text.release();
-        this.text.setFinalAnswer(event.answer);
+        this.text.setFinalAnswer(event.answer === undefined ? undefined : wellFormed(event.answer));
         this.tools.finishRunning(at);
         return this.end('completed', at);
       case 'run.failed':
         this.text.release();
-        this.error = this.redact(event.error);
+        this.error = this.redact(wellFormed(event.error));
         this.tools.interruptRunning(at);
         return this.end('failed', at);
       case 'run.cancelled':
         this.text.release();
-        this.error = event.reason === undefined ? undefined : this.redact(event.reason);
+        this.error = event.reason === undefined ? undefined : this.redact(wellFormed(event.reason));
         this.tools.interruptRunning(at);
         return this.end('cancelled', at);
     }

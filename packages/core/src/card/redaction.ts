@@ -31,6 +31,8 @@ const SECRET_ENV_NAME = '[A-Z0-9_]*(?:_KEY|_KEYS|APIKEY|_TOKEN|TOKEN|SECRET|_SEC
 const SECRET_FIELD_NAME = '[A-Za-z0-9_-]*(?:api[_-]?key|apikey|secret|password|passwd|passphrase|access[_-]?token|refresh[_-]?token|auth[_-]?token|id[_-]?token|session[_-]?token|bot[_-]?token|private[_-]?key|access[_-]?key|secret[_-]?key|client[_-]?secret|app[_-]?secret)';
 /** The schemes of an `Authorization` header value. */
 const AUTH_SCHEME = '(?:Bearer|Basic|Token|Bot|Digest|Negotiate|AWS4-HMAC-SHA256)';
+/** A value that looks like a token, not a word of prose (`Authorization: required …`): it has a digit or a token symbol, or is long. */
+const TOKEN_LIKE = String.raw`(?=[^\s"'\`,;]*[0-9._~+/=-]|[^\s"'\`,;]{20})`;
 /** A value that is a reference, not a secret: `$VAR`, `${VAR}`, `<your key>`, `%VAR%`, `***`. */
 const NOT_A_REFERENCE = String.raw`(?![$<%*{]|\[redacted\])`;
 
@@ -46,21 +48,27 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { name: 'azure-storage-key', pattern: /(?<keep>\b(?:AccountKey|SharedAccessKey)=)[A-Za-z0-9+/]{20,}={0,2}/g },
   { name: 'azure-sas-signature', pattern: /(?<keep>[?&]sig=)[A-Za-z0-9%+/]{20,}={0,2}/g },
   { name: 'azure-client-secret', pattern: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g },
-  { name: 'openai-anthropic-key', pattern: /\bsk-(?:proj-|ant-(?:api\d\d-|admin\d\d-)?|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
+  // A key's random body has a digit or a capital; an all-lower-case dashed name (branch `sk-learn-…`) is not a key.
+  { name: 'openai-anthropic-key', pattern: /\bsk-(?:proj-|ant-(?:api\d\d-|admin\d\d-)?|svcacct-|admin-)?(?=[a-z_-]*[0-9A-Z])[A-Za-z0-9_-]{20,}/g },
   { name: 'stripe-key', pattern: /\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}/g },
   { name: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b/g },
   { name: 'gitlab-token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g },
   { name: 'slack-token', pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/g },
+  // App-level tokens (Socket Mode): https://api.slack.com/authentication/token-types#app-level
+  { name: 'slack-app-token', pattern: /\bxapp-\d-[A-Za-z0-9-]{10,}/g },
   { name: 'slack-webhook', pattern: /(?<keep>https:\/\/hooks\.slack\.com\/services\/)[A-Za-z0-9/]{20,}/g },
   { name: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{36,}\b/g },
   { name: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{30,}\b/g },
   { name: 'sendgrid-key', pattern: /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g },
-  { name: 'telegram-bot-token', pattern: /\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b/g },
+  // Not `\b` before the digits: in a Bot API URL the token follows `bot` (https://core.telegram.org/bots/api#making-requests).
+  { name: 'telegram-bot-token', pattern: /(?<![0-9])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g },
+  // Bot token: base64 user id . timestamp . HMAC. The shape is the one widely used by token scanners; Discord does not document it (unconfirmed).
+  { name: 'discord-bot-token', pattern: /(?<![A-Za-z0-9_-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/g },
   { name: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}/g },
   {
     name: 'authorization-header',
     pattern: new RegExp(
-      String.raw`(?<keep>\b(?:Proxy-)?Authorization["'\`]?\s*[:=]\s*["'\`]?(?:${AUTH_SCHEME}\s+)?)(?!${AUTH_SCHEME}\b)${NOT_A_REFERENCE}[^\s"'\`,;]{6,}`,
+      String.raw`(?<keep>\b(?:Proxy-)?Authorization["'\`]?\s*[:=]\s*["'\`]?(?:${AUTH_SCHEME}\s+)?)(?!${AUTH_SCHEME}\b)${NOT_A_REFERENCE}${TOKEN_LIKE}[^\s"'\`,;]{6,}`,
       'gi',
     ),
   },
@@ -70,7 +78,12 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   },
   // "Bearer" alone (a token passed on, a curl -H cut elsewhere): only a token-looking word with a digit.
   { name: 'bearer-token', pattern: /(?<keep>\bBearer\s+)(?=[A-Za-z0-9._~+/-]*\d)[A-Za-z0-9._~+/-]{12,}=*/g },
+  { name: 'url-query-secret', pattern: /(?<keep>[?&](?:access_token|refresh_token|id_token|auth_token|token|api_key|apikey|client_secret|secret|password|signature)=)(?![$<%*{]|\[redacted\])[^\s&#"'<>]{6,}/gi },
   { name: 'url-password', pattern: /(?<keep>\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]{3,}(?=@)/gi },
+  {
+    name: 'secret-env-quoted',
+    pattern: new RegExp(String.raw`(?<keep>(?<![A-Za-z0-9_])${SECRET_ENV_NAME}\s*[=:]\s*(?<quote>["']))${NOT_A_REFERENCE}[^"'\n]{3,}(?=\k<quote>)`, 'g'),
+  },
   {
     name: 'secret-env-assignment',
     pattern: new RegExp(String.raw`(?<keep>(?<![A-Za-z0-9_])${SECRET_ENV_NAME}\s*[=:]\s*["']?)${NOT_A_REFERENCE}[^\s"'\`]{3,}`, 'g'),
@@ -82,7 +95,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   },
   {
     name: 'secret-field',
-    pattern: new RegExp(String.raw`(?<keep>["']?(?<![A-Za-z0-9_-])${SECRET_FIELD_NAME}["']?\s*[:=]\s*["'])${NOT_A_REFERENCE}[^"'\s]{4,}`, 'gi'),
+    pattern: new RegExp(String.raw`(?<keep>["']?(?<![A-Za-z0-9_-])${SECRET_FIELD_NAME}["']?\s*[:=]\s*["'])${NOT_A_REFERENCE}[^"'\n]{4,}`, 'gi'),
   },
 ];
 

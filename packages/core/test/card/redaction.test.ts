@@ -62,3 +62,43 @@ describe('secret redaction', () => {
     expect(() => cards.open('memory', undefined, { redaction: { extraPatterns: ['x'] } } as never)).toThrow(/^open redaction = .*extraPatterns/);
   });
 });
+
+// Shapes found by the breaker round: secrets of the channels we ship and common places for tokens.
+const TELEGRAM = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ';
+const DISCORD = 'MTIzNDU2Nzg5MDEyMzQ1Njc4.GAbCdE.abcdefghijklmnopqrstuvwxyz0123456789ab';
+
+describe('secret redaction: shapes that slipped through', () => {
+  it("a Telegram bot token inside a Bot API URL (…/bot<token>/sendMessage), as a curl tool line shows it", () => {
+    expect(redactSecrets(`curl https://api.telegram.org/bot${TELEGRAM}/sendMessage`)).toBe(`curl https://api.telegram.org/bot${REDACTED}/sendMessage`);
+  });
+
+  it('a Discord bot token, bare or after a word', () => {
+    expect(redactSecrets(`the bot token is ${DISCORD}`)).toBe(`the bot token is ${REDACTED}`);
+  });
+
+  it('a Slack app-level token (xapp-, Socket Mode)', () => {
+    expect(redactSecrets('SLACK connect with xapp-1-A0123456789-1234567890123-abcdef0123456789abcdef0123456789')).toBe(`SLACK connect with ${REDACTED}`);
+  });
+
+  it('a token in a URL query string', () => {
+    expect(redactSecrets('GET https://example.com/cb?access_token=abcdef0123456789abcdef0123&x=1')).toBe(`GET https://example.com/cb?access_token=${REDACTED}&x=1`);
+    expect(redactSecrets('https://api.example.com/v1?user=7&api_key=abcdef0123456789abcdef')).toBe(`https://api.example.com/v1?user=7&api_key=${REDACTED}`);
+  });
+
+  it('a quoted secret with spaces is redacted whole, not only its first word', () => {
+    expect(redactSecrets('DB_PASSWORD="correct horse battery staple"')).toBe(`DB_PASSWORD="${REDACTED}"`);
+    expect(redactSecrets('{"password": "correct horse battery staple"}')).toBe(`{"password": "${REDACTED}"}`);
+  });
+});
+
+describe('secret redaction: ordinary text stays', () => {
+  it('prose after "Authorization:" is not a credential', () => {
+    const text = 'Authorization: required for every request';
+    expect(redactSecrets(text)).toBe(text);
+  });
+
+  it('a branch or package name starting with sk- is not an API key', () => {
+    const text = 'git checkout -b sk-learn-experiments-branch-name-long';
+    expect(redactSecrets(text)).toBe(text);
+  });
+});

@@ -9,12 +9,13 @@ export function escapeMarkdown(text: string): string {
  * Agent markdown as Discord shows it: prose with links other than http/https/mailto made plain
  * text, and Discord's angle-bracket markup (`<@user>`, `<#channel>`, `<t:…>`, `<:emoji:…>`) or
  * another platform's (`<at id=all>`) broken by a zero-width space after the `<`, so it shows as
- * written; code left as written (its link syntax broken where it would come alive). Mentions
+ * written; code (fenced or inline) left as written (its link syntax broken where it would come alive). Mentions
  * cannot ping either way: the transport sends `allowed_mentions: { parse: [] }`.
  */
 export function agentMarkdown(markdown: string): string {
   return markdown
-    .split(/(```[\s\S]*?(?:```|$))/)
+    // Fenced blocks, then inline code spans (single or double backticks): shown literally by Discord.
+    .split(/(```[\s\S]*?(?:```|$)|``[^`\n][^\n]*?``|`[^`\n]+`)/)
     .map((part, i) => (i % 2 === 1 ? breakLinkSyntax(part) : neutraliseLinks(part).replace(/<(?=[@#:a-zA-Z/])/g, '<\u200b')))
     .join('');
 }

@@ -49,8 +49,11 @@ function clickFromUpdate(update: Update, callbackData: CallbackDataRegistry): Co
  */
 export class TelegramWebhook implements ChannelInteraction {
   private readonly server: CallbackServer;
+  /** Private (`#`): the options hold the bot token and the secret_token, kept out of `util.inspect` and JSON. */
+  readonly #options: TelegramWebhookOptions;
 
-  constructor(private readonly options: TelegramWebhookOptions) {
+  constructor(options: TelegramWebhookOptions) {
+    this.#options = options;
     this.server = new CallbackServer({ host: options.host, port: options.port, path: options.path, answer: send });
   }
 
@@ -71,7 +74,7 @@ export class TelegramWebhook implements ChannelInteraction {
   private async serve(request: IncomingMessage, response: ServerResponse, onClick: ClickHandler): Promise<void> {
     const raw = await readCallbackBody(request);
     if (raw === undefined) return send(response, 413, 'body too large');
-    if (!secretTokenMatches(this.options.secretToken, callbackHeader(request, 'x-telegram-bot-api-secret-token'))) return send(response, 401, 'secret token mismatch');
+    if (!secretTokenMatches(this.#options.secretToken, callbackHeader(request, 'x-telegram-bot-api-secret-token'))) return send(response, 401, 'secret token mismatch');
     let update: Update;
     try {
       update = JSON.parse(raw) as Update;
@@ -81,10 +84,10 @@ export class TelegramWebhook implements ChannelInteraction {
     send(response, 200, '');
     const query = update.callback_query;
     if (!query) return;
-    const click = clickFromUpdate(update, this.options.callbackData);
+    const click = clickFromUpdate(update, this.#options.callbackData);
     const reply = click ? onClick(click) : undefined;
     if (reply?.repeated) return;
-    await callTelegram(this.options.endpoint, TELEGRAM_METHODS.answerCallbackQuery, {
+    await callTelegram(this.#options.endpoint, TELEGRAM_METHODS.answerCallbackQuery, {
       callback_query_id: query.id,
       ...(reply ? { text: reply.message.slice(0, 200), show_alert: reply.outcome === 'not-allowed' } : {}),
     }).catch(() => undefined);
