@@ -89,7 +89,7 @@ describe('Claude Code (Claude Agent SDK) against a local Anthropic Messages serv
     expect(view.footer.outputTokens).toBeGreaterThan(0);
     const payload = await h.finalPayload(card);
     expect(payload).toMatchObject({ status: 'completed', title: 'Run the check', answer: ANSWER });
-  }, 60_000);
+  }, 180_000);
 
   it('an error mid-stream is retried by Claude Code: the card completes with the retried answer alone', async () => {
     const { server, messages } = await start([{ text: 'The command prin', errorAfter: 16 }, { text: ANSWER }]);
@@ -98,7 +98,7 @@ describe('Claude Code (Claude Agent SDK) against a local Anthropic Messages serv
     expect(card.view().answer).toBe(ANSWER);
     // Claude Code 2.1.332 retries a broken stream as one non-streaming request.
     expect(server.requests.filter((r) => r.path.endsWith('/v1/messages') && Array.isArray(r.body.tools) && r.body.tools.length > 0).length).toBeGreaterThanOrEqual(2);
-  }, 60_000);
+  }, 180_000);
 
   it('an abort while the shell call sleeps ends the card cancelled, the call interrupted', async () => {
     const abort = new AbortController();
@@ -124,7 +124,7 @@ describe('Claude Code (Claude Agent SDK) against a local Anthropic Messages serv
     const view = card.view();
     expect(view.status).toBe('cancelled');
     expect(view.tools.map((tool) => [tool.name, tool.state])).toEqual([['Bash', 'interrupted']]);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('Codex (Codex SDK) against a local OpenAI Responses server', () => {
@@ -159,7 +159,7 @@ describe('Codex (Codex SDK) against a local OpenAI Responses server', () => {
     expect(view.answer).toBe(ANSWER);
     expect(view.footer).toMatchObject({ model: 'gpt-5.5-codex' });
     expect(view.footer.inputTokens).toBeGreaterThan(0);
-  }, 60_000);
+  }, 180_000);
 
   it('a response that fails mid-stream fails the card with the model error', async () => {
     const { thread } = await start([{ text: 'The command prin', errorAfter: 16 }]);
@@ -168,7 +168,7 @@ describe('Codex (Codex SDK) against a local OpenAI Responses server', () => {
     const outcome = await mirrorCodex(events, card).catch(() => ({ status: card.view().status, error: card.view().error }));
     expect(outcome.status).toBe('failed');
     expect(outcome.error).toMatch(/overloaded/i);
-  }, 60_000);
+  }, 180_000);
 
   it('an abort while the command sleeps ends the card cancelled', async () => {
     const { thread } = await start([{ tool: 'exec_command', input: { cmd: 'sleep 30' } }]);
@@ -188,5 +188,5 @@ describe('Codex (Codex SDK) against a local OpenAI Responses server', () => {
     abort.abort();
     await mirrored.catch(() => undefined);
     expect(card.view().status).toBe('cancelled');
-  }, 60_000);
+  }, 180_000);
 });
