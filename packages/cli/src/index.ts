@@ -40,4 +40,5 @@ export { finalView as smokeFinalView, runningView as smokeRunningView } from './
 export { runSmokeScenario, type SmokeOutcome, type SmokeTarget } from './smoke/run.js';
 export { findChromium, launchChromium, SYSTEM_CHROMIUM, type ChromiumChoice, type ChromiumLookup } from './smoke/chromium.js';
 export { runPlan, type PlanOptions } from './commands/plan.js';
+export { runNewChannel, writeChannelScaffold, scaffoldNames, SCAFFOLD_TOOL_VERSIONS, type NewChannelOptions } from './commands/new-channel.js';
 export { budgetPlan, pacedCallsPerSecond, sustainedCallsPerSecond, formatPlan, type PlanInput, type PlanResult, type LoadLevel } from './plan/budget-plan.js';

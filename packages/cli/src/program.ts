@@ -3,6 +3,7 @@ import type { Locale } from '@progresscard/core';
 import { bundledTraces } from '@progresscard/sources';
 import { DEFAULT_EMULATOR_PORT, runEmulatorCommand } from './commands/emulator.js';
 import { runDoctor } from './commands/doctor.js';
+import { runNewChannel } from './commands/new-channel.js';
 import { runPlan } from './commands/plan.js';
 import { runSession } from './commands/session.js';
 import { runSmoke } from './commands/smoke.js';
@@ -68,6 +69,7 @@ Examples:
   npx progresscard smoke --out smoke-artefacts            the scenario matrix on the emulators: payloads, preview, PNGs
   npx progresscard plan --channel feishu --tick-ms 3000   how many runs stay fresh, and how stale under load
   npx progresscard replay --help                          bundled traces, --real and exit codes
+  npx progresscard new-channel acme-chat                  write a channel plugin package with its tests
 
 Channels from plugin packages (any command, anywhere on the line):
   --plugin <module>   a module whose default export is a channel (see defineCliChannel), a list of them
@@ -92,13 +94,14 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
     program
       .command('demo')
       .description(`replay a bundled real trace (default ${DEMO_TRACE}) to the ${platforms} emulators, with a live preview page`)
-      .option('--trace <name|file>', 'a bundled trace name (see `progresscard replay --help`) or a trace file', DEMO_TRACE),
+      .option('--trace <name|file>', 'a bundled trace name (see `progresscard replay --help`) or a trace file', DEMO_TRACE)
+      .addOption(channelFlag('which platform(s) to replay to')),
   )
     .addHelpText('after', REAL_HELP)
-    .action(async (flags: SharedFlags & { trace: string }) => {
+    .action(async (flags: SharedFlags & { trace: string; channel: ChannelId[] }) => {
       setExitCode(
         await runSession(
-          { trace: flags.trace, traceLabel: '--trace', channels: channelIds(), targetSeconds: TARGET_SECONDS, maxGapMs: flags.maxGap, speed: flags.speed, locale: flags.lang,
+          { trace: flags.trace, traceLabel: '--trace', channels: flags.channel, targetSeconds: TARGET_SECONDS, maxGapMs: flags.maxGap, speed: flags.speed, locale: flags.lang,
             real: flags.real, preview: flags.preview, port: flags.port, keepOpen: flags.keepOpen, lingerMs: linger(), json: false },
           io,
         ),
@@ -198,6 +201,16 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
     .option('--json', 'print the figures as JSON', false)
     .action(async (flags: { channel: ChannelId[]; tickMs?: number; processes: number; runMinutes: number; monthlyQuota?: number; runCallCap?: number; json: boolean }) => {
       setExitCode(await runPlan({ channels: flags.channel, tickMs: flags.tickMs, processes: flags.processes, runMinutes: flags.runMinutes, monthlyQuota: flags.monthlyQuota, runCallCap: flags.runCallCap, json: flags.json }, io));
+    });
+
+  program
+    .command('new-channel')
+    .description('write a channel plugin package: defineChannel, renderer, transport, a fake platform, the conformance suite, a CLI config')
+    .argument('<name>', 'the channel id: lowercase words joined by dashes, e.g. acme-chat')
+    .option('--dir <path>', 'where to write it (default ./progresscard-plugin-<name>)')
+    .option('--label <text>', 'human name of the platform (default: the name in title case)')
+    .action(async (name: string, flags: { dir?: string; label?: string }) => {
+      setExitCode(await runNewChannel({ name, ...(flags.dir ? { dir: flags.dir } : {}), ...(flags.label ? { label: flags.label } : {}) }, io));
     });
 
   return program;
