@@ -111,10 +111,7 @@ export function externalChannelDescriptor(channel: CliChannel): AnyChannelDescri
     },
     doctor: {
       ...(channel.monthlyQuota !== undefined ? { monthlyQuota: channel.monthlyQuota } : {}),
-      async checkCredentials(env) {
-        if (!channel.checkCredentials) throw new Error(`the plugin module of ${label} brings no credentials check (checkCredentials)`);
-        await channel.checkCredentials(env);
-      },
+      ...(channel.checkCredentials ? { checkCredentials: (env: Env) => channel.checkCredentials!(env) } : {}),
       callbacks: {
         setup: [`see the documentation of the ${label} plugin`],
         listening: 'the plugin\'s callback listener started',
