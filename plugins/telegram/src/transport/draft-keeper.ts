@@ -95,9 +95,15 @@ export class DraftKeeper {
     kept.timer = undefined;
     if (this.#drafts.get(kept.ref.id) !== kept) return;
     const now = Date.now();
-    if (now - kept.changedAt >= this.#timing.giveUpAfterMs) return this.stop(kept.ref.id);
+    if (now - kept.changedAt >= this.#timing.giveUpAfterMs) {
+      this.stop(kept.ref.id);
+      return;
+    }
     const wait = (this.#lastCallAt.get(kept.chat) ?? 0) + this.#timing.spacingMs - now;
-    if (wait > 0) return this.#arm(kept, wait);
+    if (wait > 0) {
+      this.#arm(kept, wait);
+      return;
+    }
     this.#lastCallAt.set(kept.chat, now);
     kept.refreshing = this.resend(kept.ref, kept.payload).then(
       () => {
