@@ -16,14 +16,14 @@ export interface GateCall {
 }
 
 /** A refused call: the code the real platform answers with, and its retry-after. */
-export interface Refusal {
+interface Refusal {
   readonly code: string;
   readonly retryAfterMs: number;
   readonly scope: 'card' | 'channel';
 }
 
 /** What a gate decided for one call; `answered(at)` runs when its answer reaches the client. */
-export interface Admission {
+interface Admission {
   readonly refusal?: Refusal;
   readonly answered?: (at: number) => void;
 }
@@ -42,7 +42,7 @@ export interface Gate {
 const rateOf = (windows: readonly LimitWindow[]) => Math.min(...windows.map((w) => (w.limit * 1000) / w.intervalMs));
 
 /** Feishu and DingTalk: the documented app-wide windows per API, Feishu's 5/s per chat (send) and per message (patch). */
-export function windowGate(channel: 'feishu' | 'dingtalk', clock: () => number): Gate {
+function windowGate(channel: 'feishu' | 'dingtalk', clock: () => number): Gate {
   const limits =
     channel === 'feishu'
       ? { app: [{ limit: 50, intervalMs: 1000 }, { limit: 1000, intervalMs: 60_000 }], perTarget: [{ limit: 5, intervalMs: 1000 }], appCode: '99991400', targetCode: '230020' }
@@ -67,7 +67,7 @@ export function windowGate(channel: 'feishu' | 'dingtalk', clock: () => number):
  * 30 calls a second per bot, one a second per chat (sends and edits), 20 a minute per group, and
  * drafts one a second per chat on their own window; a refusal is `429` with `retry_after`.
  */
-export function telegramGate(kind: 'private' | 'group', clock: () => number): Gate {
+function telegramGate(kind: 'private' | 'group', clock: () => number): Gate {
   const limits = DEFAULT_TELEGRAM_LIMITS;
   const bot = new SlidingWindowLimiter(limits.perBotWindows, clock);
   const chat = new SlidingWindowLimiter(limits.perChatWindows, clock);
@@ -92,7 +92,7 @@ export function telegramGate(kind: 'private' | 'group', clock: () => number): Ga
 }
 
 /** When the shifting Discord model changes its announced limits (ms after the point starts), and to what. */
-export const DISCORD_LIMIT_SHIFTS: readonly { readonly afterMs: number; readonly limit: DiscordBucketLimit }[] = [
+const DISCORD_LIMIT_SHIFTS: readonly { readonly afterMs: number; readonly limit: DiscordBucketLimit }[] = [
   { afterMs: 20_000, limit: { limit: 2, windowMs: 5000 } },
   { afterMs: 50_000, limit: { limit: 8, windowMs: 4000 } },
 ];
@@ -104,7 +104,7 @@ export const DISCORD_LIMIT_SHIFTS: readonly { readonly afterMs: number; readonly
  * the global limit, then the route's bucket as learned from the announcements (`AnnouncedLimits`).
  * `shifting`: the buckets change their limits mid-run ({@link DISCORD_LIMIT_SHIFTS}).
  */
-export function discordGate(shifting: boolean, clock: () => number): Gate {
+function discordGate(shifting: boolean, clock: () => number): Gate {
   const createRoute = (chat: string) => `POST /channels/${chat}/messages`;
   const editRoute = (chat: string) => `PATCH /channels/${chat}/messages`;
   const initial = DEFAULT_DISCORD_LIMITS.editBucket;

@@ -2,12 +2,6 @@ import type { MessageRef } from '@progresscard/core/plugin';
 import type { TelegramMessage } from '../render/payload.js';
 import { classifyTelegramError } from './classify.js';
 
-/**
- * A draft is "a temporary 30-second preview" (https://core.telegram.org/bots/api#sendmessagedraft):
- * Telegram drops it 30 s after its last `sendMessageDraft` unless it is persisted with `sendMessage`.
- */
-export const DRAFT_LIFETIME_MS = 30_000;
-
 /** Timing of a {@link DraftKeeper}. All in ms. */
 export interface DraftKeeperTiming {
   /** Re-send a draft nothing updated for this long (default 20000: 10 s of room before the 30 s lifetime). */
@@ -21,8 +15,12 @@ export interface DraftKeeperTiming {
   readonly giveUpAfterMs: number;
 }
 
-/** The default {@link DraftKeeperTiming}. */
-export const DRAFT_KEEPER_TIMING: DraftKeeperTiming = { refreshMs: 20_000, spacingMs: 1000, giveUpAfterMs: 30 * 60_000 };
+/**
+ * The default {@link DraftKeeperTiming}. A draft is "a temporary 30-second preview"
+ * (https://core.telegram.org/bots/api#sendmessagedraft): Telegram drops it 30 s after its last
+ * `sendMessageDraft` unless it is persisted with `sendMessage`.
+ */
+const DRAFT_KEEPER_TIMING: DraftKeeperTiming = { refreshMs: 20_000, spacingMs: 1000, giveUpAfterMs: 30 * 60_000 };
 
 interface KeptDraft {
   readonly ref: MessageRef;
