@@ -1,10 +1,11 @@
 import { faultCase, loadFaultCases } from '@progresscard/core/testing';
+import type { DiscordMessageSnapshot } from '@progresscard/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { embedOf } from './harness.js';
 import { inProcess, type InProcess } from './in-process.js';
 
 /**
- * More field fault cases for Discord (F04, F09, F13, F20 of the project's shared case collection,
+ * More field fault cases for Discord (F04, F09, F13, F20; F12, F14, F16 of the project's shared case collection,
  * copied into fixtures/faults-more.jsonl with Discord's answers), on fake time with the emulator in
  * process (in-process.ts); budgets are learned from the headers on the same faked clock.
  */
@@ -13,6 +14,8 @@ const EDIT = 'messages.edit';
 const CREATE = 'messages.create';
 const fail = (status: number, message: string, code = 0) => ({ status, body: { message, code } });
 const description = (m: Parameters<typeof embedOf>[0]) => embedOf(m).description ?? '';
+/** What a message shows: its card's description. */
+const TEXT = (m: DiscordMessageSnapshot) => description(m);
 const bodyText = (call: { card?: unknown }) => JSON.stringify(call.card ?? '');
 
 let h: InProcess | undefined;
@@ -95,5 +98,35 @@ describe('field fault cases, more (Discord, emulator in process, fake time)', ()
     // Not checked: the case also wants the card not to promise replies that never came; it still
     // says "the rest continues in N replies below" (the core keeps the main card's last render when
     // it gives up on the parts), a gap of the core's continuation delivery, on every channel.
+  });
+
+  describe('streamed text (F12, F14, F16: no platform fault)', () => {
+    const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    async function played(id: string) {
+      h = inProcess();
+      const card = h.cards.open('discord');
+      await h.play(card, faultCase(cases, id).events);
+      expect(await h.settle(card.finalDelivery)).toMatchObject({ ok: true, status: 'completed' });
+      expect(h.emulator.calls({ outcome: 'rejected' })).toEqual([]);
+      return h.emulator.messages();
+    }
+
+    it('F12 an emoji split across deltas and length cuts: no call carries half an emoji', async () => {
+      const messages = await played('F12');
+      const strings = (value: unknown): string[] => (typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(strings) : []);
+      for (const m of messages) for (const call of m.history) for (const text of strings(call.card)) expect(text).not.toMatch(LONE_SURROGATE);
+      expect(messages.flatMap((m) => m.history).length).toBeGreaterThan(1);
+    });
+
+    it('F14 answer text before and after a tool call stays apart', async () => {
+      const [message] = await played('F14');
+      expect(TEXT(message!)).toMatch(/first\.\s+The timeout is 30 s\./);
+    });
+
+    it('F16 an unmatched backtick and a bare < mid-stream: every call parses, the last paragraph is shown', async () => {
+      const [message] = await played('F16');
+      expect(TEXT(message!)).toContain('The last paragraph must stay visible.');
+      expect(TEXT(message!)).toContain('x < 10');
+    });
   });
 });

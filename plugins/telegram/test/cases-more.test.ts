@@ -5,7 +5,7 @@ import { statusLine } from './harness.js';
 import { inProcess, type InProcess } from './in-process.js';
 
 /**
- * More field fault cases for Telegram (F04, F09, F13, F20 of the project's shared case collection,
+ * More field fault cases for Telegram (F04, F09, F13, F20; F12, F14, F16 of the project's shared case collection,
  * copied into fixtures/faults-more.jsonl with Telegram's answers), on fake time with the emulator in
  * process (in-process.ts), in a forum topic of a supergroup: the card is posted and edited.
  */
@@ -20,7 +20,10 @@ afterEach(async () => {
   h = undefined;
 });
 
-/** Accepted calls of a message, with what it showed after each. */
+/** What a message shows. */
+const TEXT = (m: TelegramMessageSnapshot) => m.text;
+
+/** Accepted calls of a message. */
 const accepted = (m: TelegramMessageSnapshot) => m.history.filter((call) => call.outcome === 'accepted');
 
 describe('field fault cases, more (Telegram, emulator in process, fake time)', () => {
@@ -99,5 +102,35 @@ describe('field fault cases, more (Telegram, emulator in process, fake time)', (
     // Not checked here: the case also wants the card not to promise replies that never came; it still
     // says "the rest continues in 9 messages below" (the core keeps the main card's last render when
     // it gives up on the parts), a gap of the core's continuation delivery, on every channel.
+  });
+
+  describe('streamed text (F12, F14, F16: no platform fault)', () => {
+    const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    async function played(id: string) {
+      h = inProcess({ plugin: TOPIC });
+      const card = h.cards.open('telegram');
+      await h.play(card, faultCase(cases, id).events);
+      expect(await h.settle(card.finalDelivery)).toMatchObject({ ok: true, status: 'completed' });
+      expect(h.emulator.calls({ outcome: 'rejected' })).toEqual([]);
+      return h.emulator.messages({ chatId: BOT.groupChat });
+    }
+
+    it('F12 an emoji split across deltas and length cuts: no call carries half an emoji', async () => {
+      const messages = await played('F12');
+      const strings = (value: unknown): string[] => (typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(strings) : []);
+      for (const m of messages) for (const call of m.history) for (const text of strings(call.card)) expect(text).not.toMatch(LONE_SURROGATE);
+      expect(messages.flatMap((m) => m.history).length).toBeGreaterThan(1);
+    });
+
+    it('F14 answer text before and after a tool call stays apart', async () => {
+      const [message] = await played('F14');
+      expect(TEXT(message!)).toMatch(/first\.\s+The timeout is 30 s\./);
+    });
+
+    it('F16 an unmatched backtick and a bare < mid-stream: every call parses, the last paragraph is shown', async () => {
+      const [message] = await played('F16');
+      expect(TEXT(message!)).toContain('The last paragraph must stay visible.');
+      expect(TEXT(message!)).toContain('x < 10');
+    });
   });
 });
