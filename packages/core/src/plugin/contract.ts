@@ -260,6 +260,14 @@ export interface CardTransport<Payload, Target = unknown> {
  *   `channel_not_found` / `not_in_channel`, Feishu 230002 bot not in the chat / 230001 invalid
  *   receive_id, DingTalk's invalid openConversationId); that card's progressive updates stop and its
  *   final gets one try, other cards of the channel go on. `detail` should name the target.
+ * - `missing-scope`: the app lacks a permission scope this operation needs (Feishu 99991672 "One of
+ *   the following scopes is required", DingTalk 403 `AccessTokenPermissionDenied`, Slack
+ *   `missing_scope`); every later call of the same operation would be refused alike until an admin
+ *   grants it. The core stops that operation (`send`, `update` or `reply`) for the whole channel
+ *   with one error naming `scope`; the other operations go on, and each card still ends with a
+ *   final through what works (an update refused: the final goes out as a fresh message). A
+ *   transport whose streaming route lacks its scope should switch to its non-streaming mode itself
+ *   rather than throw this.
  */
 export type CallFailure =
   | { readonly kind: 'rate-limited'; readonly retryAfterMs?: number; readonly scope?: 'card' | 'channel'; readonly detail: string }
@@ -268,7 +276,13 @@ export type CallFailure =
   | { readonly kind: 'auth'; readonly detail: string }
   | { readonly kind: 'transient'; readonly detail: string }
   | { readonly kind: 'quota'; readonly detail: string }
-  | { readonly kind: 'target'; readonly detail: string };
+  | { readonly kind: 'target'; readonly detail: string }
+  | {
+      readonly kind: 'missing-scope';
+      /** The permission scope the platform named (`cardkit:card:write`, `Card.Streaming.Write`, `chat:write`), or undefined when it named none. */
+      readonly scope?: string;
+      readonly detail: string;
+    };
 
 /** The failure kinds, for tables and metrics. */
 export type CallFailureKind = CallFailure['kind'];
