@@ -88,6 +88,7 @@ export class ChannelDispatcher {
     this.budget = new ChannelBudget(deps.plugin, deps.settings, deps.budgets, deps.clock);
     this.stop = new ChannelStop(deps.plugin.id, deps.logger, deps.plugin.credentials);
     this.refusedOperations = new RefusedOperations(deps.plugin.id, deps.logger);
+    deps.plugin.transport.onNotice?.((notice) => deps.logger.warn(`${deps.plugin.id}: ${notice.message}`, { channel: deps.plugin.id, ...(notice.scope && { scope: notice.scope }) }));
     this.store = new CardStoreWriter(deps.cards, deps.leases, deps.plugin.id, deps.logger, (record, expired) =>
       this.settlement.fence(record, expired ? LEASE_EXPIRED_ERROR : undefined),
     );

@@ -242,6 +242,27 @@ export interface CardTransport<Payload, Target = unknown> {
   refreshAuth?(): Promise<void>;
   /** Maps anything `send`/`update` threw to a failure kind. Must not throw. */
   classify(error: unknown): CallFailure;
+  /**
+   * Registers the core's listener for {@link TransportNotice}s: lasting changes the transport made
+   * on its own that the operator should hear about once (a streaming route refused for a missing
+   * scope, so the channel now uses its non-streaming mode). The core logs each as one warning
+   * naming the channel. Optional.
+   */
+  onNotice?(listener: (notice: TransportNotice) => void): void;
+}
+
+/**
+ * A lasting change a transport made on its own, reported once (see {@link CardTransport.onNotice}):
+ * - `downgraded`: a route lacks its permission `scope` (e.g. Feishu CardKit without
+ *   `cardkit:card:write`, DingTalk streaming without `Card.Streaming.Write`), so the transport uses
+ *   its non-streaming mode for the rest of the process; every card is still shown and completed.
+ */
+export interface TransportNotice {
+  readonly kind: 'downgraded';
+  /** The permission scope the platform named, if any. */
+  readonly scope?: string;
+  /** One line for the operator: what was refused and what the channel does instead. */
+  readonly message: string;
 }
 
 /**

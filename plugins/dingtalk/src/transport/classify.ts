@@ -35,6 +35,12 @@ const GONE_CODES: ReadonlySet<string> = new Set(['param.cardNotExist', 'cardInst
  */
 const TARGET_CODES: ReadonlySet<string> = new Set(['invalid.openConversationId', 'group.disbanded', 'bot.stopped', 'param.openSpaceIdInvalid']);
 
+/**
+ * The app lacks a permission scope of this API: 403 with this code and the scopes in
+ * `accessdenieddetail.requiredScopes` (https://open.dingtalk.com/document/orgapp-server/add-api-permission).
+ */
+export const MISSING_SCOPE_CODE = 'Forbidden.AccessDenied.AccessTokenPermissionDenied';
+
 /** Codes meaning "the token is bad": `InvalidAuthentication` (HTTP 400, https://open.dingtalk.com/document/development/server-api-error-codes-1), the generic 401 `Unauthorized`. */
 const AUTH_CODES: ReadonlySet<string> = new Set(['InvalidAuthentication', 'Unauthorized', 'invalidClientIdOrSecret', 'accesstoken.expired']);
 
@@ -48,9 +54,10 @@ const AUTH_CODES: ReadonlySet<string> = new Set(['InvalidAuthentication', 'Unaut
  * - 400 `param.cardNotExist` (and `cardInstance.notExist`) → `gone`;
  * - `invalid.openConversationId`, `group.disbanded`, `bot.stopped`, `param.openSpaceIdInvalid`, or no
  *   usable target → `target` (the card's final is tried once; other cards go on);
+ * - 403 `Forbidden.AccessDenied.AccessTokenPermissionDenied` → `missing-scope`, naming `requiredScopes`;
  * - `InvalidAuthentication` (400), 401 → `auth`;
  * - 408, 5xx, timeouts, network errors, a card created but not delivered → `transient`;
- * - any other 4xx (`param.invalid`, `param.contentUnsafe`, permission errors…) → `rejected`.
+ * - any other 4xx (`param.invalid`, `param.contentUnsafe`…) → `rejected`.
  */
 export function classifyDingTalkError(error: unknown): CallFailure {
   if (error instanceof DingTalkApiError) {
@@ -64,6 +71,7 @@ export function classifyDingTalkError(error: unknown): CallFailure {
     if (error.status === 429) return { kind: 'rate-limited', retryAfterMs: QPS_RETRY_AFTER_MS, scope: 'channel', detail };
     if (GONE_CODES.has(code)) return { kind: 'gone', detail };
     if (TARGET_CODES.has(code)) return { kind: 'target', detail };
+    if (code === MISSING_SCOPE_CODE) return { kind: 'missing-scope', scope: error.requiredScopes?.join(', '), detail };
     if (AUTH_CODES.has(code) || error.status === 401) return { kind: 'auth', detail };
     if (error.status >= 500 || error.status === 408) return { kind: 'transient', detail };
     if (error.status >= 400) return { kind: 'rejected', detail };

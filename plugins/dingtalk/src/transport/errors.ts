@@ -23,6 +23,8 @@ export class DingTalkApiError extends Error {
     readonly platformMessage: string | undefined,
     /** `requestid` of the answer, for DingTalk support. */
     readonly requestId?: string,
+    /** The scopes a 403 `AccessTokenPermissionDenied` names (`accessdenieddetail.requiredScopes`), e.g. `['Card.Streaming.Write']`. */
+    readonly requiredScopes?: readonly string[],
   ) {
     super(`dingtalk ${operation}: HTTP ${status} ${code ?? '(no code)'}${platformMessage && platformMessage !== code ? `: ${platformMessage}` : ''}${requestId ? ` [requestid ${requestId}]` : ''}`);
   }
