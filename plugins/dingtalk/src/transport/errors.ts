@@ -55,6 +55,18 @@ export class DingTalkDeliveryError extends Error {
   }
 }
 
+/**
+ * The card was created with the streaming template, but its content cannot be streamed (the app
+ * lacks `Card.Streaming.Write`): it is given up (classified `gone`) so that the core sends a fresh
+ * card, created with the card-data template.
+ */
+export class DingTalkStreamingRefusedError extends Error {
+  override readonly name = 'DingTalkStreamingRefusedError';
+  constructor(readonly outTrackId: string) {
+    super(`dingtalk card ${outTrackId}: its template only shows streamed content and the app lacks Card.Streaming.Write; a fresh card with the card-data template replaces it`);
+  }
+}
+
 /** The request never got an HTTP answer: connection refused or reset, DNS, or the timeout. */
 export class DingTalkNetworkError extends Error {
   override readonly name = 'DingTalkNetworkError';
