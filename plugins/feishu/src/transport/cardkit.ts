@@ -136,7 +136,8 @@ interface PendingEntity {
  * - update, only an answer element's text changed: one element-content PUT (the client types it out);
  *   anything else: a full card update. 200850 / 300309 (streaming closed): reopen with settings and
  *   write again; if that fails, full updates for the rest of the card's life.
- * - final: a full update with `streaming_mode: false`, then settings closing streaming.
+ * - final: one full update with `streaming_mode: false` (it replaces the entity's config too, which
+ *   closes streaming; no settings call).
  * - 300317 (sequence not above the platform's): the sequence jumps a second ahead and the call is sent once more.
  * - an entity refused as "cardid is invalid" (230099 / 11310) is replaced by a new one, sent once;
  *   refused again (or the create refused for a missing scope), {@link CardKitUnavailable} is thrown
@@ -210,8 +211,10 @@ export class CardKitCards {
   async update(message: MessageRef, card: FeishuCard, final: boolean): Promise<void> {
     const entity = this.#entity(message);
     if (final) {
+      // One call: a full update replaces all of the entity's content, its config too
+      // ("覆盖更新指定的卡片实体的所有内容", card update doc), so `streaming_mode: false` in it
+      // closes streaming without a settings call.
       await this.#fullUpdate(entity, card, false);
-      await this.#closeStreaming(entity);
       this.#entities.delete(entity.cardId);
       return;
     }
@@ -257,15 +260,6 @@ export class CardKitCards {
     entity.shown = undefined;
     await this.#operate(entity, (op) => FEISHU_CARDKIT_ROUTES.updateCard.call(this.#client, { ...op, cardJson }));
     entity.shown = card;
-  }
-
-  async #closeStreaming(entity: EntityState): Promise<void> {
-    try {
-      await this.#settings(entity, false);
-    } catch (error) {
-      // Already closed (its window ran out): nothing left to close.
-      if (!STREAMING_CLOSED_CODES.has(feishuCodeOf(error) ?? 0)) throw error;
-    }
   }
 
   #settings(entity: EntityState, streaming: boolean): Promise<FeishuAnswer> {
