@@ -66,6 +66,24 @@ function streamedChange(before: FeishuCard, after: FeishuCard): { elementId: str
   return { elementId: y.element_id!, content: y.content as string };
 }
 
+/**
+ * True when the card shows a control that calls back (a button with a `callback` behaviour, a
+ * form). While an entity is in streaming mode, "在用户交互卡片时，当服务端收到卡片的回调请求后，将无法立即更新卡片"
+ * (https://open.larkoffice.com/document/uAjLw4CM/ukzMukzMukzM/feishu-cards/streaming-updates-openapi-overview):
+ * a click's in-place update would not show, so such a card is never in streaming mode.
+ */
+export function hasCallbackControls(card: FeishuCard): boolean {
+  const walk = (elements: readonly FeishuElement[] | undefined): boolean =>
+    (elements ?? []).some(
+      (e) =>
+        e.tag === 'form' ||
+        (Array.isArray(e.behaviors) && (e.behaviors as { type?: unknown }[]).some((b) => b?.type === 'callback')) ||
+        walk(e.elements as FeishuElement[] | undefined) ||
+        walk(e.columns as FeishuElement[] | undefined),
+    );
+  return walk(card.body.elements);
+}
+
 function isStreamed(e: FeishuElement): boolean {
   return e.tag === 'markdown' && typeof e.content === 'string' && STREAMED_ELEMENT.test(e.element_id ?? '');
 }
@@ -136,6 +154,9 @@ interface PendingEntity {
  * - update, only an answer element's text changed: one element-content PUT (the client types it out);
  *   anything else: a full card update. 200850 / 300309 (streaming closed): reopen with settings and
  *   write again; if that fails, full updates for the rest of the card's life.
+ * - a card showing controls that call back (question buttons, Stop) is never in streaming mode: it
+ *   is created, or fully updated, with `streaming_mode: false`, so a click's in-place update shows
+ *   at once; once the controls are gone the next full update opens streaming again.
  * - final: one full update with `streaming_mode: false` (it replaces the entity's config too, which
  *   closes streaming; no settings call).
  * - 300317 (sequence not above the platform's): the sequence jumps a second ahead and the call is sent once more.
@@ -194,7 +215,7 @@ export class CardKitCards {
     const sequenceBase = this.#now();
     let answer: FeishuAnswer;
     try {
-      answer = check(await FEISHU_CARDKIT_ROUTES.createCard.call(this.#client, { cardJson: JSON.stringify(withStreamingMode(card, true)) }));
+      answer = check(await FEISHU_CARDKIT_ROUTES.createCard.call(this.#client, { cardJson: JSON.stringify(withStreamingMode(card, !hasCallbackControls(card))) }));
     } catch (error) {
       const missing = missingScopeOf(error);
       if (missing) throw new CardKitUnavailable('missing-scope', missing.scope, error);
@@ -218,13 +239,15 @@ export class CardKitCards {
       this.#entities.delete(entity.cardId);
       return;
     }
-    const change = entity.shown && !entity.fullOnly ? streamedChange(entity.shown, card) : undefined;
+    // A card with controls is a full update with streaming closed (see `hasCallbackControls`).
+    const controls = hasCallbackControls(card);
+    const change = entity.shown && !entity.fullOnly && !controls ? streamedChange(entity.shown, card) : undefined;
     if (change === null) return;
     if (change && (await this.#stream(entity, change.elementId, change.content))) {
       entity.shown = card;
       return;
     }
-    await this.#fullUpdate(entity, card, !entity.fullOnly);
+    await this.#fullUpdate(entity, card, !entity.fullOnly && !controls);
   }
 
   /** True when the text went out; false when streaming is closed for good (the caller sends a full update). */
