@@ -6,7 +6,7 @@ import type { FeishuError, FeishuRoute } from './codes.js';
  * The IM routes' lists follow the message/create doc's permission section (`im:message` or
  * `im:message:send_as_bot`); for patch, images and reactions the exact lists are UNCONFIRMED here.
  */
-export const FEISHU_ROUTE_SCOPES: Readonly<Partial<Record<FeishuRoute, readonly string[]>>> = {
+const FEISHU_ROUTE_SCOPES: Readonly<Partial<Record<FeishuRoute, readonly string[]>>> = {
   'im.message.create': ['im:message', 'im:message:send_as_bot'],
   'im.message.reply': ['im:message', 'im:message:send_as_bot'],
   'im.message.patch': ['im:message', 'im:message:send_as_bot'],
@@ -24,6 +24,6 @@ export const FEISHU_ROUTE_SCOPES: Readonly<Partial<Record<FeishuRoute, readonly 
  */
 export function missingScopeError(route: FeishuRoute, missing: ReadonlySet<string>): FeishuError | undefined {
   const accepted = FEISHU_ROUTE_SCOPES[route];
-  if (!accepted || !accepted.every((scope) => missing.has(scope))) return undefined;
+  if (!accepted?.every((scope) => missing.has(scope))) return undefined;
   return { status: 400, code: 99991672, msg: `Access denied. One of the following scopes is required: [${accepted.join(', ')}].` };
 }

@@ -72,7 +72,7 @@ function streamedChange(before: FeishuCard, after: FeishuCard): { elementId: str
  * (https://open.larkoffice.com/document/uAjLw4CM/ukzMukzMukzM/feishu-cards/streaming-updates-openapi-overview):
  * a click's in-place update would not show, so such a card is never in streaming mode.
  */
-export function hasCallbackControls(card: FeishuCard): boolean {
+function hasCallbackControls(card: FeishuCard): boolean {
   const walk = (elements: readonly FeishuElement[] | undefined): boolean =>
     (elements ?? []).some(
       (e) =>

@@ -57,10 +57,10 @@ const INVALID_PARAMETER_CODE = 230001;
  * the following scopes is required: [cardkit:card:write]." (common error codes,
  * https://open.feishu.cn/document/server-docs/getting-started/server-error-codes).
  */
-export const MISSING_SCOPE_CODE = 99991672;
+const MISSING_SCOPE_CODE = 99991672;
 
 /** The scopes a 99991672 answer names, comma-separated as Feishu lists them; undefined when it names none. */
-export function scopesNamedIn(msg: string | undefined): string | undefined {
+function scopesNamedIn(msg: string | undefined): string | undefined {
   const listed = /\[([^\]]+)\]/.exec(msg ?? '')?.[1]?.trim();
   return listed ? listed.split(/\s*,\s*/).join(', ') : undefined;
 }
