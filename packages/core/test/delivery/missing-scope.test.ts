@@ -73,4 +73,33 @@ describe('a missing permission scope', () => {
     expect(logger.lines).toHaveLength(1);
     expect(logger.lines[0]).toMatch(/chat:write: send stops/);
   });
+
+  it('a completion ping refused for a missing scope warns once; later cards send no ping, their cards still complete', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const channel = memoryChannel({ switches: { completionPing: { afterMs: 1000 } } });
+    const refusal = new Error('99991672');
+    let replies = 0;
+    const transport = {
+      ...channel.transport,
+      reply: async () => {
+        replies += 1;
+        throw refusal;
+      },
+      classify: (error: unknown) => (error === refusal ? ({ kind: 'missing-scope', scope: 'im:message:send_as_bot', detail: '99991672' } as const) : channel.transport.classify(error)),
+    };
+    const logger = recordingLogger();
+    const cards = createProgressCards({ channels: [{ ...channel, transport }], logger, env: {} });
+    for (const n of [1, 2, 3]) {
+      const card = cards.open('memory');
+      card.start({ title: `run ${n}` });
+      await settle(5000);
+      card.complete(`answer ${n}`);
+      await settle(5000);
+      expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+    }
+    await cards.shutdown();
+    expect(replies).toBe(1);
+    expect(logger.lines).toHaveLength(1);
+    expect(logger.lines[0]).toMatch(/^warn memory: the app lacks permission scope im:message:send_as_bot for replies: no more completion pings/);
+  });
 });
