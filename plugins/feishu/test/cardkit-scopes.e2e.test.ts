@@ -87,6 +87,24 @@ describe('Feishu CardKit without its scope, and refused card entities', () => {
     expect(h.emulator.calls({ route: 'cardkit.card.create' })).toHaveLength(2);
   });
 
+  it('CardKit scope taken away mid-run: the card is sent again as a plain card and ends completed, with the scope warning once', async () => {
+    const c = cases.get('F24')!;
+    h = await harness({ scale: 10, plugin: cardkit });
+    const refused = { status: 400, body: { code: 99991672, msg: 'Access denied. One of the following scopes is required: [cardkit:card:write].' } };
+    for (const route of ['cardkit.card.update', 'cardkit.element.content', 'cardkit.card.settings']) h.emulator.faults.add({ route, respond: refused });
+    const [final] = await runCards(h, c.events, 1);
+
+    expect(final).toMatchObject({ ok: true, status: 'completed', freshMessage: true });
+    const [entityMessage, plain, ...more] = h.emulator.messages();
+    expect(more).toEqual([]);
+    expect(entityMessage!.cardId).toBeDefined();
+    expect(plain!.cardId).toBeUndefined();
+    expect(plain!.messageId).toBe(final!.message!.id);
+    expect(textOf(plain!.card, 'answer')).toBe('The root volume is 91% full; the logs folder holds 40 GB.');
+    expect(h.logger.lines.filter((line) => /lacks permission scope cardkit:card:write/.test(line))).toHaveLength(1);
+    expect(h.logger.lines.join('\n')).not.toMatch(/^error/m);
+  });
+
   it('a missing IM scope produces one error for the channel, not one retry ladder per card', async () => {
     const c = cases.get('F24')!;
     h = await harness({ scale: 10, emulator: { missingScopes: ['im:message', 'im:message:send_as_bot'] } });

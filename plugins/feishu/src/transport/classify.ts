@@ -16,7 +16,7 @@ export class FeishuApiError extends Error {
 /** The plugin refused to send something itself (a card over the limits, no receiver). */
 export class FeishuLocalError extends Error {
   override readonly name = 'FeishuLocalError';
-  constructor(message: string, readonly kind: 'rejected' | 'target' = 'rejected') {
+  constructor(message: string, readonly kind: 'rejected' | 'target' | 'gone' = 'rejected') {
     super(message);
   }
 }

@@ -4,7 +4,7 @@ import type { CardImage, CardTransport, CallFailure, ExtraCalls, MessageRef, Rep
 import type { FeishuConfig, ReceiveIdType } from '../config.js';
 import type { FeishuCard } from '../render/payload.js';
 import { FEISHU_GUARD_LIMITS, inspectCard, type GuardLimits } from '../render/guards.js';
-import { FeishuApiError, FeishuLocalError, classifyFeishuError, isInvalidImageKeyError } from './classify.js';
+import { FeishuApiError, FeishuLocalError, classifyFeishuError, isInvalidImageKeyError, missingScopeOf } from './classify.js';
 import { FeishuCardImages } from './images.js';
 import { WorkingReaction } from './reaction.js';
 import { CardKitCards, CardKitUnavailable, isCardKitMessage } from './cardkit.js';
@@ -141,7 +141,18 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
   async update(request: UpdateRequest<FeishuCard>): Promise<void> {
     await this.#withImages(request, async (card) => {
       this.#guard(card);
-      if (this.#cardkit && isCardKitMessage(request.message)) return this.#cardkit.update(request.message, card, request.final);
+      if (this.#cardkit && isCardKitMessage(request.message)) {
+        try {
+          return await this.#cardkit.update(request.message, card, request.final);
+        } catch (error) {
+          // The CardKit scope was taken away mid-run: plain cards from now on, and this card is
+          // given up (`gone`) so the core sends it again as one.
+          const missing = missingScopeOf(error);
+          if (!missing) throw error;
+          this.#downgrade(missing.scope);
+          throw new FeishuLocalError(`card entity of ${request.message.id} can no longer be updated: ${classifyFeishuError(error).detail}`, 'gone');
+        }
+      }
       this.#check(await FEISHU_API_ROUTES.patchMessage.call(this.#client, { messageId: request.message.id, content: JSON.stringify(card) }));
     });
     if (request.final) await this.#reaction?.ended(request.message.id, request.extraCalls);
