@@ -60,6 +60,7 @@ export class WeComEmulator {
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private server: RunningServer | undefined;
   private lastRequest: WeComCallbackRequest | undefined;
+  private lastUserMessage: object | undefined;
   private closed = false;
   private seq = 0;
 
@@ -103,6 +104,7 @@ export class WeComEmulator {
       msgtype: 'text',
       text: { content: message.text },
     };
+    this.lastUserMessage = plain;
     const reply = await this.callback(plain);
     const stream = reply.ok ? (reply.plain as { msgtype?: string; stream?: { id?: string } }) : undefined;
     if (!reply.ok || !stream?.stream?.id) return { ok: false, msgid, reason: reply.ok ? 'the bot answered without a stream' : reply.reason };
@@ -137,6 +139,16 @@ export class WeComEmulator {
       this.changed(stream);
     }
     return { ok: true };
+  }
+
+  /**
+   * WeCom sends the last user message's callback again (same `msgid`, a fresh timestamp, nonce and
+   * signature), as it does when the bot's answer was late; returns the stream id the bot answered with.
+   */
+  async repeatLastUserMessage(): Promise<string | undefined> {
+    if (!this.lastUserMessage) throw new Error('repeatLastUserMessage: no user message was sent yet');
+    const reply = await this.callback(this.lastUserMessage);
+    return reply.ok ? (reply.plain as { stream?: { id?: string } } | undefined)?.stream?.id : undefined;
   }
 
   /** Sends a callback signed with the wrong token; returns the bot's HTTP status (403 expected). */
