@@ -219,13 +219,13 @@ export class WeComEmulator {
     const content = reply.stream.content ?? '';
     const at = this.clock();
     if (Buffer.byteLength(content, 'utf8') > this.limits.streamBytes) {
-      stream.calls.push({ op: stream.calls.length === 0 ? 'send' : 'update', at, refused: true });
+      stream.calls.push({ op: stream.calls.length === 0 ? 'send' : 'update', at, refused: true, text: stream.content });
       return false;
     }
     if (reply.msgtype === 'stream_with_template_card' && reply.template_card && stream.card === undefined) stream.card = reply.template_card;
     const changed = content !== stream.content || reply.stream.finish === true;
     if (content.trim() !== '' && changed) {
-      stream.calls.push({ op: stream.shownAt === undefined ? 'send' : 'update', at, refused: false });
+      stream.calls.push({ op: stream.shownAt === undefined ? 'send' : 'update', at, refused: false, text: content });
       stream.shownAt ??= at;
       stream.content = content;
     }

@@ -7,6 +7,8 @@ export interface WeComMessageCall {
   readonly at: number;
   /** True when WeCom refused it (content over the limit, a spent `response_url`, an injected fault). */
   readonly refused: boolean;
+  /** What the message showed after the call. */
+  readonly text: string;
 }
 
 /** A stream answering one user message. */
@@ -83,15 +85,15 @@ export class WeComMessages {
   }
 
   /** A refused `response_url` post of `streamId` (recorded on its reply message). */
-  replyCall(streamId: string, at: number, refused: boolean): void {
+  replyCall(streamId: string, at: number, refused: boolean, text = ''): void {
     const reply = this.replies.get(streamId) ?? { streamId, text: '', createdAt: at, calls: [] };
-    reply.calls.push({ op: reply.calls.some((c) => !c.refused) ? 'update' : 'send', at, refused });
+    reply.calls.push({ op: reply.calls.some((c) => !c.refused) ? 'update' : 'send', at, refused, text: refused ? reply.text : text });
     this.replies.set(streamId, reply);
   }
 
   /** The `response_url` message of `streamId` was posted. */
   reply(streamId: string, text: string, at: number): WeComMessageSnapshot {
-    this.replyCall(streamId, at, false);
+    this.replyCall(streamId, at, false, text);
     const reply = this.replies.get(streamId)!;
     reply.text = text;
     reply.createdAt = at;
