@@ -22,7 +22,7 @@ const USERS = ['zhangsan', 'lisi', 'wangwu'];
 // WeCom pulls: the emulator polls every stream each 50 ms here (about once a second in WeCom). No
 // `click`: the suite's second question on one card needs a second template card on the same
 // message, which WeCom does not allow (one card per message, updated only in answer to a click);
-// the card buttons are covered by card-buttons.e2e.test.ts instead.
+// the card buttons are covered by card-buttons.test.ts instead.
 const driver: ConformanceDriver = {
   name: 'wecom AI bot, callback mode (emulator on loopback)',
   async start(setup) {
