@@ -18,12 +18,19 @@ export interface WeComCallbackRequest {
 /** Delivers a callback to the bot and returns its answer (HTTP by default; in-process in fake-time tests). */
 export type WeComDeliver = (request: WeComCallbackRequest) => Promise<{ status: number; body: string }>;
 
+/** The bot the emulator knows when no options are given (made-up secrets). */
+export const DEFAULT_WECOM_BOT = {
+  token: 'progresscardEmulator',
+  encodingAESKey: 'cHJvZ3Jlc3NjYXJkLWVtdWxhdG9yLWFlcy1rZXktMDE',
+  botId: 'aib_progresscard_emulator',
+} as const;
+
 /** Options of {@link WeComEmulator}. */
 export interface WeComEmulatorOptions {
   readonly token: string;
   readonly encodingAESKey: string;
   readonly botId?: string;
-  /** The bot's callback URL (HTTP delivery), or… */
+  /** The bot's callback URL (HTTP delivery; or set it later with {@link WeComEmulator.connect}), or… */
   readonly callbackUrl?: string;
   /** …a function that delivers callbacks in-process. */
   readonly deliver?: WeComDeliver;
@@ -63,12 +70,30 @@ export class WeComEmulator {
   private lastUserMessage: object | undefined;
   private closed = false;
   private seq = 0;
+  private callbackUrl: string | undefined;
+  private readonly cleanups: (() => Promise<void>)[] = [];
 
   constructor(private readonly options: WeComEmulatorOptions) {
     this.limits = { ...DEFAULT_WECOM_LIMITS, ...options.limits };
     this.clock = options.clock ?? systemClock;
     this.cipher = new WeComCipher(options.token, options.encodingAESKey);
     this.faults = new FaultInjector(this.clock);
+    this.callbackUrl = options.callbackUrl;
+  }
+
+  /** The `response_url` server's base URL, once started. */
+  get baseUrl(): string {
+    return this.server?.baseUrl ?? '';
+  }
+
+  /** Points the emulator at the bot's callback URL (HTTP delivery). */
+  connect(callbackUrl: string): void {
+    this.callbackUrl = callbackUrl;
+  }
+
+  /** Subscribes to message changes; returns the unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    return this.changes.subscribe(() => listener());
   }
 
   /** Listens for `response_url` posts; returns the base URL. */
@@ -113,6 +138,28 @@ export class WeComEmulator {
     this.apply(opened, reply.plain);
     this.schedulePoll(opened);
     return { ok: true, msgid, streamId: opened.id };
+  }
+
+  /**
+   * WeCom's URL check, as the console runs it when the URL is saved: a signed `GET` with an
+   * encrypted `echostr`; true when the bot answered the decrypted value.
+   */
+  async verifyUrl(): Promise<boolean> {
+    const echo = randomBytes(8).toString('hex');
+    const echostr = this.cipher.encrypt(echo);
+    const timestamp = String(Math.floor(this.clock() / 1000));
+    const nonce = randomBytes(6).toString('hex');
+    try {
+      const answer = await this.deliver({ method: 'GET', query: { msg_signature: this.cipher.sign(timestamp, nonce, echostr), timestamp, nonce, echostr }, body: '' });
+      return answer.status === 200 && answer.body === echo;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Streams of user messages no bot answer has shown content on yet. */
+  waitingStreams(): number {
+    return this.messages.waiting();
   }
 
   /** A user clicks the button with `key` on the template card of `streamId`; resolves when the bot answered. */
@@ -176,9 +223,16 @@ export class WeComEmulator {
     return this.messages.snapshot();
   }
 
-  /** Stops polling and the server. */
+  /** Runs `cleanup` when the emulator closes (e.g. stops the bot's callback server it talks to). */
+  closeWith(cleanup: () => Promise<void>): void {
+    this.cleanups.push(cleanup);
+  }
+
+  /** Stops polling and the server (and runs the {@link closeWith} cleanups). */
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
+    await Promise.allSettled(this.cleanups.splice(0).map((cleanup) => cleanup()));
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     await this.server?.close();
@@ -293,8 +347,8 @@ export class WeComEmulator {
 
   private async deliver(request: WeComCallbackRequest): Promise<{ status: number; body: string }> {
     if (this.options.deliver) return this.options.deliver(request);
-    if (!this.options.callbackUrl) throw new Error('WeComEmulator: give callbackUrl or deliver');
-    const url = new URL(this.options.callbackUrl);
+    if (!this.callbackUrl) throw new Error('WeComEmulator: give callbackUrl (or connect()) or deliver');
+    const url = new URL(this.callbackUrl);
     for (const [name, value] of Object.entries(request.query)) url.searchParams.set(name, value);
     const response = await fetch(url, { method: request.method, headers: { 'content-type': 'application/json' }, ...(request.method === 'POST' ? { body: request.body } : {}), signal: AbortSignal.timeout(this.limits.pollTimeoutMs) });
     return { status: response.status, body: await response.text() };

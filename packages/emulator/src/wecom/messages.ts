@@ -79,6 +79,11 @@ export class WeComMessages {
     return this.streams.get(id);
   }
 
+  /** Streams still open that show no content yet. */
+  waiting(): number {
+    return [...this.streams.values()].filter((s) => !s.ended && s.shownAt === undefined).length;
+  }
+
   /** The user's streams still in interaction at `now`. */
   liveStreams(userid: string, now: number, windowMs: number): WeComStream[] {
     return [...this.streams.values()].filter((s) => s.userid === userid && !s.ended && now - s.openedAt < windowMs);

@@ -25,13 +25,19 @@ export class CallbackRefused extends Error {
  */
 export class CallbackEnvelope {
   private readonly seen = new Map<string, number>();
+  // ES private fields: no dump of the plugin (util.inspect, JSON) shows the secrets.
+  readonly #token: string;
+  readonly #aes: WeComAesKey;
 
   constructor(
-    private readonly token: string,
-    private readonly aes: WeComAesKey,
+    token: string,
+    aes: WeComAesKey,
     private readonly replayWindowMs: number,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.#token = token;
+    this.#aes = aes;
+  }
 
   /**
    * The plaintext of `encrypt`, after the signature and replay checks.
@@ -41,7 +47,7 @@ export class CallbackEnvelope {
     const signature = query.msg_signature ?? query.msgsignature ?? query.signature;
     const { timestamp, nonce } = query;
     if (!signature || !timestamp || !nonce) throw new CallbackRefused('missing msg_signature, timestamp or nonce');
-    if (!signatureMatches(signature, this.token, timestamp, nonce, encrypt)) throw new CallbackRefused('msg_signature does not match');
+    if (!signatureMatches(signature, this.#token, timestamp, nonce, encrypt)) throw new CallbackRefused('msg_signature does not match');
     const sentAt = Number(timestamp) * 1000;
     const now = this.now();
     if (!Number.isFinite(sentAt) || Math.abs(now - sentAt) > this.replayWindowMs) throw new CallbackRefused(`timestamp ${timestamp} is outside ${this.replayWindowMs} ms of now`);
@@ -49,7 +55,7 @@ export class CallbackEnvelope {
     if (this.seen.has(signature)) throw new CallbackRefused('replayed callback (msg_signature seen before)');
     this.seen.set(signature, sentAt + this.replayWindowMs);
     try {
-      return decryptMessage(this.aes, encrypt).message;
+      return decryptMessage(this.#aes, encrypt).message;
     } catch (error) {
       throw new CallbackRefused(`cannot decrypt: ${(error as Error).message}`);
     }
@@ -57,10 +63,10 @@ export class CallbackEnvelope {
 
   /** The encrypted, signed reply body for `message` (a JSON value), echoing the request's timestamp. */
   seal(message: unknown, timestamp: string | undefined): string {
-    const encrypt = encryptMessage(this.aes, JSON.stringify(message));
+    const encrypt = encryptMessage(this.#aes, JSON.stringify(message));
     const stamp = timestamp ?? String(Math.floor(this.now() / 1000));
     const nonce = randomBytes(8).toString('hex');
-    return JSON.stringify({ encrypt, msgsignature: signatureOf(this.token, stamp, nonce, encrypt), timestamp: stamp, nonce });
+    return JSON.stringify({ encrypt, msgsignature: signatureOf(this.#token, stamp, nonce, encrypt), timestamp: stamp, nonce });
   }
 
   private forget(now: number): void {
