@@ -42,8 +42,8 @@ const driver: ConformanceDriver = {
         return all.map((m) => {
           const stream = m.follows === undefined ? undefined : all.find((s) => s.id === m.follows);
           // A reply after a stream that says the answer continues is a continuation part; after a dropped stream it is the fresh card.
-          const continues = stream !== undefined && stream.text.includes('continues in the next message');
-          return { id: m.id, text: m.text, calls: m.calls, ...(continues ? { replyTo: stream.id } : {}) };
+          const continues = stream?.text.includes('continues in the next message') === true;
+          return { id: m.id, text: m.text, calls: m.calls, ...(continues ? { replyTo: stream!.id } : {}) };
         });
       },
       fail: (_op, fault, times = 1) => void emulator.faults.add({ route: 'response_url', times, respond: answer(fault) }),

@@ -2,8 +2,6 @@ import { fakeTime } from '@progresscard/core/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { inProcessBot } from './harness.js';
 
-const MINUTE = 60_000;
-
 beforeEach(() => vi.useFakeTimers({ now: Date.parse('2026-12-01T10:00:00Z') }));
 afterEach(() => vi.useRealTimers());
 

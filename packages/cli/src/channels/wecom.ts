@@ -124,11 +124,13 @@ function withEmulatedUsers(plugin: WeComPlugin, emulator: WeComEmulator): WeComP
   const keys = new Set<string>();
   let users = 0;
   let listening: Promise<void> | undefined;
-  const connect = () =>
-    (listening ??= callbacks.listen().then((url) => {
+  const connect = () => {
+    listening ??= callbacks.listen().then((url) => {
       emulator.connect(url);
       emulator.closeWith(() => callbacks.stop());
-    }));
+    });
+    return listening;
+  };
   return {
     ...plugin,
     transport: {
@@ -162,7 +164,8 @@ function waitingForUsers(plugin: WeComPlugin): WeComPlugin {
     ...plugin,
     transport: {
       send: async (request) => {
-        await (listening ??= callbacks.listen());
+        listening ??= callbacks.listen();
+        await listening;
         for (const until = Date.now() + USER_WAIT_MS; ; ) {
           try {
             return await transport.send(request);

@@ -3,7 +3,7 @@ import type { WeComPayload } from '../render/payload.js';
 import type { WeComTransport } from '../transport/transport.js';
 import type { Turns } from '../transport/turns.js';
 import { clickOf, updateCardAnswer, type TemplateCardEvent } from './card-events.js';
-import { CallbackEnvelope, CallbackRefused, type CallbackQuery } from './envelope.js';
+import { type CallbackEnvelope, CallbackRefused, type CallbackQuery } from './envelope.js';
 import { WeComHttpServer } from './http-server.js';
 
 /** A user's message to the bot, handed to {@link WeComCallbacks.onMessage} listeners. */

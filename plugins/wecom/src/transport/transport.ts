@@ -153,7 +153,13 @@ export class WeComTransport implements CardTransport<WeComPayload, WeComTarget |
         done();
         reject(new WeComStreamGoneError(`wecom: stream ${turn.streamId} was not polled again (window closed or WeCom dropped it)`));
       }, Math.max(10, Math.min(1000, this.options.pollGoneAfterMs / 4)));
-      const waiter = { version, resolve: () => (done(), resolve()) };
+      const waiter = {
+        version,
+        resolve: () => {
+          done();
+          resolve();
+        },
+      };
       const done = () => {
         clearInterval(check);
         const at = turn.waiters.indexOf(waiter);
