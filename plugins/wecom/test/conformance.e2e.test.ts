@@ -37,6 +37,7 @@ const driver: ConformanceDriver = {
     return {
       plugin,
       pull: true,
+      settled: () => emulator.settled(),
       messages: () => {
         const all = emulator.snapshot();
         return all.map((m) => {

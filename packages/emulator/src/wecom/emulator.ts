@@ -72,6 +72,8 @@ export class WeComEmulator {
   private seq = 0;
   private callbackUrl: string | undefined;
   private readonly cleanups: (() => Promise<void>)[] = [];
+  private pollsInFlight = 0;
+  private settledWaiters: (() => void)[] = [];
 
   constructor(private readonly options: WeComEmulatorOptions) {
     this.limits = { ...DEFAULT_WECOM_LIMITS, ...options.limits };
@@ -257,13 +259,25 @@ export class WeComEmulator {
     const now = this.clock();
     if (now - stream.openedAt >= this.limits.streamWindowMs) return this.end(stream, WECOM_CODES.streamExpired);
     const leave = stream.inFlight.enter(stream.id);
-    const reply = await this.callback({ msgid: `poll${++this.seq}`, aibotid: this.options.botId ?? 'AIBOTID', from: { userid: stream.userid }, msgtype: 'stream', stream: { id: stream.id } });
-    leave();
-    if (this.closed || stream.ended) return;
-    stream.polls += 1;
-    if (reply.ok && this.apply(stream, reply.plain)) stream.lastGoodPollAt = this.clock();
-    else if (this.clock() - stream.lastGoodPollAt >= this.limits.idleExpiryMs) return this.end(stream, WECOM_CODES.streamExpired);
-    this.schedulePoll(stream);
+    this.pollsInFlight += 1;
+    try {
+      const reply = await this.callback({ msgid: `poll${++this.seq}`, aibotid: this.options.botId ?? 'AIBOTID', from: { userid: stream.userid }, msgtype: 'stream', stream: { id: stream.id } });
+      if (this.closed || stream.ended) return;
+      stream.polls += 1;
+      if (reply.ok && this.apply(stream, reply.plain)) stream.lastGoodPollAt = this.clock();
+      else if (this.clock() - stream.lastGoodPollAt >= this.limits.idleExpiryMs) return this.end(stream, WECOM_CODES.streamExpired);
+      this.schedulePoll(stream);
+    } finally {
+      leave();
+      this.pollsInFlight -= 1;
+      if (this.pollsInFlight === 0) for (const resolve of this.settledWaiters.splice(0)) resolve();
+    }
+  }
+
+  /** Resolves once no poll is in flight: every answer the bot gave so far is applied. */
+  settled(): Promise<void> {
+    if (this.pollsInFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
   }
 
   /** Applies a stream reply; false when it is not one or breaks a limit (the user keeps the previous content). */

@@ -106,10 +106,16 @@ export interface ConformancePlatform {
    * latest state, never older; each {@link ConformanceCall} one poll that changed what the message
    * shows, with its `text`) instead of F01 (a refused update) and the refused-credentials case, and
    * `fail` applies to the calls the plugin does push (e.g. a `response_url` post after the stream).
-   * The plugin cannot see the platform read its answer to a poll, so the suite waits for the
-   * messages to show a final before it checks them.
+   * The plugin cannot see the platform read its answer to a poll, so the suite calls
+   * {@link ConformancePlatform.settled} before it checks the messages.
    */
   readonly pull?: boolean;
+  /**
+   * A pulling platform: resolves once it has read every answer the plugin already gave (no poll
+   * in flight), so the messages show them. Push platforms leave it out (a call resolves once the
+   * platform applied it).
+   */
+  settled?(): Promise<void>;
   /** True when the platform refuses a no-op edit (see `not-modified`); the suite then checks it is no failure. */
   readonly notModifiedIsRefused?: boolean;
   /**
