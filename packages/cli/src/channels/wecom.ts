@@ -96,6 +96,7 @@ export const wecomChannel: ChannelDescriptor<'wecom', WeComEmulator> = {
         .sort((a, b) => a.at - b.at)
         .map((call) => ({ ...call, seq: ++seq }));
     },
+    settled: (emulator) => emulator.settled(),
     isTokenRoute: () => false,
     /** errcode 45009 "api freq out of limit" (https://developer.work.weixin.qq.com/document/path/90313). */
     isRateLimited: (call) => call.code === 45009,

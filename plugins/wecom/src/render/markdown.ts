@@ -1,4 +1,6 @@
-/** Byte-measured Markdown helpers: WeCom counts `stream.content` in UTF-8 bytes. */
+import { breakLinkSyntax, neutraliseLinks } from '@progresscard/core/plugin';
+
+/** Byte-measured Markdown helpers (WeCom counts `stream.content` in UTF-8 bytes) and agent text made safe. */
 
 /** UTF-8 length of `text` in bytes. */
 export function utf8Bytes(text: string): number {
@@ -53,4 +55,35 @@ export function splitByBytes(text: string, firstBytes: number, restBytes: number
     reopen = open && rest !== '' ? '```\n' : '';
   }
   return { pieces, leftOut: utf8Bytes(rest) };
+}
+
+/**
+ * Agent Markdown as WeCom shows it, made inert: outside code, links with a scheme other than http,
+ * https and mailto become text (`neutraliseLinks`) and every `<` gets a zero-width space after it,
+ * so no tag-like markup (`<font>`, an `<@userid>` mention: whether the AI bot's Markdown takes them
+ * is UNCONFIRMED) comes alive; inside code fences only a not allowed link's syntax is broken.
+ */
+export function agentMarkdown(markdown: string): string {
+  const out: string[] = [];
+  let prose: string[] = [];
+  let code: string[] | undefined;
+  const flushProse = () => {
+    if (prose.length > 0) out.push(neutraliseLinks(prose.join('\n')).replace(/</g, '<\u200b'));
+    prose = [];
+  };
+  for (const line of markdown.split('\n')) {
+    if (FENCE.test(line)) {
+      if (code) {
+        out.push(breakLinkSyntax([...code, line].join('\n')));
+        code = undefined;
+      } else {
+        flushProse();
+        code = [line];
+      }
+    } else if (code) code.push(line);
+    else prose.push(line);
+  }
+  flushProse();
+  if (code) out.push(breakLinkSyntax(code.join('\n')));
+  return out.join('\n');
 }

@@ -17,7 +17,7 @@ import {
 } from '@progresscard/core/plugin';
 import { decisionLines, replyLine, templateCardOf } from './controls.js';
 import { WECOM_LIMITS, type WeComLimits } from './limits.js';
-import { inline, prefixWithinBytes, splitByBytes, utf8Bytes } from './markdown.js';
+import { agentMarkdown, inline, prefixWithinBytes, splitByBytes, utf8Bytes } from './markdown.js';
 import type { WeComPayload } from './payload.js';
 import { WECOM_TEXTS } from './texts.js';
 
@@ -82,9 +82,10 @@ export function createWeComRenderer(options: WeComRendererOptions = {}): CardRen
 
   /** The answer's share in the stream and in the follow-up message. */
   const answerShares = (view: CardView, frameBytes: number) => {
-    if (view.answer.trim() === '') return { card: undefined, parts: [] as string[], leftOut: 0 };
+    const answer = agentMarkdown(view.answer);
+    if (answer.trim() === '') return { card: undefined, parts: [] as string[], leftOut: 0 };
     const first = Math.max(1000, limits.streamBytes - frameBytes - MOVED_NOTE_RESERVE - 200);
-    const { pieces, leftOut } = splitByBytes(view.answer, first, limits.streamBytes - 200, 1 + limits.maxParts);
+    const { pieces, leftOut } = splitByBytes(answer, first, limits.streamBytes - 200, 1 + limits.maxParts);
     return { card: pieces[0], parts: pieces.slice(1), leftOut };
   };
 
@@ -108,7 +109,7 @@ export function createWeComRenderer(options: WeComRendererOptions = {}): CardRen
     },
 
     renderFallback(view) {
-      const text = [heading(view), view.answer.trim(), view.error ?? '', `*${inline(footer(view))}*`].filter((p) => p !== '').join('\n\n');
+      const text = [heading(view), agentMarkdown(view.answer).trim(), view.error ?? '', `*${inline(footer(view))}*`].filter((p) => p !== '').join('\n\n');
       return { markdown: prefixWithinBytes(text, limits.streamBytes - MOVED_NOTE_RESERVE), terminal: isTerminalStatus(view.status), movedNote: `*${WECOM_TEXTS[localeOf(view)].moved}*` };
     },
 
