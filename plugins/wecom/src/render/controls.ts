@@ -5,14 +5,14 @@ import { WECOM_TEXTS } from './texts.js';
 import { inline, prefixWithinBytes } from './markdown.js';
 
 /** Prefix of every button key this plugin draws (`event_key` of a click). */
-export const BUTTON_KEY_PREFIX = 'pc';
+const BUTTON_KEY_PREFIX = 'pc';
 
 const TONE = { positive: '✅', negative: '❌', timeout: '⌛' } as const;
 /** Button styles 1–4 (https://developer.work.weixin.qq.com/document/path/101031); 2 is drawn as the warning style. */
 const STYLE = { primary: 1, danger: 2, default: 4 } as const;
 
 /** A button's `key`: `pc|<cardId>|<interactionId>|<optionId>`, parts URI-encoded (≤ 1024 bytes). */
-export function buttonKey(cardId: string, interactionId: string, optionId: string): string {
+function buttonKey(cardId: string, interactionId: string, optionId: string): string {
   return [BUTTON_KEY_PREFIX, cardId, interactionId, optionId].map(encodeURIComponent).join('|');
 }
 
@@ -29,7 +29,7 @@ export function parseButtonKey(key: string): { cardId: string; interactionId: st
 }
 
 /** `task_id` of a card: `pc_` and the card id, in the allowed characters, ≤ 128 bytes. */
-export function taskIdOf(cardId: string): string {
+function taskIdOf(cardId: string): string {
   return prefixWithinBytes(`pc_${cardId.replace(/[^0-9A-Za-z_\-@]/g, '_')}`, WECOM_LIMITS.maxTaskIdBytes);
 }
 
