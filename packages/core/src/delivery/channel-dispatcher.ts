@@ -308,6 +308,7 @@ export class ChannelDispatcher {
       }
     } catch (error) {
       const failure = this.failures.classify(error);
+      if (failure.kind !== 'auth') record.credentialsPassed();
       this.observe(record, call, startedAt, final, attempt, failure);
       if (call === 'send' && failure.kind === 'transient') record.sendMayHaveSucceeded();
       if (failure.kind === 'transient') record.lateCalls.callMayLandLate(this.deps.clock.now(), final);
