@@ -123,6 +123,7 @@ export class ChannelDispatcher {
       parts: this.parts,
       leaseValid: (record) => this.leaseValid(record),
       platformCall: (call) => this.platformCall(call),
+      ...(deps.plugin.transport.refreshAuth && { refreshCredentials: () => this.failures.refreshCredentials({ channel: deps.plugin.id }) }),
       observe: (...args) => this.observe(...args),
     });
     this.pump = new FlushPump(
