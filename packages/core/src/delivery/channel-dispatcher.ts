@@ -430,7 +430,9 @@ export class ChannelDispatcher {
       this.finish(record, false, failure.detail);
       return;
     }
-    record.climbTo(next.rung, FRESH_MESSAGE_AFTER[failure.kind]);
+    // A final the message showed already and that is only sent again because an older call may
+    // have landed over it stays on its message: a fresh one would show the final twice.
+    record.climbTo(next.rung, FRESH_MESSAGE_AFTER[failure.kind] && !record.lateCalls.reassertDue);
     this.requeue(record, change, now + wait);
   }
 
