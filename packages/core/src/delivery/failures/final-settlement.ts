@@ -118,7 +118,10 @@ export class FinalSettlement {
       platformCall: (call) => this.host.platformCall(call),
       logger,
       clock,
-      retryDelaysMs: retry.finalRetryDelaysMs,
+      // The final's delays, then the outage probes': while the first message may show the final
+      // too, giving up its close early leaves the chat with the final twice (a 5xx run outlasting
+      // the final's delays, which moved the final to the fresh message in the first place).
+      retryDelaysMs: [...retry.finalRetryDelaysMs, ...retry.probeDelaysMs],
       lateCallsUntil: record.movedFromLateUntil,
       freshCardExists,
       refreshCredentials: this.host.refreshCredentials,
