@@ -28,7 +28,7 @@ function movedNoticeView(finalView: CardView, freshCardExists: boolean): CardVie
 }
 
 /** Failure kinds after which closing the given-up message is not tried again: it is gone, or every call would fail alike (`auth` after one credential refresh). */
-const GIVE_UP_AFTER: ReadonlySet<CallFailure['kind']> = new Set(['gone', 'auth', 'quota']);
+const GIVE_UP_AFTER: ReadonlySet<CallFailure['kind']> = new Set(['gone', 'auth', 'quota', 'missing-scope']);
 
 /** A timer that keeps the process alive: a close is part of the final, which `shutdown()` awaits. */
 function sleep(ms: number): Promise<void> {
