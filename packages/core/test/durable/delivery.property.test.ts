@@ -74,8 +74,10 @@ const harsherScenario = fc.constantFrom(0, 0, 50, 400).chain((latencyMs) =>
 );
 
 /**
- * Seeds of the harsher runs: `HARSHER_RUNS` (default 10 000 in all) split over them, so CI covers
- * several independent streams rather than one long one.
+ * Seeds of the harsher runs: `HARSHER_RUNS` split over them, so they cover several independent
+ * streams rather than one long one. Opt-in (default 0) until the duplicate final below is fixed:
+ * with HARSHER_RUNS=10000 (about 4 minutes on a loaded 2-core machine) seeds 20261201 and 7 pass
+ * their 2 500 runs, seeds 334132435 and 99991663 find the known bug.
  */
 const HARSHER_SEEDS = [20261201, 7, 334132435, 99991663];
 const HARSHER_RUNS = Number(process.env.HARSHER_RUNS ?? 0);
@@ -225,6 +227,20 @@ describe('delivery properties over random events and random platform answers', (
     // to a fresh message, and the clean-up of the first one gave up within the same run: two
     // messages showed the final.
     await checkRun(s as never);
+  });
+
+  // Known bug, found by seeds 334132435 and 99991663 of the harsher runs: the message was created
+  // holding the final, the update sent once more after the uncertain send meets a 5xx run longer
+  // than the final's ladder and the clean-up's retries together, so the final moves to a fresh
+  // message and the first one keeps showing it too. Remove `.fails` once fixed.
+  it.fails('KNOWN BUG: a 5xx run outlasting the final\'s ladder and the clean-up leaves the final on two messages', async () => {
+    await checkRun({
+      steps: [],
+      ending: 'completed',
+      answers: [{ kind: 'gone' }, { kind: 'rate-limited' }, { kind: 'ok' }, { kind: 'transient' }, { kind: 'ok' }, { kind: 'outage', calls: 16 }],
+      latencyMs: 400,
+      chunkChars: undefined,
+    } as Parameters<typeof play>[0]);
   });
 
   // Found by seed 334132435 and shrunk: the final moves to a fresh message whose sends all time out
