@@ -73,7 +73,8 @@ export function scriptedPlatform(scripts: Partial<Record<CallSelector, readonly 
       void late.finally(() => pending.delete(late));
       throw new ScriptedFailure({ kind: 'transient', detail: 'timeout (applied later)' });
     }
-    throw new ScriptedFailure(REFUSALS[scripted.kind]);
+    // (an `outage` answer was turned into its run of `transient` ones by `next`)
+    throw new ScriptedFailure(REFUSALS[scripted.kind === 'outage' ? 'transient' : scripted.kind]);
   };
   /** A `gone` answer to an update means the message was recalled: it no longer shows in the chat. */
   const update = (request: { message: MessageRef; payload: MemoryPayload; final: boolean }) =>
