@@ -229,6 +229,14 @@ export class CardDeliveryRecord {
     return true;
   }
 
+  /**
+   * A call failed for another reason than refused credentials: the platform got past them, so the
+   * last refresh worked and a later expiry (tokens expire any number of times) may refresh again.
+   */
+  credentialsPassed(): void {
+    this.authRefreshed = false;
+  }
+
   /** Consecutive failed calls so far (0 after a success). */
   get failureStreak(): number { return this.consecutiveFailures; }
 
