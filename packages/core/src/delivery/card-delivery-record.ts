@@ -84,6 +84,11 @@ export interface DeliverableCard {
   onMessageGone(): void;
   /** Called once with the outcome of the final delivery. */
   onFinal(result: FinalDelivery): void;
+  /**
+   * Called once when the user stopped the card's message with the platform's own Stop (a
+   * `stopped-by-user` failure): the run is cancelled and the product's stop handler told.
+   */
+  onPlatformStop?(detail: string): void;
 }
 
 /**
@@ -251,6 +256,15 @@ export class CardDeliveryRecord {
     this.renewMessage();
     this.rungAttempts = 0;
     this.replaced = true;
+  }
+
+  /**
+   * A native stream rolled over: the card goes on in `message`, a fresh stream message that
+   * follows the previous one (whose text stays as it is).
+   */
+  continuedIn(message: MessageRef): void {
+    this.messageRef = message;
+    this.moveMessageTo('live');
   }
 
   /** Too many failures (or the channel stopped): progressive updates stop. */

@@ -7,6 +7,8 @@ import type { FooterField, FooterStyle } from '../card/format/footer.js';
 import type { Locale } from '../card/view.js';
 
 export type { ClickHandler, ClickOutcome, ClickReply, ControlClick } from './click-contract.js';
+export * from './stream-contract.js';
+import type { StreamingMode } from './stream-contract.js';
 
 /**
  * The channel plugin contract. A plugin is data plus two small objects: a renderer (view → payload)
@@ -61,6 +63,11 @@ export interface BudgetedCall<Target = unknown> {
   readonly replyTo?: MessageRef;
   /** For a card opened with `replyTo`: the triggering message its send replies to. */
   readonly replyToMessage?: ReplyToMessage;
+  /**
+   * Set for a call of a native stream ({@link ChannelPlugin.streaming}): `start` (budgeted as a
+   * `send`), `append` and `stop` (budgeted as an `update` of {@link message}).
+   */
+  readonly stream?: 'start' | 'append' | 'stop';
 }
 
 /**
@@ -260,6 +267,12 @@ export interface CardTransport<Payload, Target = unknown> {
  *   `channel_not_found` / `not_in_channel`, Feishu 230002 bot not in the chat / 230001 invalid
  *   receive_id, DingTalk's invalid openConversationId); that card's progressive updates stop and its
  *   final gets one try, other cards of the channel go on. `detail` should name the target.
+ * - `stream-ended`: a native stream no longer accepts calls (too old, idle too long: Slack
+ *   `message_not_in_streaming_state`); the core goes on in a fresh stream with what the ended one
+ *   did not take. Outside a stream it is handled like `gone`.
+ * - `stopped-by-user`: the user pressed the platform's own Stop on the message (Slack
+ *   `stopped_by_user`, Teams 403 "Content stream was canceled by user"): the run is cancelled, the
+ *   card's `onStop` handler is called, and nothing more is sent for the card (no fresh message).
  */
 export type CallFailure =
   | { readonly kind: 'rate-limited'; readonly retryAfterMs?: number; readonly scope?: 'card' | 'channel'; readonly detail: string }
@@ -268,7 +281,9 @@ export type CallFailure =
   | { readonly kind: 'auth'; readonly detail: string }
   | { readonly kind: 'transient'; readonly detail: string }
   | { readonly kind: 'quota'; readonly detail: string }
-  | { readonly kind: 'target'; readonly detail: string };
+  | { readonly kind: 'target'; readonly detail: string }
+  | { readonly kind: 'stream-ended'; readonly detail: string }
+  | { readonly kind: 'stopped-by-user'; readonly detail: string };
 
 /** The failure kinds, for tables and metrics. */
 export type CallFailureKind = CallFailure['kind'];
@@ -347,6 +362,11 @@ export interface ChannelPlugin<Payload = unknown, Target = unknown> {
   readonly credentials?: string;
   readonly renderer: CardRenderer<Payload>;
   readonly transport: CardTransport<Payload, Target>;
+  /**
+   * The platform's native streaming, when the channel has it (see {@link StreamingMode}). Absent:
+   * every card uses `send` + `update`.
+   */
+  readonly streaming?: StreamingMode<Target>;
   /**
    * Card callbacks, when the channel is configured for them. Without it, cards still show open
    * questions, with the text reply to type instead of buttons (the renderer's choice).

@@ -290,6 +290,9 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
       onMessageGone: () => {
         if (this.slot === slot) this.runtime.ticker.unwatch(this, this.tickMs);
       },
+      onPlatformStop: () => {
+        if (this.slot === slot) this.interactive.platformStopped();
+      },
       onFinal: (result) => {
         if (this.slot !== slot) return;
         // A settled final needs no more ticks (a fenced card's ticks would show nothing).

@@ -32,7 +32,7 @@ export const memoryChannelDriver: ConformanceDriver = {
         [...channel.messages.values()].map((message) => ({
           id: message.id,
           text: textOf(message.history.at(-1)!),
-          calls: channel.calls.filter((call) => call.messageId === message.id).map((call) => ({ op: call.op, at: call.at, refused: call.failure !== undefined })),
+          calls: channel.calls.filter((call) => call.messageId === message.id).map((call) => ({ op: call.op === 'send' || call.op === 'start' ? 'send' : 'update', at: call.at, refused: call.failure !== undefined })),
           ...(message.replyTo === undefined ? {} : { replyTo: message.replyTo }),
         })),
       fail: (op, fault, times = 1) => channel.failNext({ op, failure: failureOf(fault), times }),
