@@ -1,5 +1,5 @@
 import type { CardView, PlanView, ToolLineState } from '../card/view.js';
-import type { MessageRef, ReplyToMessage } from './contract.js';
+import type { MessageRef, ReplyToMessage, Requester } from './contract.js';
 
 /**
  * Native streaming in the channel contract. A channel whose platform streams a message natively
@@ -69,6 +69,8 @@ export interface StreamStartRequest<Target = unknown> {
   readonly target: Target | undefined;
   /** The message that triggered the run, when the card replies to it (Slack needs a thread). */
   readonly replyToMessage?: ReplyToMessage;
+  /** Who asked for the run, when known (Slack `recipient_user_id` of a stream in a channel). */
+  readonly requester?: Requester;
   /** Stable per stream: a retried start with the same key must not open a second stream where the platform allows. */
   readonly idempotencyKey: string;
   /** What the stream opens with: the text not shown by earlier streams, the plan and the open tasks. */

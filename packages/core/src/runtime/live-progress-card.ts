@@ -285,6 +285,7 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
       progressCardId: this.id,
       runId: this.runId,
       target: this.target,
+      ...(this.options.requester && { requester: this.options.requester }),
       ...(this.options.replyTo && { replyToMessage: { messageId: this.options.replyTo.messageId, inThread: this.options.replyTo.inThread ?? false } }),
       view: () => viewForVerbosity(state.view(this.clock.now()), this.verbosity),
       onMessageGone: () => {

@@ -99,9 +99,9 @@ export class StreamDispatch {
     let started: MessageRef | undefined;
     try {
       if (step.op === 'start') {
-        const { target, replyToMessage } = record.card;
+        const { target, replyToMessage, requester } = record.card;
         started = await this.host.platformCall(() =>
-          transport.start({ target, ...(replyToMessage && { replyToMessage }), idempotencyKey: `${record.sendKey}-s${session.sequence}`, content: step.content, sequence: session.sequence, view }),
+          transport.start({ target, ...(replyToMessage && { replyToMessage }), ...(requester && { requester }), idempotencyKey: `${record.sendKey}-s${session.sequence}`, content: step.content, sequence: session.sequence, view }),
         );
       } else if (step.op === 'append') {
         await this.host.platformCall(() => transport.append({ stream: stream!, content: step.content, keepAlive: step.keepAlive }));
@@ -114,7 +114,8 @@ export class StreamDispatch {
       return this.failed(record, session, change, final, step, failure, call);
     }
     this.host.observe(record, call, startedAt, final, attempt);
-    session.accepted(step, this.host.clock.now(), started);
+    // The platform's clock of the stream started somewhere between the call's start and its answer: count from the start.
+    session.accepted(step, startedAt, started);
     if (started) record.continuedIn(started);
     record.callSucceeded();
     this.host.succeeded(record, call, view);
