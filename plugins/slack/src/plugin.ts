@@ -19,12 +19,17 @@ export interface SlackPluginOptions {
 }
 
 /**
- * Slack's native streaming mode: cards that reply in a thread (Slack streams only there) stream with
+ * Slack's native streaming mode: cards that reply in a thread (Slack streams only there) to a known
+ * requester (or in a DM) stream with
  * text appended as deltas (`markdown_text` at most 12 000 characters a call,
  * https://docs.slack.dev/reference/methods/chat.appendStream), the plan and tool calls as chunks,
  * and Slack's own Stop. The lifetime is not documented: streams refuse appends about 5 minutes after
  * their start whatever is sent (slackapi/node-slack-sdk#2702; `streaming.lifetimeMs`).
  */
+function channelOf(target: SlackTarget | string | undefined, configured: string): string {
+  return (typeof target === 'string' ? target : target?.channel) ?? configured;
+}
+
 function slackStreaming(config: SlackConfig, transport: SlackStreamTransport): StreamingMode<SlackTarget | string> {
   return {
     lifetime: { maxAgeMs: config.streaming.lifetimeMs },
@@ -32,7 +37,8 @@ function slackStreaming(config: SlackConfig, transport: SlackStreamTransport): S
     chunks: ['plan', 'tasks'],
     platformStop: true,
     maxTextCharsPerCall: 12_000,
-    appliesTo: (card) => card.replyToMessage !== undefined,
+    // A stream in a channel needs its recipient ("Required when streaming to channels"); a DM does not.
+    appliesTo: (card) => card.replyToMessage !== undefined && (card.requester !== undefined || channelOf(card.target, config.channel).startsWith('D')),
     transport,
   };
 }
@@ -41,7 +47,8 @@ function slackStreaming(config: SlackConfig, transport: SlackStreamTransport): S
  * The Slack channel: Block Kit cards posted with `chat.postMessage` and replaced with `chat.update`
  * through the official `@slack/web-api` client; an answer too long for one message continues in
  * thread replies (`renderContinuations`). A card opened with `replyTo` (a thread reply) streams
- * natively instead (`streaming.mode`, default `native`; see {@link SlackStreamTransport}).
+ * natively instead when Slack can address the stream (the run's `requester`, or a DM), see
+ * `streaming.mode` (default `native`) and {@link SlackStreamTransport}.
  *
  * ```ts
  * const cards = createProgressCards({ channels: [slack({ botToken: 'xoxb-…', channel: 'C0123ABC' })] });

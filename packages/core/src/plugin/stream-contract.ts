@@ -125,6 +125,8 @@ export interface StreamTransport<Target = unknown> {
 export interface StreamCandidate<Target = unknown> {
   readonly target: Target | undefined;
   readonly replyToMessage?: ReplyToMessage;
+  /** Who asked for the run, when known (Slack addresses a stream in a channel to them). */
+  readonly requester?: Requester;
 }
 
 /**

@@ -79,7 +79,7 @@ export class SlackStreams {
   /** True while `message` streams (its lifetime not yet over). */
   isStreaming(message: StoredSlackMessage): boolean {
     const stream = message.stream;
-    if (!stream || stream.state !== 'streaming') return false;
+    if (stream?.state !== 'streaming') return false;
     return this.clock() - stream.startedAt <= this.limits.streamLifetimeMs;
   }
 

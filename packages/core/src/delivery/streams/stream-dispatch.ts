@@ -58,8 +58,8 @@ export class StreamDispatch {
     let session = this.sessions.get(record);
     if (!session) {
       if (record.messagePhase !== 'unsent') return undefined;
-      const { target, replyToMessage } = record.card;
-      if (mode.appliesTo && !mode.appliesTo({ target, ...(replyToMessage && { replyToMessage }) })) return undefined;
+      const { target, replyToMessage, requester } = record.card;
+      if (mode.appliesTo && !mode.appliesTo({ target, ...(replyToMessage && { replyToMessage }), ...(requester && { requester }) })) return undefined;
       session = new StreamSession(mode);
       this.sessions.set(record, session);
     }
