@@ -40,5 +40,6 @@ const CLOSING_BLOCKS = new Set(['error', 'pc_decided', 'pc_controls', 'pc_reply'
 export function streamStopBlocks(renderer: CardRenderer<SlackMessage>, view: CardView, reason: 'final' | 'roll-over', locale: Locale): SlackBlock[] {
   if (reason === 'roll-over') return [{ type: 'context', block_id: 'continued', elements: [{ type: 'mrkdwn', text: `_${SLACK_TEXTS[locale].continuesBelow}_` }] }];
   const blocks = renderer.render(view).blocks ?? [];
-  return blocks.filter((block) => 'block_id' in block && block.block_id !== undefined && (CLOSING_BLOCKS.has(block.block_id) || block.block_id.startsWith('pc_answer')));
+  // Ids are `name.digest` (see `freshBlockIds`), the controls' `pc_…`.
+  return blocks.filter((block) => 'block_id' in block && block.block_id !== undefined && (CLOSING_BLOCKS.has(block.block_id.split('.')[0]!) || block.block_id.startsWith('pc_answer')));
 }
