@@ -14,7 +14,7 @@ const SLACK_PER_CHANNEL_WINDOWS: readonly BudgetWindow[] = [{ limit: 1, interval
  * siblings): chat.startStream and chat.stopStream Tier 2 ("20+ per minute"), chat.appendStream
  * Tier 4 ("100+ per minute"), each per app per workspace.
  */
-export const SLACK_STREAM_WINDOWS: Readonly<Record<'start' | 'append' | 'stop', readonly BudgetWindow[]>> = {
+const SLACK_STREAM_WINDOWS: Readonly<Record<'start' | 'append' | 'stop', readonly BudgetWindow[]>> = {
   start: [{ limit: 20, intervalMs: 60_000 }],
   append: [{ limit: 100, intervalMs: 60_000 }],
   stop: [{ limit: 20, intervalMs: 60_000 }],

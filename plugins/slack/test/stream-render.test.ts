@@ -8,7 +8,7 @@ const events = [
   { type: 'plan.updated', items: [{ text: 'Build', status: 'completed' }, { text: 'Ship', status: 'in_progress' }], at: 10 },
   { type: 'answer.delta', text: 'Building.', at: 20 },
 ];
-const idOf = (blocks: readonly { block_id?: string }[] | undefined, name: string) => blocks?.find((b) => b.block_id?.startsWith(`${name}.`))?.block_id;
+const idOf = (blocks: readonly object[] | undefined, name: string) => (blocks as readonly { block_id?: string }[] | undefined)?.find((b) => b.block_id?.startsWith(`${name}.`))?.block_id;
 
 describe('Slack render for updates and streams', () => {
   it('a block whose content changed gets a new block_id; an unchanged one keeps it (equal views, equal payloads)', () => {

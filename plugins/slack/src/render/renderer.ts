@@ -39,7 +39,7 @@ const context = (text: string, blockId?: string): SlackBlock => ({ type: 'contex
  * render stays deterministic. The controls' ids (`pc_…`) carry the card and interaction a click
  * names, and are left as they are.
  */
-export function freshBlockIds(blocks: readonly SlackBlock[]): SlackBlock[] {
+function freshBlockIds(blocks: readonly SlackBlock[]): SlackBlock[] {
   return blocks.map((block) => {
     if (!('block_id' in block) || block.block_id === undefined || block.block_id.startsWith('pc_')) return block;
     const { block_id: name, ...content } = block;

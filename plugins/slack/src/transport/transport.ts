@@ -18,7 +18,7 @@ const silentLogger = { debug() {}, info() {}, warn() {}, error() {}, setLevel() 
  * The `@slack/web-api` client of a config: pointed at `apiUrl`, with the config's timeout, no retries
  * and rate-limited calls rejected (`Retry-After` pauses are the core's).
  */
-export function createSlackClient(config: SlackConfig): WebClient {
+function createSlackClient(config: SlackConfig): WebClient {
   return new WebClient(config.botToken, {
     slackApiUrl: config.apiUrl.endsWith('/') ? config.apiUrl : `${config.apiUrl}/`,
     timeout: config.requestTimeoutMs,
