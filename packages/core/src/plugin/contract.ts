@@ -8,7 +8,9 @@ import type { Locale } from '../card/view.js';
 
 export type { ClickHandler, ClickOutcome, ClickReply, ControlClick } from './click-contract.js';
 export * from './stream-contract.js';
+export type { MessageRef, ReplyToMessage, Requester } from './message-types.js';
 import type { StreamingMode } from './stream-contract.js';
+import type { MessageRef, ReplyToMessage, Requester } from './message-types.js';
 
 /**
  * The channel plugin contract. A plugin is data plus two small objects: a renderer (view → payload)
@@ -103,31 +105,6 @@ export interface ChannelSettings {
   readonly callTimeoutMs?: number;
 }
 
-/** A sent message as the transport identifies it (Feishu `message_id`, DingTalk `outTrackId`). */
-export interface MessageRef {
-  readonly id: string;
-  /** Anything else the transport needs to update it later. */
-  readonly extra?: Readonly<Record<string, unknown>>;
-}
-
-/**
- * The message that triggered a run, for a card sent as a reply to it (`OpenCardOptions.replyTo`).
- * Platforms differ: Feishu replies with `reply_in_thread` (the card lands in the message's topic;
- * https://open.feishu.cn/document/server-docs/im-v1/message/reply), Slack posts with `thread_ts`
- * (https://docs.slack.dev/reference/methods/chat.postMessage), and a channel without replies sends
- * a normal message to the target.
- */
-export interface ReplyToMessage {
-  /** The platform id of the triggering message (Feishu `om_…`, Slack `ts`). */
-  readonly messageId: string;
-  /**
-   * True: the card goes into the message's thread (topic) rather than the chat's main timeline
-   * (Feishu `reply_in_thread: true`). Default false: a quoted reply in the chat where the platform
-   * has one (Feishu), the thread where threads are the only kind of reply (Slack).
-   */
-  readonly inThread?: boolean;
-}
-
 /** Turns a view into a platform payload. Must be pure and deterministic: equal views → equal payloads. */
 export interface CardRenderer<Payload> {
   /** The rich card. */
@@ -207,14 +184,6 @@ export interface UpdateRequest<Payload> {
   readonly images?: readonly CardImage[];
   /** Budget for calls the transport makes besides this update (image uploads, removing a reaction). */
   readonly extraCalls?: ExtraCalls;
-}
-
-/** Who asked for a run, as the platform knows them (Feishu `open_id`, DingTalk `userId`). */
-export interface Requester {
-  /** Platform user id, used for the @-mention. */
-  readonly id: string;
-  /** Display name, shown where the platform cannot mention. */
-  readonly name?: string;
 }
 
 /** Arguments of {@link CardTransport.reply}: a short plain message replying to a card. */

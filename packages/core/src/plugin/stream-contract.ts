@@ -1,5 +1,5 @@
 import type { CardView, PlanView, ToolLineState } from '../card/view.js';
-import type { MessageRef, ReplyToMessage, Requester } from './contract.js';
+import type { MessageRef, ReplyToMessage, Requester } from './message-types.js';
 
 /**
  * Native streaming in the channel contract. A channel whose platform streams a message natively
