@@ -76,6 +76,24 @@ describe('native streams: lifetime and roll-over', () => {
     expect(channel.calls.filter((call) => call.failure)).toEqual([]);
   });
 
+  it('a question during a stream (a stream shows no buttons): the stream closes with its text and the card goes on in edit mode, in a fresh message', async () => {
+    const { channel, card, streams } = start({ lifetime: { maxAgeMs: 300_000 } });
+    card.push({ type: 'run.started', title: 'Deploy' });
+    card.answer('Ready to deploy.');
+    await vi.advanceTimersByTimeAsync(5_000);
+    const approval = card.requestApproval({ prompt: 'Deploy now?' });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(streams()).toHaveLength(1);
+    expect(streams()[0]).toMatchObject({ state: 'stopped', text: 'Ready to deploy.', continued: true });
+    const sent = channel.calls.filter((call) => call.op === 'send');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.payload).toMatchObject({ status: 'waiting' });
+    card.complete();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+    expect(await approval).toMatchObject({ timedOut: true });
+  });
+
   it('a channel without a streaming mode keeps send + update', async () => {
     vi.useFakeTimers({ now: Date.UTC(2026, 0, 5, 14, 0, 0) });
     const channel = memoryChannel();

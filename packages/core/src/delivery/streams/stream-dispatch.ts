@@ -77,6 +77,17 @@ export class StreamDispatch {
       if (final) this.settle(record, true);
       return null;
     }
+    // A stream shows no buttons: a question moves the card to edit mode (a fresh message showing the
+    // whole card with its controls), after the open stream is closed with what it still lacks.
+    if (view.controls?.pending && !final) {
+      if (session.phase === 'idle') return this.toEditMode(record, session);
+      const closing = session.next(view, true, this.host.clock.now());
+      if (closing?.op === 'stop-final') {
+        const step = { ...closing, op: 'stop-roll-over' as const };
+        const keys = this.host.budget.keysOf(budgetedCall(record, step, session.stream));
+        return { keys, send: () => this.deliver(record, session, change, final, view, step) };
+      }
+    }
     const step = session.next(view, final, this.host.clock.now());
     if (!step) {
       this.scheduleKeepAlive(record, session);
@@ -153,6 +164,15 @@ export class StreamDispatch {
     }
     if (failure.kind === 'gone') session.ended();
     return this.host.handleFailure(record, change, final, failure, call);
+  }
+
+  /** The card leaves its (closed) stream for the channel's edit mode; undefined: the caller renders it. */
+  private toEditMode(record: CardDeliveryRecord, session: StreamSession): undefined {
+    this.clearKeepAlive(record);
+    session.useEditMode();
+    // The card goes on in a fresh message: the stream message keeps what it streamed.
+    if (record.messagePhase === 'live') record.messageGone();
+    return undefined;
   }
 
   private settle(record: CardDeliveryRecord, ok: boolean): void {

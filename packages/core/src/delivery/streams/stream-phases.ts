@@ -3,8 +3,9 @@
  * - `idle`: no stream is open: before the card's first content, after a roll-over, or after the
  *   platform ended the stream (too old, idle too long); the next content opens a fresh stream;
  * - `streaming`: a stream is open and takes appends;
- * - `edit`: the stream could not be opened (the platform refused it), so the card uses the
- *   channel's edit mode (`send` + `update`) from now on;
+ * - `edit`: the stream could not be opened (the platform refused it), or the card asks the user
+ *   something (a stream shows no buttons), so the card uses the channel's edit mode (`send` +
+ *   `update`, on a fresh message after a stream) from now on;
  * - `finished`: the final closed the last stream;
  * - `stopped-by-user`: the user pressed the platform's own Stop; nothing more is sent.
  */
@@ -13,7 +14,7 @@ export type StreamPhase = 'idle' | 'streaming' | 'edit' | 'finished' | 'stopped-
 /** Allowed moves of {@link StreamPhase}. */
 export const STREAM_TRANSITIONS: Readonly<Record<StreamPhase, readonly StreamPhase[]>> = {
   idle: ['streaming', 'edit', 'stopped-by-user'],
-  streaming: ['idle', 'finished', 'stopped-by-user'],
+  streaming: ['idle', 'edit', 'finished', 'stopped-by-user'],
   edit: [],
   finished: [],
   'stopped-by-user': [],
