@@ -26,7 +26,24 @@ export interface SlackError {
   readonly status: number;
   readonly error: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** More body fields, e.g. `needed` / `provided` of `missing_scope`. */
+  readonly fields?: Readonly<Record<string, unknown>>;
 }
+
+/**
+ * The scope each method needs (https://docs.slack.dev/reference/methods/chat.postMessage,
+ * https://docs.slack.dev/reference/methods/chat.update: `chat:write`); `auth.test` needs none.
+ */
+export const SLACK_ROUTE_SCOPES: Readonly<Partial<Record<SlackRoute, string>>> = {
+  'chat.postMessage': 'chat:write',
+  'chat.update': 'chat:write',
+  // The stream methods and the thread status need `chat:write` too (https://docs.slack.dev/reference/methods/chat.startStream;
+  // assistant.threads.setStatus since https://docs.slack.dev/changelog/2026/03/05/set-status-scope-update).
+  'chat.startStream': 'chat:write',
+  'chat.appendStream': 'chat:write',
+  'chat.stopStream': 'chat:write',
+  'assistant.threads.setStatus': 'chat:write',
+};
 
 const platform = (error: string): SlackError => ({ status: 200, error });
 
@@ -86,6 +103,11 @@ export const SlackErrors = {
   streamingStateConflict: () => platform('streaming_state_conflict'),
   /** assistant.threads.setStatus with a `thread_ts` that names no message of the channel. */
   invalidThreadTs: () => platform('invalid_thread_ts'),
+  /**
+   * The token lacks the method's scope: `missing_scope` with `needed` (and `provided`, the scopes it
+   * has), HTTP 200 like every platform error (https://docs.slack.dev/reference/methods/chat.postMessage#errors).
+   */
+  missingScope: (needed: string, provided: readonly string[]): SlackError => ({ status: 200, error: 'missing_scope', fields: { needed, provided: provided.join(',') } }),
   /** HTTP 429 `ratelimited` with `Retry-After` seconds (https://api.slack.com/apis/rate-limits). */
   ratelimited: (retryAfterSeconds: number): SlackError => ({
     status: 429,

@@ -66,6 +66,8 @@ export const FRESH_MESSAGE_AFTER: Readonly<Record<CallFailureKind, boolean>> = {
   'stream-ended': true,
   // Never reached: a stop on the platform settles the final at once (see `platform-stop`).
   'stopped-by-user': false,
+  // The update route lacks its scope: the final can only go out as a fresh message.
+  'missing-scope': true,
 };
 
 /**
@@ -84,9 +86,13 @@ export const FRESH_MESSAGE_AFTER: Readonly<Record<CallFailureKind, boolean>> = {
  *   plain-text render, no fresh message; other cards of the channel go on;
  * - `platform-stop`: the user stopped the message with the platform's own Stop: the run is
  *   cancelled (the card's `onStop` handler hears it), nothing more is sent for the card, and its
- *   final settles without a call (the message shows what the user stopped).
+ *   final settles without a call (the message shows what the user stopped);
+ * - `stop-operation`: the app lacks the scope of the refused operation (`send`, `update`, `reply`):
+ *   that operation stops for every card of the channel for the rest of the process (one error log
+ *   names the scope), the others go on; a final whose update is refused goes out as a fresh
+ *   message, a final whose send is refused is reported undeliverable without retrying.
  */
-export type FailureAction = 'refresh-credentials' | 'replace-message' | 'plain-text-render' | 'wait-rate-limit' | 'back-off' | 'stop-channel' | 'stop-card' | 'platform-stop';
+export type FailureAction = 'refresh-credentials' | 'replace-message' | 'plain-text-render' | 'wait-rate-limit' | 'back-off' | 'stop-channel' | 'stop-card' | 'platform-stop' | 'stop-operation';
 
 /**
  * Failure kind → actions, first applicable wins (`refresh-credentials` applies once per streak,
@@ -104,6 +110,7 @@ const FAILURE_ACTIONS: Readonly<Record<CallFailureKind, readonly FailureAction[]
   target: ['stop-card'],
   'stream-ended': ['replace-message'],
   'stopped-by-user': ['platform-stop'],
+  'missing-scope': ['stop-operation'],
 };
 
 /** Picks the action for `kind`: the first of {@link FAILURE_ACTIONS} that `applies`. */

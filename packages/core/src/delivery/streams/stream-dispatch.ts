@@ -155,8 +155,8 @@ export class StreamDispatch {
       if (final) record.finalAttemptRefunded();
       return this.host.requeue(record, change);
     }
-    if (step.op === 'start' && session.sequence === 0 && failure.kind === 'rejected') {
-      // Seam for a refused streaming scope: a kind of its own would land here too (and downgrade the channel).
+    if (step.op === 'start' && session.sequence === 0 && (failure.kind === 'rejected' || failure.kind === 'missing-scope')) {
+      // A refused or unscoped stream route says nothing against the channel's send: this card goes on in edit mode.
       this.host.logger.warn('stream refused, the card uses the channel\'s edit mode', fields);
       session.useEditMode();
       if (final) record.finalAttemptRefunded();
