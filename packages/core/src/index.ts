@@ -65,6 +65,8 @@ export {
   type MemoryReply,
   type MemoryMessage,
   type MemoryFault,
+  type MemoryStream,
+  type MemoryStreamOptions,
 } from './plugin/memory-channel.js';
 
 // Questions and Stop on the card, clicks routed back to the agent.

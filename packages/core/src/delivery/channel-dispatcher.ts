@@ -19,6 +19,7 @@ import { FinalSettlement, LEASE_EXPIRED_ERROR } from './failures/final-settlemen
 import type { PreparedCall } from './schedule/flush-calls.js';
 import { FlushPump } from './schedule/flush-pump.js';
 import { OutageProbes } from './failures/outage-probes.js';
+import { StreamDispatch } from './streams/stream-dispatch.js';
 import { RefusedOperations } from './failures/refused-operations.js';
 import type { RetrySettings } from './failures/retry-settings.js';
 
@@ -78,6 +79,8 @@ export class ChannelDispatcher {
   private readonly settlement: FinalSettlement;
   /** Classifies failed calls, logs them, and decides waits and credential refreshes. */
   private readonly failures: CallFailures;
+  /** Cards of a streaming channel delivered as native streams. */
+  private readonly streams: StreamDispatch;
   /** Set by {@link close}: the error a final not settled by then is reported with. */
   private closing: string | undefined;
 
@@ -138,6 +141,25 @@ export class ChannelDispatcher {
       (record, rank) => this.prepareWithLease(record, CHANGE_OF_RANK[rank]!),
       (record) => this.budget.laneOf(record.messagePhase === 'live' ? 'update' : 'send'),
     );
+    this.streams = new StreamDispatch({
+      plugin: deps.plugin,
+      clock: deps.clock,
+      logger: deps.logger,
+      budget: this.budget,
+      classify: (error) => this.failures.classify(error),
+      platformCall: (call) => this.platformCall(call),
+      observe: (...args) => this.observe(...args),
+      succeeded: (record, call, view) => {
+        this.counters[call === 'update' ? 'updated' : 'sent'] += 1;
+        this.stop.lift();
+        this.probes.succeeded(record);
+        this.store.put(record, view);
+      },
+      handleFailure: (...args) => this.handleFailure(...args),
+      requeue: (...args) => this.requeue(...args),
+      markDirty: (record, change) => this.markDirty(record, change),
+      finish: (record, ok, error) => this.finish(record, ok, error),
+    });
     this.probes = new OutageProbes(deps.plugin.id, deps.clock, deps.logger, deps.retry, (record) => this.pump.request(record, CHANGE_RANK.structural));
   }
 
@@ -261,6 +283,8 @@ export class ChannelDispatcher {
       record.pause();
       return undefined;
     }
+    const streamed = this.streams.prepare(record, change, final, view);
+    if (streamed !== undefined) return streamed ?? undefined;
     let payload: unknown;
     let key: string;
     try {
@@ -424,6 +448,12 @@ export class ChannelDispatcher {
         // The stop's one error log says why; the final's own report carries it too.
         if (final) return this.finish(record, false, this.stop.finalError(failure), true);
         return record.pause();
+      case 'platform-stop':
+        this.deps.logger.debug('the user stopped the message on the platform: the run is cancelled, nothing more is sent', fields);
+        if (final) return this.finish(record, true);
+        record.pause();
+        record.card.onPlatformStop?.(failure.detail);
+        return;
       case 'stop-card':
         if (!this.unreachable.has(record)) {
           this.unreachable.add(record);
@@ -469,6 +499,7 @@ export class ChannelDispatcher {
   }
 
   private finish(record: CardDeliveryRecord, ok: boolean, error?: string, causeLogged = false): void {
+    this.streams.forget(record);
     this.settlement.settle(record, ok, error, causeLogged);
   }
 }

@@ -289,10 +289,14 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
       progressCardId: this.id,
       runId: this.runId,
       target: this.target,
+      ...(this.options.requester && { requester: this.options.requester }),
       ...(this.options.replyTo && { replyToMessage: { messageId: this.options.replyTo.messageId, inThread: this.options.replyTo.inThread ?? false } }),
       view: () => viewForVerbosity(state.view(this.clock.now()), this.verbosity),
       onMessageGone: () => {
         if (this.slot === slot) this.runtime.ticker.unwatch(this, this.tickMs);
+      },
+      onPlatformStop: () => {
+        if (this.slot === slot) this.interactive.platformStopped();
       },
       onFinal: (result) => {
         if (this.slot !== slot) return;
