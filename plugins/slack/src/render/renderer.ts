@@ -1,4 +1,4 @@
-import { cut, DEFAULT_TITLES, formatFooter, isTerminalStatus, oneLine, reasoningOpen, statusLabel, thinkingHeading, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
+import { cut, DEFAULT_TITLES, formatFooter, isTerminalStatus, oneLine, reasoningOpen, statusLabel, thinkingHeading, fitToolTree, toolTreeRows, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
 import type { SlackBlock, SlackMessage } from './payload.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { plainMrkdwn, splitSections, toMrkdwn } from './mrkdwn.js';
@@ -45,10 +45,13 @@ function answerParts(answer: string, limits: SlackLimits): { main: string[]; rep
 
 function toolsBlock(view: CardView, t: SlackTexts, limits: SlackLimits, toolsShown: number): SlackBlock | undefined {
   if (view.tools.length === 0) return undefined;
-  const shown = view.tools.slice(-toolsShown);
-  const older = view.tools.length - shown.length;
-  const lines = [`*${t.tools(view.tools.length)}*`, ...(older > 0 ? [`_${t.olderTools(older)}_`] : []), ...shown.map((tool) => `• ${toMrkdwn(oneLine(tool.text, 300))}`)];
-  return section(cut(lines.join('\n'), limits.maxSectionChars), 'tools');
+  // Subagents as a tree: a running subagent's latest calls indented under its line, a done one folded to its line.
+  // Earlier entries leave whole when the section would pass its size, so the latest calls stay.
+  const text = fitToolTree(view.tools, { maxEntries: toolsShown }, (tree) => {
+    const rows = toolTreeRows(tree, view.locale).map((row) => `${row.depth === 0 ? '•' : '\u2003◦'} ${toMrkdwn(oneLine(row.text, 300))}`);
+    return [`*${t.tools(view.tools.length)}*`, ...(tree.olderCalls > 0 ? [`_${t.olderTools(tree.olderCalls)}_`] : []), ...rows].join('\n');
+  }, limits.maxSectionChars);
+  return section(cut(text, limits.maxSectionChars), 'tools');
 }
 
 /**
