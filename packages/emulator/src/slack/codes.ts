@@ -9,6 +9,7 @@ export const SLACK_ROUTES = {
   authTest: 'auth.test',
   postMessage: 'chat.postMessage',
   update: 'chat.update',
+  history: 'conversations.history',
 } as const;
 
 /** One of {@link SLACK_ROUTES}. */

@@ -1,10 +1,12 @@
-import type { ChatPostMessageArguments, ChatUpdateArguments, WebClient } from '@slack/web-api';
+import type { ChatPostMessageArguments, ChatUpdateArguments, ConversationsHistoryArguments, WebClient } from '@slack/web-api';
 
 /** What a chat call resolves to (the SDK throws for `ok: false`). */
 interface SlackAnswer {
   readonly ok?: boolean;
   readonly ts?: string;
   readonly channel?: string;
+  /** `conversations.history`: the messages found. */
+  readonly messages?: readonly unknown[];
 }
 
 /** One Web API method the transport calls, through the SDK. */
@@ -37,5 +39,12 @@ export const SLACK_API_ROUTES = {
     doc: 'https://api.slack.com/methods/chat.update',
     tier: 'Tier 3: 50+ per minute',
     call: (client, r) => client.chat.update(r),
+  }),
+  /** Counts the messages after a card (the completion ping's "pushed up" check). */
+  history: route<ConversationsHistoryArguments>({
+    method: 'conversations.history',
+    doc: 'https://api.slack.com/methods/conversations.history',
+    tier: 'Tier 3: 50+ per minute',
+    call: (client, r) => client.conversations.history(r),
   }),
 } as const;
