@@ -1,4 +1,5 @@
 import type { InteractionOption, PlanItem } from '../events/contract.js';
+import type { CardAttachment } from './attachments.js';
 import type { CardImage } from './images.js';
 
 /**
@@ -203,6 +204,11 @@ export interface CardView {
    * uploads each through its image API and shows it, or shows its `alt` (`[image: alt]`) in its place.
    */
   readonly images: readonly CardImage[];
+  /**
+   * Files the agent attached (`attachment` event), in order: uploaded into the chat by the channel
+   * (the final card names them) or named with why they were not. Absent or empty: none.
+   */
+  readonly attachments?: readonly CardAttachment[];
   /** Tool calls in start order. */
   readonly tools: readonly ToolLine[];
   /** Prompt shown while `status` is `waiting`. */

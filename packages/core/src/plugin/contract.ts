@@ -229,6 +229,26 @@ export interface ReplyRequest<Target = unknown> {
   readonly broadcast?: boolean;
 }
 
+/** Arguments of {@link CardTransport.attachFile}. */
+export interface AttachFileRequest<Target = unknown> {
+  /** The card's main message once sent (the file is sent as a reply to it), else undefined. */
+  readonly message: MessageRef | undefined;
+  /** The card's target as given to `open()` (undefined = the plugin's configured target). */
+  readonly target: Target | undefined;
+  /** The path the agent gave. */
+  readonly path: string;
+  /** The file name to show. */
+  readonly name: string;
+  /** Stable per file of a card: a retried call with the same key must not post the file twice. */
+  readonly idempotencyKey: string;
+}
+
+/** What {@link CardTransport.attachFile} resolves to. */
+export interface AttachedFile {
+  /** A link to the file in the chat, when the platform gives one (shown on the card). */
+  readonly url?: string;
+}
+
 /** Arguments of {@link CardTransport.messagesAfter}. */
 export interface MessagesAfterRequest<Target = unknown> {
   /** The card's main message. */
@@ -262,6 +282,14 @@ export interface CardTransport<Payload, Target = unknown> {
    * Throws like `send`; the ping then treats the position as unknown.
    */
   messagesAfter?(request: MessagesAfterRequest<Target>): Promise<number>;
+  /**
+   * Uploads a file the agent produced (`attachment` event) into the card's chat, as a reply to the
+   * card when it has been sent. Read the file with the kit's `readAttachmentFile`, inside the same
+   * opt-in roots as local images, so no other path is ever read. Optional: without it the final
+   * card names the file as not uploaded. Throw an Error whose message says why it was refused
+   * (outside the roots, too large, the platform's refusal): the card shows that message.
+   */
+  attachFile?(request: AttachFileRequest<Target>): Promise<AttachedFile>;
   /** Drops cached credentials so the next call fetches new ones (called once per failure streak on an `auth` failure). */
   refreshAuth?(): Promise<void>;
   /** Maps anything `send`/`update` threw to a failure kind. Must not throw. */

@@ -41,6 +41,7 @@ export {
 export { formatDuration } from '../card/format/duration.js';
 export { formatFooter, formatTokenCount, formatClockTime, formatCost, FOOTER_FIELDS, type FooterStyle, type FooterField, type FooterOptions } from '../card/format/footer.js';
 export type { CardImage, CardImageSource } from '../card/images.js';
+export { attachmentText, MAX_CARD_ATTACHMENTS, type CardAttachment } from '../card/attachments.js';
 export { MAX_TIMER_MS } from '../shared/timer-duration.js';
 export { showValue } from '../shared/show-value.js';
 

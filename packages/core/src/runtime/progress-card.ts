@@ -120,6 +120,13 @@ export interface ProgressCard {
   plan(items: readonly PlanItem[]): PushResult;
   /** A file the agent wrote (`file.changed`), with line counts when known. */
   fileChanged(path: string, fields?: Omit<Fields<'file.changed'>, 'path'>): PushResult;
+  /**
+   * Sends a file the agent produced (a report, a patch, a chart) into the chat with the card (an
+   * `attachment` event): the channel uploads it, reading it only inside its opt-in roots (the same
+   * as local images), and the final card names it, or says why it was not uploaded (too large,
+   * outside the roots, refused, a channel without uploads). The final waits for the upload.
+   */
+  attach(path: string, name?: string): PushResult;
   waitingFor(prompt: string): PushResult;
   complete(answer?: string): PushResult;
   fail(error: string): PushResult;

@@ -19,6 +19,8 @@ export const FEISHU_ROUTES = {
   elementContent: 'cardkit.element.content',
   /** `POST /open-apis/im/v1/images` (https://open.feishu.cn/document/server-docs/im-v1/image/create). */
   imageCreate: 'im.image.create',
+  /** `POST /open-apis/im/v1/files` (https://open.feishu.cn/document/server-docs/im-v1/file/create). */
+  fileCreate: 'im.file.create',
   /** `POST /open-apis/im/v1/messages/:message_id/reactions` (https://open.feishu.cn/document/server-docs/im-v1/message-reaction/create). */
   reactionCreate: 'im.reaction.create',
   /** `DELETE /open-apis/im/v1/messages/:message_id/reactions/:reaction_id` (https://open.feishu.cn/document/server-docs/im-v1/message-reaction/delete). */

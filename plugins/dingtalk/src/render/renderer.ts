@@ -28,7 +28,7 @@ import { cutMarkdown, splitMarkdown, truncateMarkdown } from './guards.js';
 import { controlsVariable, interactionMarkdown, type ControlStyle } from './controls.js';
 import { layoutVariables, type LayoutKeys } from './layout.js';
 import { escapeInline, normalizeAgentMarkdown } from './markdown.js';
-import { changedFilesBlock, imagesBlock, livenessBlock, planBlock } from './sections.js';
+import { attachmentsBlock, changedFilesBlock, imagesBlock, livenessBlock, planBlock } from './sections.js';
 import { CARD_TEXTS, STATUS_COLOR_TOKENS, STATUS_ICONS, type CardTexts } from './texts.js';
 import type { DingTalkCardPayload, FailedCardState, StreamEnd } from './payload.js';
 
@@ -132,7 +132,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     const note = livenessBlock(view, locale, o.timeZone);
     const head = assemble([round, note]);
     const plan = planBlock(view, locale);
-    const files = assemble([imagesBlock(view, locale), changedFilesBlock(view, locale)]);
+    const files = assemble([imagesBlock(view, locale), changedFilesBlock(view, locale), attachmentsBlock(view, locale)]);
     const notice = view.notice ? `<font colorTokenV2=common_level3_base_color>${escapeInline(noticeText(view.notice, locale, o.timeZone))}</font>` : '';
     const detail = assemble([notice, this.detail(view, texts), interactionMarkdown(view, o.controls ?? 'text')]);
     const footer = this.footer(view, locale);

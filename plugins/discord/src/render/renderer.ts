@@ -1,4 +1,5 @@
 import {
+  attachmentText,
   changedFilesLines,
   cut,
   formatFooter,
@@ -100,6 +101,7 @@ export function createDiscordRenderer(options: DiscordRendererOptions = {}): Car
       const { heading, items } = changedFilesLines(view.changedFiles, locale);
       blocks.push(cut([`**${escapeMarkdown(heading)}**`, ...items.map((item) => `• ${escapeMarkdown(item)}`)].join('\n'), 500));
     }
+    if ((view.attachments ?? []).length > 0) blocks.push(cut(view.attachments!.map((file) => `• ${escapeMarkdown(attachmentText(file, locale))}`).join('\n'), 500));
     return blocks.join('\n\n') || '…';
   };
 

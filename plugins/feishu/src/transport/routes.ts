@@ -17,6 +17,8 @@ export interface FeishuAnswer {
     readonly card_id?: string;
     /** Image upload: the key a card's `img` component shows it by. */
     readonly image_key?: string;
+    /** `im.v1.file.create`: the uploaded file's key. */
+    readonly file_key?: string;
     /** Reaction create: its id, for removing it. */
     readonly reaction_id?: string;
   };
@@ -41,6 +43,8 @@ export interface CreateMessageRequest {
   readonly receiveId: string;
   readonly content: string;
   readonly uuid: string;
+  /** Default `interactive` (a card); `file` for a file message. */
+  readonly msgType?: 'interactive' | 'file';
 }
 
 /** Arguments of {@link FEISHU_API_ROUTES}`.replyMessage`. */
@@ -51,7 +55,7 @@ export interface ReplyMessageRequest {
   readonly uuid: string;
   readonly replyInThread: boolean;
   /** `interactive` (a card, default) or `text` (the completion ping). */
-  readonly msgType?: 'interactive' | 'text';
+  readonly msgType?: 'interactive' | 'text' | 'file';
 }
 
 /** Arguments of {@link FEISHU_API_ROUTES}`.patchMessage`. */
@@ -67,6 +71,17 @@ export interface UploadImageRequest {
   /** File name of the form part (default `image`). */
   readonly fileName?: string;
 }
+
+/** Arguments of {@link FEISHU_API_ROUTES}`.uploadFile`. */
+export interface UploadFileRequest {
+  /** The file, 1 byte to {@link FEISHU_MAX_FILE_BYTES}. */
+  readonly file: Buffer;
+  /** File name with its extension, shown in the chat. */
+  readonly fileName: string;
+}
+
+/** Largest file `im.v1.file.create` accepts: 30 MB, and no empty file (https://open.feishu.cn/document/server-docs/im-v1/file/create). */
+export const FEISHU_MAX_FILE_BYTES = 30 * 1024 * 1024;
 
 /** Arguments of {@link FEISHU_API_ROUTES}`.addReaction`. */
 export interface AddReactionRequest {
@@ -100,7 +115,7 @@ export const FEISHU_API_ROUTES = {
     call: (client, r) =>
       client.im.v1.message.create({
         params: { receive_id_type: r.receiveIdType },
-        data: { receive_id: r.receiveId, msg_type: 'interactive', content: r.content, uuid: r.uuid },
+        data: { receive_id: r.receiveId, msg_type: r.msgType ?? 'interactive', content: r.content, uuid: r.uuid },
       }) as Promise<FeishuAnswer>,
   }),
   /** Send a card as a reply to a message (a configured parent, or a card's main message for its continuation parts). */
@@ -140,6 +155,23 @@ export const FEISHU_API_ROUTES = {
       const image = Object.assign(Readable.from([r.image]), { path: r.fileName ?? 'image' });
       const data = (await client.im.v1.image.create({ data: { image_type: 'message', image: image as unknown as Buffer } })) as { image_key?: string } | null;
       return { code: 0, data: { image_key: data?.image_key } };
+    },
+  }),
+  /**
+   * Upload a file for a file message (`file_type: stream`: any kind of file), 30 MB at most, not
+   * empty; the answer's `file_key` goes into a `msg_type: file` message. Needs `im:resource` (or
+   * `im:resource:upload`); 1000/min, 50/s per app.
+   */
+  uploadFile: route<UploadFileRequest>({
+    method: 'POST',
+    path: '/open-apis/im/v1/files',
+    sdkMethod: 'im.v1.file.create',
+    doc: 'https://open.feishu.cn/document/server-docs/im-v1/file/create',
+    // As for images: a stream with a `path` goes as a file part named after it.
+    call: async (client, r) => {
+      const file = Object.assign(Readable.from([r.file]), { path: r.fileName });
+      const data = (await client.im.v1.file.create({ data: { file_type: 'stream', file_name: r.fileName, file: file as unknown as Buffer } })) as { file_key?: string } | null;
+      return { code: 0, data: { file_key: data?.file_key } };
     },
   }),
   /** Add a reaction (an emoji) to a message; the answer's `reaction_id` removes it again. Needs `im:message.reactions:write_only`. */

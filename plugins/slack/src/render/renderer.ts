@@ -3,7 +3,7 @@ import type { SlackBlock, SlackMessage } from './payload.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { plainMrkdwn, splitSections, toMrkdwn } from './mrkdwn.js';
 import { controlBlocks, decisionBlocks, type ControlStyle } from './controls.js';
-import { changedFilesBlocks, imagesBlocks, livenessBlocks, planBlocks } from './sections.js';
+import { attachmentBlocks, changedFilesBlocks, imagesBlocks, livenessBlocks, planBlocks } from './sections.js';
 import { SLACK_TEXTS, type SlackTexts } from './texts.js';
 
 /** Options of {@link createSlackRenderer}. */
@@ -103,6 +103,7 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
       if (view.error) blocks.push(section(cut(`:warning: ${toMrkdwn(view.error)}`, limits.maxSectionChars), 'error'));
       blocks.push(...decisionBlocks(view, limits.maxSectionChars), ...controlBlocks(view, options.controls ?? 'text'));
       blocks.push(...changedFilesBlocks(view, locale, limits.maxSectionChars));
+      blocks.push(...attachmentBlocks(view, locale, limits.maxSectionChars));
       blocks.push(context(toMrkdwn(footer(view)), 'footer'));
       return { text: cut(plainMrkdwn(headline(view)), limits.maxTextChars), blocks };
     },

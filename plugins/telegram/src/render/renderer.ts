@@ -1,4 +1,5 @@
 import {
+  attachmentText,
   changedFilesLines,
   cut,
   FOOTER_FIELDS,
@@ -113,6 +114,7 @@ export function createTelegramRenderer(options: TelegramRendererOptions = {}): C
       const { heading, items } = changedFilesLines(view.changedFiles, locale);
       lines.push('', `<b>${escapeHtml(heading)}</b>`, ...items.map((item) => `• ${escapeHtml(item)}`));
     }
+    if ((view.attachments ?? []).length > 0) lines.push('', ...view.attachments!.map((file) => `• ${escapeHtml(attachmentText(file, locale))}`));
     lines.push('', `<i>${escapeHtml(footer(view))}</i>`);
     return lines.join('\n');
   };
