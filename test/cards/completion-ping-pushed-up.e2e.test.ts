@@ -6,15 +6,18 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProgressCards, silentLogger, type ProgressCards } from '@progresscard/core';
-import { DEFAULT_SLACK_WORKSPACE, startSlackEmulator, type SlackEmulator } from '@progresscard/emulator';
+import { DEFAULT_SLACK_WORKSPACE, startFeishuEmulator, startSlackEmulator, type FeishuEmulator, type SlackEmulator } from '@progresscard/emulator';
+import { feishu } from '@progresscard/plugin-feishu';
 import { slack } from '@progresscard/plugin-slack';
 
 let slackEmulator: SlackEmulator | undefined;
+let feishuEmulator: FeishuEmulator | undefined;
 let cards: ProgressCards | undefined;
 
 afterEach(async () => {
   await cards?.shutdown();
   await slackEmulator?.close();
+  await feishuEmulator?.close();
 });
 
 async function compose(config: Record<string, unknown> = {}): Promise<ProgressCards> {
@@ -66,5 +69,34 @@ describe('completion ping for a card pushed up the chat', () => {
     // A chat with a lower threshold.
     const lower = await run(await compose(), 1, { completionPing: { pushedUpBy: 1 } });
     expect(slackEmulator!.messages({ threadTs: lower })).toHaveLength(1);
+  });
+});
+
+describe('completion ping for a card pushed up a Feishu chat', () => {
+  it('replies to the card once 3 messages came after it, and not when fewer did', { timeout: 60_000 }, async () => {
+    feishuEmulator = await startFeishuEmulator({ apps: [{ appId: 'cli_ping', appSecret: 'ping-secret' }] });
+    cards = createProgressCards({
+      logger: silentLogger,
+      env: {},
+      channels: [feishu({ appId: 'cli_ping', appSecret: 'ping-secret', domain: feishuEmulator.baseUrl, receiveId: 'oc_team', debounceMs: 50 })],
+    });
+    const runWith = async (chatter: number): Promise<string> => {
+      const card = cards!.open('feishu', undefined, { requester: { id: 'ou_alice', name: 'Alice' }, locale: 'en' });
+      card.start({ title: 'Fix the flaky test' });
+      await expect.poll(() => card.message?.id, { timeout: 20_000 }).toBeDefined();
+      const chatId = feishuEmulator!.message(card.message!.id)!.chatId;
+      for (let i = 0; i < chatter; i++) feishuEmulator!.postUserMessage({ chatId, text: `lunch? ${i}` });
+      card.complete('All tests pass.');
+      const final = await card.finalDelivery;
+      expect(final).toMatchObject({ ok: true, status: 'completed' });
+      return final.message!.id;
+    };
+    const pushedUp = await runWith(3);
+    const inView = await runWith(0);
+    await cards.shutdown();
+    const repliesTo = (id: string) => feishuEmulator!.messages().filter((m) => m.parentId === id && m.msgType === 'text');
+    expect(repliesTo(pushedUp)).toHaveLength(1);
+    expect(JSON.parse(repliesTo(pushedUp)[0]!.content as string).text).toMatch(/^<at user_id="ou_alice">Alice<\/at> ✅ Completed in \d+s: Fix the flaky test$/);
+    expect(repliesTo(inView)).toEqual([]);
   });
 });

@@ -17,6 +17,8 @@ export interface FeishuAnswer {
     readonly card_id?: string;
     /** Image upload: the key a card's `img` component shows it by. */
     readonly image_key?: string;
+    /** `im.v1.message.list`: the messages found. */
+    readonly items?: readonly ListedMessage[];
     /** `im.v1.file.create`: the uploaded file's key. */
     readonly file_key?: string;
     /** Reaction create: its id, for removing it. */
@@ -26,7 +28,7 @@ export interface FeishuAnswer {
 
 /** One Open API route the transport calls, through the SDK method that wraps it. */
 export interface FeishuRoute<Request> {
-  readonly method: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** Path under the domain, `:message_id` / `:card_id` / `:element_id` as placeholders. */
   readonly path: string;
   /** The SDK method that calls it. */
@@ -82,6 +84,19 @@ export interface UploadFileRequest {
 
 /** Largest file `im.v1.file.create` accepts: 30 MB, and no empty file (https://open.feishu.cn/document/server-docs/im-v1/file/create). */
 export const FEISHU_MAX_FILE_BYTES = 30 * 1024 * 1024;
+
+/** Arguments of {@link FEISHU_API_ROUTES}`.listMessages`. */
+export interface ListMessagesRequest {
+  readonly chatId: string;
+  /** 1 to 50. */
+  readonly pageSize: number;
+}
+
+/** One item of `im.v1.message.list`'s answer (the fields the plugin reads). */
+export interface ListedMessage {
+  readonly message_id?: string;
+  readonly parent_id?: string;
+}
 
 /** Arguments of {@link FEISHU_API_ROUTES}`.addReaction`. */
 export interface AddReactionRequest {
@@ -173,6 +188,22 @@ export const FEISHU_API_ROUTES = {
       const data = (await client.im.v1.file.create({ data: { file_type: 'stream', file_name: r.fileName, file: file as unknown as Buffer } })) as { file_key?: string } | null;
       return { code: 0, data: { file_key: data?.file_key } };
     },
+  }),
+  /**
+   * The chat's latest messages, newest first (`container_id_type: chat`, `sort_type:
+   * ByCreateTimeDesc`): the completion ping counts those after the card. Reading other members'
+   * messages in a group needs the `im:message.group_msg` scope (UNCONFIRMED which scope suffices
+   * for a bot; without it the platform refuses and the ping goes by run time only).
+   */
+  listMessages: route<ListMessagesRequest>({
+    method: 'GET',
+    path: '/open-apis/im/v1/messages',
+    sdkMethod: 'im.v1.message.list',
+    doc: 'https://open.feishu.cn/document/server-docs/im-v1/message/list',
+    call: (client, r) =>
+      client.im.v1.message.list({
+        params: { container_id_type: 'chat', container_id: r.chatId, sort_type: 'ByCreateTimeDesc', page_size: r.pageSize },
+      }) as Promise<FeishuAnswer>,
   }),
   /** Add a reaction (an emoji) to a message; the answer's `reaction_id` removes it again. Needs `im:message.reactions:write_only`. */
   addReaction: route<AddReactionRequest>({

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type * as lark from '@larksuiteoapi/node-sdk';
-import { readAttachmentFile, type AttachedFile, type AttachFileRequest, type CardImage, type CardTransport, type CallFailure, type ExtraCalls, type MessageRef, type ReplyRequest, type ReplyToMessage, type SendRequest, type UpdateRequest } from '@progresscard/core/plugin';
+import { readAttachmentFile, type AttachedFile, type AttachFileRequest, type CardImage, type CardTransport, type CallFailure, type ExtraCalls, type MessageRef, type MessagesAfterRequest, type ReplyRequest, type ReplyToMessage, type SendRequest, type UpdateRequest } from '@progresscard/core/plugin';
 import type { FeishuConfig, ReceiveIdType } from '../config.js';
 import type { FeishuCard } from '../render/payload.js';
 import { FEISHU_GUARD_LIMITS, inspectCard, type GuardLimits } from '../render/guards.js';
@@ -163,6 +163,25 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
     }
     this.#check(answer);
     return {};
+  }
+
+  /**
+   * Messages in the card's chat after the card (`im.v1.message.list`, newest first, up to 50),
+   * leaving out the card's own replies (continuation parts, files, pings). More than 50 newer
+   * messages without reaching the card: `atMost`.
+   * @throws FeishuLocalError when the card's chat is unknown; the platform's refusal as it comes.
+   */
+  async messagesAfter(request: MessagesAfterRequest<FeishuTarget | string>): Promise<number> {
+    const chatId = request.message.extra?.chatId;
+    if (typeof chatId !== 'string' || chatId === '') throw new FeishuLocalError('the card\'s chat is unknown');
+    const answer = await FEISHU_API_ROUTES.listMessages.call(this.#client, { chatId, pageSize: 50 });
+    this.#check(answer);
+    let after = 0;
+    for (const item of answer.data?.items ?? []) {
+      if (item.message_id === request.message.id) return Math.min(after, request.atMost);
+      if (item.parent_id !== request.message.id) after += 1;
+    }
+    return request.atMost;
   }
 
   async reply(request: ReplyRequest<FeishuTarget | string>): Promise<MessageRef> {
