@@ -1,5 +1,4 @@
 import type { InteractionOption, PlanItem } from '../events/contract.js';
-import type { CardAttachment } from './attachments.js';
 import type { CardImage } from './images.js';
 
 /**
@@ -52,6 +51,27 @@ export interface ToolLine {
    * `read_file：执行中…（1 分 30 秒）`. No duration under 1 s; finished calls show their summary.
    */
   readonly text: string;
+}
+
+/**
+ * A file the agent produced, as the card shows it (`attachment` event, `ProgressCard.attach`):
+ * - `pending`: the channel is uploading it;
+ * - `uploaded`: it is in the chat (`url` when the platform gives a link to it);
+ * - `not-uploaded`: the channel could not or would not upload it (`reason` says why: outside the
+ *   opt-in roots, too large, refused by the platform, a channel without uploads); the card names it.
+ */
+export interface CardAttachment {
+  /** `file_1`, `file_2`… in the order the run attached them. */
+  readonly id: string;
+  /** File name shown, one line, at most 200 characters. */
+  readonly name: string;
+  /** The path the agent gave (read by the channel inside its opt-in roots only). */
+  readonly path: string;
+  readonly state: 'pending' | 'uploaded' | 'not-uploaded';
+  /** Link to the uploaded file, when the platform gives one. */
+  readonly url?: string;
+  /** Why the file was not uploaded (one line). */
+  readonly reason?: string;
 }
 
 /** Raw footer data; format it with `formatFooter`. Token counts are tokens, times epoch ms. */

@@ -93,7 +93,7 @@ export interface ListMessagesRequest {
 }
 
 /** One item of `im.v1.message.list`'s answer (the fields the plugin reads). */
-export interface ListedMessage {
+interface ListedMessage {
   readonly message_id?: string;
   readonly parent_id?: string;
 }
