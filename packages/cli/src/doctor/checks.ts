@@ -163,7 +163,7 @@ function switchesCheck(plugin: AnyChannelPlugin): DoctorCheck {
   if (s.cardPer === 'turn') notes.push('a new card per round (cardPer: turn)');
   const info = [
     `progressive ${s.progressive ? 'on' : 'off'}, footer ${s.footerStyle}${s.footerFields ? ` (${s.footerFields.join(', ')})` : ''}, card per ${s.cardPer}`,
-    `language ${s.locale ?? "the run's"}, tool folding ${s.toolFoldAfter ?? 'default'}, completion ping ${s.completionPing ? `after ${s.completionPing.afterMs} ms` : 'off'}`,
+    `language ${s.locale ?? "the run's"}, tool folding ${s.toolFoldAfter ?? 'default'}, completion ping ${pingText(s.completionPing)}`,
   ];
   return notes.length > 0 ? check('switches', 'warn', notes.join('; '), info) : check('switches', 'pass', 'defaults for progressive updates, footer and cards', info);
 }
@@ -206,4 +206,14 @@ export async function checkChannel(input: ChannelCheckInput): Promise<{ checks: 
   const budget = budgetCheck(descriptor, plugin, env);
   checks.push(budget.check, switchesCheck(plugin));
   return { checks, plan: budget.plan };
+}
+
+/** The completion ping switch in words: `when 3 messages pushed the card up, or after 60000 ms`, or `off`. */
+function pingText(ping: { readonly afterMs: number; readonly pushedUpBy?: number } | undefined): string {
+  if (!ping) return 'off';
+  const parts = [
+    ...(ping.pushedUpBy !== undefined ? [`when ${ping.pushedUpBy} messages pushed the card up`] : []),
+    ...(Number.isFinite(ping.afterMs) ? [`after ${ping.afterMs} ms`] : []),
+  ];
+  return parts.length > 0 ? parts.join(', or ') : 'off';
 }

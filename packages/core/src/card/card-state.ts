@@ -1,5 +1,6 @@
 import type { AgentEvent, PlanItem } from '../events/contract.js';
 import { ChangedFiles } from './changed-files.js';
+import { CardAttachments, type CardAttachment } from './attachments.js';
 import { cardImages, ToolImages } from './images.js';
 import type { PriceTable } from './cost.js';
 import { DEFAULT_QUIET_PERIOD_MS, noProgressSince } from './liveness.js';
@@ -108,6 +109,7 @@ export class CardState {
   private plan: readonly PlanItem[] = [];
   private readonly files = new ChangedFiles();
   private readonly toolImages = new ToolImages();
+  private readonly attachments = new CardAttachments();
   /** Epoch ms (the card's clock) the latest event arrived: the liveness note counts from it. */
   private lastArrivalAt: number;
   private readonly quietPeriodMs: number;
@@ -237,6 +239,8 @@ export class CardState {
       case 'file.changed':
         this.files.add(event);
         return { change: 'structural' };
+      case 'attachment':
+        return { change: this.attachments.add({ ...event, path: event.path, ...(event.name !== undefined ? { name: this.redact(event.name) } : {}) }) ? 'structural' : 'none' };
       case 'interaction.requested': {
         const prompt = this.redact(event.prompt);
         this.interactions.request({ ...event, prompt });
@@ -296,6 +300,16 @@ export class CardState {
   }
 
   /** The card as it looks at `now` (epoch ms). */
+  /** The attachment `id` waiting for its upload (`pending`), oldest first. */
+  get pendingAttachments(): readonly CardAttachment[] {
+    return this.attachments.list().filter((file) => file.state === 'pending');
+  }
+
+  /** Records an upload's outcome (even after the run ended: the final waits for it); true when the card changed. */
+  settleAttachment(id: string, outcome: { readonly url?: string } | { readonly reason: string }): boolean {
+    return this.attachments.settle(id, 'reason' in outcome ? { reason: this.redact(outcome.reason) } : outcome);
+  }
+
   view(now: number): CardView {
     const status = this.status.current;
     const noProgress = status === 'running' ? noProgressSince(this.lastArrivalAt, now, this.quietPeriodMs) : undefined;
@@ -315,6 +329,7 @@ export class CardState {
       thinkingNow: this.thinkingTime.active,
       answer: answer.text,
       images: cardImages(this.toolImages.list(), answer.images),
+      attachments: this.attachments.list(),
       tools,
       waitingFor: this.status.waitingFor,
       error: this.error,

@@ -72,7 +72,7 @@ export interface ToolLineParts {
   readonly detail: string;
   readonly state: ToolLineState;
   readonly summary?: string;
-  /** Running time in ms; under 1000 no duration is shown. */
+  /** Running time in ms (a done subagent call: its whole run time); under 1000 no duration is shown. */
   readonly elapsedMs: number;
   /** On a subagent's call (Claude `Task`): how many tool calls its subagent made; shown when above 0. */
   readonly subagentTools?: number;
@@ -81,14 +81,17 @@ export interface ToolLineParts {
 /**
  * A tool line's text. With a detail: `shell: \`npm test\`（执行中 · 3 秒）`, `shell: \`npm test\`（完成 · 212 passed）`;
  * without: `read_file：执行中…（1 分 30 秒）`, `read_file：完成（120 lines）`. English uses `running`, `done`,
- * `failed` and ASCII brackets. Running lines show the duration from 1 s on; finished lines show the summary.
+ * `failed` and ASCII brackets. Running lines show the duration from 1 s on; finished lines show the summary;
+ * a done subagent call (`subagentTools` above 0) shows its run time before its summary.
  */
 export function toolLineText(line: ToolLineParts, locale: Locale): string {
   const w = words[locale];
   const summary = line.summary ? shortSummary(line.summary) : '';
-  const duration = line.state === 'running' && line.elapsedMs >= 1000 ? formatDuration(line.elapsedMs, locale) : '';
+  // A subagent's line keeps its run time once done (`done · 2m 5s · 7 tools`): it stands for its folded calls.
+  const timed = line.state === 'running' || (line.subagentTools ?? 0) > 0;
+  const duration = timed && line.elapsedMs >= 1000 ? formatDuration(line.elapsedMs, locale) : '';
   const state = w[line.state === 'orphan' ? 'result' : line.state];
-  const own = line.state === 'running' ? duration : summary;
+  const own = line.state === 'running' ? duration : line.subagentTools ? [duration, summary].filter(Boolean).join(w.dot) : summary;
   const count = line.subagentTools ? subagentTools(line.subagentTools, locale) : '';
   const extra = [own, count].filter(Boolean).join(w.dot);
   if (line.detail) {
@@ -133,7 +136,9 @@ export function toToolLine(record: ToolCallRecord, now: number, locale: Locale):
     memo.name !== record.name || memo.detail !== record.detail || memo.summary !== record.summary || memo.subagentTools !== record.subagentTools
   ) {
     const { state, name, detail, summary, subagentTools } = record;
-    record.memo = { state, second, locale, name, detail, summary, subagentTools, text: toolLineText({ ...record, elapsedMs }, locale) };
+    // A done subagent call shows how long it ran (its line stands for its folded calls).
+    const ranMs = record.subagentTools && record.startedAt !== undefined && record.finishedAt !== undefined ? Math.max(0, record.finishedAt - record.startedAt) : elapsedMs;
+    record.memo = { state, second, locale, name, detail, summary, subagentTools, text: toolLineText({ ...record, elapsedMs: record.state === 'running' ? elapsedMs : ranMs }, locale) };
   }
   return {
     callId: record.callId,

@@ -53,6 +53,27 @@ export interface ToolLine {
   readonly text: string;
 }
 
+/**
+ * A file the agent produced, as the card shows it (`attachment` event, `ProgressCard.attach`):
+ * - `pending`: the channel is uploading it;
+ * - `uploaded`: it is in the chat (`url` when the platform gives a link to it);
+ * - `not-uploaded`: the channel could not or would not upload it (`reason` says why: outside the
+ *   opt-in roots, too large, refused by the platform, a channel without uploads); the card names it.
+ */
+export interface CardAttachment {
+  /** `file_1`, `file_2`… in the order the run attached them. */
+  readonly id: string;
+  /** File name shown, one line, at most 200 characters. */
+  readonly name: string;
+  /** The path the agent gave (read by the channel inside its opt-in roots only). */
+  readonly path: string;
+  readonly state: 'pending' | 'uploaded' | 'not-uploaded';
+  /** Link to the uploaded file, when the platform gives one. */
+  readonly url?: string;
+  /** Why the file was not uploaded (one line). */
+  readonly reason?: string;
+}
+
 /** Raw footer data; format it with `formatFooter`. Token counts are tokens, times epoch ms. */
 export interface FooterFields {
   /** Run duration in ms (frozen at the terminal event). */
@@ -203,6 +224,11 @@ export interface CardView {
    * uploads each through its image API and shows it, or shows its `alt` (`[image: alt]`) in its place.
    */
   readonly images: readonly CardImage[];
+  /**
+   * Files the agent attached (`attachment` event), in order: uploaded into the chat by the channel
+   * (the final card names them) or named with why they were not. Absent or empty: none.
+   */
+  readonly attachments?: readonly CardAttachment[];
   /** Tool calls in start order. */
   readonly tools: readonly ToolLine[];
   /** Prompt shown while `status` is `waiting`. */

@@ -141,6 +141,18 @@ export const FileChangedSchema = z.object({
   kind: z.enum(['added', 'modified', 'deleted']).optional(),
 });
 /**
+ * A file the agent produced (a report, a patch, a chart) to send into the chat with the card: the
+ * channel uploads it and the final card names it, or says why it could not. `path` is read only
+ * inside the channel's opt-in roots (the same as local images, `imageRoots`); `name` is the file
+ * name shown (default the path's last part).
+ */
+export const AttachmentSchema = z.object({
+  type: z.literal('attachment'),
+  ...at,
+  path: nonEmpty,
+  name: z.string().min(1).max(200).optional(),
+});
+/**
  * One answer the card offers as a button. `id` is what the decision reports; `label` is shown;
  * `style` colours the button (`primary` blue, `danger` red); `approves` marks the options that
  * grant a permission (an approval's "Approve").
@@ -211,6 +223,7 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   UsageSchema,
   PlanUpdatedSchema,
   FileChangedSchema,
+  AttachmentSchema,
   InteractionRequestedSchema,
   InteractionResolvedSchema,
   RunCompletedSchema,

@@ -198,6 +198,41 @@ export interface ReplyRequest<Target = unknown> {
   readonly mention?: Requester;
   /** Stable per reply: a retried call with the same key must never post a second message. */
   readonly idempotencyKey: string;
+  /**
+   * True when later messages pushed the card up the chat: the reply should show at the bottom of
+   * the chat, not only inside a thread (Slack `reply_broadcast`; a reply elsewhere already does).
+   */
+  readonly broadcast?: boolean;
+}
+
+/** Arguments of {@link CardTransport.attachFile}. */
+export interface AttachFileRequest<Target = unknown> {
+  /** The card's main message once sent (the file is sent as a reply to it), else undefined. */
+  readonly message: MessageRef | undefined;
+  /** The card's target as given to `open()` (undefined = the plugin's configured target). */
+  readonly target: Target | undefined;
+  /** The path the agent gave. */
+  readonly path: string;
+  /** The file name to show. */
+  readonly name: string;
+  /** Stable per file of a card: a retried call with the same key must not post the file twice. */
+  readonly idempotencyKey: string;
+}
+
+/** What {@link CardTransport.attachFile} resolves to. */
+export interface AttachedFile {
+  /** A link to the file in the chat, when the platform gives one (shown on the card). */
+  readonly url?: string;
+}
+
+/** Arguments of {@link CardTransport.messagesAfter}. */
+export interface MessagesAfterRequest<Target = unknown> {
+  /** The card's main message. */
+  readonly message: MessageRef;
+  /** The card's target as given to `open()` (undefined = the plugin's configured target). */
+  readonly target: Target | undefined;
+  /** Counting may stop here: the answer is `min(actual, atMost)`. */
+  readonly atMost: number;
 }
 
 /**
@@ -214,6 +249,23 @@ export interface CardTransport<Payload, Target = unknown> {
    * one, a new message does). Optional: a channel without it gets no ping. Throws like `send`.
    */
   reply?(request: ReplyRequest<Target>): Promise<MessageRef>;
+  /**
+   * How many messages the chat holds after the card's main message (`request.message`), counted up
+   * to `atMost`: other people's and other cards' messages, not the card's own continuation parts or
+   * replies. The completion ping asks it when the final lands, to tell a card that later messages
+   * have pushed up the chat (see `CompletionPingSwitch.pushedUpBy`). Optional: a channel that
+   * cannot read its chat (no history API for bots) leaves it out and pings by run time only.
+   * Throws like `send`; the ping then treats the position as unknown.
+   */
+  messagesAfter?(request: MessagesAfterRequest<Target>): Promise<number>;
+  /**
+   * Uploads a file the agent produced (`attachment` event) into the card's chat, as a reply to the
+   * card when it has been sent. Read the file with the kit's `readAttachmentFile`, inside the same
+   * opt-in roots as local images, so no other path is ever read. Optional: without it the final
+   * card names the file as not uploaded. Throw an Error whose message says why it was refused
+   * (outside the roots, too large, the platform's refusal): the card shows that message.
+   */
+  attachFile?(request: AttachFileRequest<Target>): Promise<AttachedFile>;
   /** Drops cached credentials so the next call fetches new ones (called once per failure streak on an `auth` failure). */
   refreshAuth?(): Promise<void>;
   /** Maps anything `send`/`update` threw to a failure kind. Must not throw. */
@@ -378,10 +430,19 @@ export interface ChannelPlugin<Payload = unknown, Target = unknown> {
   readonly interaction?: ChannelInteraction;
 }
 
-/** Completion ping: one short reply to the card after a long run ends (edits notify no one). */
+/**
+ * Completion ping: one short reply to the card when its run ends where the reader may not see it
+ * (edits notify no one): after a long run, or when later messages pushed the card up the chat.
+ */
 export interface CompletionPingSwitch {
-  /** Only runs that lasted at least this long (ms) get a ping. */
+  /** Runs that lasted at least this long (ms) get a ping wherever the card is (`Infinity`: never by time alone). */
   readonly afterMs: number;
+  /**
+   * A card with at least this many messages after it in the chat when its final lands gets a ping
+   * (the transport's `messagesAfter` tells; a channel without it pings by `afterMs` only). Absent:
+   * the card's position is not asked.
+   */
+  readonly pushedUpBy?: number;
   /** Ping cancelled runs too (default false). */
   readonly onCancelled: boolean;
 }
@@ -406,7 +467,10 @@ export interface FeatureSwitches {
    * (default: the run's, else the channel's default, see `CHANNEL_DEFAULT_LOCALES`).
    */
   readonly locale?: Locale;
-  /** Completion ping; absent = off (default). */
+  /**
+   * Completion ping; absent = off. Default: on for a card that 3 later messages pushed up
+   * (`DEFAULT_COMPLETION_PING`), on channels whose transport can count them.
+   */
   readonly completionPing?: CompletionPingSwitch;
   /**
    * Most platform calls one card message may spend (send, updates and final); as it nears the cap

@@ -26,9 +26,22 @@ export { tickEnvName } from './channel-settings.js';
 // The view a renderer draws, and the core's own texts for it.
 export * from '../card/view.js';
 export { toolLineText, MAX_TOOL_DETAIL_CHARS, type ToolLineParts } from '../card/tool-lines.js';
+export {
+  toolTree,
+  toolTreeRows,
+  fitToolTree,
+  childToolText,
+  hiddenChildrenText,
+  MAX_SUBAGENT_CHILDREN,
+  type ToolTree,
+  type ToolTreeEntry,
+  type ToolTreeOptions,
+  type ToolTreeRow,
+} from '../card/tool-tree.js';
 export { formatDuration } from '../card/format/duration.js';
 export { formatFooter, formatTokenCount, formatClockTime, formatCost, FOOTER_FIELDS, type FooterStyle, type FooterField, type FooterOptions } from '../card/format/footer.js';
 export type { CardImage, CardImageSource } from '../card/images.js';
+export { attachmentText, MAX_CARD_ATTACHMENTS, type CardAttachment } from '../card/attachments.js';
 export { MAX_TIMER_MS } from '../shared/timer-duration.js';
 export { showValue } from '../shared/show-value.js';
 

@@ -45,7 +45,7 @@ export class CardSessions {
         plugin.id,
         new CompletionPinger({
           plugin,
-          settings: plugin.switches?.completionPing,
+          settings: (plugin.switches ?? DEFAULT_FEATURE_SWITCHES).completionPing,
           acquire: (call) => registry.channel(plugin.id).acquire(call),
           callTimeoutMs: () => registry.channel(plugin.id).settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
           logger,
@@ -65,7 +65,7 @@ export class CardSessions {
     const channel = registry.channel(channelId);
     const switches = channel.plugin.switches ?? DEFAULT_FEATURE_SWITCHES;
     // The requester decides the card's questions and is mentioned by the completion ping.
-    const { requester, runId, ...cardOptions } = openOptions;
+    const { requester, runId, completionPing, ...cardOptions } = openOptions;
     if (runId !== undefined && (typeof runId !== 'string' || runId === '')) throw new Error(`runId = ${JSON.stringify(runId)}: must be a non-empty string`);
     const resolved: OpenCardOptions = { ...cardOptions, requester, cardPer: cardOptions.cardPer ?? switches.cardPer };
     const card = new LiveProgressCard({ channel, ticker, clock, logger, interactions, stall }, target, resolved, runId ?? stored?.runId, stored);
@@ -76,7 +76,7 @@ export class CardSessions {
       this.live.delete(card);
       onFinal?.();
       if (handle instanceof FinalOnlyCard) this.held.delete(handle);
-      const ping = this.pingers.get(channelId)!.afterFinal({ id: card.id, target, view: handle.view(), requester }, final);
+      const ping = this.pingers.get(channelId)!.afterFinal({ id: card.id, target, view: handle.view(), requester, settings: completionPing }, final);
       this.pings.add(ping);
       void ping.then(() => this.pings.delete(ping));
     });

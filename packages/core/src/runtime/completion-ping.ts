@@ -1,7 +1,8 @@
 import { formatDuration } from '../card/format/duration.js';
 import type { CardView, Locale } from '../card/view.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
-import type { BudgetedCall, ChannelPlugin, Requester } from '../plugin/contract.js';
+import type { BudgetedCall, ChannelPlugin, MessageRef, Requester } from '../plugin/contract.js';
+import { DEFAULT_COMPLETION_PING } from '../plugin/kit/switches.js';
 import { statusLabel } from '../plugin/kit/status.js';
 import { oneLine } from '../card/format/text.js';
 import type { CompletionPingSwitch } from '../plugin/contract.js';
@@ -15,6 +16,7 @@ export type CompletionPingOutcome =
   | 'no-reply-method'
   | 'final-not-delivered'
   | 'too-short'
+  | 'in-view'
   | 'cancelled'
   | 'already-sent'
   | 'failed'
@@ -53,14 +55,17 @@ export interface PingedCard {
   readonly target: unknown;
   readonly view: CardView;
   readonly requester?: Requester;
+  /** The card's own setting (`open({ completionPing })`, per chat): wins over the channel's; `false` turns it off. */
+  readonly settings?: Partial<CompletionPingSwitch> | false;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /**
- * Sends at most one completion ping per card: when the switch is on, the transport has `reply`, the
- * final reached the chat, the run lasted at least `afterMs` and it was not cancelled (unless
- * `onCancelled`). One platform call drawn from the channel's budget like any other; a rate-limited
+ * Sends at most one completion ping per card: when the switch is on (the card's own setting wins
+ * over the channel's), the transport has `reply`, the final reached the chat, it was not cancelled
+ * (unless `onCancelled`), and either the run lasted at least `afterMs` or at least `pushedUpBy`
+ * messages came after the card in the chat (asked of the transport's `messagesAfter`). One platform call drawn from the channel's budget like any other; a rate-limited
  * answer (the call was refused, nothing posted) gets one retry with the same idempotency key. Other
  * failures are not retried: a timed-out call may have posted, and a ping must never show twice.
  * Never throws: a failure is one warning.
@@ -74,13 +79,22 @@ export class CompletionPinger {
 
   /** Decides and, when due, sends. */
   async afterFinal(card: PingedCard, final: FinalDelivery): Promise<CompletionPingOutcome> {
-    const { settings, plugin } = this.deps;
-    if (!settings) return 'off';
+    const { plugin } = this.deps;
+    if (card.settings === false || (!this.deps.settings && !card.settings)) return 'off';
+    const settings: CompletionPingSwitch = { ...DEFAULT_COMPLETION_PING, ...this.deps.settings, ...card.settings };
     const reply = plugin.transport.reply;
     if (!reply) return 'no-reply-method';
     if (!final.ok || !final.message || final.skipped) return 'final-not-delivered';
     if (final.status === 'cancelled' && !settings.onCancelled) return 'cancelled';
-    if (card.view.elapsedMs < settings.afterMs) return 'too-short';
+    if (this.pinged.has(card.id)) return 'already-sent';
+    let pushedUp = false;
+    if (card.view.elapsedMs < settings.afterMs) {
+      if (settings.pushedUpBy === undefined) return 'too-short';
+      const after = await this.messagesAfter(card, final.message, settings.pushedUpBy);
+      if (after === undefined) return 'too-short';
+      if (after < settings.pushedUpBy) return 'in-view';
+      pushedUp = true;
+    }
     if (this.pinged.has(card.id)) return 'already-sent';
     if (this.scopeRefused) return 'missing-scope';
     this.pinged.add(card.id);
@@ -90,6 +104,7 @@ export class CompletionPinger {
       text: completionPingText(card.view),
       mention: card.requester,
       idempotencyKey: `${card.id}-ping`,
+      ...(pushedUp ? { broadcast: true } : {}),
     };
     for (let attempt = 1; attempt <= 2; attempt++) {
       try {
@@ -112,5 +127,25 @@ export class CompletionPinger {
       }
     }
     return 'failed';
+  }
+
+  /**
+   * Messages after the card in its chat, up to `atMost`; undefined when the channel cannot tell or
+   * the call failed (one debug line: the ping then goes by run time only). The read is drawn from
+   * the card message's update budget (a read of the chat, counted like an edit of the card).
+   */
+  private async messagesAfter(card: PingedCard, message: MessageRef, atMost: number): Promise<number | undefined> {
+    const { plugin } = this.deps;
+    const count = plugin.transport.messagesAfter;
+    if (!count) return undefined;
+    try {
+      await this.deps.acquire({ kind: 'update', target: card.target, message });
+      const after = await withCallTimeout(() => count.call(plugin.transport, { message, target: card.target, atMost }), this.deps.callTimeoutMs?.() ?? DEFAULT_CALL_TIMEOUT_MS);
+      return Number.isFinite(after) ? after : undefined;
+    } catch (error) {
+      const failure = classifyCallError(plugin.transport, error);
+      this.deps.logger.debug(`${plugin.id} card ${card.id}: could not count the messages after the card (${failure.kind}: ${failure.detail})`);
+      return undefined;
+    }
   }
 }

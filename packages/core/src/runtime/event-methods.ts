@@ -26,6 +26,13 @@ export abstract class EventMethods {
   fileChanged(path: string, fields: Omit<Fields<'file.changed'>, 'path'> = {}): PushResult {
     return this.push({ ...fields, type: 'file.changed', path });
   }
+  /**
+   * Sends a file the agent produced into the chat with the card (an `attachment` event): the channel
+   * uploads it (from inside its opt-in roots only) and the final card names it, or says why not.
+   */
+  attach(path: string, name?: string): PushResult {
+    return this.push({ type: 'attachment', path, ...(name !== undefined ? { name } : {}) });
+  }
   waitingFor(prompt: string): PushResult { return this.push({ type: 'interaction.requested', prompt }); }
   complete(answer?: string): PushResult { return this.push({ type: 'run.completed', answer }); }
   fail(error: string): PushResult { return this.push({ type: 'run.failed', error }); }

@@ -8,6 +8,7 @@ import type { FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { StoredCard } from '../delivery/durable/card-store.js';
 import type { ChannelDispatcher } from '../delivery/channel-dispatcher.js';
 import type { MessageRef } from '../plugin/contract.js';
+import { AttachmentUploads } from './attachment-uploads.js';
 import type { AgentEvent } from '../events/contract.js';
 import type { InteractionRouter } from '../interaction/router.js';
 import type { Answer, ApprovalRequest, AskRequest, Decision, StopHandler } from '../interaction/types.js';
@@ -57,6 +58,9 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
   private textReplies = false;
   private readonly stallWatch: StallWatch;
   private readonly verbosity: Verbosity;
+  /** Uploads of the files the run attached; the final waits for them (each bounded by the call timeout). */
+  private readonly uploads: AttachmentUploads;
+  private readonly uploadsStarted = new Set<string>();
 
   constructor(
     private readonly runtime: CardRuntime,
@@ -93,6 +97,16 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
       },
       cancel: (reason) => void this.cancel(reason),
       now: () => this.clock.now(),
+    });
+    this.uploads = new AttachmentUploads({
+      channel: runtime.channel,
+      logger: runtime.logger,
+      cardId: this.id,
+      target,
+      message: () => this.slot.delivery.message,
+      changed: () => {
+        if (!this.slot.state.isTerminal) this.runtime.channel.markDirty(this.slot.delivery, 'structural');
+      },
     });
     this.stallWatch = new StallWatch(runtime.stall, () => this.stalled(), () => this.abandoned());
     void this.finalDelivery.then(() => this.stallWatch.stop());
@@ -232,11 +246,14 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
     this.lastEventAt = now;
     if (slot.state.isTerminal) this.stallWatch.stop();
     else this.stallWatch.touch();
+    if (event.type === 'attachment') this.uploads.start(slot.state, this.uploadsStarted);
     if (result.change === 'terminal') {
       this.interactive.runEnded();
       this.updateTicker(slot);
       slot.clearTimers();
-      this.runtime.channel.markDirty(slot.delivery, 'terminal');
+      // The final names the attached files as uploaded or not: it goes out once their uploads settled.
+      if (this.uploads.busy) void this.uploads.settled().then(() => this.runtime.channel.markDirty(slot.delivery, 'terminal'));
+      else this.runtime.channel.markDirty(slot.delivery, 'terminal');
       return { accepted: true };
     }
     // Quiet: nothing is posted before the end.

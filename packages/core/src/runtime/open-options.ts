@@ -18,6 +18,12 @@ const OpenCardOptionsSchema = z.looseObject({
   verbosity: z.enum(['quiet', 'compact', 'detailed']).optional(),
   chatType: z.enum(['direct', 'group']).optional(),
   redaction: z.union([z.literal(false), z.object({ extraPatterns: z.array(z.instanceof(RegExp)).optional() }).strict()]).optional(),
+  completionPing: z
+    .union([
+      z.literal(false),
+      z.object({ afterMs: z.number().int().nonnegative().optional(), onCancelled: z.boolean().optional(), pushedUpBy: z.number().int().min(1).max(100).optional() }).strict(),
+    ])
+    .optional(),
 });
 
 /**

@@ -5,7 +5,7 @@ import type { TextBufferLimits } from '../card/text-buffer.js';
 import type { ChatType } from '../card/verbosity.js';
 import type { CardStatus, CardView, Verbosity } from '../card/view.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
-import type { MessageRef, ReplyToMessage } from '../plugin/contract.js';
+import type { CompletionPingSwitch, MessageRef, ReplyToMessage } from '../plugin/contract.js';
 import type { AgentEvent, EventOf, InteractionUser, PlanItem } from '../events/contract.js';
 import type { EventParseError } from '../events/parse.js';
 import type { Answer, ApprovalRequest, AskRequest, Decision, StopHandler } from '../interaction/types.js';
@@ -81,6 +81,12 @@ export interface OpenCardOptions {
    * @throws Error (from `open`) naming `redaction` when it is neither `false` nor such an object.
    */
   readonly redaction?: RedactionOption;
+  /**
+   * The completion ping for this card (set it per chat): `false` turns it off, fields given win over
+   * the channel's `completionPing` switch (default: a card that 3 later messages pushed up gets a
+   * reply when its final lands). @throws Error (from `open`) naming a field of the wrong shape.
+   */
+  readonly completionPing?: Partial<CompletionPingSwitch> | false;
 }
 
 /** Outcome of feeding one event. Bad input never throws out of a card. */
@@ -114,6 +120,13 @@ export interface ProgressCard {
   plan(items: readonly PlanItem[]): PushResult;
   /** A file the agent wrote (`file.changed`), with line counts when known. */
   fileChanged(path: string, fields?: Omit<Fields<'file.changed'>, 'path'>): PushResult;
+  /**
+   * Sends a file the agent produced (a report, a patch, a chart) into the chat with the card (an
+   * `attachment` event): the channel uploads it, reading it only inside its opt-in roots (the same
+   * as local images), and the final card names it, or says why it was not uploaded (too large,
+   * outside the roots, refused, a channel without uploads). The final waits for the upload.
+   */
+  attach(path: string, name?: string): PushResult;
   waitingFor(prompt: string): PushResult;
   complete(answer?: string): PushResult;
   fail(error: string): PushResult;

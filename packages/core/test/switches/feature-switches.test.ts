@@ -3,8 +3,13 @@ import { ChannelConfigError, type FooterFields } from '../../src/index.js';
 import { formatFooter, resolveFeatureSwitches } from '../../src/plugin/index.js';
 
 describe('resolveFeatureSwitches', () => {
-  it('leaves everything as before when nothing is set', () => {
-    expect(resolveFeatureSwitches('feishu', {}, { env: {} })).toEqual({ progressive: true, footerStyle: 'compact', cardPer: 'run' });
+  it('leaves everything as before when nothing is set, with the completion ping on for a pushed-up card', () => {
+    expect(resolveFeatureSwitches('feishu', {}, { env: {} })).toEqual({
+      progressive: true,
+      footerStyle: 'compact',
+      cardPer: 'run',
+      completionPing: { afterMs: Number.POSITIVE_INFINITY, onCancelled: false, pushedUpBy: 3 },
+    });
   });
 
   it('reads the switch fields of a config and ignores its other fields', () => {

@@ -9,6 +9,8 @@ export const FEISHU_ROUTES = {
   create: 'im.message.create',
   reply: 'im.message.reply',
   patch: 'im.message.patch',
+  /** `GET /open-apis/im/v1/messages` (https://open.feishu.cn/document/server-docs/im-v1/message/list). */
+  list: 'im.message.list',
   /** `POST /open-apis/cardkit/v1/cards` (https://open.larksuite.com/document/uAjLw4CM/ukTMukTMukTM/cardkit-v1/card/create). */
   cardCreate: 'cardkit.card.create',
   /** `PUT /open-apis/cardkit/v1/cards/:card_id` (https://open.larksuite.com/document/uAjLw4CM/ukTMukTMukTM/cardkit-v1/card/update). */
@@ -19,6 +21,8 @@ export const FEISHU_ROUTES = {
   elementContent: 'cardkit.element.content',
   /** `POST /open-apis/im/v1/images` (https://open.feishu.cn/document/server-docs/im-v1/image/create). */
   imageCreate: 'im.image.create',
+  /** `POST /open-apis/im/v1/files` (https://open.feishu.cn/document/server-docs/im-v1/file/create). */
+  fileCreate: 'im.file.create',
   /** `POST /open-apis/im/v1/messages/:message_id/reactions` (https://open.feishu.cn/document/server-docs/im-v1/message-reaction/create). */
   reactionCreate: 'im.reaction.create',
   /** `DELETE /open-apis/im/v1/messages/:message_id/reactions/:reaction_id` (https://open.feishu.cn/document/server-docs/im-v1/message-reaction/delete). */

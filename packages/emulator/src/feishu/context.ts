@@ -7,7 +7,7 @@ import type { SlidingWindowLimiter } from '../common/rate-limiter.js';
 import type { CardEntityStore } from './card-entities.js';
 import type { MessageStore } from './messages.js';
 import type { TokenStore } from './tokens.js';
-import type { FeishuLimits, FeishuMessageChange, StoredImage, StoredReaction } from './types.js';
+import type { FeishuLimits, FeishuMessageChange, StoredFile, StoredImage, StoredReaction } from './types.js';
 
 /** Everything the Feishu routes share. One per emulator. */
 export interface FeishuContext {
@@ -34,6 +34,8 @@ export interface FeishuContext {
   readonly chatLimiter: SlidingWindowLimiter;
   /** Uploaded images by image_key. */
   readonly images: Map<string, StoredImage>;
+  /** Uploaded files by file_key. */
+  readonly files: Map<string, StoredFile>;
   /** Reactions on messages by reaction_id. */
   readonly reactions: Map<string, StoredReaction>;
   /** p2p chat id per receiver (`<receive_id_type>:<receive_id>`). */

@@ -17,7 +17,7 @@ import { mountAuthRoutes } from './routes-auth.js';
 import { mountCardKitRoutes } from './routes-cardkit.js';
 import { mountMessageRoutes } from './routes-messages.js';
 import { mountResourceRoutes } from './routes-resources.js';
-import type { StoredImage, StoredReaction } from './types.js';
+import type { StoredFile, StoredImage, StoredReaction } from './types.js';
 import { snapshotMessage } from './snapshot.js';
 import { TokenStore, type FeishuApp, type IssuedToken } from './tokens.js';
 import type { FeishuEmulatorOptions, FeishuLimits, FeishuMessageChange, FeishuMessageSnapshot } from './types.js';
@@ -60,6 +60,8 @@ export interface FeishuEmulatorCore {
    * Returns the stored message; no HTTP call and no history entry.
    */
   postUserMessage(message: { chatId: string; text: string; threadId?: string }): FeishuMessageSnapshot;
+  /** Files uploaded so far (`POST /open-apis/im/v1/files`), oldest first. */
+  files(): StoredFile[];
   /** Images uploaded so far (`POST /open-apis/im/v1/images`), oldest first. */
   images(): StoredImage[];
   /** Forgets an uploaded image: cards naming its key are refused from now on (230099 / 200570). Returns whether it was known. */
@@ -143,6 +145,7 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
     cardLimiter: new SlidingWindowLimiter(o.limits.cardOperationWindows, clock),
     p2pChats: new Map(),
     images: new Map(),
+    files: new Map(),
     reactions: new Map(),
     notify(kind, messageId) {
       if (changes.size === 0) return;
@@ -205,6 +208,7 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
       return snapshot(stored.messageId);
     },
     images: () => [...ctx.images.values()].map((image) => ({ ...image })),
+    files: () => [...ctx.files.values()].map((file) => ({ ...file })),
     forgetImage: (imageKey) => ctx.images.delete(imageKey),
     reactions: (messageId) => [...ctx.reactions.values()].filter((r) => r.messageId === messageId).map((r) => ({ ...r })),
     cardEntities: () => entities.list().map(snapshotEntity),

@@ -27,4 +27,4 @@ export {
 export { LONG_CONNECTION_AUTH_FAILED as FEISHU_LONG_CONNECTION_AUTH_FAILED, LONG_CONNECTION_LIMIT_EXCEEDED as FEISHU_LONG_CONNECTION_LIMIT_EXCEEDED } from './long-connection.js';
 export type { FeishuCardEntitySnapshot } from './card-entities.js';
 export { FEISHU_EMOJI_TYPES } from './routes-resources.js';
-export type { StoredImage as FeishuStoredImage, StoredReaction as FeishuStoredReaction } from './types.js';
+export type { StoredFile as FeishuStoredFile, StoredImage as FeishuStoredImage, StoredReaction as FeishuStoredReaction } from './types.js';

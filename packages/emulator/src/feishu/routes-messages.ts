@@ -98,6 +98,27 @@ function goneError(m: StoredMessage): FeishuError | undefined {
 
 /** Send (`POST /messages`), reply (`POST /messages/:id/reply`) and patch (`PATCH /messages/:id`). */
 export function mountMessageRoutes(app: Hono, ctx: FeishuContext): void {
+  // The chat's history, newest first with `sort_type=ByCreateTimeDesc` (else oldest first), at most
+  // `page_size` (1–50, default 20) items of `container_id_type=chat`; no paging token is answered.
+  app.get('/open-apis/im/v1/messages', (c) =>
+    runCall(ctx, c, { route: FEISHU_ROUTES.list, auth: true }, () => {
+      if (c.req.query('container_id_type') !== 'chat') return { ok: false, error: FeishuErrors.invalidParam('container_id_type'), key: undefined } as FeishuOutcome;
+      const chatId = c.req.query('container_id') ?? '';
+      const size = Math.max(1, Math.min(50, Number(c.req.query('page_size') ?? 20) || 20));
+      const all = ctx.messages.list().filter((m) => m.chatId === chatId && m.state !== 'deleted' && m.state !== 'recalled');
+      if (c.req.query('sort_type') === 'ByCreateTimeDesc') all.reverse();
+      const items = all.slice(0, size).map((m) => ({
+        message_id: m.messageId,
+        msg_type: m.msgType,
+        create_time: String(m.createdAt),
+        chat_id: m.chatId,
+        ...(m.parentId ? { parent_id: m.parentId } : {}),
+        sender: m.senderAppId ? { id: m.senderAppId, sender_type: 'app' } : { id: 'ou_person', sender_type: 'user' },
+      }));
+      return { ok: true, fields: { data: { items, has_more: all.length > size } } } as FeishuOutcome;
+    }),
+  );
+
   app.post('/open-apis/im/v1/messages', (c) =>
     runCall(ctx, c, { route: FEISHU_ROUTES.create, auth: true }, ({ body, query, appId }) => {
       const type = query.receive_id_type;

@@ -63,6 +63,11 @@ export function unknownImageKey(ctx: FeishuContext, card: unknown, appId: string
   return undefined;
 }
 
+/** `file_type` values `im.v1.file.create` takes. */
+const FILE_TYPES: readonly string[] = ['opus', 'mp4', 'pdf', 'doc', 'xls', 'ppt', 'stream'];
+/** 30 MB: the largest file `im.v1.file.create` takes. */
+const MAX_FILE_BYTES = 30 * 1024 * 1024;
+
 /**
  * Image upload (`POST /open-apis/im/v1/images`, multipart `image_type` + `image` → `data.image_key`)
  * and message reactions (`POST …/reactions` with `reaction_type.emoji_type` → `data.reaction_id`,
@@ -80,6 +85,24 @@ export function mountResourceRoutes(app: Hono, ctx: FeishuContext): void {
       const imageKey = `img_v3_${randomHex(24)}`;
       ctx.images.set(imageKey, { imageKey, appId, imageType, size: file.bytes.length, contentType: file.type, uploadedAt: ctx.clock() });
       return { ok: true, key: imageKey, fields: { data: { image_key: imageKey } } };
+    }),
+  );
+
+  // File upload: `file_type` one of opus/mp4/pdf/doc/xls/ppt/stream, `file_name`, `file`; 30 MB at
+  // most and not empty (https://open.feishu.cn/document/server-docs/im-v1/file/create). The
+  // refusal codes are UNCONFIRMED (the doc's error table was not checked): 234001 like images.
+  app.post('/open-apis/im/v1/files', (c) =>
+    runCall(ctx, c, { route: FEISHU_ROUTES.fileCreate, auth: true, multipart: true }, ({ body, appId }) => {
+      const fileType = body?.file_type;
+      if (typeof fileType !== 'string' || !FILE_TYPES.includes(fileType)) return reject(FeishuErrors.invalidImage(`file_type ${JSON.stringify(fileType ?? null)}`));
+      const fileName = body?.file_name;
+      if (typeof fileName !== 'string' || fileName === '') return reject(FeishuErrors.invalidImage('file_name is missing'));
+      const file = body?.file as UploadedFile | undefined;
+      if (!file || typeof file !== 'object' || !('bytes' in file)) return reject(FeishuErrors.invalidImage('file is missing'));
+      if (file.bytes.length === 0 || file.bytes.length > MAX_FILE_BYTES) return reject(FeishuErrors.invalidImage(`file size ${file.bytes.length} bytes`));
+      const fileKey = `file_v3_${randomHex(24)}`;
+      ctx.files.set(fileKey, { fileKey, appId, fileType, fileName, bytes: file.bytes, uploadedAt: ctx.clock() });
+      return { ok: true, key: fileKey, fields: { data: { file_key: fileKey } } };
     }),
   );
 

@@ -129,6 +129,17 @@ export interface StoredImage {
   readonly uploadedAt: number;
 }
 
+/** A file uploaded with `POST /open-apis/im/v1/files`. */
+export interface StoredFile {
+  readonly fileKey: string;
+  /** The app that uploaded it; only its messages may send it. */
+  readonly appId: string;
+  readonly fileType: string;
+  readonly fileName: string;
+  readonly bytes: Uint8Array;
+  readonly uploadedAt: number;
+}
+
 /** A reaction on a message. */
 export interface StoredReaction {
   readonly reactionId: string;

@@ -13,6 +13,7 @@ export const SLACK_ROUTES = {
   appendStream: 'chat.appendStream',
   stopStream: 'chat.stopStream',
   setStatus: 'assistant.threads.setStatus',
+  history: 'conversations.history',
 } as const;
 
 /** One of {@link SLACK_ROUTES}. */

@@ -90,6 +90,11 @@ export interface SlackEmulatorCore {
   deleteMessage(ts: string): SlackMessageSnapshot;
   /** Closes a message's edit window: later chat.update calls answer `edit_window_closed`. @throws SlackMessageControlError */
   closeEditWindow(ts: string): SlackMessageSnapshot;
+  /**
+   * A person writes `text` in `channel` (a top-level message, or a reply in `threadTs`): what pushes a
+   * card up the chat. Returns its snapshot. @throws SlackMessageControlError for an unknown channel.
+   */
+  postUserMessage(channel: string, text: string, options?: { user?: string; threadTs?: string }): SlackMessageSnapshot;
   /** Every message, oldest first; with `threadTs`, only the replies in that message's thread. */
   messages(filter?: { threadTs?: string }): SlackMessageSnapshot[];
   message(ts: string): SlackMessageSnapshot | undefined;
@@ -284,7 +289,8 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       const limited = postLimiter.tryAcquire(channel);
       if (!limited.allowed) return fail(SlackErrors.ratelimited(Math.ceil(limited.retryAfterMs / 1000)));
       const now = clock();
-      const message = store.add({ channel, ts: store.nextTs(now), threadTs, botToken: token, text: content.text, blocks: content.blocks, state: 'live', createdAt: now, updatedAt: now, updates: 0 });
+      const broadcast = threadTs !== undefined && (args.reply_broadcast === true || args.reply_broadcast === 'true');
+      const message = store.add({ channel, ts: store.nextTs(now), threadTs, botToken: token, ...(broadcast ? { broadcast } : {}), text: content.text, blocks: content.blocks, state: 'live', createdAt: now, updatedAt: now, updates: 0 });
       return { ok: true, key: message.ts, card: content.blocks, change: 'posted', fields: { channel, ts: message.ts, message: { type: 'message', text: message.text, ts: message.ts, ...(threadTs ? { thread_ts: threadTs } : {}) } } };
     }),
   );
@@ -319,6 +325,24 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
   app.post(`/api/${SLACK_ROUTES.appendStream}`, (c) => run(c, SLACK_ROUTES.appendStream, (args, token) => streams.append(args, token), tsOf));
   app.post(`/api/${SLACK_ROUTES.stopStream}`, (c) => run(c, SLACK_ROUTES.stopStream, (args, token) => streams.stop(args, token), tsOf));
   app.post(`/api/${SLACK_ROUTES.setStatus}`, (c) => run(c, SLACK_ROUTES.setStatus, (args) => streams.setStatus(args)));
+  // Messages of a channel newest first: top-level ones and broadcast thread replies, after `oldest`
+  // (exclusive unless `inclusive`), at most `limit` (default 100); https://api.slack.com/methods/conversations.history
+  app.post(`/api/${SLACK_ROUTES.history}`, (c) =>
+    run(c, SLACK_ROUTES.history, (args) => {
+      const channelProblem = channelError(args.channel);
+      if (channelProblem) return fail(channelProblem);
+      const oldest = Number(args.oldest ?? 0);
+      const inclusive = args.inclusive === true || args.inclusive === 'true';
+      const limit = Math.max(1, Math.min(999, Number(args.limit ?? 100) || 100));
+      const found = store
+        .list()
+        .filter((m) => m.channel === args.channel && m.state !== 'deleted' && (m.threadTs === undefined || m.broadcast))
+        .filter((m) => (inclusive ? Number(m.ts) >= oldest : Number(m.ts) > oldest))
+        .reverse();
+      const messages = found.slice(0, limit).map((m) => ({ type: 'message', ts: m.ts, text: m.text, ...(m.user ? { user: m.user } : { bot_id: 'B0BOT' }), ...(m.threadTs ? { thread_ts: m.threadTs } : {}) }));
+      return { ok: true, fields: { messages, has_more: found.length > limit } };
+    }),
+  );
   const interactivity = new SlackInteractivityEmulator(store, history, clock, (ts) => notify('updated', ts));
   interactivity.mount(app);
   app.notFound((c) => c.json({ ok: false, error: 'unknown_method' }, 404));
@@ -335,6 +359,13 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
     faults,
     deleteMessage: (ts) => control(ts, 'deleted', 'deleted'),
     closeEditWindow: (ts) => control(ts, 'edit-closed', 'edit-closed'),
+    postUserMessage: (channel, text, options = {}) => {
+      if (!channels.has(channel)) throw new SlackMessageControlError(`no channel ${channel}`);
+      const now = clock();
+      const message = store.add({ channel, ts: store.nextTs(now), threadTs: options.threadTs, botToken: '', user: options.user ?? 'U0PERSON', text, blocks: undefined, state: 'live', createdAt: now, updatedAt: now, updates: 0 });
+      notify('posted', message.ts);
+      return snapshot(message);
+    },
     messages: (filter = {}) => store.list().filter((m) => filter.threadTs === undefined || m.threadTs === filter.threadTs).map(snapshot),
     message: (ts) => {
       const found = store.get(ts);

@@ -20,7 +20,12 @@ export interface StoredSlackMessage {
   readonly ts: string;
   /** Parent `ts` for a thread reply. */
   readonly threadTs?: string;
+  /** The bot token that posted it; `''` for a person's message ({@link SlackEmulatorCore.postUserMessage}). */
   readonly botToken: string;
+  /** The person who wrote it, for a message not posted by a bot. */
+  readonly user?: string;
+  /** A thread reply also shown in the channel (`reply_broadcast`). */
+  readonly broadcast?: boolean;
   text: string;
   blocks: unknown[] | undefined;
   state: SlackMessageState;

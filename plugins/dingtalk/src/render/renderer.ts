@@ -12,6 +12,10 @@ import {
   planHeading,
   planLines,
   toolLineText,
+  toolTree,
+  toolTreeRows,
+  childToolText,
+  MAX_SUBAGENT_CHILDREN,
   type CardRenderer,
   type CardStatus,
   type CardView,
@@ -24,7 +28,7 @@ import { cutMarkdown, splitMarkdown, truncateMarkdown } from './guards.js';
 import { controlsVariable, interactionMarkdown, type ControlStyle } from './controls.js';
 import { layoutVariables, type LayoutKeys } from './layout.js';
 import { escapeInline, normalizeAgentMarkdown } from './markdown.js';
-import { changedFilesBlock, imagesBlock, livenessBlock, planBlock } from './sections.js';
+import { attachmentsBlock, changedFilesBlock, imagesBlock, livenessBlock, planBlock } from './sections.js';
 import { CARD_TEXTS, STATUS_COLOR_TOKENS, STATUS_ICONS, type CardTexts } from './texts.js';
 import type { DingTalkCardPayload, FailedCardState, StreamEnd } from './payload.js';
 
@@ -128,7 +132,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     const note = livenessBlock(view, locale, o.timeZone);
     const head = assemble([round, note]);
     const plan = planBlock(view, locale);
-    const files = assemble([imagesBlock(view, locale), changedFilesBlock(view, locale)]);
+    const files = assemble([imagesBlock(view, locale), changedFilesBlock(view, locale), attachmentsBlock(view, locale)]);
     const notice = view.notice ? `<font colorTokenV2=common_level3_base_color>${escapeInline(noticeText(view.notice, locale, o.timeZone))}</font>` : '';
     const detail = assemble([notice, this.detail(view, texts), interactionMarkdown(view, o.controls ?? 'text')]);
     const footer = this.footer(view, locale);
@@ -227,9 +231,14 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
 
   private tools(view: CardView, locale: Locale, texts: CardTexts, limit: number): string {
     if (view.tools.length === 0) return '';
-    const { shown, hidden } = pickTools(view.tools, limit);
-    const lines = shown.map((tool) => `* ${escapeInline(this.toolText(tool, view, locale))}`);
-    if (hidden > 0) lines.unshift(`* ${escapeInline(texts.moreTools(hidden))}`);
+    // Subagents as a tree: a running subagent's latest calls indented under its line, a done one folded to its line.
+    const tree = toolTree(view.tools, { maxEntries: limit, maxChildren: Math.min(limit, MAX_SUBAGENT_CHILDREN) });
+    const lines = toolTreeRows(tree, locale).map((row) => {
+      const parent = row.depth === 1 ? tree.entries.find((entry) => entry.children.some((child) => child === row.line)) : undefined;
+      const text = row.line === undefined ? row.text : parent ? childToolText(row.line, parent.line, this.toolText(row.line, view, locale)) : this.toolText(row.line, view, locale);
+      return `${row.depth === 0 ? '*' : '    *'} ${escapeInline(text)}`;
+    });
+    if (tree.olderCalls > 0) lines.unshift(`* ${escapeInline(texts.moreTools(tree.olderCalls))}`);
     return lines.join('\n');
   }
 

@@ -1,4 +1,4 @@
-import { changedFilesLines, imagePlaceholderText, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core/plugin';
+import { attachmentText, changedFilesLines, imagePlaceholderText, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core/plugin';
 import { escapeInline } from './markdown.js';
 
 /**
@@ -16,6 +16,11 @@ export function changedFilesBlock(view: CardView, locale: Locale): string {
   if (!isTerminalStatus(view.status) || view.changedFiles.length === 0) return '';
   const { heading, items } = changedFilesLines(view.changedFiles, locale);
   return [`**${escapeInline(heading)}**`, ...items.map((item) => `* ${escapeInline(item)}`)].join('\n');
+}
+
+/** The files the run attached: `📎 report.md`, or why one was not uploaded; `''` when none. */
+export function attachmentsBlock(view: CardView, locale: Locale): string {
+  return (view.attachments ?? []).map((file) => `* ${escapeInline(attachmentText(file, locale))}`).join('\n');
 }
 
 /** The liveness note in the secondary text colour, `''` unless the running card has been quiet. */

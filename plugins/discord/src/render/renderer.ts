@@ -1,4 +1,5 @@
 import {
+  attachmentText,
   changedFilesLines,
   cut,
   formatFooter,
@@ -9,6 +10,8 @@ import {
   planHeading,
   planLines,
   statusLabel,
+  fitToolTree,
+  toolTreeRows,
   type CardRenderer,
   type CardView,
   type FooterField,
@@ -74,10 +77,13 @@ export function createDiscordRenderer(options: DiscordRendererOptions = {}): Car
     if (view.noProgressSince !== undefined) blocks.push(`*${escapeMarkdown(noProgressNote(view.noProgressSince, locale, options.timeZone))}*`);
     if (view.plan) blocks.push(cut([`**${escapeMarkdown(planHeading(view.plan, locale))}**`, ...planLines(view.plan, locale).map(escapeMarkdown)].join('\n'), MAX_PLAN_CHARS));
     if (view.tools.length > 0) {
-      const shown = view.tools.slice(-(options.toolFoldAfter ?? TOOLS_SHOWN));
-      const older = view.tools.length - shown.length;
-      const lines = [`**${t.tools(view.tools.length)}**`, ...(older > 0 ? [`*${t.olderTools(older)}*`] : []), ...shown.map((tool) => `• ${oneLine(tool.text, 200)}`)];
-      blocks.push(cut(lines.join('\n'), MAX_TOOLS_CHARS));
+      // Subagents as a tree: a running subagent's latest calls indented under its line, a done one folded to its line.
+      // Earlier entries leave whole when the section would pass its size, so the latest calls stay.
+      const section = fitToolTree(view.tools, { maxEntries: options.toolFoldAfter ?? TOOLS_SHOWN }, (tree) => {
+        const rows = toolTreeRows(tree, view.locale).map((row) => `${row.depth === 0 ? '•' : '\u2003◦'} ${oneLine(row.text, 200)}`);
+        return [`**${t.tools(view.tools.length)}**`, ...(tree.olderCalls > 0 ? [`*${t.olderTools(tree.olderCalls)}*`] : []), ...rows].join('\n');
+      }, MAX_TOOLS_CHARS);
+      blocks.push(cut(section, MAX_TOOLS_CHARS));
     }
     if (view.thinking.trim() !== '' && !isTerminalStatus(view.status) && view.answer.trim() === '') blocks.push(`*${t.thinking}:* ${escapeMarkdown(oneLine(view.thinking.slice(-300), 300))}`);
     const { card, parts, leftOut } = answerShares(view);
@@ -95,6 +101,7 @@ export function createDiscordRenderer(options: DiscordRendererOptions = {}): Car
       const { heading, items } = changedFilesLines(view.changedFiles, locale);
       blocks.push(cut([`**${escapeMarkdown(heading)}**`, ...items.map((item) => `• ${escapeMarkdown(item)}`)].join('\n'), 500));
     }
+    if ((view.attachments ?? []).length > 0) blocks.push(cut(view.attachments!.map((file) => `• ${escapeMarkdown(attachmentText(file, locale))}`).join('\n'), 500));
     return blocks.join('\n\n') || '…';
   };
 

@@ -6,7 +6,7 @@ import { renderContinuation } from './continuation.js';
 import { answerElements } from './answer-elements.js';
 import { controlElements, decisionElements, type ControlStyle } from './controls.js';
 import { footerElements, markdown, panel, tail, toolElements } from './elements.js';
-import { changedFilesElements, imageElements, livenessElements, planElements } from './sections.js';
+import { attachmentElements, changedFilesElements, imageElements, livenessElements, planElements } from './sections.js';
 import { CARD_TEXTS, STATUS_TEMPLATE, statusLine, type CardTexts } from './texts.js';
 
 /** How the card is drawn. */
@@ -82,6 +82,7 @@ function build(p: Parts, answer: string, notice: string | undefined, level: Leve
   const plan = planElements(view, p.locale);
   if (plan.length > 0) elements.push({ tag: 'hr', element_id: 'plan_divider' }, ...plan);
   elements.push(...changedFilesElements(view, p.locale));
+  elements.push(...attachmentElements(view, p.locale));
   elements.push(...toolElements(view, texts, level === 2, p.options.toolFoldAfter));
   elements.push(...footerElements(view, { style: p.options.footerStyle, fields: p.options.footerFields, timeZone: p.options.timeZone }, p.locale));
   return {

@@ -1,4 +1,4 @@
-import { formatFooter, isTerminalStatus, oneLine, type CardView, type FooterField, type FooterStyle, type ToolLine } from '@progresscard/core/plugin';
+import { childToolText, formatFooter, hiddenChildrenText, isTerminalStatus, oneLine, toolTree, type CardView, type ToolTreeEntry, type FooterField, type FooterStyle, type ToolLine } from '@progresscard/core/plugin';
 import type { FeishuElement } from './payload.js';
 import { escapeCardMarkdown } from './markdown/index.js';
 import type { CardTexts } from './texts.js';
@@ -43,34 +43,67 @@ function toolItem(tool: ToolLine): string {
   return `- ${TOOL_ICON[tool.state]} ${escapeCardMarkdown(oneLine(tool.text, MAX_TOOL_LINE_CHARS))}`;
 }
 
+/** Most of a subagent's calls listed in its panel (its latest; the rest are counted). */
+const MAX_SUBAGENT_TOOLS = 10;
+
+/** An entry's calls, its subagent's included. */
+const callsOf = (entry: ToolTreeEntry) => 1 + entry.children.length + entry.hiddenChildren;
+
+/**
+ * A subagent as a native fold: a `collapsible_panel` whose title is the subagent's line (status,
+ * elapsed time, tool count) and whose body lists its latest calls; open while it runs, folded once done.
+ */
+function subagentPanel(id: string, entry: ToolTreeEntry, locale: CardView['locale']): FeishuElement {
+  const lines = [
+    ...(entry.hiddenChildren > 0 ? [`- ${escapeCardMarkdown(hiddenChildrenText(entry.hiddenChildren, locale))}`] : []),
+    ...entry.children.map((child) => `- ${TOOL_ICON[child.state]} ${escapeCardMarkdown(oneLine(childToolText(child, entry.line), MAX_TOOL_LINE_CHARS))}`),
+  ];
+  const title = `${TOOL_ICON[entry.line.state]} ${oneLine(entry.line.text, MAX_TOOL_LINE_CHARS)}`;
+  return panel(id, title, [markdown(`${id}_tools`, lines.join('\n'), { text_size: 'notation' })], { expanded: entry.open });
+}
+
 /**
  * The tools section: a title and the calls' lines (texts with live durations come from the core).
- * Up to `unfolded` calls (default 3) all show. With more, the latest call and the most recent running
+ * Up to `unfolded` entries (default 3) all show. With more, the latest and the most recent running
  * ones (`unfolded` at most in all) stay visible and the others fold into a panel (at most 30 listed,
- * the rest counted). `compact` replaces the panel with one line that counts the folded calls.
+ * the rest counted). A subagent call is a panel of its own holding its calls, open while it runs.
+ * `compact` replaces the panels with lines (folded calls counted).
  */
 export function toolElements(view: CardView, texts: CardTexts, compact: boolean, unfolded: number = VISIBLE_TOOLS): FeishuElement[] {
   const tools = view.tools;
   if (tools.length === 0) return [];
   const out: FeishuElement[] = [{ tag: 'hr', element_id: 'tools_divider' }, markdown('tools_title', `**${texts.tools}** · ${tools.length}`)];
-  if (tools.length <= unfolded) {
-    out.push(markdown('tools', tools.map(toolItem).join('\n')));
-    return out;
+  const tree = toolTree(tools, { maxEntries: Math.max(1, unfolded), maxChildren: MAX_SUBAGENT_TOOLS, fillWithLatest: false });
+  if (tree.older.length > 0) {
+    if (compact) {
+      out.push(markdown('tools_older', `- ${texts.moreEarlierTools(tree.olderCalls)}`, { text_size: 'notation' }));
+    } else {
+      const listed = tree.older.slice(-MAX_FOLDED_TOOLS);
+      const hidden = tree.olderCalls - listed.reduce((sum, entry) => sum + callsOf(entry), 0);
+      const lines = [...(hidden > 0 ? [`- ${texts.moreEarlierTools(hidden)}`] : []), ...listed.map((entry) => toolItem(entry.line))];
+      out.push(panel('tools_panel', texts.earlierTools(tree.olderCalls), [markdown('tools_older', lines.join('\n'))]));
+    }
   }
-  const latest = tools.length - 1;
-  const shown = new Set<number>([latest]);
-  for (let i = latest - 1; i >= 0 && shown.size < unfolded; i--) if (tools[i]!.state === 'running') shown.add(i);
-  const visible = tools.filter((_, i) => shown.has(i));
-  const folded = tools.filter((_, i) => !shown.has(i));
-  if (compact) {
-    out.push(markdown('tools_older', `- ${texts.moreEarlierTools(folded.length)}`, { text_size: 'notation' }));
-  } else {
-    const listed = folded.slice(-MAX_FOLDED_TOOLS);
-    const hidden = folded.length - listed.length;
-    const lines = [...(hidden > 0 ? [`- ${texts.moreEarlierTools(hidden)}`] : []), ...listed.map(toolItem)];
-    out.push(panel('tools_panel', texts.earlierTools(folded.length), [markdown('tools_older', lines.join('\n'))]));
+  // Runs of plain calls share one markdown element (the first keeps the id `tools`); each subagent is its own panel.
+  let plain: string[] = [];
+  let groups = 0;
+  let panels = 0;
+  const flush = () => {
+    if (plain.length === 0) return;
+    out.push(markdown(groups === 0 ? 'tools' : `tools_${groups + 1}`, plain.join('\n')));
+    groups += 1;
+    plain = [];
+  };
+  for (const entry of tree.entries) {
+    if (!entry.subagent || compact) {
+      plain.push(toolItem(entry.line));
+      continue;
+    }
+    flush();
+    panels += 1;
+    out.push(subagentPanel(`subagent_${panels}`, entry, view.locale));
   }
-  out.push(markdown('tools', visible.map(toolItem).join('\n')));
+  flush();
   return out;
 }
 

@@ -1,4 +1,5 @@
 import {
+  attachmentText,
   changedFilesLines,
   imagePlaceholderText,
   imageRefPlaceholder,
@@ -36,6 +37,14 @@ export function changedFilesElements(view: CardView, locale: Locale): FeishuElem
   const list = items.map((item) => `- ${escapeCardMarkdown(item)}`).join('\n');
   if (view.changedFiles.length <= VISIBLE_CHANGED_FILES) return [markdown('changed_files', `**${escapeCardMarkdown(heading)}**\n${list}`)];
   return [panel('changed_files_panel', heading, [markdown('changed_files', list, { text_size: 'notation' })])];
+}
+
+/** The files the run attached: `📎 report.md` (a link when the platform gave one), or why it was not uploaded. */
+export function attachmentElements(view: CardView, locale: Locale): FeishuElement[] {
+  const files = view.attachments ?? [];
+  if (files.length === 0) return [];
+  const lines = files.map((file) => `- ${escapeCardMarkdown(attachmentText(file, locale))}`);
+  return [markdown('attachments', lines.join('\n'))];
 }
 
 /** The liveness note (grey, small) while a running card has had no event for the quiet period. */

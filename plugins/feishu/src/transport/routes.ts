@@ -17,6 +17,10 @@ export interface FeishuAnswer {
     readonly card_id?: string;
     /** Image upload: the key a card's `img` component shows it by. */
     readonly image_key?: string;
+    /** `im.v1.message.list`: the messages found. */
+    readonly items?: readonly ListedMessage[];
+    /** `im.v1.file.create`: the uploaded file's key. */
+    readonly file_key?: string;
     /** Reaction create: its id, for removing it. */
     readonly reaction_id?: string;
   };
@@ -24,7 +28,7 @@ export interface FeishuAnswer {
 
 /** One Open API route the transport calls, through the SDK method that wraps it. */
 export interface FeishuRoute<Request> {
-  readonly method: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** Path under the domain, `:message_id` / `:card_id` / `:element_id` as placeholders. */
   readonly path: string;
   /** The SDK method that calls it. */
@@ -41,6 +45,8 @@ export interface CreateMessageRequest {
   readonly receiveId: string;
   readonly content: string;
   readonly uuid: string;
+  /** Default `interactive` (a card); `file` for a file message. */
+  readonly msgType?: 'interactive' | 'file';
 }
 
 /** Arguments of {@link FEISHU_API_ROUTES}`.replyMessage`. */
@@ -51,7 +57,7 @@ export interface ReplyMessageRequest {
   readonly uuid: string;
   readonly replyInThread: boolean;
   /** `interactive` (a card, default) or `text` (the completion ping). */
-  readonly msgType?: 'interactive' | 'text';
+  readonly msgType?: 'interactive' | 'text' | 'file';
 }
 
 /** Arguments of {@link FEISHU_API_ROUTES}`.patchMessage`. */
@@ -66,6 +72,30 @@ export interface UploadImageRequest {
   readonly image: Buffer;
   /** File name of the form part (default `image`). */
   readonly fileName?: string;
+}
+
+/** Arguments of {@link FEISHU_API_ROUTES}`.uploadFile`. */
+export interface UploadFileRequest {
+  /** The file, 1 byte to {@link FEISHU_MAX_FILE_BYTES}. */
+  readonly file: Buffer;
+  /** File name with its extension, shown in the chat. */
+  readonly fileName: string;
+}
+
+/** Largest file `im.v1.file.create` accepts: 30 MB, and no empty file (https://open.feishu.cn/document/server-docs/im-v1/file/create). */
+export const FEISHU_MAX_FILE_BYTES = 30 * 1024 * 1024;
+
+/** Arguments of {@link FEISHU_API_ROUTES}`.listMessages`. */
+export interface ListMessagesRequest {
+  readonly chatId: string;
+  /** 1 to 50. */
+  readonly pageSize: number;
+}
+
+/** One item of `im.v1.message.list`'s answer (the fields the plugin reads). */
+interface ListedMessage {
+  readonly message_id?: string;
+  readonly parent_id?: string;
 }
 
 /** Arguments of {@link FEISHU_API_ROUTES}`.addReaction`. */
@@ -100,7 +130,7 @@ export const FEISHU_API_ROUTES = {
     call: (client, r) =>
       client.im.v1.message.create({
         params: { receive_id_type: r.receiveIdType },
-        data: { receive_id: r.receiveId, msg_type: 'interactive', content: r.content, uuid: r.uuid },
+        data: { receive_id: r.receiveId, msg_type: r.msgType ?? 'interactive', content: r.content, uuid: r.uuid },
       }) as Promise<FeishuAnswer>,
   }),
   /** Send a card as a reply to a message (a configured parent, or a card's main message for its continuation parts). */
@@ -141,6 +171,39 @@ export const FEISHU_API_ROUTES = {
       const data = (await client.im.v1.image.create({ data: { image_type: 'message', image: image as unknown as Buffer } })) as { image_key?: string } | null;
       return { code: 0, data: { image_key: data?.image_key } };
     },
+  }),
+  /**
+   * Upload a file for a file message (`file_type: stream`: any kind of file), 30 MB at most, not
+   * empty; the answer's `file_key` goes into a `msg_type: file` message. Needs `im:resource` (or
+   * `im:resource:upload`); 1000/min, 50/s per app.
+   */
+  uploadFile: route<UploadFileRequest>({
+    method: 'POST',
+    path: '/open-apis/im/v1/files',
+    sdkMethod: 'im.v1.file.create',
+    doc: 'https://open.feishu.cn/document/server-docs/im-v1/file/create',
+    // As for images: a stream with a `path` goes as a file part named after it.
+    call: async (client, r) => {
+      const file = Object.assign(Readable.from([r.file]), { path: r.fileName });
+      const data = (await client.im.v1.file.create({ data: { file_type: 'stream', file_name: r.fileName, file: file as unknown as Buffer } })) as { file_key?: string } | null;
+      return { code: 0, data: { file_key: data?.file_key } };
+    },
+  }),
+  /**
+   * The chat's latest messages, newest first (`container_id_type: chat`, `sort_type:
+   * ByCreateTimeDesc`): the completion ping counts those after the card. Reading other members'
+   * messages in a group needs the `im:message.group_msg` scope (UNCONFIRMED which scope suffices
+   * for a bot; without it the platform refuses and the ping goes by run time only).
+   */
+  listMessages: route<ListMessagesRequest>({
+    method: 'GET',
+    path: '/open-apis/im/v1/messages',
+    sdkMethod: 'im.v1.message.list',
+    doc: 'https://open.feishu.cn/document/server-docs/im-v1/message/list',
+    call: (client, r) =>
+      client.im.v1.message.list({
+        params: { container_id_type: 'chat', container_id: r.chatId, sort_type: 'ByCreateTimeDesc', page_size: r.pageSize },
+      }) as Promise<FeishuAnswer>,
   }),
   /** Add a reaction (an emoji) to a message; the answer's `reaction_id` removes it again. Needs `im:message.reactions:write_only`. */
   addReaction: route<AddReactionRequest>({

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type * as lark from '@larksuiteoapi/node-sdk';
-import type { CardImage, CardTransport, CallFailure, ExtraCalls, MessageRef, ReplyRequest, ReplyToMessage, SendRequest, TransportNotice, UpdateRequest } from '@progresscard/core/plugin';
+import { readAttachmentFile, type AttachedFile, type AttachFileRequest, type CardImage, type CardTransport, type CallFailure, type ExtraCalls, type MessageRef, type MessagesAfterRequest, type ReplyRequest, type ReplyToMessage, type SendRequest, type TransportNotice, type UpdateRequest } from '@progresscard/core/plugin';
 import type { FeishuConfig, ReceiveIdType } from '../config.js';
 import type { FeishuCard } from '../render/payload.js';
 import { FEISHU_GUARD_LIMITS, inspectCard, type GuardLimits } from '../render/guards.js';
@@ -9,7 +9,7 @@ import { FeishuCardImages } from './images.js';
 import { WorkingReaction } from './reaction.js';
 import { CardKitCards, CardKitUnavailable, isCardKitMessage } from './cardkit.js';
 import { createFeishuClient } from './client.js';
-import { FEISHU_API_ROUTES, type FeishuAnswer } from './routes.js';
+import { FEISHU_API_ROUTES, FEISHU_MAX_FILE_BYTES, type FeishuAnswer } from './routes.js';
 import { TokenCache } from './token.js';
 import type { FeishuTarget } from './target.js';
 
@@ -192,6 +192,49 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
    * `<at user_id="…">` for the mention, which notifies that person
    * (https://open.larkoffice.com/document/server-docs/im-v1/message-content-description/create_json#text).
    */
+  /**
+   * Uploads a file the agent produced (`im.v1.file.create`) and sends it as a file message: a reply
+   * to the card, or into the card's chat before the card is sent. Read only inside `imageRoots`.
+   * @throws Error naming why (outside the roots, empty, over 30 MB) or the platform's refusal.
+   */
+  async attachFile(request: AttachFileRequest<FeishuTarget | string>): Promise<AttachedFile> {
+    const bytes = await readAttachmentFile(request.path, { maxBytes: FEISHU_MAX_FILE_BYTES, roots: this.#config.imageRoots ?? [] });
+    const uploaded = await FEISHU_API_ROUTES.uploadFile.call(this.#client, { file: bytes, fileName: request.name });
+    const fileKey = uploaded.data?.file_key;
+    if (!fileKey) throw new FeishuApiError(200, -1, 'file upload answered without data.file_key');
+    const content = JSON.stringify({ file_key: fileKey });
+    const uuid = toFeishuUuid(request.idempotencyKey);
+    const target = this.#target(request.target);
+    let answer: FeishuAnswer;
+    if (request.message) {
+      answer = await FEISHU_API_ROUTES.replyMessage.call(this.#client, { messageId: request.message.id, content, uuid, replyInThread: target.replyInThread, msgType: 'file' });
+    } else {
+      if (!target.receiveId) throw new FeishuLocalError('no receiver for the file: the card was not sent and no receiveId is set');
+      answer = await FEISHU_API_ROUTES.createMessage.call(this.#client, { receiveIdType: target.receiveIdType, receiveId: target.receiveId, content, uuid, msgType: 'file' });
+    }
+    this.#check(answer);
+    return {};
+  }
+
+  /**
+   * Messages in the card's chat after the card (`im.v1.message.list`, newest first, up to 50),
+   * leaving out the card's own replies (continuation parts, files, pings). More than 50 newer
+   * messages without reaching the card: `atMost`.
+   * @throws FeishuLocalError when the card's chat is unknown; the platform's refusal as it comes.
+   */
+  async messagesAfter(request: MessagesAfterRequest<FeishuTarget | string>): Promise<number> {
+    const chatId = request.message.extra?.chatId;
+    if (typeof chatId !== 'string' || chatId === '') throw new FeishuLocalError('the card\'s chat is unknown');
+    const answer = await FEISHU_API_ROUTES.listMessages.call(this.#client, { chatId, pageSize: 50 });
+    this.#check(answer);
+    let after = 0;
+    for (const item of answer.data?.items ?? []) {
+      if (item.message_id === request.message.id) return Math.min(after, request.atMost);
+      if (item.parent_id !== request.message.id) after += 1;
+    }
+    return request.atMost;
+  }
+
   async reply(request: ReplyRequest<FeishuTarget | string>): Promise<MessageRef> {
     const mention = request.mention ? `<at user_id="${request.mention.id.replace(/["<>]/g, '')}">${escapeText(request.mention.name ?? '')}</at> ` : '';
     const content = JSON.stringify({ text: `${mention}${request.text}` });

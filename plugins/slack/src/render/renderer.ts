@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { tablesAsPreformatted } from './tables.js';
-import { cut, DEFAULT_TITLES, formatFooter, isTerminalStatus, oneLine, reasoningOpen, statusLabel, thinkingHeading, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
+import { cut, DEFAULT_TITLES, formatFooter, isTerminalStatus, oneLine, reasoningOpen, statusLabel, thinkingHeading, fitToolTree, toolTreeRows, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
 import type { SlackBlock, SlackMessage } from './payload.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { plainMrkdwn, splitSections, toMrkdwn } from './mrkdwn.js';
 import { controlBlocks, decisionBlocks, type ControlStyle } from './controls.js';
-import { changedFilesBlocks, imagesBlocks, livenessBlocks, planBlocks } from './sections.js';
+import { attachmentBlocks, changedFilesBlocks, imagesBlocks, livenessBlocks, planBlocks } from './sections.js';
 import { SLACK_TEXTS, type SlackTexts } from './texts.js';
 
 /** Options of {@link createSlackRenderer}. */
@@ -64,10 +64,13 @@ function answerParts(answer: string, limits: SlackLimits): { main: string[]; rep
 
 function toolsBlock(view: CardView, t: SlackTexts, limits: SlackLimits, toolsShown: number): SlackBlock | undefined {
   if (view.tools.length === 0) return undefined;
-  const shown = view.tools.slice(-toolsShown);
-  const older = view.tools.length - shown.length;
-  const lines = [`*${t.tools(view.tools.length)}*`, ...(older > 0 ? [`_${t.olderTools(older)}_`] : []), ...shown.map((tool) => `• ${toMrkdwn(oneLine(tool.text, 300))}`)];
-  return section(cut(lines.join('\n'), limits.maxSectionChars), 'tools');
+  // Subagents as a tree: a running subagent's latest calls indented under its line, a done one folded to its line.
+  // Earlier entries leave whole when the section would pass its size, so the latest calls stay.
+  const text = fitToolTree(view.tools, { maxEntries: toolsShown }, (tree) => {
+    const rows = toolTreeRows(tree, view.locale).map((row) => `${row.depth === 0 ? '•' : '\u2003◦'} ${toMrkdwn(oneLine(row.text, 300))}`);
+    return [`*${t.tools(view.tools.length)}*`, ...(tree.olderCalls > 0 ? [`_${t.olderTools(tree.olderCalls)}_`] : []), ...rows].join('\n');
+  }, limits.maxSectionChars);
+  return section(cut(text, limits.maxSectionChars), 'tools');
 }
 
 /**
@@ -119,6 +122,7 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
       if (view.error) blocks.push(section(cut(`:warning: ${toMrkdwn(view.error)}`, limits.maxSectionChars), 'error'));
       blocks.push(...decisionBlocks(view, limits.maxSectionChars), ...controlBlocks(view, options.controls ?? 'text'));
       blocks.push(...changedFilesBlocks(view, locale, limits.maxSectionChars));
+      blocks.push(...attachmentBlocks(view, locale, limits.maxSectionChars));
       blocks.push(context(toMrkdwn(footer(view)), 'footer'));
       return { text: cut(plainMrkdwn(headline(view)), limits.maxTextChars), blocks: freshBlockIds(blocks) };
     },

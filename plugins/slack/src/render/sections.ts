@@ -1,4 +1,4 @@
-import { changedFilesLines, cut, imagePlaceholderText, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core/plugin';
+import { attachmentText, changedFilesLines, cut, imagePlaceholderText, isTerminalStatus, noProgressNote, planHeading, planLines, type CardView, type Locale } from '@progresscard/core/plugin';
 import type { SlackBlock } from './payload.js';
 import { plainMrkdwn } from './mrkdwn.js';
 
@@ -19,6 +19,13 @@ export function changedFilesBlocks(view: CardView, locale: Locale, maxChars: num
   if (!isTerminalStatus(view.status) || view.changedFiles.length === 0) return [];
   const { heading, items } = changedFilesLines(view.changedFiles, locale);
   return [section([`*${plain(heading)}*`, ...items.map((item) => `• ${plain(item)}`)].join('\n'), 'changed_files', maxChars)];
+}
+
+/** The files the run attached: `📎 report.md`, or why one was not uploaded. */
+export function attachmentBlocks(view: CardView, locale: Locale, maxChars: number): SlackBlock[] {
+  const files = view.attachments ?? [];
+  if (files.length === 0) return [];
+  return [section(files.map((file) => `• ${plain(attachmentText(file, locale))}`).join('\n'), 'attachments', maxChars)];
 }
 
 /** The liveness note as a context line while the running card has been quiet. */

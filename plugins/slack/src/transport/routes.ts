@@ -1,4 +1,4 @@
-import type { AssistantThreadsSetStatusArguments, ChatAppendStreamArguments, ChatPostMessageArguments, ChatStartStreamArguments, ChatStopStreamArguments, ChatUpdateArguments, WebClient } from '@slack/web-api';
+import type { AssistantThreadsSetStatusArguments, ChatAppendStreamArguments, ChatPostMessageArguments, ChatStartStreamArguments, ChatStopStreamArguments, ChatUpdateArguments, ConversationsHistoryArguments, WebClient } from '@slack/web-api';
 
 /** What a chat call resolves to (the SDK throws for `ok: false`). */
 interface SlackAnswer {
@@ -7,6 +7,8 @@ interface SlackAnswer {
   readonly channel?: string;
   /** auth.test's workspace id. */
   readonly team_id?: string;
+  /** `conversations.history`: the messages found. */
+  readonly messages?: readonly unknown[];
 }
 
 /** One Web API method the transport calls, through the SDK. */
@@ -74,5 +76,12 @@ export const SLACK_API_ROUTES = {
     doc: 'https://docs.slack.dev/reference/methods/auth.test',
     tier: 'Special',
     call: (client) => client.auth.test(),
+  }),
+  /** Counts the messages after a card (the completion ping's "pushed up" check). */
+  history: route<ConversationsHistoryArguments>({
+    method: 'conversations.history',
+    doc: 'https://api.slack.com/methods/conversations.history',
+    tier: 'Tier 3: 50+ per minute',
+    call: (client, r) => client.conversations.history(r),
   }),
 } as const;

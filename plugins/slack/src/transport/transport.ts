@@ -1,4 +1,4 @@
-import type { CallFailure, CardTransport, MessageRef, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core/plugin';
+import type { CallFailure, CardTransport, MessageRef, MessagesAfterRequest, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core/plugin';
 import { LogLevel, WebClient } from '@slack/web-api';
 import type { SlackConfig } from '../config.js';
 import { SLACK_LIMITS, type SlackLimits } from '../render/limits.js';
@@ -56,7 +56,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     return this.#client;
   }
 
-  async send(request: SendRequest<SlackMessage, SlackTarget | string>): Promise<MessageRef> {
+  async send(request: SendRequest<SlackMessage, SlackTarget | string> & { readonly broadcast?: boolean }): Promise<MessageRef> {
     const known = this.#sent.get(request.idempotencyKey);
     if (known) return known;
     this.#guard(request.payload);
@@ -70,6 +70,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
       text: request.payload.text,
       ...(request.payload.blocks ? { blocks: [...request.payload.blocks] } : {}),
       ...(thread ? { thread_ts: thread } : {}),
+      ...(thread && request.broadcast ? { reply_broadcast: true } : {}),
       unfurl_links: false,
       unfurl_media: false,
     } as Parameters<typeof SLACK_API_ROUTES.postMessage.call>[1]));
@@ -109,7 +110,23 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
    */
   async reply(request: ReplyRequest<SlackTarget | string>): Promise<MessageRef> {
     const mention = request.mention ? `<@${request.mention.id.replace(/[<>|]/g, '')}> ` : '';
-    return this.send({ target: request.target, payload: { text: `${mention}${request.text}` }, idempotencyKey: request.idempotencyKey, replacing: false, replyTo: request.message });
+    return this.send({ target: request.target, payload: { text: `${mention}${request.text}` }, idempotencyKey: request.idempotencyKey, replacing: false, replyTo: request.message, broadcast: request.broadcast });
+  }
+
+  /**
+   * Top-level messages in the card's channel after the card (`conversations.history` with
+   * `oldest` = the card's ts, exclusive; https://api.slack.com/methods/conversations.history, scope
+   * `channels:history` / `groups:history`). Thread replies (the card's continuation parts) are not
+   * in it. A card posted inside a thread is counted against the channel, not the thread.
+   */
+  async messagesAfter(request: MessagesAfterRequest<SlackTarget | string>): Promise<number> {
+    const extra = request.message.extra?.channel;
+    const target = typeof request.target === 'string' ? { channel: request.target } : (request.target ?? {});
+    const channel = typeof extra === 'string' ? extra : (target.channel ?? this.#config.channel);
+    const answer = await this.#inChannel(channel, () =>
+      SLACK_API_ROUTES.history.call(this.#client, { channel, oldest: request.message.id, inclusive: false, limit: Math.max(1, Math.min(request.atMost, 999)) }),
+    );
+    return Math.min(request.atMost, answer.messages?.length ?? 0);
   }
 
   classify(error: unknown): CallFailure {

@@ -1,4 +1,5 @@
 import {
+  attachmentText,
   changedFilesLines,
   cut,
   FOOTER_FIELDS,
@@ -10,6 +11,8 @@ import {
   planHeading,
   planLines,
   statusLabel,
+  toolTree,
+  toolTreeRows,
   type CardRenderer,
   type CardView,
   type FooterField,
@@ -88,11 +91,11 @@ export function createTelegramRenderer(options: TelegramRendererOptions = {}): C
     if (view.noProgressSince !== undefined) lines.push(`<i>${escapeHtml(noProgressNote(view.noProgressSince, locale, options.timeZone))}</i>`);
     if (view.plan) lines.push('', `<b>${escapeHtml(planHeading(view.plan, locale))}</b>`, ...planLines(view.plan, locale).map(escapeHtml));
     if (view.tools.length > 0) {
-      const shown = view.tools.slice(-(options.toolFoldAfter ?? TOOLS_SHOWN));
-      const older = view.tools.length - shown.length;
+      // Subagents as a tree: a running subagent's latest calls indented under its line, a done one folded to its line.
+      const tree = toolTree(view.tools, { maxEntries: options.toolFoldAfter ?? TOOLS_SHOWN });
       lines.push('', `<b>${escapeHtml(t.tools(view.tools.length))}</b>`);
-      if (older > 0) lines.push(`<i>${escapeHtml(t.olderTools(older))}</i>`);
-      lines.push(...shown.map((tool) => `• ${escapeHtml(oneLine(tool.text, 200))}`));
+      if (tree.olderCalls > 0) lines.push(`<i>${escapeHtml(t.olderTools(tree.olderCalls))}</i>`);
+      lines.push(...toolTreeRows(tree, view.locale).map((row) => `${row.depth === 0 ? '•' : '\u2003◦'} ${escapeHtml(oneLine(row.text, 200))}`));
     }
     if (view.thinking.trim() !== '' && !isTerminalStatus(view.status) && view.answer.trim() === '') lines.push('', `<i>${t.thinking}:</i> ${escapeHtml(oneLine(view.thinking.slice(-400), 400))}`);
     const { card, parts, leftOut } = answerShares(view);
@@ -111,6 +114,7 @@ export function createTelegramRenderer(options: TelegramRendererOptions = {}): C
       const { heading, items } = changedFilesLines(view.changedFiles, locale);
       lines.push('', `<b>${escapeHtml(heading)}</b>`, ...items.map((item) => `• ${escapeHtml(item)}`));
     }
+    if ((view.attachments ?? []).length > 0) lines.push('', ...view.attachments!.map((file) => `• ${escapeHtml(attachmentText(file, locale))}`));
     lines.push('', `<i>${escapeHtml(footer(view))}</i>`);
     return lines.join('\n');
   };

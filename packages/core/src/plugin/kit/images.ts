@@ -216,3 +216,38 @@ export class ImageUploads {
     return running;
   }
 }
+
+/** Where an attachment may be read from and how large it may be (see {@link readAttachmentFile}). */
+export interface AttachmentReadLimits {
+  /** Most bytes the platform accepts for one file. */
+  readonly maxBytes: number;
+  /** The channel's opt-in roots (the same as `imageRoots`): none set, no file is read. */
+  readonly roots: readonly string[];
+  /** Longest the read may take, in ms (default {@link DEFAULT_IMAGE_READ_TIMEOUT_MS}). */
+  readonly readTimeoutMs?: number;
+}
+
+/**
+ * The bytes of a file the agent attached, read only when its real path (symlinks followed) lies
+ * inside one of `limits.roots`, and only when it is a regular file of 1 to `maxBytes` bytes.
+ * @throws Error with a short reason the card shows: `outside the allowed folders`, `not found`,
+ *   `empty file`, `larger than 30 MB`…
+ */
+export async function readAttachmentFile(path: string, limits: AttachmentReadLimits): Promise<Buffer> {
+  if (limits.roots.length === 0) throw new Error('no folder is allowed for uploads (imageRoots not set)');
+  const real = await pathInsideRoots(path, limits.roots);
+  if (!real) throw new Error('outside the allowed folders, or not found');
+  let bytes: Buffer;
+  try {
+    bytes = await readBounded(real, limits.maxBytes, limits.readTimeoutMs ?? DEFAULT_IMAGE_READ_TIMEOUT_MS);
+  } catch (error) {
+    throw new Error(`unreadable (${(error as Error).message.replace(/^image /, '')})`);
+  }
+  if (bytes.length === 0) throw new Error('empty file');
+  if (bytes.length > limits.maxBytes) throw new Error(`larger than ${formatBytes(limits.maxBytes)}`);
+  return bytes;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
+}

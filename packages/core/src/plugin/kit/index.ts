@@ -45,6 +45,8 @@ export {
   ImageUploads,
   type ImageFallbackReason,
   type ImageReadLimits,
+  readAttachmentFile,
+  type AttachmentReadLimits,
 } from './images.js';
 export { ALLOWED_LINK_SCHEMES, breakLinkSyntax, isAllowedLinkDestination, neutraliseLinks } from './links.js';
 export {

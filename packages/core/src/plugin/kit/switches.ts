@@ -3,7 +3,7 @@ import { FOOTER_FIELDS } from '../../card/format/footer.js';
 import type { Locale } from '../../card/view.js';
 import { ChannelConfigError, parseChannelConfig } from './config.js';
 import type { EnvSource } from './env.js';
-import type { FeatureSwitches } from '../contract.js';
+import type { CompletionPingSwitch, FeatureSwitches } from '../contract.js';
 
 /**
  * Feature switches: what an operator turns on or off per channel without touching code, in the
@@ -11,8 +11,14 @@ import type { FeatureSwitches } from '../contract.js';
  * rolls a behaviour back). Every plugin reads them the same way through {@link resolveFeatureSwitches}.
  */
 
-/** Defaults of {@link FeatureSwitches}: everything as before the switches existed. */
-export const DEFAULT_FEATURE_SWITCHES: FeatureSwitches = { progressive: true, footerStyle: 'compact', cardPer: 'run' };
+/**
+ * The completion ping's default: a card that at least 3 later messages pushed up gets a reply when
+ * its final lands (about what leaves a card's header off a chat window); no ping by run time alone.
+ */
+export const DEFAULT_COMPLETION_PING: CompletionPingSwitch = { afterMs: Number.POSITIVE_INFINITY, onCancelled: false, pushedUpBy: 3 };
+
+/** Defaults of {@link FeatureSwitches}: everything as before the switches existed, and the completion ping for a pushed-up card. */
+export const DEFAULT_FEATURE_SWITCHES: FeatureSwitches = { progressive: true, footerStyle: 'compact', cardPer: 'run', completionPing: DEFAULT_COMPLETION_PING };
 
 const positiveInteger = z.number().int().positive();
 
@@ -30,7 +36,13 @@ export const FEATURE_SWITCHES_SHAPE = {
   completionPing: z
     .union([
       z.literal(false),
-      z.object({ afterMs: z.number().int().nonnegative().default(60_000), onCancelled: z.boolean().default(false) }).strict(),
+      z
+        .object({
+          afterMs: z.number().int().nonnegative().default(60_000),
+          onCancelled: z.boolean().default(false),
+          pushedUpBy: z.number().int().min(1).max(100).default(3),
+        })
+        .strict(),
     ])
     .optional(),
   runCallCap: positiveInteger.min(2).optional(),

@@ -1,0 +1,95 @@
+/**
+ * Files the agent produced, sent back to the chat with the card (`card.attach(path)`), over the
+ * Feishu and Slack emulators (real loopback HTTP): on Feishu the file is uploaded
+ * (`im.v1.file.create`) and sent as a file message into the card's chat, and the final card names
+ * it; a file outside the opt-in roots is never read and the final card says why; a channel without
+ * uploads (Slack here) names the file as not uploaded. No card is left waiting.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProgressCards, silentLogger, type ProgressCard, type ProgressCards } from '@progresscard/core';
+import { DEFAULT_SLACK_WORKSPACE, startFeishuEmulator, startSlackEmulator, type FeishuEmulator, type SlackEmulator } from '@progresscard/emulator';
+import { feishu } from '@progresscard/plugin-feishu';
+import { slack } from '@progresscard/plugin-slack';
+
+let feishuEmulator: FeishuEmulator | undefined;
+let slackEmulator: SlackEmulator | undefined;
+let cards: ProgressCards | undefined;
+const dirs: string[] = [];
+
+afterEach(async () => {
+  await cards?.shutdown();
+  await feishuEmulator?.close();
+  await slackEmulator?.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function folder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'progresscard-attach-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function compose(roots: string[]): Promise<ProgressCards> {
+  feishuEmulator = await startFeishuEmulator({ apps: [{ appId: 'cli_files', appSecret: 'files-secret' }] });
+  slackEmulator = await startSlackEmulator();
+  cards = createProgressCards({
+    logger: silentLogger,
+    env: {},
+    channels: [
+      feishu({ appId: 'cli_files', appSecret: 'files-secret', domain: feishuEmulator.baseUrl, receiveId: 'oc_team', debounceMs: 50, imageRoots: roots }),
+      slack({ botToken: DEFAULT_SLACK_WORKSPACE.botToken, channel: DEFAULT_SLACK_WORKSPACE.channel, apiUrl: slackEmulator.apiUrl, debounceMs: 50 }),
+    ],
+  });
+  return cards;
+}
+
+/** A run that writes a report and attaches it. */
+async function reportRun(card: ProgressCard, path: string): Promise<string> {
+  card.start({ title: 'Weekly report' });
+  card.toolStarted('w1', 'write_file', { path });
+  card.toolFinished('w1', 'written');
+  card.attach(path);
+  card.complete('The report is attached.');
+  const final = await card.finalDelivery;
+  expect(final).toMatchObject({ ok: true, status: 'completed' });
+  return final.message!.id;
+}
+
+describe('files the agent produced, on the final card', () => {
+  it('Feishu uploads the report, sends it as a file message into the card\'s chat, and the final card names it', { timeout: 60_000 }, async () => {
+    const dir = folder();
+    const path = join(dir, 'report.md');
+    writeFileSync(path, '# Weekly report\n\nAll green.\n');
+    const composed = await compose([dir]);
+    const cardId = await reportRun(composed.open('feishu', undefined, { locale: 'en' }), path);
+    const files = feishuEmulator!.files();
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatchObject({ fileName: 'report.md', fileType: 'stream' });
+    expect(Buffer.from(files[0]!.bytes).toString()).toContain('All green.');
+    // A file message in the card's chat (a reply to the card once the card is sent; here the run
+    // attached it before the card's first send).
+    const fileMessage = feishuEmulator!.messages().find((m) => m.msgType === 'file');
+    expect(fileMessage).toMatchObject({ chatId: feishuEmulator!.message(cardId)!.chatId });
+    expect(JSON.parse(fileMessage!.content as string)).toEqual({ file_key: files[0]!.fileKey });
+    const card = JSON.stringify(feishuEmulator!.message(cardId)!.card);
+    expect(card).toContain('📎 report.md');
+    expect(card).not.toContain('not uploaded');
+  });
+
+  it('a file outside the opt-in roots is not read: the final card says so, and the channel without uploads names it too', { timeout: 60_000 }, async () => {
+    const allowed = folder();
+    const secret = join(folder(), 'id_rsa.txt');
+    writeFileSync(secret, 'not for the chat');
+    const composed = await compose([allowed]);
+    const [onFeishu, onSlack] = await Promise.all([
+      reportRun(composed.open('feishu', undefined, { locale: 'en' }), secret),
+      reportRun(composed.open('slack'), secret),
+    ]);
+    expect(feishuEmulator!.files()).toEqual([]);
+    expect(JSON.stringify(feishuEmulator!.message(onFeishu)!.card)).toContain('📎 id_rsa.txt (not uploaded: outside the allowed folders, or not found)');
+    expect(JSON.stringify(slackEmulator!.message(onSlack)!.blocks)).toContain('📎 id_rsa.txt (not uploaded: slack cannot upload files)');
+  });
+});
