@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type * as lark from '@larksuiteoapi/node-sdk';
-import type { CardImage, CardTransport, CallFailure, ExtraCalls, MessageRef, ReplyRequest, ReplyToMessage, SendRequest, UpdateRequest } from '@progresscard/core/plugin';
+import { countingPlatformCalls, type CardImage, type CardTransport, type CallFailure, type ExtraCalls, type MessageRef, type ReplyRequest, type ReplyToMessage, type SendRequest, type UpdateRequest } from '@progresscard/core/plugin';
 import type { FeishuConfig, ReceiveIdType } from '../config.js';
 import type { FeishuCard } from '../render/payload.js';
 import { FEISHU_GUARD_LIMITS, inspectCard, type GuardLimits } from '../render/guards.js';
@@ -74,7 +74,20 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
     this.#reaction = config.workingReaction ? new WorkingReaction(this.#client, config.workingReaction) : undefined;
   }
 
-  async send(request: SendRequest<FeishuCard, FeishuTarget | string>): Promise<MessageRef> {
+  /** CardKit: a send creates the entity and sends the message; a final updates it and closes streaming. */
+  get callsPerOperation(): CardTransport<FeishuCard>['callsPerOperation'] {
+    return this.#cardkit ? { send: 2, update: 1, final: 2 } : undefined;
+  }
+
+  send(request: SendRequest<FeishuCard, FeishuTarget | string>): Promise<MessageRef> {
+    return countingPlatformCalls(request.extraCalls, (extraCalls) => this.#send({ ...request, extraCalls }));
+  }
+
+  update(request: UpdateRequest<FeishuCard>): Promise<void> {
+    return countingPlatformCalls(request.extraCalls, (extraCalls) => this.#update({ ...request, extraCalls }));
+  }
+
+  async #send(request: SendRequest<FeishuCard, FeishuTarget | string>): Promise<MessageRef> {
     const target = this.#target(request.target, request.replyToMessage);
     const uuid = toFeishuUuid(request.idempotencyKey);
     const ref = await this.#withImages(request, async (card) => {
@@ -98,7 +111,7 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
   }
 
   /** Updates one card: a CardKit entity (`mode: 'cardkit'`) or a patched message. */
-  async update(request: UpdateRequest<FeishuCard>): Promise<void> {
+  async #update(request: UpdateRequest<FeishuCard>): Promise<void> {
     await this.#withImages(request, async (card) => {
       this.#guard(card);
       if (this.#cardkit && isCardKitMessage(request.message)) return this.#cardkit.update(request.message, card, request.final);

@@ -1,4 +1,4 @@
-import type { CallFailure, CardTransport, MessageRef, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core/plugin';
+import { countingPlatformCalls, platformCallMade, type CallFailure, type CardTransport, type MessageRef, type ReplyRequest, type SendRequest, type UpdateRequest } from '@progresscard/core/plugin';
 import { LogLevel, WebClient } from '@slack/web-api';
 import type { SlackConfig } from '../config.js';
 import { SLACK_LIMITS, type SlackLimits } from '../render/limits.js';
@@ -45,7 +45,15 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
       });
   }
 
-  async send(request: SendRequest<SlackMessage, SlackTarget | string>): Promise<MessageRef> {
+  send(request: SendRequest<SlackMessage, SlackTarget | string>): Promise<MessageRef> {
+    return countingPlatformCalls(request.extraCalls, () => this.#send(request));
+  }
+
+  update(request: UpdateRequest<SlackMessage>): Promise<void> {
+    return countingPlatformCalls(request.extraCalls, () => this.#update(request));
+  }
+
+  async #send(request: SendRequest<SlackMessage, SlackTarget | string>): Promise<MessageRef> {
     const known = this.#sent.get(request.idempotencyKey);
     if (known) return known;
     this.#guard(request.payload);
@@ -79,7 +87,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
   }
 
   /** Replaces the message's text and blocks (the plain-text fallback clears the blocks). */
-  async update(request: UpdateRequest<SlackMessage>): Promise<void> {
+  async #update(request: UpdateRequest<SlackMessage>): Promise<void> {
     this.#guard(request.payload);
     const known = request.message.extra?.channel;
     const channel = typeof known === 'string' ? known : this.#config.channel;
@@ -109,6 +117,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
   readonly #channelOf = new WeakMap<object, string>();
 
   async #inChannel<T>(channel: string, call: () => Promise<T>): Promise<T> {
+    platformCallMade();
     try {
       return await call();
     } catch (error) {
