@@ -17,7 +17,7 @@ const REMEMBERED = 2000;
 const NOTE_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Who holds a card now (from the card store), as {@link ClickRouting.ownerOf} reports it. */
-export interface CardOwnership {
+interface CardOwnership {
   /** The lease owner (a composition's owner id). */
   readonly owner: string;
   /** False once the card shows its final. */
@@ -154,7 +154,7 @@ export class InteractionRouter {
         return this.memo(click, this.say('already-decided', INTERACTION_TEXTS[done.locale].alreadyDecided(done.by), 'info'));
       }
       const card = await routing.ownerOf(click.cardId);
-      if (!card || !card.open || card.owner === routing.owner) return this.handleHere(click);
+      if (!card?.open || card.owner === routing.owner) return this.handleHere(click);
       locale = card.locale;
       const forwarded = await routing.relay.forward(card.owner, click, routing.forwardTimeoutMs);
       if (forwarded) return this.memo(click, { ...forwarded, repeated: false });
