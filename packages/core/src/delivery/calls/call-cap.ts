@@ -65,6 +65,7 @@ export function capCallsPerMessage<Payload, Target>(
   if (transport.callsPerOperation) Object.assign(wrapped, { callsPerOperation: transport.callsPerOperation });
   if (transport.refreshAuth) wrapped.refreshAuth = () => transport.refreshAuth!();
   if (transport.reply) wrapped.reply = (request) => transport.reply!(request);
+  if (transport.onNotice) wrapped.onNotice = (listener) => transport.onNotice!(listener);
   return wrapped;
 }
 
