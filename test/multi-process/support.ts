@@ -10,6 +10,8 @@ export interface Worker {
   readonly child: ChildProcess;
   /** Resolves with the first line of `type` the worker printed; rejects if it exits first. */
   next(type: string): Promise<Record<string, unknown>>;
+  /** Every line of `type` printed so far. */
+  seen(type: string): Record<string, unknown>[];
   /** `kill -9`. */
   kill(): Promise<void>;
   /** Resolves with the exit code. */
@@ -40,6 +42,7 @@ export function startWorker(config: WorkerConfig): Worker {
   return {
     child,
     exited,
+    seen: (type) => lines.filter((line) => line.type === type),
     next(type) {
       const seen = lines.find((line) => line.type === type);
       if (seen) return Promise.resolve(seen);

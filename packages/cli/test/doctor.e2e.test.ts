@@ -17,9 +17,10 @@ describe('progresscard doctor', () => {
       expect(channel.checks.map((c) => c.layer)).toEqual(DOCTOR_LAYERS);
       expect(channel.checks.every((c) => c.status === 'pass' || c.status === 'warn')).toBe(true);
     }
-    // The DingTalk monthly quota shows in the budget figures and as a warning.
+    // The DingTalk monthly quota shows in the budget figures and as a warning; each streaming
+    // update is two requests (instance PUT + streaming PUT), so a 10-minute run spends 2 × 200 + 4.
     const dingtalk = report.channels.find((c) => c.channel === 'dingtalk')!;
-    expect(dingtalk.plan).toMatchObject({ freshRuns: 57, runsPerMonth: 24 });
+    expect(dingtalk.plan).toMatchObject({ freshRuns: 57, callsPerRun: 404, runsPerMonth: 12 });
     expect(report.warnings).toContainEqual(expect.objectContaining({ channel: 'dingtalk', layer: 'budget' }));
   });
 

@@ -10,6 +10,9 @@ import { shutdownOptions } from './runtime/shutdown.js';
 import { checkStallSettings, DEFAULT_STALL_SETTINGS } from './runtime/stall-watch.js';
 import { TOKENS } from './runtime/tokens.js';
 
+/** Default of `ProgressCardsOptions.clickForwardTimeoutMs`, ms: leaves a second of Feishu's 3 s to the network. */
+const DEFAULT_CLICK_FORWARD_TIMEOUT_MS = 2000;
+
 export type { OpenOptions, ProgressCards, ProgressCardsDiagnostics, ProgressCardsOptions, ProgressCardsStore } from './runtime/progress-cards.js';
 
 /**
@@ -35,9 +38,10 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   const stall = checkStallSettings({ ...DEFAULT_STALL_SETTINGS, ...options.stall });
   const leaseTtlMs = checkTimerMs('leaseTtlMs', options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS, 1);
   const orphanGraceMs = checkTimerMs('orphanGraceMs', options.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS, 0);
+  const clickForwardTimeoutMs = checkTimerMs('clickForwardTimeoutMs', options.clickForwardTimeoutMs ?? DEFAULT_CLICK_FORWARD_TIMEOUT_MS, 1);
   const container = createContainer(options.parent);
   registerProviders(container, {
-    settings: { stall, leaseTtlMs, orphanGraceMs, durable: options.store !== undefined },
+    settings: { stall, leaseTtlMs, orphanGraceMs, clickForwardTimeoutMs, durable: options.store !== undefined },
     channels: options.channels,
     clock: options.clock,
     logger: options.logger,
@@ -45,6 +49,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
     retry: options.retry,
     budgets: options.store?.budgets,
     cards: options.store?.cards,
+    clicks: options.store?.clicks,
   });
 
   const registry = container.resolve(SERVICES.Registry);

@@ -71,3 +71,4 @@ export {
 
 // Questions and Stop on the card, clicks routed back to the agent.
 export type { Answer, ApprovalOption, ApprovalRequest, AskRequest, Decision, StopHandler } from './interaction/types.js';
+export { InMemoryClickRelay, type ClickRelay, type RelayedClickHandler } from './interaction/click-relay.js';

@@ -14,4 +14,5 @@
 export { redisStore, type RedisStore, type RedisStoreOptions } from './redis-store.js';
 export { RedisBudgetStore, DEFAULT_FALLBACK_FRACTION, type RedisBudgetStoreOptions } from './redis-budget-store.js';
 export { RedisCardStore, type RedisCardStoreOptions } from './redis-card-store.js';
+export { RedisClickRelay, type RedisClickRelayOptions } from './redis-click-relay.js';
 export { RedisStoreError, redactRedisUrl, type RedisConnectionOptions } from './connection.js';

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { connectRedis, type RedisConnectionOptions } from './connection.js';
 import { RedisBudgetStore } from './redis-budget-store.js';
 import { RedisCardStore } from './redis-card-store.js';
+import { RedisClickRelay } from './redis-click-relay.js';
 
 /** Options of {@link redisStore}. */
 export interface RedisStoreOptions extends RedisConnectionOptions {
@@ -14,10 +15,12 @@ export interface RedisStoreOptions extends RedisConnectionOptions {
   readonly logger?: Logger;
 }
 
-/** Budgets and card state in one Redis, for `createProgressCards({ store })`. */
+/** Budgets, card state and clicks in one Redis, for `createProgressCards({ store })`. */
 export interface RedisStore extends ProgressCardsStore {
   readonly budgets: RedisBudgetStore;
   readonly cards: RedisCardStore;
+  /** Hands clicks to the process owning the card (pub/sub; a second connection, opened on first use). */
+  readonly clicks: RedisClickRelay;
   /** The ioredis client (for health checks). */
   readonly client: Redis;
   /** Closes the connection (after `ProgressCards.shutdown()`). */
@@ -26,8 +29,8 @@ export interface RedisStore extends ProgressCardsStore {
 
 /**
  * Connects to Redis and returns a store for `createProgressCards({ store: await redisStore({ url }) })`:
- * every process given a store on the same Redis shares the app's budgets and takes over the cards of
- * a process that stopped.
+ * every process given a store on the same Redis shares the app's budgets, takes over the cards of
+ * a process that stopped, and hands each click to the process that owns the card.
  * @throws RedisStoreError (as a rejection) naming the URL, password redacted, when it is malformed
  *   or Redis does not answer within `connectTimeoutMs`.
  * @throws Error naming `fallbackFraction` when it is not in (0, 1].
@@ -42,11 +45,14 @@ export async function redisStore(options: RedisStoreOptions): Promise<RedisStore
     client.disconnect();
     throw error;
   }
+  const clicks = new RedisClickRelay(client, { keyPrefix });
   return {
     budgets,
     cards: new RedisCardStore(client, { keyPrefix }),
+    clicks,
     client,
     async close() {
+      await clicks.close();
       await client.quit().catch(() => client.disconnect());
     },
   };

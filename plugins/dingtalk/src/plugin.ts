@@ -80,6 +80,8 @@ export const dingtalk = defineChannel({
       writer: new CardWriter(http, tokens, c.contentMode, c.templateKeys.content, c.cardDataTemplateId),
       cardTemplateId: c.cardTemplateId,
       robotCode: c.robotCode ?? c.appKey,
+      // Streaming: createAndDeliver + streaming PUT; instance PUT + streaming PUT; finalize + instance PUT.
+      callsPerOperation: c.contentMode === 'streaming' ? { send: 2, update: 2, final: 2 } : undefined,
       defaultTarget: c.target,
       callbackType: c.callbacks ? (c.callbacks.mode === 'http' ? 'HTTP' : 'STREAM') : undefined,
       callbackRouteKey: c.callbacks?.mode === 'http' ? c.callbacks.routeKey : undefined,

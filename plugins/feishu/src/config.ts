@@ -144,3 +144,11 @@ export type FeishuConfig = z.output<typeof FeishuConfigSchema>;
 export class FeishuConfigError extends ChannelConfigError {
   override readonly name = 'FeishuConfigError';
 }
+
+/**
+ * API calls a month all custom apps of a tenant on Feishu's Basic (free) plan may make together:
+ * 1 000 000 from June 2026, reset on the 1st of each month (the notice covers the Basic plan only)
+ * (https://open.feishu.cn/document/platform-notices/platform-updates-/custom-app-api-call-limit).
+ * For `monthlyQuota` on that plan (the quota is tenant-wide: give each app its share).
+ */
+export const FEISHU_BASIC_PLAN_MONTHLY_CALLS = 1_000_000;

@@ -9,6 +9,7 @@ export {
   FEISHU_DEFAULTS,
   FEISHU_CARDKIT_DEFAULTS,
   FEISHU_CARD_MODES,
+  FEISHU_BASIC_PLAN_MONTHLY_CALLS,
   FeishuConfigSchema,
   FeishuCallbacksSchema,
   FeishuConfigError,

@@ -214,7 +214,7 @@ describe('Feishu long connection refused', () => {
     const code = /`\/approve ([0-9A-F]{4})`/.exec(reply)?.[1];
     expect(reply).toMatch(/^Reply: `\/approve [0-9A-F]{4}`（Approve） \/ `\/deny [0-9A-F]{4}`（Deny）$/);
     expect(harnessed.logger.lines.join('\n')).toMatch(/card callbacks could not start: Feishu refused the long connection: .*code=1000040350/);
-    expect(harnessed.cards.reply(`/approve ${code}`, { id: 'ou_bob' }, 'om_chat_1')).toMatchObject({ outcome: 'decided' });
+    expect(await harnessed.cards.reply(`/approve ${code}`, { id: 'ou_bob' }, 'om_chat_1')).toMatchObject({ outcome: 'decided' });
     await expect(decision).resolves.toMatchObject({ approved: true, by: { id: 'ou_bob' } });
   });
 });

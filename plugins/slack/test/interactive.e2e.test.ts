@@ -211,7 +211,7 @@ describe('Slack without interactivity', () => {
     expect(buttonsOf(message)).toEqual([]);
     const reply = (blocksOf(message).find((b) => b.block_id === 'pc_reply')!.elements![0]!.text as unknown as string);
     const code = /`\/approve ([0-9A-F]{4})`/.exec(reply)![1];
-    expect(harnessed.cards.reply(`/approve ${code}`, { id: 'U0BOB' }, 'chat-1')).toMatchObject({ outcome: 'decided' });
+    expect(await harnessed.cards.reply(`/approve ${code}`, { id: 'U0BOB' }, 'chat-1')).toMatchObject({ outcome: 'decided' });
     await expect(decision).resolves.toMatchObject({ approved: true });
   });
 });

@@ -42,6 +42,7 @@ export async function runPlan(options: PlanOptions, io: CliIO): Promise<number> 
         runMs: options.runMinutes === undefined ? undefined : options.runMinutes * 60_000,
         monthlyQuota: options.monthlyQuota ?? plugin.switches?.monthlyQuota ?? descriptor.doctor.monthlyQuota,
         runCallCap: options.runCallCap ?? plugin.switches?.runCallCap,
+        callsPerOperation: plugin.transport.callsPerOperation,
       });
       plans.push({ channel: id, plan });
       if (!options.json) io.stdout.write(`${formatPlan(descriptor.label, plan)}\n`);

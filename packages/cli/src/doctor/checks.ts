@@ -143,7 +143,7 @@ function budgetCheck(descriptor: AnyChannelDescriptor, plugin: AnyChannelPlugin,
     const settings = resolveChannelSettings(plugin, env, silentLogger);
     const switches = plugin.switches;
     const monthlyQuota = switches?.monthlyQuota ?? descriptor.doctor.monthlyQuota;
-    const plan = budgetPlan({ budget: settings.budget, tickMs: settings.tickMs, monthlyQuota, runCallCap: switches?.runCallCap });
+    const plan = budgetPlan({ budget: settings.budget, tickMs: settings.tickMs, monthlyQuota, runCallCap: switches?.runCallCap, callsPerOperation: plugin.transport.callsPerOperation });
     const details = formatPlan(descriptor.label, plan).split('\n');
     const tight = plan.runsPerMonth !== undefined && plan.runsPerMonth < 100 && plan.capped === undefined;
     const summary = `${plan.freshRuns} runs with running tools stay fully fresh at a ${plan.tickSeconds} s tick${plan.runsPerMonth === undefined ? '' : `; about ${plan.runsPerMonth} ${plan.runMinutes}-minute runs a month`}`;

@@ -47,6 +47,8 @@ export interface PlanInput {
   readonly monthlyQuota?: number;
   /** Most calls one card message may spend (the `runCallCap` switch). */
   readonly runCallCap?: number;
+  /** Platform requests per send, update and final (the transport's `callsPerOperation`; default 1 each). */
+  readonly callsPerOperation?: { readonly send: number; readonly update: number; readonly final: number };
 }
 
 /** One load level of {@link PlanResult.load}. */
@@ -73,7 +75,7 @@ export interface PlanResult {
   readonly freshRuns: number;
   /** At 1×, 2×, 10× and 100× the fully fresh load. */
   readonly load: readonly LoadLevel[];
-  /** Calls one run of {@link PlanInput.runMs} spends at the tick. */
+  /** Platform requests one run of {@link PlanInput.runMs} spends at the tick (updates, send and final, each as many requests as the transport makes). */
   readonly callsPerRun: number;
   readonly runMinutes: number;
   /** With a monthly quota: runs of that length a month; otherwise undefined. */
@@ -101,7 +103,8 @@ export function budgetPlan(input: PlanInput): PlanResult {
     return { factor, runs, refreshEverySeconds: round1(refresh), staleSeconds: round1(refresh - tick) };
   });
   const runMs = input.runMs ?? 600_000;
-  const callsPerRun = Math.ceil(runMs / input.tickMs) + 2;
+  const per = input.callsPerOperation ?? { send: 1, update: 1, final: 1 };
+  const callsPerRun = Math.ceil(runMs / input.tickMs) * per.update + per.send + per.final;
   const perMonth = (calls: number) => (input.monthlyQuota === undefined ? undefined : Math.floor(input.monthlyQuota / calls));
   const result: PlanResult = {
     callsPerSecond: round1(rate),

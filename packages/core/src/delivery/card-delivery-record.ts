@@ -52,6 +52,12 @@ export interface FinalDelivery {
   readonly freshMessage: boolean;
   /** Platform calls spent on the final state of the main card, retries included. */
   readonly attempts: number;
+  /**
+   * Platform requests the card spent in all (sends, updates, continuation parts, extra calls and
+   * the requests transports reported beyond one per operation): what the platform's quota counts.
+   * Absent on a card fenced by a lost lease.
+   */
+  readonly calls?: number;
   /** Why the final failed (when `ok` is false). */
   readonly error?: string;
   /**
@@ -310,10 +316,10 @@ export class CardDeliveryRecord {
    * The final settled; returns the report (without the card's status and continuations). Its
    * `message` is the live main message; none when that was given up and no fresh one is known.
    */
-  settle(ok: boolean): Pick<FinalDelivery, 'ok' | 'message' | 'freshMessage' | 'attempts'> {
+  settle(ok: boolean): Pick<FinalDelivery, 'ok' | 'message' | 'freshMessage' | 'attempts' | 'calls'> {
     this.moveTo(ok ? 'delivered' : 'undeliverable');
     this.flushQueue.clear();
-    return { ok, message: this.messageState === 'live' ? this.messageRef : undefined, freshMessage: this.replaced || this.movedFromRef !== undefined, attempts: this.finalAttemptsTotal };
+    return { ok, message: this.messageState === 'live' ? this.messageRef : undefined, freshMessage: this.replaced || this.movedFromRef !== undefined, attempts: this.finalAttemptsTotal, calls: this.callCount };
   }
 
   /** Every call spent on the final so far. */

@@ -278,7 +278,7 @@ export class ChannelDispatcher {
     if (this.settlement.isFenced(record)) return undefined;
     const shown = record.outage.decorate(record.card.view());
     const final = isTerminalStatus(shown.status);
-    const view = withQuota(shown, record, final, this.plugin.switches?.monthlyQuota);
+    const view = withQuota(shown, record, final, this.plugin.switches?.monthlyQuota, this.plugin.transport.callsPerOperation?.final);
     if (this.stop.stoppedBy && !final) {
       record.pause();
       return undefined;

@@ -30,9 +30,12 @@ export interface ControlClick {
  * - `already-decided`: someone (or the timeout) decided first;
  * - `not-allowed`: the user may not decide this one (polite refusal);
  * - `stale`: a control of an earlier run or turn, or of a run that ended: nothing happens;
- * - `invalid`: an option the question does not offer, or an empty answer.
+ * - `invalid`: an option the question does not offer, or an empty answer;
+ * - `unavailable`: the card belongs to another process of the app (a shared store) that did not
+ *   answer in time (it stopped, and no process has taken the card over yet): nothing was decided,
+ *   the user may try again.
  */
-export type ClickOutcome = 'decided' | 'stopped' | 'already-decided' | 'not-allowed' | 'stale' | 'invalid';
+export type ClickOutcome = 'decided' | 'stopped' | 'already-decided' | 'not-allowed' | 'stale' | 'invalid' | 'unavailable';
 
 /** The core's answer to a click; the plugin turns it into the platform's callback response. */
 export interface ClickReply {
@@ -51,5 +54,10 @@ export interface ClickReply {
   readonly repeated: boolean;
 }
 
-/** Routes a verified click; never throws. */
-export type ClickHandler = (click: ControlClick) => ClickReply;
+/**
+ * Routes a verified click; never throws or rejects. Returns a promise when the card belongs to
+ * another process of the app (a shared store): await it, it settles within the time the core
+ * allows for the hand-over (`ProgressCardsOptions.clickForwardTimeoutMs`, default 2 000 ms, inside
+ * Feishu's 3 s).
+ */
+export type ClickHandler = (click: ControlClick) => ClickReply | Promise<ClickReply>;

@@ -135,6 +135,13 @@ export type ExtraCallKind = 'image-upload' | 'reaction' | 'resend';
 export interface ExtraCalls {
   /** Resolves when one more call of `kind` may be made now (it is counted then). Never rejects. */
   acquire(kind: ExtraCallKind): Promise<void>;
+  /**
+   * Reports `count` (default 1) platform requests the operation made besides the one the core
+   * counts for it and those acquired above: the second step of a two-step send (a CardKit entity
+   * create, a DingTalk streaming PUT). They count toward the card's calls (quota footer,
+   * `runCallCap`, `FinalDelivery.calls`). See `countingPlatformCalls` in the kit.
+   */
+  spent?(count?: number): void;
 }
 
 /** Arguments of {@link CardTransport.send}. */
@@ -270,6 +277,13 @@ export interface CardTransport<Payload, Target = unknown> {
   refreshAuth?(): Promise<void>;
   /** Maps anything `send`/`update` threw to a failure kind. Must not throw. */
   classify(error: unknown): CallFailure;
+  /**
+   * Platform requests one operation usually takes (default 1 each), for the quota footer of a
+   * final card (counted before its final update is made) and `progresscard plan`: e.g. Feishu
+   * CardKit `{ send: 2, update: 1, final: 2 }` (entity create + message send; update + settings).
+   * The calls actually made are reported through `ExtraCalls.spent`.
+   */
+  readonly callsPerOperation?: { readonly send: number; readonly update: number; readonly final: number };
   /**
    * Registers the core's listener for {@link TransportNotice}s: lasting changes the transport made
    * on its own that the operator should hear about once (a streaming route refused for a missing

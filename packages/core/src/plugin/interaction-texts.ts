@@ -10,6 +10,8 @@ export interface InteractionTexts {
   readonly notAllowed: string;
   readonly stale: string;
   readonly invalid: string;
+  /** The process holding the card did not answer a click handed to it (another process of the app). */
+  readonly unavailable: string;
   readonly stoppedReason: (by: string) => string;
   /** Reason of a run the user stopped with the platform's own Stop (who pressed it is not known). */
   readonly stoppedOnPlatform: string;
@@ -26,6 +28,7 @@ export const INTERACTION_TEXTS: Readonly<Record<Locale, InteractionTexts>> = {
     notAllowed: '抱歉，只有发起人或指定成员可以处理此请求',
     stale: '该按钮来自已结束的运行或轮次，未执行任何操作',
     invalid: '无效的选择，请重试',
+    unavailable: '处理该卡片的进程暂未响应，请稍后再试',
     stoppedReason: (by) => `已由 ${by} 停止`,
     stoppedOnPlatform: '已在聊天中停止',
   },
@@ -38,6 +41,7 @@ export const INTERACTION_TEXTS: Readonly<Record<Locale, InteractionTexts>> = {
     notAllowed: 'Sorry, only the requester or the allowed users can decide this one',
     stale: 'This button belongs to an earlier run or turn; nothing was done',
     invalid: 'That is not one of the choices; please try again',
+    unavailable: 'The process showing this card is not answering right now; please try again in a moment',
     stoppedReason: (by) => `Stopped by ${by}`,
     stoppedOnPlatform: 'Stopped in the chat',
   },

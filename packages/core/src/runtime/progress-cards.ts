@@ -3,6 +3,7 @@ import type { InteractionUser } from '../events/contract.js';
 import type { BudgetStore } from '../delivery/rate-limits/budget-store.js';
 import type { FinalDelivery } from '../delivery/card-delivery-record.js';
 import type { CardStore } from '../delivery/durable/card-store.js';
+import type { ClickRelay } from '../interaction/click-relay.js';
 import type { ChannelStats } from '../delivery/channel-dispatcher.js';
 import type { DeliveryListener } from '../delivery/delivery-observers.js';
 import type { RetrySettings } from '../delivery/failures/retry-settings.js';
@@ -22,6 +23,11 @@ import type { StallSettings } from './stall-watch.js';
 export interface ProgressCardsStore {
   readonly budgets: BudgetStore;
   readonly cards: CardStore;
+  /**
+   * How a click reaching any process is handed to the process owning the card (default: an
+   * in-memory relay, which reaches only compositions of this process).
+   */
+  readonly clicks?: ClickRelay;
 }
 
 /** Options of `createProgressCards`. */
@@ -53,6 +59,12 @@ export interface ProgressCardsOptions {
    * "interrupted by a restart"), ms (default 60 000). Only with a `store`.
    */
   readonly orphanGraceMs?: number;
+  /**
+   * With a `store`: how long a click for a card of another process waits for that process's
+   * answer before the user hears that the card's process is not answering, ms (default 2 000: the
+   * answer must reach Feishu within 3 s). An integer from 1 to `MAX_TIMER_MS`.
+   */
+  readonly clickForwardTimeoutMs?: number;
   /**
    * When a run nobody feeds counts as stalled (`stallMs`, default 10 min: the card says "no
    * progress since …" and stops ticking) and when it is given up (`abandonMs`, default 30 min: the
@@ -134,9 +146,10 @@ export interface ProgressCards {
    * Feeds a chat message typed as a reply to a card question (`/approve 3F2A`, `/answer 3F2A text`:
    * what a card shows when its channel has no callbacks configured). `deliveryId` is the chat
    * message id. The click rules apply (allowed users, first wins, a re-delivered message counts
-   * once). Returns the reply to send back, or undefined when the text is not a reply to an open question.
+   * once). Resolves the reply to send back, or undefined when the text is not a reply to an open
+   * question. With a `store`, a question of another process of the app is answered by that process.
    */
-  reply(text: string, user: InteractionUser, deliveryId: string): ClickReply | undefined;
+  reply(text: string, user: InteractionUser, deliveryId: string): Promise<ClickReply | undefined>;
   /**
    * Resolves when no card has anything left to send. While awaited it keeps the process alive (the
    * delivery timers it waits for are ref'd), so a script may end with `await cards.idle()`.

@@ -7,7 +7,9 @@ import { InMemoryCardStore, type CardStore } from '../delivery/durable/card-stor
 import { ChannelRegistry } from '../delivery/channel-registry.js';
 import { DeliveryObservers } from '../delivery/delivery-observers.js';
 import { checkRetrySettings, DEFAULT_RETRY_SETTINGS, type RetrySettings } from '../delivery/failures/retry-settings.js';
-import { InteractionRouter } from '../interaction/router.js';
+import { InteractionRouter, type ClickRouting } from '../interaction/router.js';
+import { InMemoryClickRelay, type ClickRelay } from '../interaction/click-relay.js';
+import { isTerminalStatus } from '../card/view.js';
 import type { ChannelPlugin } from '../plugin/contract.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { consoleLogger, type Logger } from '../shared/logger.js';
@@ -27,6 +29,8 @@ export interface CompositionSettings {
   readonly durable: boolean;
   /** This composition's owner id on card leases. */
   readonly owner: string;
+  /** How long a click handed to the card's owner process may take to answer, ms. */
+  readonly clickForwardTimeoutMs: number;
 }
 
 /**
@@ -58,6 +62,7 @@ export interface ProviderOptions {
   readonly retry?: Partial<RetrySettings>;
   readonly budgets?: BudgetStore;
   readonly cards?: CardStore;
+  readonly clicks?: ClickRelay;
 }
 
 /** Registers `value` under `token`; without one, keeps the parent's registration or else registers the `fallback` provider. */
@@ -85,6 +90,9 @@ export function registerProviders(container: DependencyContainer, options: Provi
   container.register(TOKENS.RetrySettings, { useValue: checkRetrySettings({ ...inheritedRetry, ...options.retry }) });
   provide(container, TOKENS.BudgetStore, options.budgets, (c) => new InMemoryBudgetStore(c.resolve(TOKENS.DeliveryClock)));
   provide(container, TOKENS.CardStore, options.cards, () => new InMemoryCardStore());
+  // Clicks are handed between processes with a shared store, or when a relay is given explicitly.
+  const routesClicks = options.settings.durable || options.clicks !== undefined || container.isRegistered(TOKENS.ClickRelay, true);
+  provide(container, TOKENS.ClickRelay, options.clicks, () => new InMemoryClickRelay());
   provide(container, TOKENS.Ticker, undefined, (c) => new TickerService(c.resolve(TOKENS.Logger)));
   container.register(SERVICES.Settings, { useValue: { ...options.settings, owner: randomUUID() } });
   for (const plugin of options.channels) container.register(TOKENS.ChannelPlugin, { useValue: plugin });
@@ -95,7 +103,22 @@ export function registerProviders(container: DependencyContainer, options: Provi
     return new CardLeases(c.resolve(SERVICES.GuardedCardStore), c.resolve(TOKENS.DeliveryClock), c.resolve(TOKENS.Logger), owner, leaseTtlMs, durable);
   });
   factory(container, SERVICES.Observers, (c) => new DeliveryObservers(c.resolve(TOKENS.Logger)));
-  factory(container, SERVICES.Interactions, (c) => new InteractionRouter(c.resolve(TOKENS.Logger)));
+  factory(container, SERVICES.Interactions, (c) => {
+    const { owner, clickForwardTimeoutMs } = c.resolve(SERVICES.Settings);
+    const store = c.resolve(SERVICES.GuardedCardStore);
+    const routing: ClickRouting | undefined = routesClicks
+      ? {
+          relay: c.resolve(TOKENS.ClickRelay),
+          owner,
+          forwardTimeoutMs: clickForwardTimeoutMs,
+          async ownerOf(cardId) {
+            const card = await store.get(cardId);
+            return card && { owner: card.lease.owner, open: !isTerminalStatus(card.status), locale: card.locale };
+          },
+        }
+      : undefined;
+    return new InteractionRouter(c.resolve(TOKENS.Logger), routing);
+  });
   factory(container, SERVICES.Registry, (c) => {
     const registry = new ChannelRegistry({
       clock: c.resolve(TOKENS.DeliveryClock),

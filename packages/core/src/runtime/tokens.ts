@@ -1,6 +1,7 @@
 import type { InjectionToken } from 'tsyringe';
 import type { BudgetStore } from '../delivery/rate-limits/budget-store.js';
 import type { CardStore } from '../delivery/durable/card-store.js';
+import type { ClickRelay } from '../interaction/click-relay.js';
 import type { RetrySettings } from '../delivery/failures/retry-settings.js';
 import type { ChannelPlugin } from '../plugin/contract.js';
 import type { Clock } from '../shared/clock.js';
@@ -49,6 +50,12 @@ export const TOKENS = {
   BudgetStore: Symbol.for('progresscard.BudgetStore') as InjectionToken<BudgetStore>,
   /** Where open cards' delivery state and leases live ({@link CardStore}). Default: one `InMemoryCardStore` per composition. Option: `store.cards`. */
   CardStore: Symbol.for('progresscard.CardStore') as InjectionToken<CardStore>,
+  /**
+   * How clicks reach the process that owns the card ({@link ClickRelay}). Default: one
+   * `InMemoryClickRelay` per composition, used only with a `store` (or when one is registered
+   * here): then a click for a card of another process is handed to it. Option: `store.clicks`.
+   */
+  ClickRelay: Symbol.for('progresscard.ClickRelay') as InjectionToken<ClickRelay>,
   /**
    * What re-renders cards whose tools are running, once per tick ({@link Ticker}). Default: one
    * ticker per composition with one `setInterval` per distinct tick interval. The composition

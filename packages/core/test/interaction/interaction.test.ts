@@ -1,16 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, silentLogger, type ClickHandler, type ControlClick, type ProgressCard } from '../../src/index.js';
+import { createProgressCards, memoryChannel, silentLogger, type ClickHandler, type ClickReply, type ControlClick, type ProgressCard } from '../../src/index.js';
 import { settle } from '../helpers.js';
 
 /** A memory channel whose "callbacks" hand the test the core's click handler. */
 function setupInteractive(options: { requester?: string } = {}) {
   vi.useFakeTimers({ now: 1_700_000_000_000 });
-  let onClick: ClickHandler | undefined;
+  // Without a shared store every click is decided in this process, so the reply is synchronous.
+  let onClick: ((click: ControlClick) => ClickReply) | undefined;
   let stopped = 0;
   const channel = Object.assign(memoryChannel(), {
     interaction: {
       start: async (handler: ClickHandler) => {
-        onClick = handler;
+        onClick = handler as (click: ControlClick) => ClickReply;
       },
       stop: async () => {
         stopped += 1;
@@ -210,14 +211,14 @@ describe('interactive cards', () => {
     const decision = card.requestApproval({ prompt: 'Deploy?' });
     const code = card.view().controls!.pending!.code;
     expect(code).toMatch(/^[0-9A-F]{4}$/);
-    expect(cards.reply('just chatting', { id: 'ou_ann' }, 'm0')).toBeUndefined();
-    expect(cards.reply(`/approve ${code}`, { id: 'ou_eve' }, 'm1')?.outcome).toBe('not-allowed');
-    expect(cards.reply(`/approve ${code.toLowerCase()}`, { id: 'ou_ann' }, 'm2')?.outcome).toBe('decided');
+    expect(await cards.reply('just chatting', { id: 'ou_ann' }, 'm0')).toBeUndefined();
+    expect((await cards.reply(`/approve ${code}`, { id: 'ou_eve' }, 'm1'))?.outcome).toBe('not-allowed');
+    expect((await cards.reply(`/approve ${code.toLowerCase()}`, { id: 'ou_ann' }, 'm2'))?.outcome).toBe('decided');
     await expect(decision).resolves.toMatchObject({ approved: true, by: { id: 'ou_ann' } });
-    expect(cards.reply(`/approve ${code}`, { id: 'ou_ann' }, 'm2')?.repeated).toBe(true);
+    expect((await cards.reply(`/approve ${code}`, { id: 'ou_ann' }, 'm2'))?.repeated).toBe(true);
     const answer = card.ask({ prompt: 'Tag?' });
     const askCode = card.view().controls!.pending!.code;
-    expect(cards.reply(`/answer ${askCode} v1.2.0`, { id: 'ou_ann' }, 'm3')?.outcome).toBe('decided');
+    expect((await cards.reply(`/answer ${askCode} v1.2.0`, { id: 'ou_ann' }, 'm3'))?.outcome).toBe('decided');
     await expect(answer).resolves.toMatchObject({ text: 'v1.2.0' });
     const shutdown = cards.shutdown();
     await settle(); // the final is paced by the budget: let fake time run
@@ -260,7 +261,7 @@ describe('interactive cards', () => {
     expect(card.view().controls).toMatchObject({ replyByText: true, pending: { options: [{ id: 'approve' }, { id: 'deny' }] } });
     expect(errors).toEqual(['channel memory: card callbacks could not start: the platform refused the long connection (code 1000040350)']);
     const code = card.view().controls!.pending!.code;
-    expect(cards.reply(`/approve ${code}`, { id: 'ou_bob' }, 'm1')).toMatchObject({ outcome: 'decided' });
+    expect(await cards.reply(`/approve ${code}`, { id: 'ou_bob' }, 'm1')).toMatchObject({ outcome: 'decided' });
     await expect(decision).resolves.toMatchObject({ approved: true, by: { id: 'ou_bob' } });
     // The next question on the card is drawn as a reply to type at once.
     void card.ask({ prompt: 'Which region?', choices: ['eu-west'] });

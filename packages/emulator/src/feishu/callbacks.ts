@@ -8,7 +8,11 @@ import type { FeishuLongConnectionHub } from './long-connection.js';
  * (https://open.feishu.cn/document/uAjLw4CM/ukTMukTMukTM/event-subscription-guide/callback-subscription/step-1-choose-a-subscription-mode/send-callbacks-to-developers-server).
  */
 export interface FeishuHttpCallbackConfig {
-  readonly url: string;
+  /**
+   * The request URL; several for an app of several processes behind a load balancer (cluster
+   * mode for tests): each callback goes to the next URL in turn (round-robin).
+   */
+  readonly url: string | readonly string[];
   /** Sent as `header.token` (and checked by the app). */
   readonly verificationToken?: string;
   /** With it, bodies are encrypted (`{ encrypt }`) and signed (`X-Lark-Signature`), as Feishu does. */
@@ -37,6 +41,13 @@ export interface FeishuLongConnectionCallbackConfig {
    * callback is re-pushed although the app handled it (default 0).
    */
   readonly lostAnswers?: number;
+  /**
+   * Cluster mode: each push goes to one connection of the app picked at random, as Feishu does
+   * when several clients of an app are connected ("集群模式…只有其中随机一个客户端会收到消息",
+   * https://open.feishu.cn/document/ukTMukTMukTM/uYDNxYjL2QTM24iN0EjN/event-subscription-configure-/request-url-configuration-case).
+   * Default false: the first connection gets every push (deterministic single-process tests).
+   */
+  readonly cluster?: boolean;
 }
 
 /** Where the emulator delivers card callbacks: a request URL or the long connection. */
@@ -131,6 +142,8 @@ export class FeishuCallbacks {
   private config: FeishuCallbackConfig | undefined;
   /** Answers lost so far (see `lostAnswers`). */
   private lost = 0;
+  /** HTTP callbacks delivered so far (the round-robin position over several URLs). */
+  private posted = 0;
   private readonly sent = new Map<string, { messageId: string; body: Json }>();
 
   constructor(
@@ -142,6 +155,7 @@ export class FeishuCallbacks {
   configure(config: FeishuCallbackConfig | undefined): void {
     this.config = config;
     this.lost = 0;
+    this.posted = 0;
   }
 
   async click(click: FeishuClick): Promise<FeishuCallbackResult> {
@@ -240,7 +254,9 @@ export class FeishuCallbacks {
     let status: number;
     let response: Json | undefined;
     try {
-      const answer = await fetch(config.url, { method: 'POST', headers, body: raw, signal: AbortSignal.timeout(config.timeoutMs ?? 3000) });
+      const urls = typeof config.url === 'string' ? [config.url] : config.url;
+      const url = urls[this.posted++ % urls.length]!;
+      const answer = await fetch(url, { method: 'POST', headers, body: raw, signal: AbortSignal.timeout(config.timeoutMs ?? 3000) });
       status = answer.status;
       response = (await answer.json().catch(() => undefined)) as Json | undefined;
     } catch {
@@ -258,7 +274,7 @@ export class FeishuCallbacks {
   private async push(config: FeishuLongConnectionCallbackConfig, messageId: string, eventId: string, body: Json): Promise<Answered> {
     const attempts = 1 + (config.retries ?? 1);
     for (let push = 1; push <= attempts; push++) {
-      const ack = await this.longConnection.push(this.appId(), body, config.timeoutMs ?? 3000, this.lost++ < (config.lostAnswers ?? 0));
+      const ack = await this.longConnection.push(this.appId(), body, config.timeoutMs ?? 3000, this.lost++ < (config.lostAnswers ?? 0), config.cluster === true);
       if (ack === 'not-connected') return { error: 'not-connected' };
       if (ack === 'timeout') {
         this.record(messageId, eventId, 0, undefined, undefined);

@@ -142,9 +142,11 @@ export class FeishuLongConnectionHub {
    * `appId` and waits for its answer.
    * @returns the answer; `'not-connected'` when no client of the app is connected; `'timeout'` when
    * none came within `timeoutMs`, or when `loseAnswer` (the answer is dropped as a network fault would).
+   * With `random` (cluster mode) the push goes to a connection of the app picked at random, else to the first.
    */
-  push(appId: string, body: Record<string, unknown>, timeoutMs: number, loseAnswer = false): Promise<LongConnectionAck | 'timeout' | 'not-connected'> {
-    const connection = [...this.connections].find((c) => c.appId === appId);
+  push(appId: string, body: Record<string, unknown>, timeoutMs: number, loseAnswer = false, random = false): Promise<LongConnectionAck | 'timeout' | 'not-connected'> {
+    const candidates = [...this.connections].filter((c) => c.appId === appId);
+    const connection = candidates[random ? Math.floor(Math.random() * candidates.length) : 0];
     if (!connection) return Promise.resolve('not-connected');
     const messageId = randomHex(16);
     const frame = {

@@ -114,7 +114,7 @@ export class DingTalkHttpCallbacks implements ChannelInteraction {
     const click = clickFromCardCallback(raw, deliveryId);
     // Not one of our controls: an empty answer leaves the card as it is.
     if (!click) return send(response, 200, {});
-    return send(response, 200, callbackResponse(onClick(click), this.#options.render, this.#options.contentKey));
+    return send(response, 200, callbackResponse(await onClick(click), this.#options.render, this.#options.contentKey));
   }
 }
 

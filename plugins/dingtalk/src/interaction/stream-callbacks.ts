@@ -62,12 +62,12 @@ export class DingTalkStreamCallbacks implements ChannelInteraction {
     // An own subscriptions list: the SDK's default one is a module-level array it pushes into.
     const config = { clientId: o.appKey, clientSecret: o.appSecret, subscriptions: [] } as ConstructorParameters<typeof DWClient>[0];
     const client = new GatewayClient(config, `${o.baseUrl.replace(/\/+$/, '')}/v1.0/gateway/connections/open`);
-    client.registerCallbackListener(TOPIC_CARD, (message: DWClientDownStream) => {
+    client.registerCallbackListener(TOPIC_CARD, async (message: DWClientDownStream) => {
       // A callback that fails is answered empty: it never breaks the connection or later clicks.
       let answer: unknown = {};
       try {
         const click = clickFromCardCallback(message.data, message.headers.messageId);
-        if (click) answer = callbackResponse(onClick(click), o.render, o.contentKey);
+        if (click) answer = callbackResponse(await onClick(click), o.render, o.contentKey);
       } catch {
         answer = {};
       }

@@ -1,3 +1,4 @@
+import { platformCallMade } from '@progresscard/core/plugin';
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import { DingTalkApiError, DingTalkNetworkError } from './errors.js';
 import type { DingTalkRoute } from './routes.js';
@@ -43,6 +44,8 @@ export class DingTalkHttp {
    */
   async call<Body, Answer>(route: DingTalkRoute<Body, Answer>, body: Body, token?: string): Promise<Answer> {
     const { operation } = route;
+    // Calls count toward the monthly quota; the token is left out (unconfirmed whether DingTalk meters it).
+    if (operation !== 'token') platformCallMade();
     let response: AxiosResponse<unknown>;
     try {
       response = await this.axios.request({

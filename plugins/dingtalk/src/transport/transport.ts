@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { showValue, type CardTransport, type CallFailure, type MessageRef, type ReplyRequest, type SendRequest, type TransportNotice, type UpdateRequest } from '@progresscard/core/plugin';
+import { countingPlatformCalls, showValue, type CardTransport, type CallFailure, type MessageRef, type ReplyRequest, type SendRequest, type TransportNotice, type UpdateRequest } from '@progresscard/core/plugin';
 import { classifyDingTalkError } from './classify.js';
 import { DingTalkApiError, DingTalkDeliveryError, DingTalkStreamingRefusedError, DingTalkTargetError, type FailedDelivery } from './errors.js';
 import type { DingTalkCardPayload } from '../render/payload.js';
@@ -34,6 +34,8 @@ export interface DingTalkTransportOptions {
   readonly writer: CardWriter;
   readonly cardTemplateId: string;
   readonly robotCode: string;
+  /** Platform requests per operation (see `CardTransport.callsPerOperation`). */
+  readonly callsPerOperation?: CardTransport<DingTalkCardPayload>['callsPerOperation'];
   /** Used when a send names no target. */
   readonly defaultTarget?: DingTalkTarget;
   /**
@@ -98,9 +100,17 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
    * @throws DingTalkTargetError when no valid target is given or configured; DingTalkApiError,
    *   DingTalkNetworkError, DingTalkDeliveryError (see {@link classify}).
    */
-  async send(request: SendRequest<DingTalkCardPayload, DingTalkTarget>): Promise<MessageRef> {
+  get callsPerOperation(): CardTransport<DingTalkCardPayload>['callsPerOperation'] {
+    return this.options.callsPerOperation;
+  }
+
+  send(request: SendRequest<DingTalkCardPayload, DingTalkTarget>): Promise<MessageRef> {
+    return countingPlatformCalls(request.extraCalls, () => this.sendCard(request));
+  }
+
+  private async sendCard(request: SendRequest<DingTalkCardPayload, DingTalkTarget>): Promise<MessageRef> {
     const replacement = this.replacedKeys.get(request.idempotencyKey);
-    if (replacement) return this.send({ ...request, idempotencyKey: replacement });
+    if (replacement) return this.sendCard({ ...request, idempotencyKey: replacement });
     try {
       return await this.sendOnce(request);
     } catch (error) {
@@ -181,8 +191,8 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
    * @throws DingTalkApiError (400 `param.cardNotExist` / `param.stream.outTrackId` when the card is
    *   gone; `operation` says whether the instance update or the stream failed), DingTalkNetworkError.
    */
-  async update(request: UpdateRequest<DingTalkCardPayload>): Promise<void> {
-    await this.options.writer.write(request.message.id, request.payload);
+  update(request: UpdateRequest<DingTalkCardPayload>): Promise<void> {
+    return countingPlatformCalls(request.extraCalls, () => this.options.writer.write(request.message.id, request.payload));
   }
 
   /**

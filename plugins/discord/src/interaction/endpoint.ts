@@ -81,7 +81,7 @@ export class DiscordInteractions implements ChannelInteraction {
     }
     if (interaction.type === InteractionType.Ping) return json(response, { type: InteractionResponseType.Pong });
     const click = clickFromInteraction(interaction, this.options.customIds);
-    json(response, responseFor(click ? onClick(click) : undefined));
+    json(response, responseFor(click ? await onClick(click) : undefined));
   }
 }
 

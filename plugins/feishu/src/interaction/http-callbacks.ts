@@ -95,7 +95,7 @@ export class FeishuHttpCallbacks implements ChannelInteraction {
     const click = clickFromCardAction(body);
     // Not one of our controls (or another callback type): an empty answer leaves the card as it is.
     if (!click) return reply(200, {});
-    return reply(200, callbackResponse(onClick(click), this.#options.render));
+    return reply(200, callbackResponse(await onClick(click), this.#options.render));
   }
 
   /**

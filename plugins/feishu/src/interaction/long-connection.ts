@@ -67,7 +67,7 @@ export class FeishuLongConnectionCallbacks implements ChannelInteraction {
         // A callback that fails is answered empty: it never breaks the connection or later clicks.
         try {
           const click = clickFromCardAction(data);
-          return click ? callbackResponse(onClick(click), o.render) : {};
+          return click ? callbackResponse(await onClick(click), o.render) : {};
         } catch {
           return {};
         }

@@ -1,3 +1,4 @@
+import { platformCallMade } from '@progresscard/core/plugin';
 import { Readable } from 'node:stream';
 import type * as lark from '@larksuiteoapi/node-sdk';
 import type { ReceiveIdType } from '../config.js';
@@ -113,7 +114,14 @@ export interface DeleteReactionRequest {
 
 /** Declares one route (keeps its request type). */
 export function route<Request>(entry: FeishuRoute<Request>): FeishuRoute<Request> {
-  return entry;
+  // Every request counts toward the tenant's monthly API call quota.
+  return {
+    ...entry,
+    call: (client, request) => {
+      platformCallMade();
+      return entry.call(client, request);
+    },
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type * as lark from '@larksuiteoapi/node-sdk';
-import { readAttachmentFile, type AttachedFile, type AttachFileRequest, type CardImage, type CardTransport, type CallFailure, type ExtraCalls, type MessageRef, type MessagesAfterRequest, type ReplyRequest, type ReplyToMessage, type SendRequest, type TransportNotice, type UpdateRequest } from '@progresscard/core/plugin';
+import { countingPlatformCalls, readAttachmentFile, type AttachedFile, type AttachFileRequest, type CardImage, type CardTransport, type CallFailure, type ExtraCalls, type MessageRef, type MessagesAfterRequest, type ReplyRequest, type ReplyToMessage, type SendRequest, type TransportNotice, type UpdateRequest } from '@progresscard/core/plugin';
 import type { FeishuConfig, ReceiveIdType } from '../config.js';
 import type { FeishuCard } from '../render/payload.js';
 import { FEISHU_GUARD_LIMITS, inspectCard, type GuardLimits } from '../render/guards.js';
@@ -70,7 +70,20 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
     this.#reaction = config.workingReaction ? new WorkingReaction(this.#client, config.workingReaction) : undefined;
   }
 
-  async send(request: SendRequest<FeishuCard, FeishuTarget | string>): Promise<MessageRef> {
+  /** CardKit: a send creates the entity and sends the message; a final updates it and closes streaming. */
+  get callsPerOperation(): CardTransport<FeishuCard>['callsPerOperation'] {
+    return this.#cardkit && !this.#cardkitScopeMissing ? { send: 2, update: 1, final: 2 } : undefined;
+  }
+
+  send(request: SendRequest<FeishuCard, FeishuTarget | string>): Promise<MessageRef> {
+    return countingPlatformCalls(request.extraCalls, (extraCalls) => this.#send({ ...request, extraCalls }));
+  }
+
+  update(request: UpdateRequest<FeishuCard>): Promise<void> {
+    return countingPlatformCalls(request.extraCalls, (extraCalls) => this.#update({ ...request, extraCalls }));
+  }
+
+  async #send(request: SendRequest<FeishuCard, FeishuTarget | string>): Promise<MessageRef> {
     const target = this.#target(request.target, request.replyToMessage);
     const uuid = toFeishuUuid(request.idempotencyKey);
     const ref = await this.#withImages(request, async (card) => {
@@ -129,7 +142,7 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
   }
 
   /** Updates one card: a CardKit entity (`mode: 'cardkit'`) or a patched message. */
-  async update(request: UpdateRequest<FeishuCard>): Promise<void> {
+  async #update(request: UpdateRequest<FeishuCard>): Promise<void> {
     await this.#withImages(request, async (card) => {
       this.#guard(card);
       if (this.#cardkit && isCardKitMessage(request.message)) {

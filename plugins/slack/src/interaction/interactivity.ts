@@ -70,7 +70,7 @@ export class SlackInteractivity implements ChannelInteraction {
     // Acknowledge first: Slack shows the user an error when no 200 comes within 3 s.
     send(response, 200, '');
     if (!click) return;
-    const reply = onClick(click);
+    const reply = await onClick(click);
     const responseUrl = typeof payload.response_url === 'string' ? payload.response_url : undefined;
     // A retried payload changes nothing and is not answered twice.
     if (!responseUrl || reply.repeated) return;

@@ -1,4 +1,4 @@
-import type { CallFailure, CardTransport, MessageRef, MessagesAfterRequest, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core/plugin';
+import { countingPlatformCalls, platformCallMade, type CallFailure, type CardTransport, type MessageRef, type MessagesAfterRequest, type ReplyRequest, type SendRequest, type UpdateRequest } from '@progresscard/core/plugin';
 import { LogLevel, WebClient } from '@slack/web-api';
 import type { SlackConfig } from '../config.js';
 import { SLACK_LIMITS, type SlackLimits } from '../render/limits.js';
@@ -56,7 +56,15 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     return this.#client;
   }
 
-  async send(request: SendRequest<SlackMessage, SlackTarget | string> & { readonly broadcast?: boolean }): Promise<MessageRef> {
+  send(request: SendRequest<SlackMessage, SlackTarget | string> & { readonly broadcast?: boolean }): Promise<MessageRef> {
+    return countingPlatformCalls(request.extraCalls, () => this.#send(request));
+  }
+
+  update(request: UpdateRequest<SlackMessage>): Promise<void> {
+    return countingPlatformCalls(request.extraCalls, () => this.#update(request));
+  }
+
+  async #send(request: SendRequest<SlackMessage, SlackTarget | string> & { readonly broadcast?: boolean }): Promise<MessageRef> {
     const known = this.#sent.get(request.idempotencyKey);
     if (known) return known;
     this.#guard(request.payload);
@@ -91,7 +99,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
   }
 
   /** Replaces the message's text and blocks (the plain-text fallback clears the blocks). */
-  async update(request: UpdateRequest<SlackMessage>): Promise<void> {
+  async #update(request: UpdateRequest<SlackMessage>): Promise<void> {
     this.#guard(request.payload);
     const known = request.message.extra?.channel;
     const channel = typeof known === 'string' ? known : this.#config.channel;
@@ -137,6 +145,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
   readonly #channelOf = new WeakMap<object, string>();
 
   async #inChannel<T>(channel: string, call: () => Promise<T>): Promise<T> {
+    platformCallMade();
     try {
       return await call();
     } catch (error) {

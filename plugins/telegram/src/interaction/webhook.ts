@@ -85,7 +85,7 @@ export class TelegramWebhook implements ChannelInteraction {
     const query = update.callback_query;
     if (!query) return;
     const click = clickFromUpdate(update, this.#options.callbackData);
-    const reply = click ? onClick(click) : undefined;
+    const reply = click ? await onClick(click) : undefined;
     if (reply?.repeated) return;
     await callTelegram(this.#options.endpoint, TELEGRAM_METHODS.answerCallbackQuery, {
       callback_query_id: query.id,

@@ -104,7 +104,7 @@ export class WeComCallbacks implements ChannelInteraction {
       if (typeof encrypt !== 'string') return this.refuse(400, 'body is not {"encrypt": "…"}');
       const plain = JSON.parse(this.options.envelope.open(request.query, encrypt)) as Record<string, unknown>;
       if (this.options.botId !== undefined && plain.aibotid !== this.options.botId) return this.refuse(403, `aibotid ${JSON.stringify(plain.aibotid)} is not this bot`);
-      const reply = this.dispatch(plain);
+      const reply = await this.dispatch(plain);
       return { status: 200, body: reply === undefined ? '' : this.options.envelope.seal(reply, request.query.timestamp) };
     } catch (error) {
       if (error instanceof CallbackRefused) return this.refuse(403, error.message);
@@ -118,7 +118,7 @@ export class WeComCallbacks implements ChannelInteraction {
   }
 
   /** The plaintext reply to a decrypted callback, or undefined for an empty 200. */
-  private dispatch(plain: Record<string, unknown>): unknown {
+  private async dispatch(plain: Record<string, unknown>): Promise<unknown> {
     const msgtype = String(plain.msgtype ?? '');
     if (msgtype === 'stream') {
       const id = (plain.stream as { id?: unknown } | undefined)?.id;
@@ -129,7 +129,7 @@ export class WeComCallbacks implements ChannelInteraction {
       if (event?.eventtype !== 'template_card_event' || !event.template_card_event || !this.onClick) return undefined;
       const click = clickOf(event.template_card_event, plain);
       if (!click) return undefined;
-      return updateCardAnswer(this.onClick(click), event.template_card_event.task_id, this.options.renderer);
+      return updateCardAnswer(await this.onClick(click), event.template_card_event.task_id, this.options.renderer);
     }
     return this.message(plain, msgtype);
   }

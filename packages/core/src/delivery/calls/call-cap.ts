@@ -1,4 +1,4 @@
-import type { CardTransport, MessageRef, SendRequest, UpdateRequest } from '../../plugin/contract.js';
+import type { CardTransport, ExtraCalls, MessageRef, SendRequest, UpdateRequest } from '../../plugin/contract.js';
 import type { Clock } from '../../shared/clock.js';
 
 /**
@@ -33,16 +33,17 @@ export function capCallsPerMessage<Payload, Target>(
   clock: Clock,
 ): CardTransport<Payload, Target> {
   const spend = new Map<string, MessageSpend>();
-  const count = (id: string) => {
+  const count = (id: string, calls = 1) => {
     const entry = spend.get(id) ?? { calls: 0, lastCallAt: 0 };
-    entry.calls += 1;
+    entry.calls += calls;
     entry.lastCallAt = clock.now();
     spend.set(id, entry);
   };
   const wrapped: CardTransport<Payload, Target> = {
     async send(request: SendRequest<Payload, Target>): Promise<MessageRef> {
-      const ref = await transport.send(request);
-      count(request.replyTo?.id ?? ref.id);
+      let extra = 0;
+      const ref = await transport.send({ ...request, extraCalls: tapped(request.extraCalls, (calls) => (extra += calls)) });
+      count(request.replyTo?.id ?? ref.id, 1 + extra);
       return ref;
     },
     async update(request: UpdateRequest<Payload>): Promise<void> {
@@ -55,13 +56,27 @@ export function capCallsPerMessage<Payload, Target>(
       const stretch = entry ? tickStretch(entry.calls, cap) : 1;
       // Within the stretched tick (or with only the final's call left): skip this progressive update.
       if (entry && stretch > 1 && clock.now() - entry.lastCallAt < stretch * tickMs()) return;
-      await transport.update(request);
-      count(id);
+      let extra = 0;
+      await transport.update({ ...request, extraCalls: tapped(request.extraCalls, (calls) => (extra += calls)) });
+      count(id, 1 + extra);
     },
     classify: (error) => transport.classify(error),
   };
+  if (transport.callsPerOperation) Object.assign(wrapped, { callsPerOperation: transport.callsPerOperation });
   if (transport.refreshAuth) wrapped.refreshAuth = () => transport.refreshAuth!();
   if (transport.reply) wrapped.reply = (request) => transport.reply!(request);
   if (transport.onNotice) wrapped.onNotice = (listener) => transport.onNotice!(listener);
   return wrapped;
+}
+
+/** `extraCalls` that also tells `spent` about the platform requests reported beyond the operation's own. */
+function tapped(extraCalls: ExtraCalls | undefined, spent: (calls: number) => void): ExtraCalls | undefined {
+  if (!extraCalls) return undefined;
+  return {
+    acquire: (kind) => extraCalls.acquire(kind),
+    spent(calls = 1) {
+      spent(calls);
+      extraCalls.spent?.(calls);
+    },
+  };
 }

@@ -13,6 +13,9 @@ export function extraCallsOf(record: CardDeliveryRecord, acquire: (kind: ExtraCa
       await acquire(kind).catch(() => undefined);
       record.callSpent();
     },
+    spent(count = 1) {
+      for (let i = 0; i < count; i += 1) record.callSpent();
+    },
   };
 }
 
@@ -27,10 +30,10 @@ export function extraCallBudget(kind: ExtraCallKind, main: BudgetedCall, message
 
 /**
  * A final view with the calls the card message spent against the channel's monthly quota (its
- * earlier calls and this final's call), when a quota applies (`monthlyQuota`). Only the final carries
+ * earlier calls and this final's `finalCalls`, as the transport declares them), when a quota applies (`monthlyQuota`). Only the final carries
  * it: a count on a running card would change with every call and ask for yet another update.
  */
-export function withQuota(view: CardView, record: CardDeliveryRecord, final: boolean, monthlyQuota: number | undefined): CardView {
+export function withQuota(view: CardView, record: CardDeliveryRecord, final: boolean, monthlyQuota: number | undefined, finalCalls = 1): CardView {
   if (!final || monthlyQuota === undefined) return view;
-  return { ...view, footer: { ...view.footer, quota: { calls: record.callsSpent + 1, monthlyQuota } } };
+  return { ...view, footer: { ...view.footer, quota: { calls: record.callsSpent + finalCalls, monthlyQuota } } };
 }

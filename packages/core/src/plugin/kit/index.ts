@@ -60,3 +60,4 @@ export {
   type CallbackRequestHandler,
 } from './callback-server.js';
 export { AnnouncedLimits, type LimitAnnouncement } from './announced-limits.js';
+export { countingPlatformCalls, platformCallMade } from './platform-calls.js';
