@@ -117,8 +117,22 @@ describe('Claude Code (Claude Agent SDK) against a local Anthropic Messages serv
     const card = h.open();
     expect(await mirrorClaudeAgent(messages, card)).toEqual({ status: 'completed' });
     expect(card.view().answer).toBe(ANSWER);
+    expect(await h.finalPayload(card)).toMatchObject({ status: 'completed', answer: ANSWER });
     // Claude Code 2.1.332 retries a broken stream as one non-streaming request.
     expect(server.requests.filter((r) => r.path.endsWith('/v1/messages') && Array.isArray(r.body.tools) && r.body.tools.length > 0).length).toBeGreaterThanOrEqual(2);
+  }, 180_000);
+
+  it('a model API that keeps refusing the request (400): a failed final with the API\'s message, no synthetic answer', async () => {
+    // Every main-loop request is refused (Claude Code retries some 400s, e.g. without tool schemas).
+    const refused: ModelTurn = { status: 400, message: 'request refused by the test server' };
+    const { messages } = await start(Array.from({ length: 20 }, () => refused));
+    const card = h.open();
+    const outcome = await mirrorClaudeAgent(messages, card).catch(() => ({ status: card.view().status, error: card.view().error }));
+    expect(outcome.status).toBe('failed');
+    expect(outcome.error).toMatch(/request refused by the test server/);
+    const final = await h.finalPayload(card);
+    expect(final).toMatchObject({ status: 'failed' });
+    expect(final.answer).not.toMatch(/API Error/);
   }, 180_000);
 
   it('an abort while the shell call sleeps ends the card cancelled, the call interrupted', async () => {
@@ -140,6 +154,7 @@ describe('Claude Code (Claude Agent SDK) against a local Anthropic Messages serv
     const view = card.view();
     expect(view.status).toBe('cancelled');
     expect(view.tools.map((tool) => [tool.name, tool.detail, tool.state])).toEqual([['Bash', 'echo started && sleep 30', 'interrupted']]);
+    expect((await h.finalPayload(card)).status).toBe('cancelled');
   }, 180_000);
 });
 
@@ -175,6 +190,7 @@ describe('Codex (Codex SDK) against a local OpenAI Responses server', () => {
     expect(view.answer).toBe(ANSWER);
     expect(view.footer).toMatchObject({ model: 'gpt-5.5-codex' });
     expect(view.footer.inputTokens).toBeGreaterThan(0);
+    expect(await h.finalPayload(card)).toMatchObject({ status: 'completed', title: 'Run the check', answer: ANSWER });
   }, 180_000);
 
   it('a response that fails mid-stream fails the card with the model error', async () => {
@@ -184,6 +200,9 @@ describe('Codex (Codex SDK) against a local OpenAI Responses server', () => {
     const outcome = await mirrorCodex(events, card).catch(() => ({ status: card.view().status, error: card.view().error }));
     expect(outcome.status).toBe('failed');
     expect(outcome.error).toMatch(/overloaded/i);
+    const final = await h.finalPayload(card);
+    expect(final.status).toBe('failed');
+    expect(final.error).toMatch(/overloaded/i);
   }, 180_000);
 
   it('an abort while the command sleeps ends the card cancelled', async () => {
@@ -196,5 +215,6 @@ describe('Codex (Codex SDK) against a local OpenAI Responses server', () => {
     abort.abort();
     await mirrored;
     expect(card.view().status).toBe('cancelled');
+    expect((await h.finalPayload(card)).status).toBe('cancelled');
   }, 180_000);
 });
