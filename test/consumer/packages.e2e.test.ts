@@ -62,7 +62,9 @@ beforeAll(async () => {
   expect(tarballs).toHaveLength(PACKAGE_DIRS.length);
 
   writeProject(app, { 'package.json': JSON.stringify({ name: 'progresscard-consumer', private: true }, null, 2) });
-  await runOk('npm', ['install', '--no-audit', '--no-fund', ...tarballs, `@types/node@${rootPackage.devDependencies['@types/node']}`], { cwd: app, timeoutMs: 240_000 });
+  await runOk('npm', ['install', '--no-audit', '--no-fund', ...tarballs, `@types/node@${rootPackage.devDependencies['@types/node']}`,
+    // what a channel plugin package written by `progresscard new-channel` builds and tests with
+    `typescript@${rootPackage.devDependencies.typescript}`, `vitest@${rootPackage.devDependencies.vitest}`], { cwd: app, timeoutMs: 240_000 });
 
   const agents = agentSources();
   writeProject(join(app, 'esm-nodenext'), {
@@ -140,6 +142,31 @@ describe('the packed packages in a project outside the repo', () => {
       ['discord', ['completed']],
     ]);
   }, 120_000);
+
+  it('npx progresscard new-channel writes a plugin that passes its own tests unmodified and drives demo, replay, plan, doctor and smoke through its config file', async () => {
+    await runOk('npx', ['--no-install', 'progresscard', 'new-channel', 'acme-chat'], { cwd: app });
+    const plugin = join(app, 'progresscard-plugin-acme-chat');
+    // its dependencies resolve from the project's node_modules, where the tarballs are installed
+    await runOk('npm', ['run', 'build'], { cwd: plugin, timeoutMs: 120_000 });
+    const tests = await runOk('npm', ['test'], { cwd: plugin, timeoutMs: 240_000 });
+    expect(tests.stdout).toMatch(/Tests\s+\d+ passed/);
+
+    const cli = (args: string[]) => run('npx', ['--no-install', 'progresscard', ...args], { cwd: plugin, timeoutMs: 180_000 });
+    const replay = await cli(['replay', 'codex-rollout-plain.jsonl', '--channel', 'acme-chat', '--json', '--speed', '1000']);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect((JSON.parse(replay.stdout) as { summary: { channels: { channel: string; statuses: string[] }[] } }).summary.channels.map((c) => [c.channel, c.statuses])).toEqual([
+      ['acme-chat', ['completed']],
+    ]);
+    const demo = await cli(['demo', '--channel', 'acme-chat', '--speed', '1000', '--no-preview']);
+    expect(demo.code, demo.stderr).toBe(0);
+    const plan = await cli(['plan', '--channel', 'acme-chat', '--json']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect((JSON.parse(plan.stdout) as { channels: { channel: string }[] }).channels.map((c) => c.channel)).toEqual(['acme-chat']);
+    const doctor = await cli(['doctor', '--emulator', '--channel', 'acme-chat', '--json']);
+    expect(doctor.code, doctor.stdout + doctor.stderr).toBe(0);
+    const smoke = await cli(['smoke', '--channel', 'acme-chat', '--out', join(plugin, 'smoke'), '--no-screenshots']);
+    expect(smoke.code, smoke.stdout + smoke.stderr).toBe(0);
+  }, 600_000);
 
   it('npx progresscard --version prints the package version and --help shows the npx commands', async () => {
     const version = await runOk('npx', ['--no-install', 'progresscard', '--version'], { cwd: app });

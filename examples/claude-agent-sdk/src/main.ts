@@ -34,7 +34,7 @@ const approvalTimeoutMs = 120_000;
 function canUseToolAnnounced(example: ExampleCards, card: ProgressCard): ReturnType<typeof canUseToolOnCard> {
   const onCard = canUseToolOnCard(card, { timeoutMs: approvalTimeoutMs });
   return (toolName, input, options) => {
-    example.announceApprovalWait(approvalTimeoutMs);
+    example.announceApprovalWait(card, approvalTimeoutMs);
     return onCard(toolName, input, options);
   };
 }

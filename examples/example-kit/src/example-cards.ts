@@ -20,9 +20,10 @@ export interface ExampleCards {
   /**
    * Prints, on a line of its own, that the run now waits for a click on the card's Approve / Deny
    * buttons (where: the preview page's URL on the emulator, the chat on the real Feishu) and that the
-   * timeout denies after `timeoutMs` milliseconds: without it the terminal looks hung.
+   * timeout denies after `timeoutMs` milliseconds, then counts down every 15 s until `card`'s
+   * question is answered: without it the terminal looks hung.
    */
-  announceApprovalWait(timeoutMs: number): void;
+  announceApprovalWait(card: ProgressCard, timeoutMs: number): void;
 }
 
 /**
@@ -32,6 +33,9 @@ export interface ExampleCards {
  * @throws CliUsageError naming the variable and value when a FEISHU_* variable is malformed; the
  * emulator's or preview page's listen error when a loopback port cannot be opened.
  */
+/** How often the approval wait prints the time left (ms). */
+const COUNTDOWN_EVERY_MS = 15_000;
+
 export async function exampleCards(): Promise<ExampleCards> {
   const env = process.env;
   const real = feishuChannel.real.requiredEnv.every((name) => Boolean(env[name]));
@@ -51,8 +55,15 @@ export async function exampleCards(): Promise<ExampleCards> {
   return {
     cards,
     open: (title) => cards.open('feishu', undefined, { title, locale: 'en' }),
-    announceApprovalWait(timeoutMs) {
+    announceApprovalWait(card, timeoutMs) {
       console.log(`\nwaiting for a click on Approve or Deny in ${where}; with no click the run is denied after ${Math.round(timeoutMs / 1000)} s`);
+      const deadline = Date.now() + timeoutMs;
+      const countdown = setInterval(() => {
+        const left = Math.round((deadline - Date.now()) / 1000);
+        if (!card.view().controls?.pending || left <= 0) return clearInterval(countdown);
+        console.log(`  still waiting for a click: ${left} s left`);
+      }, COUNTDOWN_EVERY_MS);
+      countdown.unref();
     },
     async finish(card) {
       const final = await card.finalDelivery;

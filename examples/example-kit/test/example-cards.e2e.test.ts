@@ -24,6 +24,12 @@ describe('exampleCards (what the SDK examples share)', () => {
 
     const card = example.open('Plan the trip');
     const answer = card.ask({ prompt: 'Which city?', choices: ['Paris', 'Rome'], timeoutMs: 15_000 });
+    // the wait counts down in the terminal while the question is open (fake time for the countdown only)
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    example.announceApprovalWait(card, 60_000);
+    vi.advanceTimersByTime(30_000);
+    vi.useRealTimers();
+    expect(printed.filter((line) => line.includes('still waiting for a click'))).toEqual(['  still waiting for a click: 45 s left', '  still waiting for a click: 30 s left']);
     const withButtons = async () => (await previewCards(previewUrl!)).find((c) => c.html.includes('data-button="Rome"'));
     await expect.poll(withButtons, { timeout: 10_000 }).toBeDefined();
     const shown = (await withButtons())!;

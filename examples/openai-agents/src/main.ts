@@ -42,7 +42,7 @@ await mirrorOpenAIAgents(result, card, { title: prompt });
 // Interrupted for the tool's approval: ask on the card (deny after 2 minutes), then resume on the same card.
 const approvalTimeoutMs = 120_000;
 while (result.interruptions.length > 0) {
-  example.announceApprovalWait(approvalTimeoutMs);
+  example.announceApprovalWait(card, approvalTimeoutMs);
   const decisions = await approveOnCard(result, card, { timeoutMs: approvalTimeoutMs });
   console.log(decisions.map((d) => `${d.label}${d.by ? ` by ${d.by.id}` : ''}${d.timedOut ? ' (timed out)' : ''}`).join(', '));
   result = await runner.run(agent, result.state, { stream: true });

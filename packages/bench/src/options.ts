@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { fileURLToPath } from 'node:url';
-import type { ChannelName } from './platform.js';
+import { CHANNEL_NAMES, type ChannelName } from './gates.js';
 
 /** What `npm run bench` runs, from its command line. */
 export interface BenchOptions {
@@ -20,7 +20,7 @@ export interface BenchOptions {
 }
 
 const DEFAULT_OUT = fileURLToPath(new URL('../results/', import.meta.url));
-const CHANNELS = ['feishu', 'dingtalk'] as const;
+const CHANNELS = CHANNEL_NAMES;
 const WORKLOADS = ['synthetic', 'traces'] as const;
 
 /** A comma-separated list whose items each pass `item`. */
@@ -54,7 +54,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     .addOption(new Option('--n <list>', 'concurrent runs per point, comma-separated (default 1,50,500,5000; real time 50,500)').argParser(listOf('--n', positiveInteger('--n'))))
     .addOption(new Option('--seeds <list>', 'seeds, comma-separated; tables show the median over seeds').default([1], '1').argParser(listOf('--seeds', positiveInteger('--seeds'))))
     .addOption(new Option('--seed <n>', 'one seed (same as --seeds <n>)').argParser(positiveInteger('--seed')))
-    .addOption(new Option('--channels <list>', `channels, comma-separated: ${CHANNELS.join(', ')} (default both; real time feishu)`).argParser(listOf('--channels', oneOf('--channels', CHANNELS))))
+    .addOption(new Option('--channels <list>', `channels, comma-separated: ${CHANNELS.join(', ')} (default all; real time feishu); discord-shifting: Discord changing its announced limits at 20 s and 50 s`).argParser(listOf('--channels', oneOf('--channels', CHANNELS))))
     .addOption(new Option('--workloads <list>', `workloads, comma-separated: ${WORKLOADS.join(', ')} (default both; real time synthetic)`).argParser(listOf('--workloads', oneOf('--workloads', WORKLOADS))))
     .option('--real-time', 'real timers instead of simulated time (slower; each point bounded by --limit-s)', false)
     .addOption(new Option('--limit-s <seconds>', 'with --real-time: bound of each point in seconds').default(60).argParser(positiveInteger('--limit-s')))
@@ -72,7 +72,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   return {
     ns: o.n ?? (o.realTime ? [50, 500] : [1, 50, 500, 5000]),
     seeds: o.seed === undefined ? o.seeds : [o.seed],
-    channels: o.channels ?? (o.realTime ? ['feishu'] : ['feishu', 'dingtalk']),
+    channels: o.channels ?? (o.realTime ? ['feishu'] : [...CHANNELS]),
     workloads: o.workloads ?? (o.realTime ? ['synthetic'] : ['synthetic', 'traces']),
     realTime: o.realTime,
     limitMs: o.realTime ? o.limitS * 1000 : 30 * 60 * 1000,

@@ -1,8 +1,7 @@
-import { SlidingWindowLimiter, type LimitWindow } from '@progresscard/emulator';
 import type { CallFailure, CardTransport, MessageRef, SendRequest, UpdateRequest } from '@progresscard/core';
+import { gateOf, type ChannelName, type Gate, type GateCall } from './gates.js';
 
-/** Which platform a point runs against. */
-export type ChannelName = 'feishu' | 'dingtalk';
+export type { ChannelName } from './gates.js';
 
 /** A deterministic random source (mulberry32). */
 export function seededRandom(seed: number): () => number {
@@ -23,19 +22,6 @@ class PlatformRejection extends Error {
   }
 }
 
-/** The documented limits the emulators enforce (packages/emulator), per channel. */
-const LIMITS: Record<ChannelName, { app: readonly LimitWindow[]; perTarget?: readonly LimitWindow[]; appCode: string; targetCode: string }> = {
-  // Feishu: per app and API 50/s + 1000/min (99991400); 5/s per receiving chat (send) and per message (patch): 230020.
-  feishu: { app: [{ limit: 50, intervalMs: 1000 }, { limit: 1000, intervalMs: 60_000 }], perTarget: [{ limit: 5, intervalMs: 1000 }], appCode: '99991400', targetCode: '230020' },
-  // DingTalk: 20 QPS per app per API (403 Forbidden.AccessDenied.QpsLimitForAppkeyAndApi).
-  dingtalk: { app: [{ limit: 20, intervalMs: 1000 }], appCode: 'QpsLimitForAppkeyAndApi', targetCode: '' },
-};
-
-/** Sustained calls/s of one API route of `channel` (the slowest window). */
-export function sustainedRate(channel: ChannelName): number {
-  return Math.min(...LIMITS[channel].app.map((window) => (window.limit * 1000) / window.intervalMs));
-}
-
 /** What the platform model saw: every call with its arrival time and outcome. */
 export interface PlatformCall {
   readonly route: 'send' | 'update';
@@ -51,8 +37,8 @@ export interface PlatformCall {
  */
 export class PlatformModel {
   readonly calls: PlatformCall[] = [];
-  private readonly app: SlidingWindowLimiter;
-  private readonly perTarget: SlidingWindowLimiter | undefined;
+  /** The platform's limits. */
+  readonly gate: Gate;
   private readonly random: () => number;
   private nextMessage = 1;
 
@@ -62,10 +48,7 @@ export class PlatformModel {
     private readonly onAccepted: (payload: unknown, at: number, target: unknown) => void,
     private readonly latencyMs = { min: 40, max: 160 },
   ) {
-    const clock = () => Date.now();
-    const limits = LIMITS[channel];
-    this.app = new SlidingWindowLimiter(limits.app, clock);
-    this.perTarget = limits.perTarget && new SlidingWindowLimiter(limits.perTarget, clock);
+    this.gate = gateOf(channel, () => Date.now());
     this.random = seededRandom(seed ^ 0x5eed);
   }
 
@@ -74,13 +57,15 @@ export class PlatformModel {
     const targets = new Map<string, unknown>();
     return {
       send: async (request: SendRequest<unknown, unknown>): Promise<MessageRef> => {
-        await this.call('send', `chat:${chatOf(request.target)}`, request.payload, request.target);
+        const chat = chatOf(request.target);
+        await this.call({ route: 'send', chat, message: undefined, draft: isDraft(request.payload) }, request.payload, request.target);
         const id = `m${this.nextMessage++}`;
         targets.set(id, request.target);
-        return { id };
+        return { id, extra: { chat } };
       },
       update: async (request: UpdateRequest<unknown>): Promise<void> => {
-        await this.call('update', `message:${request.message.id}`, request.payload, targets.get(request.message.id));
+        const target = targets.get(request.message.id);
+        await this.call({ route: 'update', chat: chatOf(target), message: request.message.id, draft: isDraft(request.payload) && !request.final }, request.payload, target);
       },
       classify: (error: unknown): CallFailure =>
         error instanceof PlatformRejection
@@ -89,23 +74,24 @@ export class PlatformModel {
     };
   }
 
-  private async call(route: 'send' | 'update', target: string, payload: unknown, cardTarget: unknown): Promise<void> {
+  private async call(call: GateCall, payload: unknown, cardTarget: unknown): Promise<void> {
     const roundTrip = this.latencyMs.min + this.random() * (this.latencyMs.max - this.latencyMs.min);
     await sleep(roundTrip / 2);
     const at = Date.now();
-    const limits = LIMITS[this.channel];
-    let rejection: PlatformRejection | undefined;
-    const app = this.app.tryAcquire(route);
-    if (!app.allowed) rejection = new PlatformRejection(limits.appCode, this.channel === 'dingtalk' ? 1000 : app.retryAfterMs, 'channel');
-    else if (this.perTarget) {
-      const perTarget = this.perTarget.tryAcquire(target);
-      if (!perTarget.allowed) rejection = new PlatformRejection(limits.targetCode, perTarget.retryAfterMs, 'card');
-    }
-    this.calls.push({ route, at, code: rejection?.code });
+    const admission = this.gate.admit(call);
+    const refusal = admission.refusal;
+    this.calls.push({ route: call.route, at, code: refusal?.code });
     await sleep(roundTrip / 2);
-    if (rejection) throw rejection;
+    admission.answered?.(Date.now());
+    if (refusal) throw new PlatformRejection(refusal.code, refusal.retryAfterMs, refusal.scope);
     this.onAccepted(payload, at, cardTarget);
   }
+}
+
+/** A Telegram answer part that still streams: shown with `sendMessageDraft` until it persists. */
+function isDraft(payload: unknown): boolean {
+  const stream = (payload as { stream?: { persist?: boolean } } | undefined)?.stream;
+  return stream !== undefined && stream.persist === false;
 }
 
 function sleep(ms: number): Promise<void> {

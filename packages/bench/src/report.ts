@@ -57,7 +57,7 @@ export function stalenessPlot(results: readonly PointResult[], workload: string,
   const x = (n: number) => margin.left + (Math.log10(n) / Math.log10(nMax)) * (width - margin.left - margin.right);
   const y = (ms: number) =>
     height - margin.bottom - ((Math.min(logMax, Math.log10(Math.max(10, ms))) - logMin) / (logMax - logMin)) * (height - margin.top - margin.bottom);
-  const colors: Record<string, string> = { 'progresscard feishu': '#1f77b4', 'progresscard dingtalk': '#2ca02c', 'naive feishu': '#d62728', 'naive dingtalk': '#ff7f0e' };
+  const colors: Record<string, string> = { 'progresscard feishu': '#1f77b4', 'progresscard dingtalk': '#2ca02c', 'naive feishu': '#d62728', 'naive dingtalk': '#ff7f0e', 'progresscard telegram-private': '#9467bd', 'progresscard telegram-group': '#8c564b', 'progresscard discord': '#17becf', 'progresscard discord-shifting': '#bcbd22' };
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="${width}" height="${height}" fill="white"/>`,

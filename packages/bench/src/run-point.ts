@@ -1,11 +1,13 @@
 import { createProgressCards, silentLogger, type ChannelPlugin, type ProgressCards } from '@progresscard/core';
 import { dingtalk } from '@progresscard/plugin-dingtalk';
+import { discord } from '@progresscard/plugin-discord';
 import { feishu } from '@progresscard/plugin-feishu';
+import { telegram } from '@progresscard/plugin-telegram';
 import { NaiveCard } from './naive.js';
-import { PlatformModel, sustainedRate, type ChannelName } from './platform.js';
+import { PlatformModel, type ChannelName } from './platform.js';
 import { StalenessTracker, percentile } from './tracker.js';
 import type { VirtualTime } from './virtual-time.js';
-import type { RunScript } from './workload.js';
+import { runsPerChat, type RunScript } from './workload.js';
 
 export type Design = 'progresscard' | 'naive';
 
@@ -24,8 +26,9 @@ export interface PointResult {
     readonly answer: Percentiles;
   };
   /**
-   * max(per-card interval, dirty cards ÷ sustained budget), dirty cards = p99 of the cards with a
-   * change pending while a card waited for the budget: about the best any design can do.
+   * max(per-card interval, dirty cards ÷ sustained app budget, min(dirty cards, runs per chat) ÷
+   * one chat's sustained budget), dirty cards = p99 of the cards with a change pending while a
+   * card waited for the budget: about the best any design can do.
    */
   readonly boundMs: number;
   /** Tool and first-card staleness p99 over the bound. */
@@ -58,11 +61,31 @@ export interface TimeDriver {
   readonly limitMs: number;
 }
 
-const PER_CARD_INTERVAL_MS: Record<ChannelName, number> = { feishu: 250, dingtalk: 500 };
+const PER_CARD_INTERVAL_MS: Record<ChannelName, number> = { feishu: 250, dingtalk: 500, 'telegram-private': 1000, 'telegram-group': 1000, discord: 1000, 'discord-shifting': 1000 };
 
 function basePlugin(channel: ChannelName): ChannelPlugin {
-  if (channel === 'feishu') return feishu({ appId: 'cli_bench', appSecret: 'bench-secret', receiveId: 'oc_default' }) as ChannelPlugin;
-  return dingtalk({ appKey: 'ding_bench', appSecret: 'bench-secret', cardTemplateId: 'bench.schema', target: { type: 'group', openConversationId: 'cid' } }) as ChannelPlugin;
+  switch (channel) {
+    case 'feishu':
+      return feishu({ appId: 'cli_bench', appSecret: 'bench-secret', receiveId: 'oc_default' }) as ChannelPlugin;
+    case 'dingtalk':
+      return dingtalk({ appKey: 'ding_bench', appSecret: 'bench-secret', cardTemplateId: 'bench.schema', target: { type: 'group', openConversationId: 'cid' } }) as ChannelPlugin;
+    case 'telegram-private':
+      // A user's private chat (a positive id): the answer streams as a draft below the card.
+      return telegram({ botToken: '123456:BENCH-bench1234benchBench12345bench', chatId: 1000 }, { env: {} }) as ChannelPlugin;
+    case 'telegram-group':
+      return telegram({ botToken: '123456:BENCH-bench1234benchBench12345bench', chatId: -1001000 }, { env: {} }) as ChannelPlugin;
+    case 'discord':
+    case 'discord-shifting':
+      return discord({ botToken: 'bench.discord.bot-token-0000', channelId: '1250000000000000100' }, { env: {} }) as ChannelPlugin;
+  }
+}
+
+/** The platform's id of a workload chat: Telegram private chats are users (positive ids), groups negative. */
+function chatIdOf(channel: ChannelName, chat: string): string {
+  const index = Number(chat.replace(/\D/g, ''));
+  if (channel === 'telegram-private') return String(1000 + index);
+  if (channel === 'telegram-group') return `-100${1000 + index}`;
+  return chat;
 }
 
 /**
@@ -83,17 +106,19 @@ export async function runPoint(
   const base = basePlugin(channel);
   const renderer = tracker.wrap(base.renderer);
   const transport = model.transport((target) => (target as { receiveId: string }).receiveId);
+  const budgetKeys = model.gate.budgetKeys ?? base.budgetKeys?.bind(base);
   let cards: ProgressCards | undefined;
   const naive: NaiveCard[] = [];
-  if (design === 'progresscard') cards = createProgressCards({ channels: [{ ...base, renderer, transport }], logger: silentLogger, env: {} });
+  if (design === 'progresscard') cards = createProgressCards({ channels: [{ ...base, renderer, transport, ...(budgetKeys ? { budgetKeys } : {}) }], logger: silentLogger, env: {} });
 
   const t0 = Date.now();
   let scriptsEnded = 0;
   const cpu0 = process.cpuUsage();
   for (const [index, run] of runs.entries()) {
-    const target = { receiveId: run.chat, run: index };
+    const chatId = chatIdOf(channel, run.chat);
+    const target = { receiveId: chatId, chatId, run: index };
     setTimeout(() => {
-      const card = cards ? cards.open(channel, target) : new NaiveCard(renderer, transport, target);
+      const card = cards ? cards.open(base.id, target) : new NaiveCard(renderer, transport, target);
       if (card instanceof NaiveCard) naive.push(card);
       let step = 0;
       if (run.events.length === 0) scriptsEnded++;
@@ -157,10 +182,11 @@ export async function runPoint(
   const rejections: Record<string, number> = {};
   for (const call of model.calls) if (call.code) rejections[call.code] = (rejections[call.code] ?? 0) + 1;
   const pct = (values: readonly number[]): Percentiles => ({ p50: percentile(values, 50), p99: percentile(values, 99) });
-  const rate = sustainedRate(channel);
-  // p99 of the dirty cards while waiting: the p99 card waits behind about that many.
+  const rate = model.gate.appRate;
+  // p99 of the dirty cards while waiting: the p99 card waits behind about that many, of its chat at most the chat's runs.
   const dirtyCards = dirtySamples.length > 0 ? percentile(dirtySamples, 99) : 0;
-  const boundMs = givenBoundMs ?? Math.max(PER_CARD_INTERVAL_MS[channel], (dirtyCards / rate) * 1000);
+  const chatBoundMs = model.gate.chatRate === undefined ? 0 : (Math.min(dirtyCards, runsPerChat(channel)) / model.gate.chatRate) * 1000;
+  const boundMs = givenBoundMs ?? Math.max(PER_CARD_INTERVAL_MS[channel], (dirtyCards / rate) * 1000, chatBoundMs);
   const staleness = { tool: pct(tracker.tool), firstCard: pct(tracker.firstCard), answer: pct(tracker.answer) };
   return {
     design,

@@ -1,5 +1,6 @@
 import type { AgentEvent } from '@progresscard/core';
 import { bundledTraces, readTrace } from '@progresscard/sources';
+import type { ChannelName } from './gates.js';
 import { seededRandom } from './platform.js';
 
 /** One event of a run's script, `offsetMs` after the run starts. */
@@ -15,14 +16,16 @@ export interface RunScript {
   readonly events: readonly ScriptedEvent[];
 }
 
-/** Runs per chat: runs share chats, as a team's agents share a group. */
-const RUNS_PER_CHAT = 10;
+/** Runs per chat: runs share chats, as a team's agents share a group; a Telegram private chat is one user's, one run at a time. */
+export function runsPerChat(channel: ChannelName): number {
+  return channel === 'telegram-private' ? 1 : 10;
+}
 
 /**
  * Synthetic runs: thinking streamed in deltas, 2–6 tools of 1–20 s each with text between them,
  * then an answer streamed in 30 deltas and the completion. Starts spread over the first 10 s.
  */
-export function syntheticRuns(n: number, seed: number): RunScript[] {
+export function syntheticRuns(n: number, seed: number, perChat = 10): RunScript[] {
   const random = seededRandom(seed);
   const between = (min: number, max: number) => min + random() * (max - min);
   return Array.from({ length: n }, (_, i) => {
@@ -41,7 +44,7 @@ export function syntheticRuns(n: number, seed: number): RunScript[] {
     }
     for (let d = 0; d < 30; d++) at({ type: 'answer.delta', text: `word${d} ` }, between(30, 80));
     at({ type: 'run.completed' }, between(50, 200));
-    return { startMs: Math.round(random() * 10_000), chat: `chat-${Math.floor(i / RUNS_PER_CHAT)}`, events };
+    return { startMs: Math.round(random() * 10_000), chat: `chat-${Math.floor(i / perChat)}`, events };
   });
 }
 
@@ -73,11 +76,11 @@ export async function traceScripts(): Promise<ScriptedEvent[][]> {
 }
 
 /** `n` runs replaying the real traces in turn (run i plays trace run i mod count), starts over the first 10 s. */
-export function traceRuns(n: number, seed: number, scripts: readonly ScriptedEvent[][]): RunScript[] {
+export function traceRuns(n: number, seed: number, scripts: readonly ScriptedEvent[][], perChat = 10): RunScript[] {
   const random = seededRandom(seed);
   return Array.from({ length: n }, (_, i) => ({
     startMs: Math.round(random() * 10_000),
-    chat: `chat-${Math.floor(i / RUNS_PER_CHAT)}`,
+    chat: `chat-${Math.floor(i / perChat)}`,
     events: scripts[i % scripts.length]!,
   }));
 }

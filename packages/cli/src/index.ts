@@ -7,7 +7,10 @@ export { buildProgram, DEMO_TRACE, TARGET_SECONDS, DEFAULT_MAX_GAP_MS, LINGER_MS
 export { EXIT, CliUsageError } from './errors.js';
 export type { CliIO } from './io.js';
 export { parseSpeed, parsePort, parseLang, parseMaxGap, parseChannel, parsePositiveInteger } from './options.js';
-export { CHANNELS, CHANNEL_IDS, channelDescriptor, type ChannelId } from './channels/index.js';
+export { CHANNELS, CHANNEL_IDS, channelDescriptor, channelIds, channelList, registerChannel, clearRegisteredChannels, type ChannelId, type BuiltInChannelId } from './channels/index.js';
+export { defineCliChannel, externalChannelDescriptor, type CliChannel, type FakePlatform } from './channels/external.js';
+export { loadPluginModules, pluginModuleFlags, CONFIG_FILE_NAMES, type ProgressCardConfig, type PluginModuleOptions } from './channels/plugin-modules.js';
+export { CallRecording, recordedPlugin, inMemoryPlugin, type RecordedMessage } from './channels/recording.js';
 export { feishuChannel, EMULATED_FEISHU_CHAT_ID } from './channels/feishu.js';
 export { dingtalkChannel, EMULATED_DINGTALK } from './channels/dingtalk.js';
 export { slackChannel } from './channels/slack.js';
@@ -37,4 +40,5 @@ export { finalView as smokeFinalView, runningView as smokeRunningView } from './
 export { runSmokeScenario, type SmokeOutcome, type SmokeTarget } from './smoke/run.js';
 export { findChromium, launchChromium, SYSTEM_CHROMIUM, type ChromiumChoice, type ChromiumLookup } from './smoke/chromium.js';
 export { runPlan, type PlanOptions } from './commands/plan.js';
+export { runNewChannel, writeChannelScaffold, scaffoldNames, SCAFFOLD_TOOL_VERSIONS, type NewChannelOptions } from './commands/new-channel.js';
 export { budgetPlan, pacedCallsPerSecond, sustainedCallsPerSecond, formatPlan, type PlanInput, type PlanResult, type LoadLevel } from './plan/budget-plan.js';

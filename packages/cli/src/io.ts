@@ -5,6 +5,8 @@ export interface CliIO {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Aborted on Ctrl-C: a replay stops and cancels its cards, servers shut down. */
   readonly signal: AbortSignal;
+  /** Where relative paths, `--plugin` packages and `progresscard.config.mjs` are looked up (default `process.cwd()`). */
+  readonly cwd?: string;
 }
 
 /** The process's streams and env, with `signal` aborted on the first SIGINT / SIGTERM. */

@@ -2,6 +2,8 @@ import { CommanderError } from 'commander';
 import { pc } from './terminal/colors.js';
 import { CliUsageError, EXIT } from './errors.js';
 import type { CliIO } from './io.js';
+import { clearRegisteredChannels } from './channels/index.js';
+import { loadPluginModules, pluginModuleFlags } from './channels/plugin-modules.js';
 import { buildProgram } from './program.js';
 
 /**
@@ -10,9 +12,12 @@ import { buildProgram } from './program.js';
  */
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   let exitCode: number = EXIT.ok;
-  const program = buildProgram(io, (code) => (exitCode = code));
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    const { rest, ...modules } = pluginModuleFlags(argv);
+    clearRegisteredChannels();
+    await loadPluginModules({ ...modules, cwd: io.cwd ?? process.cwd() });
+    const program = buildProgram(io, (code) => (exitCode = code));
+    await program.parseAsync(rest, { from: 'user' });
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import type { Locale } from '@progresscard/core';
-import { CHANNEL_IDS, type ChannelId } from './channels/index.js';
+import { channelIds, type ChannelId } from './channels/index.js';
 
 /**
  * Option value parsers for commander. Each throws commander's `InvalidArgumentError`, which
@@ -53,13 +53,14 @@ export function parseLang(value: string): Locale {
   throw new InvalidArgumentError('Expected zh or en.');
 }
 
-/** `--channel`: a channel id (`feishu`, `dingtalk`, `slack`) or `all`. */
+/** `--channel`: a channel id (`feishu`, `dingtalk`, `slack`, … or a plugin module's) or `all`. */
 export function parseChannel(value: string): ChannelId[] {
   const v = value.trim().toLowerCase();
-  if (v === 'all') return [...CHANNEL_IDS];
-  const id = CHANNEL_IDS.find((channel) => channel === v);
+  const ids = channelIds();
+  if (v === 'all') return [...ids];
+  const id = ids.find((channel) => channel === v);
   if (id) return [id];
-  throw new InvalidArgumentError(`Expected ${CHANNEL_IDS.join(', ')} or all.`);
+  throw new InvalidArgumentError(`Expected ${ids.join(', ')} or all (a plugin's channel needs --plugin <module> or a progresscard.config.mjs).`);
 }
 
 /** `--tick-ms`, `--processes`, `--run-minutes`, `--monthly-quota`, `--run-call-cap`: a whole number > 0. */

@@ -3,12 +3,13 @@ import type { Locale } from '@progresscard/core';
 import { bundledTraces } from '@progresscard/sources';
 import { DEFAULT_EMULATOR_PORT, runEmulatorCommand } from './commands/emulator.js';
 import { runDoctor } from './commands/doctor.js';
+import { runNewChannel } from './commands/new-channel.js';
 import { runPlan } from './commands/plan.js';
 import { runSession } from './commands/session.js';
 import { runSmoke } from './commands/smoke.js';
 import { DEFAULT_IDLE_MS, defaultStatePath, runWatch } from './commands/watch.js';
 import type { CliIO } from './io.js';
-import { CHANNEL_IDS, CHANNELS, type ChannelId } from './channels/index.js';
+import { channelIds, channelList, type ChannelId } from './channels/index.js';
 import { realEnvHelp } from './channels/real.js';
 import { parseChannel, parseIdle, parseLang, parseMaxGap, parsePort, parsePositiveInteger, parseSpeed } from './options.js';
 import { DEFAULT_PREVIEW_PORT } from './preview/server.js';
@@ -17,7 +18,7 @@ import { CLI_VERSION } from './version.js';
 
 /** `--channel <id|…|all>`, every channel by default; `--help` shows the default as `all`, not as a JSON list. */
 function channelFlag(description: string): Option {
-  return new Option(`--channel <${[...CHANNEL_IDS, 'all'].join('|')}>`, description).argParser(parseChannel).default([...CHANNEL_IDS], 'all');
+  return new Option(`--channel <${[...channelIds(), 'all'].join('|')}>`, description).argParser(parseChannel).default([...channelIds()], 'all');
 }
 
 /** The trace `demo` replays: two Task subagents running in parallel, then a completed answer. */
@@ -67,11 +68,18 @@ Examples:
   npx progresscard doctor --emulator                      check config, credentials, renderer, guards, delivery, budget
   npx progresscard smoke --out smoke-artefacts            the scenario matrix on the emulators: payloads, preview, PNGs
   npx progresscard plan --channel feishu --tick-ms 3000   how many runs stay fresh, and how stale under load
-  npx progresscard replay --help                          bundled traces, --real and exit codes`;
+  npx progresscard replay --help                          bundled traces, --real and exit codes
+  npx progresscard new-channel acme-chat                  write a channel plugin package with its tests
+
+Channels from plugin packages (any command, anywhere on the line):
+  --plugin <module>   a module whose default export is a channel (see defineCliChannel), a list of them
+                      or { channels }; a path or a package installed here; repeatable
+  --config <file>     a config file whose default export is { channels: [...] }
+                      (default: progresscard.config.mjs or .js in the working directory, when present)`;
 
 /** Builds the `progresscard` command line. Commands resolve with their exit code via `setExitCode`. */
 export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Command {
-  const labels = CHANNELS.map((c) => c.label);
+  const labels = channelList().map((c) => c.label);
   const platforms = labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}` : labels.join('');
   const program = new Command('progresscard')
     .description(`Replay real AI-agent sessions into live progress cards on ${platforms} (emulated or real).`)
@@ -86,13 +94,14 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
     program
       .command('demo')
       .description(`replay a bundled real trace (default ${DEMO_TRACE}) to the ${platforms} emulators, with a live preview page`)
-      .option('--trace <name|file>', 'a bundled trace name (see `progresscard replay --help`) or a trace file', DEMO_TRACE),
+      .option('--trace <name|file>', 'a bundled trace name (see `progresscard replay --help`) or a trace file', DEMO_TRACE)
+      .addOption(channelFlag('which platform(s) to replay to')),
   )
     .addHelpText('after', REAL_HELP)
-    .action(async (flags: SharedFlags & { trace: string }) => {
+    .action(async (flags: SharedFlags & { trace: string; channel: ChannelId[] }) => {
       setExitCode(
         await runSession(
-          { trace: flags.trace, traceLabel: '--trace', channels: CHANNEL_IDS, targetSeconds: TARGET_SECONDS, maxGapMs: flags.maxGap, speed: flags.speed, locale: flags.lang,
+          { trace: flags.trace, traceLabel: '--trace', channels: flags.channel, targetSeconds: TARGET_SECONDS, maxGapMs: flags.maxGap, speed: flags.speed, locale: flags.lang,
             real: flags.real, preview: flags.preview, port: flags.port, keepOpen: flags.keepOpen, lingerMs: linger(), json: false },
           io,
         ),
@@ -109,7 +118,7 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
       .option('--json', 'print only a JSON summary with the final card payloads on stdout (implies --no-preview unless --keep-open)', false),
   )
     .addHelpText('after', `\nBundled traces:\n${bundledTraces().map((t) => `  ${t.name.padEnd(38)} ${t.description}`).join('\n')}\n${REAL_HELP}`)
-    .action(async (file: string, flags: SharedFlags & { format: FormatChoice; channel: typeof CHANNEL_IDS; json: boolean }) => {
+    .action(async (file: string, flags: SharedFlags & { format: FormatChoice; channel: ChannelId[]; json: boolean }) => {
       const preview = flags.preview && (!flags.json || flags.keepOpen);
       setExitCode(
         await runSession(
@@ -135,7 +144,7 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
     .option('--no-preview', 'do not serve the live preview page')
     .option('--real', 'send to the real platform APIs (credentials from the environment, listed below)', false)
     .addHelpText('after', REAL_HELP)
-    .action(async (flags: { claude?: string; codex?: string; gemini?: string; dir?: string[]; state: string; idle: number; channel: typeof CHANNEL_IDS; lang?: Locale; port: number; preview: boolean; real: boolean }) => {
+    .action(async (flags: { claude?: string; codex?: string; gemini?: string; dir?: string[]; state: string; idle: number; channel: ChannelId[]; lang?: Locale; port: number; preview: boolean; real: boolean }) => {
       setExitCode(
         await runWatch(
           { claude: flags.claude, codex: flags.codex, gemini: flags.gemini, dirs: flags.dir, statePath: flags.state, idleMs: flags.idle, channels: flags.channel,
@@ -148,7 +157,7 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
   program
     .command('emulator')
     .description(`run the ${platforms} emulators standalone (and the live preview) until Ctrl-C`)
-    .option('--port <port>', `${CHANNELS[0].label} emulator port; the others use the next ones (0 = free ports)`, parsePort, DEFAULT_EMULATOR_PORT)
+    .option('--port <port>', `${channelList()[0]!.label} emulator port; the others use the next ones (0 = free ports)`, parsePort, DEFAULT_EMULATOR_PORT)
     .option('--preview-port <port>', 'preview page port (0 = any free port)', parsePort, DEFAULT_PREVIEW_PORT)
     .option('--no-preview', 'do not serve the live preview page')
     .action(async (flags: { port: number; previewPort: number; preview: boolean }) => {
@@ -192,6 +201,16 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
     .option('--json', 'print the figures as JSON', false)
     .action(async (flags: { channel: ChannelId[]; tickMs?: number; processes: number; runMinutes: number; monthlyQuota?: number; runCallCap?: number; json: boolean }) => {
       setExitCode(await runPlan({ channels: flags.channel, tickMs: flags.tickMs, processes: flags.processes, runMinutes: flags.runMinutes, monthlyQuota: flags.monthlyQuota, runCallCap: flags.runCallCap, json: flags.json }, io));
+    });
+
+  program
+    .command('new-channel')
+    .description('write a channel plugin package: defineChannel, renderer, transport, a fake platform, the conformance suite, a CLI config')
+    .argument('<name>', 'the channel id: lowercase words joined by dashes, e.g. acme-chat')
+    .option('--dir <path>', 'where to write it (default ./progresscard-plugin-<name>)')
+    .option('--label <text>', 'human name of the platform (default: the name in title case)')
+    .action(async (name: string, flags: { dir?: string; label?: string }) => {
+      setExitCode(await runNewChannel({ name, ...(flags.dir ? { dir: flags.dir } : {}), ...(flags.label ? { label: flags.label } : {}) }, io));
     });
 
   return program;

@@ -18,7 +18,7 @@ export {
   type FeishuCardMode,
 } from './config.js';
 export type { FeishuCard } from './render/payload.js';
-export type { FeishuTarget } from './transport/transport.js';
+export type { FeishuTarget, FeishuSdkClient } from './transport/target.js';
 export { FeishuHttpCallbacks, type FeishuHttpCallbacksOptions } from './interaction/http-callbacks.js';
 export { FeishuLongConnectionCallbacks, FeishuLongConnectionError, type FeishuLongConnectionOptions } from './interaction/long-connection.js';
 export type { FeishuCallbackResponse } from './interaction/card-action.js';

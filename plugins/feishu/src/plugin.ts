@@ -5,7 +5,9 @@ import { FEISHU_ENV_VARIABLES } from './env.js';
 import type { FeishuCard } from './render/payload.js';
 import { createFeishuRenderer } from './render/renderer.js';
 import { feishuInteraction } from './interaction/channel-interaction.js';
-import { FeishuTransport, type FeishuTarget, type FeishuTransportOptions } from './transport/transport.js';
+import type * as lark from '@larksuiteoapi/node-sdk';
+import { FeishuTransport } from './transport/transport.js';
+import type { FeishuSdkClient, FeishuTarget } from './transport/target.js';
 
 /** The Feishu channel plugin. `config` is the validated config, the app secret and callback secrets shown as `<hidden>`. */
 export type FeishuPlugin = DefinedChannel<'feishu', FeishuCard, FeishuTarget | string, FeishuConfig>;
@@ -16,7 +18,7 @@ export interface FeishuPluginOptions {
    * A ready `@larksuiteoapi/node-sdk` client; by default one is built from the config with its own
    * token cache and request timeout. With a client of your own, `refreshAuth` cannot clear its token cache.
    */
-  readonly client?: FeishuTransportOptions['client'];
+  readonly client?: FeishuSdkClient;
 }
 
 /**
@@ -46,6 +48,6 @@ export const feishu = defineChannel({
   create: ({ config, rendering, options }: ChannelContext<FeishuConfig, FeishuPluginOptions>) => {
     const renderer = createFeishuRenderer({ ...rendering, timeZone: config.timeZone, overflow: config.overflow, controls: config.callbacks ? 'buttons' : 'text' });
     const interaction = feishuInteraction(config, (view) => renderer.render(view));
-    return { renderer, transport: new FeishuTransport(config, options), ...(interaction ? { interaction } : {}) };
+    return { renderer, transport: new FeishuTransport(config, options.client ? { client: options.client as lark.Client } : {}), ...(interaction ? { interaction } : {}) };
   },
 });

@@ -1,6 +1,6 @@
-import { describeChannelConformance, type ConformanceDriver, type ConformanceFault } from '@progresscard/core/testing/conformance';
+import { describeChannelConformance, type ConformanceDriver, type ConformanceClick, type ConformanceFault } from '@progresscard/core/testing/conformance';
 import { DEFAULT_TELEGRAM_BOT as BOT, startTelegramEmulator, type FaultResponse } from '@progresscard/emulator';
-import { telegram } from '../src/index.js';
+import { telegram, type TelegramWebhook } from '../src/index.js';
 
 const WIDE = [{ limit: 1000, intervalMs: 1000 }];
 
@@ -20,9 +20,10 @@ function answer(fault: ConformanceFault): FaultResponse {
   }
 }
 
-// No `click`: the suite's second approval on one card can press the first question's button before the
-// card's edit removed it (Telegram has no in-place answer like Slack's response_url); the card controls
-// are covered by interactive.e2e.test.ts instead.
+const SECRET = 'tg-conformance-secret_1';
+/** The label of each control as the plugin draws it (render/texts.ts, locale en). */
+const labelOf = (control: ConformanceClick['control']) => (control.kind === 'choice' ? control.label : control.kind === 'stop' ? '⏹ Stop' : control.kind === 'approve' ? 'Approve' : 'Deny');
+
 const driver: ConformanceDriver = {
   name: 'telegram forum topic (emulator on loopback)',
   async start(setup) {
@@ -37,6 +38,7 @@ const driver: ConformanceDriver = {
         chatBudget: WIDE,
         groupBudget: WIDE,
         ...setup.timing,
+        ...(setup.interaction ? { webhook: { secretToken: SECRET, port: 0 } } : {}),
       },
       { env: {} },
     );
@@ -53,6 +55,28 @@ const driver: ConformanceDriver = {
       fail: (op, fault, times = 1) => void emulator.faults.add({ route: routes[op], times, respond: answer(fault) }),
       remove: (id) => emulator.deleteMessage(BOT.groupChat, Number(id)),
       maxInFlight: () => Math.max(0, ...emulator.messages().map((m) => m.maxConcurrentCalls)),
+      ...(setup.interaction
+        ? {
+            // An inline keyboard press: a callback_query update with the secret_token to the plugin's
+            // webhook, answered with answerCallbackQuery (https://core.telegram.org/bots/api#callbackquery).
+            async click({ messageId, user, control }: ConformanceClick) {
+              const webhook = plugin.interaction as TelegramWebhook;
+              if (webhook.url === undefined) throw new Error('the webhook is not listening');
+              emulator.setWebhook({ url: webhook.url, secretToken: SECRET });
+              // The keyboard appears once the card's edit lands; a press after it is gone (decided) is a no-op.
+              const until = Date.now() + 3000;
+              for (;;) {
+                const pressed = await emulator.click({ chatId: BOT.groupChat, messageId: Number(messageId), button: labelOf(control), userId: user, awaitAnswerMs: 15_000 });
+                if (pressed.error !== 'no-such-button' || Date.now() > until) {
+                  if (pressed.error !== undefined && pressed.error !== 'no-such-button') throw new Error(`the press was not delivered: ${pressed.error}`);
+                  if (pressed.error === undefined && pressed.answer === undefined) throw new Error('the press was not answered with answerCallbackQuery');
+                  return;
+                }
+                await new Promise((resolve) => setTimeout(resolve, 50));
+              }
+            },
+          }
+        : {}),
       close: () => emulator.close(),
       // Telegram refuses an edit that changes nothing (400 "message is not modified"): the suite checks it is no failure.
       notModifiedIsRefused: true,

@@ -123,10 +123,11 @@ export interface ChannelDescriptor<Id extends string = string, Emulator extends 
     /** The platform's metered calls per month, when it has such a quota (for the budget figures). */
     readonly monthlyQuota?: number;
     /**
-     * Asks the platform's token endpoint with the credentials in `env` (one call).
+     * Asks the platform's token endpoint with the credentials in `env` (one call). Absent (a
+     * plugin module without one): `doctor` skips the check and the delivery check proves them.
      * @throws Error with the platform's answer (code and message, never the secret).
      */
-    checkCredentials(env: Env): Promise<void>;
+    checkCredentials?(env: Env): Promise<void>;
     /** What the `callbacks` check says about card callbacks (buttons) on this platform. */
     readonly callbacks: {
       /** How to turn card callbacks on (config and the platform console), shown when they are off or refused. */

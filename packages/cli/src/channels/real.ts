@@ -1,15 +1,15 @@
 import { CliUsageError } from '../errors.js';
 import type { AnyChannelPlugin, Env, ReplayChannelSettings } from './descriptor.js';
-import { channelDescriptor, CHANNELS, type ChannelId } from './index.js';
+import { channelDescriptor, channelList, CHANNELS, type BuiltInChannelId, type ChannelId } from './index.js';
 
 /**
  * `--real`: the same replay to the real platform APIs, configured from the environment.
  * Every variable a chosen channel needs is checked before anything is sent.
  */
 
-/** Variables each channel needs with `--real`. */
+/** Variables each built-in channel needs with `--real`. */
 export const REAL_ENV_VARS = Object.fromEntries(CHANNELS.map((channel) => [channel.id, channel.real.requiredEnv])) as Readonly<
-  Record<ChannelId, readonly string[]>
+  Record<BuiltInChannelId, readonly string[]>
 >;
 
 /** The variables of `channels` that are unset or empty, in a stable order. */
@@ -36,8 +36,8 @@ export function realPlugins(channels: readonly ChannelId[], env: Env, settings: 
 
 /** The `--help` text listing every channel's `--real` variables. */
 export function realEnvHelp(): string {
-  const width = Math.max(...CHANNELS.map((c) => c.label.length)) + 2;
-  return CHANNELS.map((channel) => {
+  const width = Math.max(...channelList().map((c) => c.label.length)) + 2;
+  return channelList().map((channel) => {
     const optional = channel.real.optionalEnv.map((v) => `${v.name}: ${v.hint}`).join('; ');
     return `  ${`${channel.label}:`.padEnd(width)}${channel.real.requiredEnv.join(', ')}${optional ? `\n  ${' '.repeat(width)}(optional ${optional})` : ''}`;
   }).join('\n');

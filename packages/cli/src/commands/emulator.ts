@@ -1,6 +1,6 @@
 import { pc } from '../terminal/colors.js';
 import { startEmulators, type Emulators, type EmulatorPorts } from '../channels/emulated.js';
-import { CHANNEL_IDS } from '../channels/index.js';
+import { channelIds } from '../channels/index.js';
 import { CliUsageError, EXIT } from '../errors.js';
 import { waitFor, type CliIO } from '../io.js';
 import { startPreviewServer, type PreviewServer } from '../preview/server.js';
@@ -25,10 +25,11 @@ export async function runEmulatorCommand(o: EmulatorCommandOptions, io: CliIO): 
   let emulators: Emulators | undefined;
   let preview: PreviewServer | undefined;
   try {
-    const ports: EmulatorPorts = Object.fromEntries(CHANNEL_IDS.map((id, i) => [id, o.port === 0 ? 0 : o.port + i]));
-    emulators = await startEmulators(CHANNEL_IDS, ports).catch((error: NodeJS.ErrnoException) => {
+    const ids = channelIds();
+    const ports: EmulatorPorts = Object.fromEntries(ids.map((id, i) => [id, o.port === 0 ? 0 : o.port + i]));
+    emulators = await startEmulators(ids, ports).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'EADDRINUSE') throw error;
-      const last = o.port + CHANNEL_IDS.length - 1;
+      const last = o.port + ids.length - 1;
       throw new CliUsageError(`port ${o.port}${last > o.port ? ` or ${o.port + 1}` : ''}${last > o.port + 1 ? `…${last}` : ''} is already in use; pick others with --port <port> (or --port 0 for free ones)`);
     });
     const out = (line = '') => io.stdout.write(`${line}\n`);

@@ -188,8 +188,12 @@ export async function checkChannel(input: ChannelCheckInput): Promise<{ checks: 
   const checks: DoctorCheck[] = [check('config', 'pass', `${present.join(', ')} set; config valid`)];
   let credentialsOk = true;
   try {
-    await descriptor.doctor.checkCredentials(env);
-    checks.push(check('credentials', 'pass', 'the token endpoint accepted the app credentials'));
+    if (descriptor.doctor.checkCredentials) {
+      await descriptor.doctor.checkCredentials(env);
+      checks.push(check('credentials', 'pass', 'the token endpoint accepted the app credentials'));
+    } else {
+      checks.push(check('credentials', 'skip', 'the plugin module brings no credentials check (checkCredentials); the delivery check proves them'));
+    }
   } catch (error) {
     credentialsOk = false;
     checks.push(check('credentials', 'fail', message(error)));

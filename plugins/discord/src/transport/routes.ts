@@ -44,9 +44,9 @@ export interface DiscordEndpoint {
 /** The routes the plugin calls, by budget route name (route template and its top-level resource, the channel). */
 export const DISCORD_ROUTES = {
   /** https://discord.com/developers/docs/resources/message#create-message */
-  createMessage: (channel: string) => ({ route: `POST /channels/${channel}/messages`, method: 'POST' as const, path: Routes.channelMessages(channel) }),
+  createMessage: (channel: string) => ({ route: `POST /channels/${channel}/messages`, resource: channel, method: 'POST' as const, path: Routes.channelMessages(channel) }),
   /** https://discord.com/developers/docs/resources/message#edit-message (the message id is not a top-level resource: one bucket a channel) */
-  editMessage: (channel: string, message: string) => ({ route: `PATCH /channels/${channel}/messages`, method: 'PATCH' as const, path: Routes.channelMessage(channel, message) }),
+  editMessage: (channel: string, message: string) => ({ route: `PATCH /channels/${channel}/messages`, resource: channel, method: 'PATCH' as const, path: Routes.channelMessage(channel, message) }),
 } as const;
 
 /** The body and answer of each method. */
@@ -55,13 +55,20 @@ interface Bodies {
   PATCH: [RESTPatchAPIChannelMessageJSONBody, RESTPatchAPIChannelMessageResult];
 }
 
-/** Reads the `X-RateLimit-*` headers (https://discord.com/developers/docs/topics/rate-limits#header-format). */
-function announce(limits: AnnouncedLimits, route: string, headers: Headers, receivedAt: number): void {
+/**
+ * Reads the `X-RateLimit-*` headers (https://discord.com/developers/docs/topics/rate-limits#header-format).
+ * A budget is named by `X-RateLimit-Bucket` and the route's top-level resource: the bucket hash
+ * leaves the top-level resource (channel_id, guild_id, webhook_id) out, and a rate limit is the
+ * pair of both (same page, "Per-route" and header format), so two channels never share one budget
+ * although they announce the same bucket hash.
+ */
+function announce(limits: AnnouncedLimits, route: string, resource: string, headers: Headers, receivedAt: number): void {
   const limit = headers.get('x-ratelimit-limit');
   const remaining = headers.get('x-ratelimit-remaining');
   const resetAfter = headers.get('x-ratelimit-reset-after');
   if (limit === null || remaining === null || resetAfter === null) return;
-  limits.report(route, { bucket: headers.get('x-ratelimit-bucket') ?? undefined, limit: Number(limit), remaining: Number(remaining), resetAfterMs: Number(resetAfter) * 1000, receivedAt });
+  const bucket = headers.get('x-ratelimit-bucket');
+  limits.report(route, { bucket: bucket === null ? undefined : `${bucket}:${resource}`, limit: Number(limit), remaining: Number(remaining), resetAfterMs: Number(resetAfter) * 1000, receivedAt });
 }
 
 /**
@@ -70,7 +77,7 @@ function announce(limits: AnnouncedLimits, route: string, headers: Headers, rece
  * Mentions never ping unless the body says otherwise: `allowed_mentions: { parse: [] }` by default.
  * @throws DiscordApiError for a non-2xx answer; DiscordRequestError when no answer came.
  */
-export async function callDiscord<M extends keyof Bodies>(endpoint: DiscordEndpoint, call: { route: string; method: M; path: string }, body: Bodies[M][0]): Promise<Bodies[M][1]> {
+export async function callDiscord<M extends keyof Bodies>(endpoint: DiscordEndpoint, call: { route: string; resource: string; method: M; path: string }, body: Bodies[M][0]): Promise<Bodies[M][1]> {
   let response: Response;
   let text: string;
   try {
@@ -84,7 +91,7 @@ export async function callDiscord<M extends keyof Bodies>(endpoint: DiscordEndpo
   } catch (error) {
     throw new DiscordRequestError(call.route, error instanceof Error ? ((error as { code?: string }).code ?? error.name) : typeof error);
   }
-  announce(endpoint.limits, call.route, response.headers, Date.now());
+  announce(endpoint.limits, call.route, call.resource, response.headers, Date.now());
   let json: Record<string, unknown> = {};
   try {
     json = text ? (JSON.parse(text) as Record<string, unknown>) : {};

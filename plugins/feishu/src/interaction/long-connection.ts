@@ -16,8 +16,11 @@ const SDK_APP_ID = /^cli_[0-9a-fA-F]{16}$/;
 export interface FeishuLongConnectionOptions {
   readonly appId: string;
   readonly appSecret: string;
-  /** SDK domain: `lark.Domain.Feishu`, `lark.Domain.Lark` or a base URL (e.g. the emulator's). */
-  readonly domain: string | lark.Domain;
+  /**
+   * SDK domain: `lark.Domain.Feishu` (0), `lark.Domain.Lark` (1) or a base URL (e.g. the emulator's).
+   * Typed by value, not by the SDK's enum, so the plugin's public types do not pull in the SDK's.
+   */
+  readonly domain: string | 0 | 1;
   readonly render: (view: CardView) => FeishuCard;
   /** How long `start` waits for the connection (ms, default 20000). */
   readonly connectTimeoutMs?: number;

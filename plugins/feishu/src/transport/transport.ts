@@ -11,18 +11,9 @@ import { CardKitCards, isCardKitMessage } from './cardkit.js';
 import { createFeishuClient } from './client.js';
 import { FEISHU_API_ROUTES, type FeishuAnswer } from './routes.js';
 import { TokenCache } from './token.js';
+import type { FeishuTarget } from './target.js';
 
-/**
- * Where a card goes. A string is a receive id of the configured `receiveIdType`; fields left out
- * come from the config.
- */
-export interface FeishuTarget {
-  readonly receiveIdType?: ReceiveIdType;
-  readonly receiveId?: string;
-  /** Send the card as a reply to this message. */
-  readonly replyToMessageId?: string;
-  readonly replyInThread?: boolean;
-}
+export type { FeishuTarget } from './target.js';
 
 /** Feishu's `uuid` is at most 50 chars: longer idempotency keys are hashed (stable, so retries still de-duplicate). */
 function toFeishuUuid(key: string): string {

@@ -6,6 +6,7 @@ import { escapeHtml } from '../render/html.js';
 import { TELEGRAM_LIMITS, type TelegramLimits } from '../render/limits.js';
 import type { TelegramMessage } from '../render/payload.js';
 import { TelegramLocalError, classifyTelegramError, isDraftRefused, isNotModified } from './classify.js';
+import { DraftKeeper } from './draft-keeper.js';
 import { TELEGRAM_METHODS, callTelegram, type TelegramEndpoint } from './routes.js';
 
 /** Where a card goes: a chat id (and a forum topic), or the configured chat when left out. */
@@ -51,6 +52,8 @@ export class TelegramTransport implements CardTransport<TelegramMessage, Telegra
   /** Drafts persisted as messages: draft ref id → the message's id. */
   readonly #persisted = new Map<string, number>();
   readonly #noDrafts = new Set<string>();
+  /** Re-sends drafts an answer pause would let expire (Telegram drops a draft 30 s after its last update). */
+  readonly #keeper = new DraftKeeper((ref, payload) => this.#sendDraft(ref, payload));
 
   constructor(config: TelegramTransportConfig, options: { limits?: TelegramLimits } = {}) {
     this.#config = config;
@@ -86,6 +89,9 @@ export class TelegramTransport implements CardTransport<TelegramMessage, Telegra
       if (persisted !== undefined) return this.#edit(chatId, persisted, request.payload);
       const persist = request.final || request.payload.stream?.persist !== false;
       if (!persist && (await this.#draft(request.message, request.payload))) return;
+      // Persisting: no refresh may show the draft again after the message.
+      await this.#keeper.before(request.message);
+      this.#keeper.stop(id);
       const message = await this.#post(chatId, extra?.threadId as number | undefined, request.payload, replyToId(extra?.replyTo as string | undefined));
       this.#persisted.set(id, Number(message.id));
       return;
@@ -116,23 +122,32 @@ export class TelegramTransport implements CardTransport<TelegramMessage, Telegra
     return this.#config.drafts && isPrivateChat(chatId) && !this.#noDrafts.has(String(chatId));
   }
 
-  /** Shows the draft; false when the chat refuses drafts (then it is sent as a message). */
+  /**
+   * Shows the draft and keeps it shown until the next change (see {@link DraftKeeper}); false when
+   * the chat refuses drafts (then it is sent as a message).
+   */
   async #draft(ref: MessageRef, payload: TelegramMessage): Promise<boolean> {
-    const chatId = ref.extra?.chatId as number | string;
+    await this.#keeper.before(ref);
     try {
-      await callTelegram(this.#config, TELEGRAM_METHODS.sendMessageDraft, {
-        chat_id: Number(chatId),
-        draft_id: ref.extra?.draftId as number,
-        text: payload.text,
-        parse_mode: 'HTML',
-        ...(ref.extra?.threadId !== undefined ? { message_thread_id: ref.extra.threadId as number } : {}),
-      });
+      await this.#sendDraft(ref, payload);
+      this.#keeper.shown(ref, payload);
       return true;
     } catch (error) {
       if (!isDraftRefused(error)) throw error;
-      this.#noDrafts.add(String(chatId));
+      this.#keeper.stop(ref.id);
+      this.#noDrafts.add(String(ref.extra?.chatId));
       return false;
     }
+  }
+
+  async #sendDraft(ref: MessageRef, payload: TelegramMessage): Promise<void> {
+    await callTelegram(this.#config, TELEGRAM_METHODS.sendMessageDraft, {
+      chat_id: Number(ref.extra?.chatId),
+      draft_id: ref.extra?.draftId as number,
+      text: payload.text,
+      parse_mode: 'HTML',
+      ...(ref.extra?.threadId !== undefined ? { message_thread_id: ref.extra.threadId as number } : {}),
+    });
   }
 
   async #post(chatId: number | string, threadId: number | undefined, payload: TelegramMessage, replyTo: number | undefined): Promise<MessageRef> {

@@ -231,6 +231,13 @@ export function describeChannelConformance(driver: ConformanceDriver): void {
         return { run, click: run.platform.click.bind(run.platform) };
       }
       const shown = (run: Run) => waitFor(() => run.main()[0], 'the card');
+      /**
+       * Waits until the card shows `prompt`: a user reads a request before pressing its buttons. On
+       * platforms that acknowledge a click first and edit the card later (Telegram's
+       * answerCallbackQuery, Discord's deferred update) the previous request's buttons stay on screen
+       * until that edit lands; a press on them is a press on a decided request.
+       */
+      const showing = (run: Run, prompt: string) => waitFor(() => run.main().find((m) => m.text.includes(prompt)), `the card showing "${prompt}"`);
 
       it('approve and deny reach the agent', async (context) => {
         const t = await interactive(context);
@@ -242,6 +249,7 @@ export function describeChannelConformance(driver: ConformanceDriver): void {
         await t.click({ messageId: message.id, user: 'U1', control: { kind: 'approve' } });
         await expect(approved).resolves.toMatchObject({ approved: true, timedOut: false, by: { id: 'U1' } });
         const denied = card.requestApproval({ prompt: 'Drop the table?' });
+        await showing(t.run, 'Drop the table?');
         await t.click({ messageId: message.id, user: 'U1', control: { kind: 'deny' } });
         await expect(denied).resolves.toMatchObject({ approved: false, timedOut: false });
       });

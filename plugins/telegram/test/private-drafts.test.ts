@@ -1,8 +1,9 @@
 import { DEFAULT_TELEGRAM_BOT as BOT } from '@progresscard/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { harness, statusLine, type Harness } from './harness.js';
+import { statusLine } from './harness.js';
+import { inProcess, type InProcess } from './in-process.js';
 
-let h: Harness | undefined;
+let h: InProcess | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
@@ -18,18 +19,15 @@ const events = [
   { at: 3500, type: 'run.completed' },
 ];
 
-// Real time (scale 1): the card's edits and the draft share the chat's one message a second. The
-// plugin paces them 1 s apart; the emulator refuses a second call within 900 ms, tolerating the
-// arrival jitter of a loaded test machine (Telegram itself "may allow short bursts").
-const PRIVATE = { chatId: BOT.privateChat, threadId: undefined };
-const EMULATOR = { limits: { perChatWindows: [{ limit: 1, intervalMs: 900 }], draftWindows: [{ limit: 1, intervalMs: 900 }] } };
+// Fake time, the emulator in process (in-process.ts) with Telegram's own one message a second per
+// chat: the card's edits and the draft are paced to the millisecond, with no loaded machine's jitter.
 describe('Telegram private chat: the answer streams as a draft and is persisted with sendMessage', () => {
   it('the card holds status, tools and footer; the answer is a live draft while it grows and one message at the end', async () => {
-    h = await harness({ scale: 1, plugin: PRIVATE, emulator: EMULATOR });
+    h = inProcess();
     const card = h.cards.open('telegram');
     await h.play(card, events);
-    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
-    await h.cards.idle();
+    expect(await h.settle(card.finalDelivery)).toMatchObject({ ok: true, status: 'completed' });
+    await h.settle(h.cards.idle());
     expect(h.emulator.calls({ outcome: 'rejected' })).toEqual([]);
     // the draft was shown while the answer grew (at least one draft before the end)
     const drafts = h.emulator.draftLog(BOT.privateChat);
@@ -50,31 +48,31 @@ describe('Telegram private chat: the answer streams as a draft and is persisted 
   });
 
   it('a chat that refuses drafts (TEXTDRAFT_PEER_INVALID) gets an ordinary message, edited as the answer grows', async () => {
-    h = await harness({ scale: 1, plugin: PRIVATE, emulator: EMULATOR });
+    h = inProcess();
     h.emulator.faults.add({ route: 'sendMessageDraft', respond: { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: TEXTDRAFT_PEER_INVALID' } } });
     const card = h.cards.open('telegram');
     await h.play(card, events);
-    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
-    await h.cards.idle();
+    expect(await h.settle(card.finalDelivery)).toMatchObject({ ok: true, status: 'completed' });
+    await h.settle(h.cards.idle());
     expect(h.emulator.calls({ route: 'sendMessageDraft' })).toHaveLength(1);
     const [, answer] = h.emulator.messages({ chatId: BOT.privateChat });
     expect(answer!.text).toBe('The lexer reads one token at a time; a < b is a comparison.');
   });
 
   it('a user who blocked the bot: the card gives up after the 403 instead of retrying', async () => {
-    h = await harness({ scale: 1, plugin: PRIVATE, emulator: EMULATOR });
+    h = inProcess();
     h.emulator.blockBot(BOT.privateChat);
     const card = h.cards.open('telegram');
     await h.play(card, events);
-    const final = await card.finalDelivery;
+    const final = await h.settle(card.finalDelivery);
     expect(final.ok).toBe(false);
-    await h.cards.idle();
+    await h.settle(h.cards.idle());
     const sends = () => h!.emulator.calls().filter((x) => x.route !== 'getMe');
     const calls = sends().length;
     expect(calls).toBeGreaterThanOrEqual(1);
     expect(sends().every((x) => x.msg === 'Forbidden: bot was blocked by the user')).toBe(true);
     // no retry loop: nothing more once the final gave up
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await h.time.advance(1500);
     expect(sends()).toHaveLength(calls);
     expect(h.emulator.messages()).toEqual([]);
   });
