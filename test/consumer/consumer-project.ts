@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The publishable packages, as workspace folders. */
-export const PACKAGE_DIRS = ['packages/core', 'plugins/feishu', 'plugins/dingtalk', 'plugins/slack', 'plugins/telegram', 'plugins/discord', 'packages/sources', 'packages/adapters', 'packages/emulator', 'packages/redis', 'packages/cli'] as const;
+export const PACKAGE_DIRS = ['packages/core', 'plugins/feishu', 'plugins/dingtalk', 'plugins/slack', 'plugins/telegram', 'plugins/discord', 'plugins/wecom', 'packages/sources', 'packages/adapters', 'packages/emulator', 'packages/redis', 'packages/cli'] as const;
 
 /** The repo's TypeScript compiler (a consumer would use its own; this one is pinned and installed). */
 export const TSC = `${REPO_ROOT}node_modules/typescript/bin/tsc`;

@@ -140,6 +140,7 @@ describe('the packed packages in a project outside the repo', () => {
       ['slack', ['completed']],
       ['telegram', ['completed']],
       ['discord', ['completed']],
+      ['wecom', ['completed']],
     ]);
   }, 120_000);
 

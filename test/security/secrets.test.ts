@@ -10,6 +10,7 @@ import { feishu } from '@progresscard/plugin-feishu';
 import { discord } from '@progresscard/plugin-discord';
 import { slack } from '@progresscard/plugin-slack';
 import { telegram } from '@progresscard/plugin-telegram';
+import { wecom } from '@progresscard/plugin-wecom';
 import { describe, expect, it } from 'vitest';
 
 const SECRET = 'sEcReT-value-0123456789';
@@ -54,4 +55,30 @@ describe('credentials stay out of dumps', () => {
       }
     });
   }
+});
+
+describe('WeCom: the callback Token and EncodingAESKey stay out of dumps', () => {
+  // The callbacks hold the Token (signatures) and the EncodingAESKey (decryption); both must match
+  // WeCom's alphabets, so they get secrets of their own.
+  const token = 'sEcReTtoken0123456789';
+  const encodingAESKey = 'sEcReTkey0123456789sEcReTkey0123456789abcde';
+  it('util.inspect, JSON.stringify and spreads never show them', () => {
+    const plugin = wecom({ token, encodingAESKey });
+    const cards = createProgressCards({ channels: [plugin], logger: silentLogger, env: {} });
+    const key = Buffer.from(`${encodingAESKey}=`, 'base64');
+    for (const dump of [
+      inspect(plugin, { depth: 10, showHidden: true }),
+      inspect(cards, { depth: 10 }),
+      stringify(plugin),
+      stringify({ ...plugin.transport }),
+      inspect(plugin.interaction, { depth: 10, showHidden: true }),
+      stringify(plugin.interaction ?? null),
+      stringify({ ...plugin }),
+    ]) {
+      expect(dump).not.toContain(token);
+      expect(dump).not.toContain(encodingAESKey.slice(0, 20));
+      expect(dump).not.toContain(key.toString('hex').slice(0, 16));
+      expect(dump).not.toMatch(/\b115, 69, 99, 82\b/); // the key's first bytes as a Buffer inspect shows them
+    }
+  });
 });

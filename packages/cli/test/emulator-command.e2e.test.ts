@@ -52,7 +52,7 @@ describe('progresscard emulator', () => {
 
     const state = (await fetch(`${previewUrl}api/state`).then((r) => r.json())) as { run: { phase: string }; panels: Array<{ id: string }> };
     expect(state.run.phase).toBe('emulator');
-    expect(state.panels.map((p) => p.id)).toEqual(['feishu', 'dingtalk', 'slack', 'telegram', 'discord']);
+    expect(state.panels.map((p) => p.id)).toEqual(['feishu', 'dingtalk', 'slack', 'telegram', 'discord', 'wecom']);
 
     t.abort();
     expect(await run).toBe(EXIT.ok);

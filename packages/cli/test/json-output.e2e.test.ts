@@ -25,10 +25,12 @@ describe('replay --json', () => {
       ['slack', ['completed'], true],
       ['telegram', ['completed'], true],
       ['discord', ['completed'], true],
+      ['wecom', ['completed'], true],
     ]);
     for (const channel of parsed.summary.channels) {
-      // send + at least the final update, all read back from the emulator's call history
-      expect(channel.calls).toBeGreaterThanOrEqual(2);
+      // send + at least the final update, all read back from the emulator's call history; WeCom pulls
+      // (a poll a second), so a sped-up run may show its final on the stream's first poll
+      expect(channel.calls).toBeGreaterThanOrEqual(channel.channel === 'wecom' ? 1 : 2);
       expect(channel.countsFrom).toBe('emulator');
       expect(channel.elapsedMs).toBe(15_000);
     }

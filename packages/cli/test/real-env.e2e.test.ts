@@ -44,7 +44,7 @@ describe('--real against the emulators', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       env = Object.fromEntries([...emulator.out().matchAll(/^\s+export ([A-Z_]+)=(\S+)/gm)].map((m) => [m[1]!, m[2]!]));
     }
-    expect(Object.keys(env)).toEqual(expect.arrayContaining([...REAL_ENV_VARS.feishu, ...REAL_ENV_VARS.dingtalk, ...REAL_ENV_VARS.slack, ...REAL_ENV_VARS.telegram, ...REAL_ENV_VARS.discord, 'FEISHU_DOMAIN', 'DINGTALK_BASE_URL', 'SLACK_API_URL', 'TELEGRAM_API_ROOT', 'DISCORD_API_URL']));
+    expect(Object.keys(env)).toEqual(expect.arrayContaining([...REAL_ENV_VARS.feishu, ...REAL_ENV_VARS.dingtalk, ...REAL_ENV_VARS.slack, ...REAL_ENV_VARS.telegram, ...REAL_ENV_VARS.discord, 'FEISHU_DOMAIN', 'DINGTALK_BASE_URL', 'SLACK_API_URL', 'TELEGRAM_API_ROOT', 'DISCORD_API_URL', 'WECOM_CALLBACK_PORT']));
     // The printed block can be pasted into a shell as it is.
     const block = emulator.out().split('\n').filter((line) => line.trim().startsWith('export ')).join('\n');
     const sourced = execFileSync('bash', ['-c', `${block}\nenv`], { encoding: 'utf8', env: {} });
@@ -60,6 +60,7 @@ describe('--real against the emulators', () => {
         ['slack', ['completed']],
         ['telegram', ['completed']],
         ['discord', ['completed']],
+        ['wecom', ['completed']],
       ]);
     } finally {
       emulator.abort();

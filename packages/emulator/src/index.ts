@@ -4,3 +4,4 @@ export * from './dingtalk/index.js';
 export * from './slack/index.js';
 export * from './telegram/index.js';
 export * from './discord/index.js';
+export * from './wecom/index.js';

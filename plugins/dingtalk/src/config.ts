@@ -67,7 +67,11 @@ const TemplateKeysSchema = z.object({
  *   fit continues in follow-up messages (at most `maxContinuationMessages`, default 20).
  * - `contentMode`: `streaming` (default: the content goes through `PUT /v1.0/card/streaming`; the
  *   template's Markdown component needs its streaming switch on) or `card-data` (instance updates only,
- *   for templates without a streaming component).
+ *   for templates without a streaming component). Without the `Card.Streaming.Write` scope the channel
+ *   switches to `card-data` by itself (one warning).
+ * - `cardDataTemplateId`: a template whose Markdown component has no streaming switch, used for new
+ *   cards once the streaming API was refused for its scope (with the switch on, content written as
+ *   card data may never show, https://open.dingtalk.com/document/development/ai-card-template).
  * - `failedState`: the AI-card state a failed run ends in: `finished` (default; the ❌ status line and
  *   the error are in the content) or `failed` (`flowStatus` 5 / `isError`; enable the failed state in
  *   the template first, it is off by default and then shows the platform's own text).
@@ -128,6 +132,7 @@ export const DingTalkConfigSchema = z.object({
   maxContentChars: z.number().int().min(500).max(20_000).default(2500),
   maxContinuationMessages: z.number().int().min(0).max(100).default(20),
   contentMode: z.enum(['streaming', 'card-data']).default('streaming'),
+  cardDataTemplateId: z.string().trim().min(1).optional(),
   failedState: z.enum(['finished', 'failed']).default('finished'),
   layoutVariables: z.boolean().default(true),
   maxToolLines: z.number().int().min(1).max(100).default(12),

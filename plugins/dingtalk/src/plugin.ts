@@ -77,7 +77,7 @@ export const dingtalk = defineChannel({
     const transport = new DingTalkTransport({
       http,
       tokens,
-      writer: new CardWriter(http, tokens, c.contentMode, c.templateKeys.content),
+      writer: new CardWriter(http, tokens, c.contentMode, c.templateKeys.content, c.cardDataTemplateId),
       cardTemplateId: c.cardTemplateId,
       robotCode: c.robotCode ?? c.appKey,
       defaultTarget: c.target,

@@ -50,6 +50,10 @@ describe('Feishu mode cardkit (through the emulator)', () => {
     for (let i = 1; i < sequences.length; i++) expect(sequences[i]).toBeGreaterThan(sequences[i - 1]!);
     expect(h.emulator.calls({ outcome: 'rejected' })).toEqual([]);
     expect(h.emulator.cardEntities()).toHaveLength(1);
+    // The final is one full update that closes streaming itself: no settings call after it.
+    const last = message!.history.filter((c) => c.route.startsWith('cardkit.')).at(-1)!;
+    expect(last).toMatchObject({ route: 'cardkit.card.update', outcome: 'accepted' });
+    expect(message!.history.filter((c) => c.route === 'cardkit.card.settings')).toEqual([]);
   });
 
   it('a streaming window that runs out mid-answer is reopened; the rest still types out and the final lands', async () => {

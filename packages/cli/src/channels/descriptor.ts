@@ -148,6 +148,12 @@ export interface ChannelDescriptor<Id extends string = string, Emulator extends 
   readonly preview: {
     /** Every card the emulator holds, oldest first. */
     cards(emulator: Emulator): readonly EmulatorCard[];
+    /**
+     * For a platform that pulls the card (WeCom polls the bot): resolves once the emulator has read
+     * every answer the plugin already gave, so its cards show the final. Absent: a delivered call is
+     * already applied.
+     */
+    settled?(emulator: Emulator): Promise<void>;
     /** Every call the emulator answered, in arrival order. */
     calls(emulator: Emulator): readonly EmulatorCall[];
     /** Token routes, which the preview leaves out of the call list and the counters. */

@@ -4,9 +4,10 @@ import { feishuChannel } from './feishu.js';
 import { discordChannel } from './discord.js';
 import { slackChannel } from './slack.js';
 import { telegramChannel } from './telegram.js';
+import { wecomChannel } from './wecom.js';
 
 /** The channels this CLI ships with, in the order commands list them. Add a built-in channel here. */
-export const CHANNELS = [feishuChannel, dingtalkChannel, slackChannel, telegramChannel, discordChannel] as const satisfies readonly AnyChannelDescriptor[];
+export const CHANNELS = [feishuChannel, dingtalkChannel, slackChannel, telegramChannel, discordChannel, wecomChannel] as const satisfies readonly AnyChannelDescriptor[];
 
 /** A channel the CLI ships with. */
 export type BuiltInChannelId = (typeof CHANNELS)[number]['id'];

@@ -52,6 +52,7 @@ export async function runSmokeScenario(descriptor: AnyChannelDescriptor, scenari
     push(scenario.end);
     const final: FinalDelivery = await card.finalDelivery;
     await cards.idle();
+    if (emulators) await descriptor.preview.settled?.(emulators.emulator(descriptor)!);
     if (!final.ok) reasons.push(`final not delivered: ${final.error ?? 'unknown error'}`);
     const view = card.view();
     const payloads = emulators

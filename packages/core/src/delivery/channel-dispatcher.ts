@@ -19,6 +19,7 @@ import { FinalSettlement, LEASE_EXPIRED_ERROR } from './failures/final-settlemen
 import type { PreparedCall } from './schedule/flush-calls.js';
 import { FlushPump } from './schedule/flush-pump.js';
 import { OutageProbes } from './failures/outage-probes.js';
+import { RefusedOperations } from './failures/refused-operations.js';
 import type { RetrySettings } from './failures/retry-settings.js';
 
 /** Counters of one channel, for dashboards and the CLI. Continuation parts count like any call. */
@@ -67,6 +68,8 @@ export class ChannelDispatcher {
   private readonly store: CardStoreWriter;
   /** Set by the `stop-channel` action (credentials refused, quota spent): only finals are tried, once each. */
   private readonly stop: ChannelStop;
+  /** Operations refused for a missing permission scope (the `stop-operation` action): not tried again. */
+  private readonly refusedOperations: RefusedOperations;
   /** Sends and updates the continuation parts once the main message holds an accepted state. */
   private readonly parts: ContinuationDispatch;
   /** Cards whose progressive updates failed too often probe the platform with backoff. */
@@ -84,6 +87,8 @@ export class ChannelDispatcher {
     this.ladder = finalLadder(deps.retry);
     this.budget = new ChannelBudget(deps.plugin, deps.settings, deps.budgets, deps.clock);
     this.stop = new ChannelStop(deps.plugin.id, deps.logger, deps.plugin.credentials);
+    this.refusedOperations = new RefusedOperations(deps.plugin.id, deps.logger);
+    deps.plugin.transport.onNotice?.((notice) => deps.logger.warn(`${deps.plugin.id}: ${notice.message}`, { channel: deps.plugin.id, ...(notice.scope && { scope: notice.scope }) }));
     this.store = new CardStoreWriter(deps.cards, deps.leases, deps.plugin.id, deps.logger, (record, expired) =>
       this.settlement.fence(record, expired ? LEASE_EXPIRED_ERROR : undefined),
     );
@@ -119,6 +124,7 @@ export class ChannelDispatcher {
       leaseValid: (record) => this.leaseValid(record),
       platformCall: (call) => this.platformCall(call),
       observe: (...args) => this.observe(...args),
+      updatesRefused: () => this.refusedOperations.refusal('update') !== undefined,
     });
     this.pump = new FlushPump(
       this.budget,
@@ -244,6 +250,21 @@ export class ChannelDispatcher {
       // A probe with nothing new to show waits for the next one.
       else if (record.phase === 'paused' && record.outage.ongoing) this.probes.later(record, { card: record.card.id, channel: this.plugin.id });
       return undefined;
+    }
+    const operation = record.messagePhase === 'live' ? 'update' : 'send';
+    switch (this.refusedOperations.outcome(operation, final, record.phase === 'final-in-place')) {
+      case 'pause':
+        record.pause();
+        return undefined;
+      case 'final-undeliverable':
+        this.finish(record, false, this.refusedOperations.finalError(operation), true);
+        return undefined;
+      case 'final-as-fresh-message':
+        // The message cannot be updated any more: the final goes out as a new one (a send).
+        record.climbTo('final-fresh', true);
+        return this.prepare(record, change);
+      case 'call':
+        break;
     }
     const { replyToMessage } = record.card;
     const call: BudgetedCall =
@@ -380,6 +401,11 @@ export class ChannelDispatcher {
           this.deps.logger.error(`target unreachable, ${final ? 'the final is not retried' : 'no more progressive updates for this card, its final is tried once'}: ${failure.detail}`, fields);
         }
         if (final) return this.finish(record, false, failure.detail, true);
+        return record.pause();
+      case 'stop-operation':
+        this.refusedOperations.refuse(call === 'update' ? 'update' : 'send', failure, fields);
+        // The next flush decides what still works (see `RefusedOperations.outcome`).
+        if (final) return this.requeue(record, change);
         return record.pause();
     }
   }

@@ -242,6 +242,27 @@ export interface CardTransport<Payload, Target = unknown> {
   refreshAuth?(): Promise<void>;
   /** Maps anything `send`/`update` threw to a failure kind. Must not throw. */
   classify(error: unknown): CallFailure;
+  /**
+   * Registers the core's listener for {@link TransportNotice}s: lasting changes the transport made
+   * on its own that the operator should hear about once (a streaming route refused for a missing
+   * scope, so the channel now uses its non-streaming mode). The core logs each as one warning
+   * naming the channel. Optional.
+   */
+  onNotice?(listener: (notice: TransportNotice) => void): void;
+}
+
+/**
+ * A lasting change a transport made on its own, reported once (see {@link CardTransport.onNotice}):
+ * - `downgraded`: a route lacks its permission `scope` (e.g. Feishu CardKit without
+ *   `cardkit:card:write`, DingTalk streaming without `Card.Streaming.Write`), so the transport uses
+ *   its non-streaming mode for the rest of the process; every card is still shown and completed.
+ */
+export interface TransportNotice {
+  readonly kind: 'downgraded';
+  /** The permission scope the platform named, if any. */
+  readonly scope?: string;
+  /** One line for the operator: what was refused and what the channel does instead. */
+  readonly message: string;
 }
 
 /**
@@ -260,6 +281,14 @@ export interface CardTransport<Payload, Target = unknown> {
  *   `channel_not_found` / `not_in_channel`, Feishu 230002 bot not in the chat / 230001 invalid
  *   receive_id, DingTalk's invalid openConversationId); that card's progressive updates stop and its
  *   final gets one try, other cards of the channel go on. `detail` should name the target.
+ * - `missing-scope`: the app lacks a permission scope this operation needs (Feishu 99991672 "One of
+ *   the following scopes is required", DingTalk 403 `AccessTokenPermissionDenied`, Slack
+ *   `missing_scope`); every later call of the same operation would be refused alike until an admin
+ *   grants it. The core stops that operation (`send`, `update` or `reply`) for the whole channel
+ *   with one error naming `scope`; the other operations go on, and each card still ends with a
+ *   final through what works (an update refused: the final goes out as a fresh message). A
+ *   transport whose streaming route lacks its scope should switch to its non-streaming mode itself
+ *   rather than throw this.
  */
 export type CallFailure =
   | { readonly kind: 'rate-limited'; readonly retryAfterMs?: number; readonly scope?: 'card' | 'channel'; readonly detail: string }
@@ -268,7 +297,13 @@ export type CallFailure =
   | { readonly kind: 'auth'; readonly detail: string }
   | { readonly kind: 'transient'; readonly detail: string }
   | { readonly kind: 'quota'; readonly detail: string }
-  | { readonly kind: 'target'; readonly detail: string };
+  | { readonly kind: 'target'; readonly detail: string }
+  | {
+      readonly kind: 'missing-scope';
+      /** The permission scope the platform named (`cardkit:card:write`, `Card.Streaming.Write`, `chat:write`), or undefined when it named none. */
+      readonly scope?: string;
+      readonly detail: string;
+    };
 
 /** The failure kinds, for tables and metrics. */
 export type CallFailureKind = CallFailure['kind'];

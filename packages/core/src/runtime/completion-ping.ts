@@ -17,7 +17,9 @@ export type CompletionPingOutcome =
   | 'too-short'
   | 'cancelled'
   | 'already-sent'
-  | 'failed';
+  | 'failed'
+  /** An earlier ping was refused for a missing permission scope: no more pings on this channel. */
+  | 'missing-scope';
 
 const ICONS = { completed: '✅', failed: '❌', cancelled: '⏹', running: '', waiting: '' } as const;
 
@@ -65,6 +67,8 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  */
 export class CompletionPinger {
   private readonly pinged = new Set<string>();
+  /** Set once a ping was refused for a missing permission scope (warned once). */
+  private scopeRefused = false;
 
   constructor(private readonly deps: CompletionPingDeps) {}
 
@@ -78,6 +82,7 @@ export class CompletionPinger {
     if (final.status === 'cancelled' && !settings.onCancelled) return 'cancelled';
     if (card.view.elapsedMs < settings.afterMs) return 'too-short';
     if (this.pinged.has(card.id)) return 'already-sent';
+    if (this.scopeRefused) return 'missing-scope';
     this.pinged.add(card.id);
     const request = {
       message: final.message,
@@ -94,6 +99,11 @@ export class CompletionPinger {
       } catch (error) {
         const failure = classifyCallError(plugin.transport, error);
         const retry = attempt === 1 && failure.kind === 'rate-limited';
+        if (failure.kind === 'missing-scope') {
+          this.scopeRefused = true;
+          this.deps.logger.warn(`${plugin.id}: the app lacks ${failure.scope ? `permission scope ${failure.scope}` : 'a permission scope'} for replies: no more completion pings on this channel (${failure.detail})`);
+          return 'missing-scope';
+        }
         if (!retry) {
           this.deps.logger.warn(`${plugin.id} card ${card.id}: completion ping failed (${failure.kind}: ${failure.detail})`);
           return 'failed';

@@ -61,7 +61,7 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
   const historyOf = (outTrackId: string) =>
     history.list({ key: outTrackId }).filter((r) => r.route !== 'oauth2.accessToken').map(toDingTalkRecord);
   const snapshot = (card: DingTalkCardInstance): DingTalkCardSnapshot =>
-    structuredClone({ ...card, history: historyOf(card.outTrackId), maxConcurrentCalls: inFlight.max(card.outTrackId), display: displayOf(card, o.template) });
+    structuredClone({ ...card, history: historyOf(card.outTrackId), maxConcurrentCalls: inFlight.max(card.outTrackId), display: displayOf(card, o.templateModels[card.cardTemplateId] ?? o.template) });
 
   const ctx: PipelineContext = {
     store,
@@ -76,6 +76,7 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
     streamingKeys: o.streamingKeys,
     maxStreamingContentChars: o.maxStreamingContentChars,
     monthlyQuota: o.monthlyQuota,
+    missingScopes: o.missingScopes,
     metered: { count: 0 },
     robotMessages: [],
     callbackRoutes: new Map(),

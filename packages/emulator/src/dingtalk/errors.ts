@@ -28,6 +28,8 @@ export class DingTalkApiFailure extends Error {
     readonly code: string,
     /** Platform message; defaults to the code, as the card API pages document for `param.*`. */
     message: string = code,
+    /** The scopes a permission error names (`accessdenieddetail.requiredScopes`). */
+    readonly requiredScopes?: readonly string[],
   ) {
     super(message);
   }
@@ -62,6 +64,13 @@ export const failures = {
    * (5 000 metered calls a month for standard organisations; token, auth and contacts calls exempt;
    * https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server).
    */
+  /**
+   * 403 `Forbidden.AccessDenied.AccessTokenPermissionDenied`: the app lacks the route's scope, named
+   * in `accessdenieddetail.requiredScopes` (https://open.dingtalk.com/document/orgapp-server/add-api-permission).
+   * The message's exact wording is not published; this one says what happened.
+   */
+  missingScope: (scope: string) =>
+    new DingTalkApiFailure(403, 'Forbidden.AccessDenied.AccessTokenPermissionDenied', `没有调用该接口的权限 (the app lacks permission scope ${scope})`, [scope]),
   monthlyQuota: () => new DingTalkApiFailure(403, 'Forbidden.AccessDenied.ApiCountLimitForOrg', MONTHLY_QUOTA_MESSAGE),
   /** 400 `param.stream.content` "content is too large" (https://open.dingtalk.com/document/development/api-streamingupdate). */
   streamContentTooLarge: () => new DingTalkApiFailure(400, 'param.stream.content', 'content is too large'),
@@ -84,5 +93,5 @@ export function dingTalkHeaders(requestId: string): Record<string, string> {
 
 /** The envelope for `failure`. */
 export function envelopeOf(failure: DingTalkApiFailure, requestId: string): DingTalkErrorEnvelope {
-  return { requestid: requestId, code: failure.code, message: failure.message };
+  return { requestid: requestId, code: failure.code, message: failure.message, ...(failure.requiredScopes && { accessdenieddetail: { requiredScopes: failure.requiredScopes } }) };
 }

@@ -23,6 +23,20 @@ export const DINGTALK_ROUTES = {
   'robot.oToMessages.batchSend': { method: 'POST', path: '/v1.0/robot/oToMessages/batchSend' },
 } as const;
 
+/**
+ * The permission scope each route needs (https://open.dingtalk.com/document/orgapp-server/add-api-permission;
+ * card routes `Card.Instance.Write`, streaming `Card.Streaming.Write`, robot messages `qyapi_robot_sendmsg`).
+ */
+export const DINGTALK_ROUTE_SCOPES: Readonly<Partial<Record<keyof typeof DINGTALK_ROUTES, string>>> = {
+  'card.createAndDeliver': 'Card.Instance.Write',
+  'card.create': 'Card.Instance.Write',
+  'card.deliver': 'Card.Instance.Write',
+  'card.update': 'Card.Instance.Write',
+  'card.streaming': 'Card.Streaming.Write',
+  'robot.groupMessages.send': 'qyapi_robot_sendmsg',
+  'robot.oToMessages.batchSend': 'qyapi_robot_sendmsg',
+};
+
 /** A route name, e.g. `card.update` for `PUT /v1.0/card/instances`. */
 export type DingTalkRoute = keyof typeof DINGTALK_ROUTES;
 

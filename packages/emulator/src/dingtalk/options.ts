@@ -41,6 +41,8 @@ export function resolveDingTalkOptions(options: DingTalkEmulatorOptions) {
     streamingKeys: options.streamingKeys && new Set(options.streamingKeys),
     maxStreamingContentChars: max,
     monthlyQuota: quota,
+    missingScopes: new Set(options.missingScopes ?? []) as ReadonlySet<string>,
     template: options.template ?? {},
+    templateModels: options.templateModels ?? {},
   } as const;
 }

@@ -9,7 +9,7 @@ import {
   type SlidingWindowLimiter,
 } from '../common/index.js';
 import { DingTalkApiFailure, dingTalkHeaders, envelopeOf, failures, newRequestId } from './errors.js';
-import { handle, keyOf, type DingTalkRoute, type HandlerContext, type HandlerResult } from './handlers.js';
+import { DINGTALK_ROUTE_SCOPES, handle, keyOf, type DingTalkRoute, type HandlerContext, type HandlerResult } from './handlers.js';
 
 /**
  * How one DingTalk call is served, in order:
@@ -28,6 +28,8 @@ export interface PipelineContext extends HandlerContext {
   readonly monthlyQuota?: number;
   /** Metered calls so far. */
   readonly metered: { count: number };
+  /** Scopes the app lacks (see `DingTalkEmulatorOptions.missingScopes`). */
+  readonly missingScopes: ReadonlySet<string>;
   /** Called after an accepted call that changed a card. */
   notify(result: HandlerResult): void;
 }
@@ -105,6 +107,8 @@ export async function serveDingTalkCall(ctx: PipelineContext, c: Context, route:
         ctx.metered.count += 1;
         if (ctx.monthlyQuota !== undefined && ctx.metered.count > ctx.monthlyQuota) throw failures.monthlyQuota();
         const appKey = ctx.tokens.check(c.req.header(TOKEN_HEADER));
+        const scope = DINGTALK_ROUTE_SCOPES[route];
+        if (scope && ctx.missingScopes.has(scope)) throw failures.missingScope(scope);
         if (ctx.limiter && !ctx.limiter.tryAcquire(`${appKey}\u0000${route}`).allowed) throw failures.qpsLimit();
       }
       const result = handle(ctx, route, body);

@@ -31,6 +31,11 @@ export interface DingTalkEmulatorOptions {
   readonly templates?: readonly string[];
   /** When given, streaming to other keys answers 500 `unknownError` (soimy#81). Default: any key. */
   readonly streamingKeys?: readonly string[];
+  /**
+   * Permission scopes the app was not granted, e.g. `['Card.Streaming.Write']`: routes needing one
+   * answer 403 `Forbidden.AccessDenied.AccessTokenPermissionDenied` naming it (see `DINGTALK_ROUTE_SCOPES`). Default none.
+   */
+  readonly missingScopes?: readonly string[];
   /** When given, longer streaming `content` answers 400 `param.stream.content`. Default: no limit. */
   readonly maxStreamingContentChars?: number;
   /**
@@ -42,6 +47,8 @@ export interface DingTalkEmulatorOptions {
   readonly monthlyQuota?: number;
   /** What the template does with the data: streaming switch, failed state, blank-card size (see `DingTalkTemplateModel`). */
   readonly template?: DingTalkTemplateModel;
+  /** The model of particular templates by `cardTemplateId` (e.g. one without the streaming switch); others use {@link template}. */
+  readonly templateModels?: Readonly<Record<string, DingTalkTemplateModel>>;
 }
 
 /** A rule that makes deliveries report `deliverResults[].success: false` inside an HTTP 200. */

@@ -76,6 +76,11 @@ export interface FeishuCallbackResult {
   readonly response?: Record<string, unknown>;
   /** True when the response carried a card and the emulator showed it in place. */
   readonly cardUpdated: boolean;
+  /**
+   * Set when the response carried a card that was not shown: `streaming`, the message's card
+   * entity was in streaming mode, whose cards a callback cannot update at once (Feishu's rule).
+   */
+  readonly cardNotShown?: 'streaming';
   readonly error?: 'callbacks-not-configured' | 'not-connected' | 'no-such-button' | 'not-a-callback-button' | 'timeout' | 'http-error';
   /**
    * What the clicking user's client shows when the callback failed: Feishu's "出错了，请稍后再试"
@@ -141,7 +146,8 @@ export class FeishuCallbacks {
 
   async click(click: FeishuClick): Promise<FeishuCallbackResult> {
     const message = this.ctx.messages.require(click.messageId);
-    const found = findButton(click.shownCard ?? message.card, click.button);
+    const entity = message.cardId ? this.ctx.entities.get(message.cardId) : undefined;
+    const found = findButton(click.shownCard ?? entity?.card ?? message.card, click.button);
     if (!found) return { cardUpdated: false, error: 'no-such-button' };
     const behaviour = (found.button.behaviors as Json[] | undefined)?.find((b) => b.type === 'callback');
     if (!behaviour) return { cardUpdated: false, error: 'not-a-callback-button' };
@@ -195,9 +201,20 @@ export class FeishuCallbacks {
     const answered = 'url' in config ? await this.post(config, messageId, eventId, body) : await this.push(config, messageId, eventId, body);
     if ('error' in answered) return { eventId, ...answered, cardUpdated: false, clientError: CLIENT_ERROR };
     const { status, response, pushes } = answered;
-    const card = (response?.card as Json | undefined)?.type === 'raw' ? ((response!.card as Json).data as Json) : undefined;
+    let card = (response?.card as Json | undefined)?.type === 'raw' ? ((response!.card as Json).data as Json) : undefined;
     const message = this.ctx.messages.get(messageId);
-    if (card && message && message.state === 'live') {
+    const entity = message?.cardId ? this.ctx.entities.get(message.cardId) : undefined;
+    // While a card entity is in streaming mode, "在用户交互卡片时，当服务端收到卡片的回调请求后，将无法立即更新卡片"
+    // (https://open.larkoffice.com/document/uAjLw4CM/ukzMukzMukzM/feishu-cards/streaming-updates-openapi-overview):
+    // the card in the callback response is not shown.
+    const notShown = card !== undefined && entity?.streaming === true ? 'streaming' : undefined;
+    if (notShown) card = undefined;
+    if (card && entity && message?.state === 'live') {
+      entity.card = card;
+      entity.updatedAt = this.ctx.clock();
+      entity.updates += 1;
+      this.ctx.notify('updated', messageId);
+    } else if (card && message && message.state === 'live') {
       message.content = JSON.stringify(card);
       message.card = card;
       message.updatedAt = this.ctx.clock();
@@ -205,7 +222,7 @@ export class FeishuCallbacks {
       this.ctx.notify('updated', messageId);
     }
     this.record(messageId, eventId, status, response, card);
-    return { eventId, status, response, cardUpdated: card !== undefined, ...(pushes ? { pushes } : {}) };
+    return { eventId, status, response, cardUpdated: card !== undefined, ...(notShown && { cardNotShown: notShown }), ...(pushes ? { pushes } : {}) };
   }
 
   /** POSTs the callback to the request URL (encrypted and signed with an encrypt key). */

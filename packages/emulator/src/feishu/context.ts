@@ -15,6 +15,8 @@ export interface FeishuContext {
   readonly limits: FeishuLimits;
   readonly tenantKey: string;
   readonly authErrorStatus: 400 | 401;
+  /** Scopes the app lacks (see `FeishuEmulatorOptions.missingScopes`). */
+  readonly missingScopes: ReadonlySet<string>;
   readonly tokens: TokenStore;
   readonly messages: MessageStore;
   readonly entities: CardEntityStore;

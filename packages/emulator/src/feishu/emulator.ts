@@ -129,6 +129,7 @@ export function createFeishuEmulator(options: FeishuEmulatorOptions = {}): Feish
     limits: o.limits,
     tenantKey: o.tenantKey,
     authErrorStatus: o.authErrorStatus,
+    missingScopes: o.missingScopes,
     tokens: new TokenStore(o.apps, clock, o.tokenTtlSeconds),
     messages,
     entities,

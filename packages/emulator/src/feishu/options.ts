@@ -56,5 +56,6 @@ export function resolveOptions(options: FeishuEmulatorOptions) {
     tokenTtlSeconds,
     authErrorStatus,
     limits,
+    missingScopes: new Set(options.missingScopes ?? []) as ReadonlySet<string>,
   } as const;
 }

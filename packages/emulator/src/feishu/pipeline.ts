@@ -3,6 +3,7 @@ import { delay } from '../common/delay.js';
 import { randomHex } from '../common/ids.js';
 import { FeishuErrors, type FeishuError, type FeishuRoute } from './codes.js';
 import type { FeishuContext } from './context.js';
+import { missingScopeError } from './scopes.js';
 import type { FeishuChangeKind } from './types.js';
 
 /** The request as a route handler sees it. */
@@ -136,8 +137,10 @@ export async function runCall(
     const auth = spec.auth ? ctx.tokens.verify(c.req.header('authorization'), ctx.authErrorStatus) : { appId: '' };
     if ('error' in auth) outcome = { ok: false, error: auth.error, key: spec.key };
     else {
-      const limited = spec.auth ? ctx.appLimiter.tryAcquire(`${spec.route}:${auth.appId}`) : { allowed: true as const };
-      if (!limited.allowed)
+      const scopeError = spec.auth ? missingScopeError(spec.route, ctx.missingScopes) : undefined;
+      const limited = scopeError ? { allowed: true as const } : spec.auth ? ctx.appLimiter.tryAcquire(`${spec.route}:${auth.appId}`) : { allowed: true as const };
+      if (scopeError) outcome = { ok: false, key: spec.key, error: scopeError };
+      else if (!limited.allowed)
         outcome = { ok: false, key: spec.key, error: FeishuErrors.gatewayLimit(limited.window.limit, Math.ceil(limited.retryAfterMs / 1000)) };
       else if (!bodyIsJson) outcome = { ok: false, key: spec.key, error: FeishuErrors.invalidParam(spec.multipart ? 'request body is not multipart/form-data' : 'request body is not a JSON object') };
       else if (spec.route.startsWith('im.message.') && Buffer.byteLength(raw, 'utf8') > MAX_MESSAGE_BODY_BYTES)

@@ -59,6 +59,11 @@ export interface FeishuEmulatorOptions {
   /** Override documented limits, e.g. to make tests cheaper. */
   readonly limits?: Partial<FeishuLimits>;
   /**
+   * Permission scopes the app was not granted, e.g. `['cardkit:card:write']`: every route that
+   * accepts only missing scopes answers 99991672 naming them (see `FEISHU_ROUTE_SCOPES`). Default none.
+   */
+  readonly missingScopes?: readonly string[];
+  /**
    * The long connection's client config (the endpoint's `ClientConfig`, repeated in every pong), in
    * seconds: ping interval (default 120), reconnect interval (120) and up to how much random delay
    * before a reconnect (30); tests shorten them to see the SDK reconnect. `maxConnections`: how many

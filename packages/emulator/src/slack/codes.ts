@@ -22,7 +22,18 @@ export interface SlackError {
   readonly status: number;
   readonly error: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** More body fields, e.g. `needed` / `provided` of `missing_scope`. */
+  readonly fields?: Readonly<Record<string, unknown>>;
 }
+
+/**
+ * The scope each method needs (https://docs.slack.dev/reference/methods/chat.postMessage,
+ * https://docs.slack.dev/reference/methods/chat.update: `chat:write`); `auth.test` needs none.
+ */
+export const SLACK_ROUTE_SCOPES: Readonly<Partial<Record<SlackRoute, string>>> = {
+  'chat.postMessage': 'chat:write',
+  'chat.update': 'chat:write',
+};
 
 const platform = (error: string): SlackError => ({ status: 200, error });
 
@@ -61,6 +72,11 @@ export const SlackErrors = {
    * ("Value for thread_ts was missing or invalid", https://api.slack.com/methods/conversations.replies#errors).
    */
   threadNotFound: () => platform('thread_not_found'),
+  /**
+   * The token lacks the method's scope: `missing_scope` with `needed` (and `provided`, the scopes it
+   * has), HTTP 200 like every platform error (https://docs.slack.dev/reference/methods/chat.postMessage#errors).
+   */
+  missingScope: (needed: string, provided: readonly string[]): SlackError => ({ status: 200, error: 'missing_scope', fields: { needed, provided: provided.join(',') } }),
   /** HTTP 429 `ratelimited` with `Retry-After` seconds (https://api.slack.com/apis/rate-limits). */
   ratelimited: (retryAfterSeconds: number): SlackError => ({
     status: 429,

@@ -8,7 +8,7 @@ import { InFlightTracker } from '../common/in-flight.js';
 import { SlidingWindowLimiter } from '../common/rate-limiter.js';
 import { listen } from '../common/server.js';
 import { blockProblem } from './blocks.js';
-import { SLACK_ROUTES, SLACK_ROUTE_NAMES, SlackErrors, type SlackError, type SlackRoute } from './codes.js';
+import { SLACK_ROUTES, SLACK_ROUTE_NAMES, SLACK_ROUTE_SCOPES, SlackErrors, type SlackError, type SlackRoute } from './codes.js';
 import { DEFAULT_SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { SlackInteractivityEmulator, type SlackClick, type SlackClickResult, type SlackInteractivityConfig } from './interactivity.js';
 import { SlackMessageControlError, SlackMessageStore, type SlackMessageState, type StoredSlackMessage } from './messages.js';
@@ -30,6 +30,11 @@ export interface SlackEmulatorOptions {
   readonly port?: number;
   /** Host names accepted in `Host`/`Origin` besides loopback and the listen host (see `ListenOptions.allowedHosts`). */
   readonly allowedHosts?: readonly string[];
+  /**
+   * Scopes the bot token lacks, e.g. `['chat:write']`: methods needing one answer `missing_scope`
+   * naming it in `needed` (see `SLACK_ROUTE_SCOPES`). Default none.
+   */
+  readonly missingScopes?: readonly string[];
 }
 
 /** A message with its calls, as read back. */
@@ -134,6 +139,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
   const clock = options.clock ?? systemClock;
   const limits: SlackLimits = { ...DEFAULT_SLACK_LIMITS, ...options.limits };
   const tokens = new Set(options.botTokens ?? [DEFAULT_SLACK_WORKSPACE.botToken]);
+  const missingScopes = new Set(options.missingScopes ?? []);
   const channels = new Set(options.channels ?? [DEFAULT_SLACK_WORKSPACE.channel]);
   const outsiders = new Set(options.channelsWithoutBot ?? []);
   const history = new CallHistory(clock);
@@ -192,14 +198,21 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
         });
       }
       const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? (typeof args.token === 'string' ? args.token : undefined);
-      const outcome: Outcome = !bearer ? fail(SlackErrors.notAuthed(), key) : !tokens.has(bearer) ? fail(SlackErrors.invalidAuth(), key) : handler(args, bearer);
+      const needed = SLACK_ROUTE_SCOPES[route];
+      const outcome: Outcome = !bearer
+        ? fail(SlackErrors.notAuthed(), key)
+        : !tokens.has(bearer)
+          ? fail(SlackErrors.invalidAuth(), key)
+          : needed && missingScopes.has(needed)
+            ? fail(SlackErrors.missingScope(needed, ['channels:read']), key)
+            : handler(args, bearer);
       if (outcome.ok) {
         history.record({ route, key: outcome.key ?? key, outcome: 'accepted', status: 200, code: 0, msg: 'ok', request, card: outcome.card, receivedAt });
         if (outcome.change && outcome.key) notify(outcome.change, outcome.key);
         return c.json({ ok: true, ...outcome.fields });
       }
       history.record({ route, key: outcome.key ?? key, outcome: 'rejected', status: outcome.error.status, code: -1, msg: outcome.error.error, request, receivedAt });
-      return new Response(JSON.stringify({ ok: false, error: outcome.error.error }), {
+      return new Response(JSON.stringify({ ok: false, error: outcome.error.error, ...outcome.error.fields }), {
         status: outcome.error.status,
         headers: { 'content-type': 'application/json; charset=utf-8', ...outcome.error.headers },
       });

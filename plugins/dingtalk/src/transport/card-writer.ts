@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { TransportNotice } from '@progresscard/core/plugin';
 import type { DingTalkCardPayload } from '../render/payload.js';
+import { MISSING_SCOPE_CODE } from './classify.js';
+import { DingTalkApiError, DingTalkStreamingRefusedError } from './errors.js';
 import type { DingTalkHttp } from './http.js';
 import { DINGTALK_API_ROUTES } from './routes.js';
 import type { AccessTokenCache } from './token.js';
@@ -34,6 +37,8 @@ const STEP_ORDER: Readonly<Record<'open' | 'end', readonly WriteStep[]>> = {
 interface Held {
   variables?: string;
   content?: string;
+  /** Created with the streaming template (before the streaming API was found refused). */
+  streamingTemplate?: boolean;
 }
 
 /**
@@ -43,19 +48,49 @@ interface Held {
  */
 export class CardWriter {
   private readonly held = new Map<string, Held>();
+  private currentMode: ContentMode;
+  private readonly noticeListeners: Array<(notice: TransportNotice) => void> = [];
 
   constructor(
     private readonly http: DingTalkHttp,
     private readonly tokens: AccessTokenCache,
-    private readonly mode: ContentMode,
+    mode: ContentMode,
     /** The template's content (streaming markdown) variable. */
     private readonly contentKey: string,
-  ) {}
+    /**
+     * A template whose Markdown component has no streaming switch, for cards created after the
+     * streaming API was refused for a missing `Card.Streaming.Write` (see {@link templateFor}).
+     */
+    private readonly cardDataTemplateId?: string,
+  ) {
+    this.currentMode = mode;
+  }
+
+  /** The content mode in use: `card-data` from the moment the streaming API lacked its scope. */
+  get mode(): ContentMode {
+    return this.currentMode;
+  }
+
+  /** The template a new card is created with: the card-data template once streaming was refused (when one is configured). */
+  templateFor(streamingTemplateId: string): string {
+    return this.currentMode === 'card-data' && this.streamingRefused && this.cardDataTemplateId ? this.cardDataTemplateId : streamingTemplateId;
+  }
+
+  /** Registers the core's listener for the streaming downgrade notice. */
+  onNotice(listener: (notice: TransportNotice) => void): void {
+    this.noticeListeners.push(listener);
+  }
+
+  private streamingRefused = false;
 
   /** The card was created with `payload` as its data: the variables are there; in streaming mode the content still has to be streamed. */
-  created(outTrackId: string, payload: DingTalkCardPayload): void {
+  created(outTrackId: string, payload: DingTalkCardPayload, cardTemplateId?: string): void {
     const { variables } = this.split(payload);
-    this.held.set(outTrackId, { variables: JSON.stringify(variables), content: this.mode === 'card-data' ? this.contentSignature(payload) : undefined });
+    this.held.set(outTrackId, {
+      variables: JSON.stringify(variables),
+      content: this.currentMode === 'card-data' ? this.contentSignature(payload) : undefined,
+      streamingTemplate: cardTemplateId === undefined ? !this.streamingRefused : cardTemplateId !== this.cardDataTemplateId,
+    });
   }
 
   /**
@@ -65,6 +100,8 @@ export class CardWriter {
   async write(outTrackId: string, payload: DingTalkCardPayload): Promise<void> {
     const held = this.held.get(outTrackId) ?? {};
     this.held.set(outTrackId, held);
+    // Created with the streaming template while another card met the refusal: replaced as well.
+    if (held.streamingTemplate && this.streamingRefused && this.cardDataTemplateId) return this.afterStreamingRefused(outTrackId, payload);
     const { variables, content } = this.split(payload);
     for (const step of STEP_ORDER[payload.streamEnd === 'open' ? 'open' : 'end']) {
       if (step === 'variables') {
@@ -75,11 +112,48 @@ export class CardWriter {
       } else if (content !== undefined) {
         const signature = this.contentSignature(payload);
         if (held.content === signature) continue;
-        await this.stream(outTrackId, content, payload.streamEnd);
+        try {
+          await this.stream(outTrackId, content, payload.streamEnd);
+        } catch (error) {
+          if (!(error instanceof DingTalkApiError) || error.code !== MISSING_SCOPE_CODE) throw error;
+          this.downgrade(error.requiredScopes?.join(', ') ?? 'Card.Streaming.Write');
+          return this.afterStreamingRefused(outTrackId, payload);
+        }
         held.content = signature;
       }
     }
     if (payload.streamEnd !== 'open') this.held.delete(outTrackId);
+  }
+
+  /**
+   * The app lacks `Card.Streaming.Write` (403 `AccessTokenPermissionDenied` on `PUT /v1.0/card/streaming`,
+   * https://open.dingtalk.com/document/orgapp-server/add-api-permission): content goes as card data
+   * for the rest of the process, said once.
+   */
+  private downgrade(scope: string): void {
+    if (this.streamingRefused) return;
+    this.streamingRefused = true;
+    this.currentMode = 'card-data';
+    const template = this.cardDataTemplateId ? `new cards use the card-data template ${this.cardDataTemplateId}` : 'set cardDataTemplateId to a template whose Markdown component has no streaming switch, else the content may stay blank';
+    const notice: TransportNotice = {
+      kind: 'downgraded',
+      scope,
+      message: `the streaming API was refused: the app lacks permission scope ${scope}; card content is written as card data (contentMode 'card-data') for the rest of the process (${template}). Grant the scope and restart for typewriter answers.`,
+    };
+    for (const listener of this.noticeListeners) listener(notice);
+  }
+
+  /**
+   * The card whose stream was refused: with a card-data template configured it is replaced (the
+   * core sends a fresh card, created with that template); without one its content is written as
+   * card data here, which shows if the template's component has no streaming switch.
+   */
+  private async afterStreamingRefused(outTrackId: string, payload: DingTalkCardPayload): Promise<void> {
+    if (this.cardDataTemplateId) {
+      this.held.delete(outTrackId);
+      throw new DingTalkStreamingRefusedError(outTrackId);
+    }
+    await this.write(outTrackId, payload);
   }
 
   /** Forgets a card (e.g. gone). */
@@ -89,7 +163,7 @@ export class CardWriter {
 
   /** The instance-update variables, and the streamed content (undefined in card-data mode). */
   private split(payload: DingTalkCardPayload): { variables: Record<string, string>; content?: string } {
-    if (this.mode === 'card-data') return { variables: { ...payload.cardParamMap } };
+    if (this.currentMode === 'card-data') return { variables: { ...payload.cardParamMap } };
     const { [this.contentKey]: content, ...variables } = payload.cardParamMap;
     return { variables, content: content ?? '' };
   }

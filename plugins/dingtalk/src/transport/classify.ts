@@ -1,5 +1,5 @@
 import type { CallFailure } from '@progresscard/core/plugin';
-import { DingTalkApiError, DingTalkDeliveryError, DingTalkNetworkError, DingTalkTargetError } from './errors.js';
+import { DingTalkApiError, DingTalkDeliveryError, DingTalkNetworkError, DingTalkStreamingRefusedError, DingTalkTargetError } from './errors.js';
 import { IP_BANNED_CODE, NOT_JSON_CODE, RESULT_FALSE_CODE } from './http.js';
 
 /**
@@ -35,8 +35,31 @@ const GONE_CODES: ReadonlySet<string> = new Set(['param.cardNotExist', 'cardInst
  */
 const TARGET_CODES: ReadonlySet<string> = new Set(['invalid.openConversationId', 'group.disbanded', 'bot.stopped', 'param.openSpaceIdInvalid']);
 
+/**
+ * The app lacks a permission scope of this API: 403 with this code and the scopes in
+ * `accessdenieddetail.requiredScopes` (https://open.dingtalk.com/document/orgapp-server/add-api-permission).
+ */
+export const MISSING_SCOPE_CODE = 'Forbidden.AccessDenied.AccessTokenPermissionDenied';
+
 /** Codes meaning "the token is bad": `InvalidAuthentication` (HTTP 400, https://open.dingtalk.com/document/development/server-api-error-codes-1), the generic 401 `Unauthorized`. */
 const AUTH_CODES: ReadonlySet<string> = new Set(['InvalidAuthentication', 'Unauthorized', 'invalidClientIdOrSecret', 'accesstoken.expired']);
+
+/**
+ * `errorMsg`s of a failed delivery that say DingTalk's side failed (worth a retry); the published
+ * docs list no `errorMsg` values, so this split is UNCONFIRMED: any other reason (the bot not in
+ * the group, a space it cannot reach) is taken as one that the same delivery meets again.
+ */
+const TRANSIENT_DELIVERY_ERROR = /system|busy|timeout|internal|unknown|retry/i;
+
+/**
+ * A card created but not in the chat (`deliverResults[].success: false` in an HTTP 200, reason in
+ * `errorMsg`): `target` (fail fast, like Feishu 230002 or Slack `not_in_channel`) unless every
+ * reason reads as DingTalk's own trouble, or no results came at all (`transient`).
+ */
+function deliveryFailureKind(error: DingTalkDeliveryError): 'target' | 'transient' {
+  if (error.failed.length === 0) return 'transient';
+  return error.failed.every((failure) => TRANSIENT_DELIVERY_ERROR.test(failure.errorMsg ?? 'unknown')) ? 'transient' : 'target';
+}
 
 /**
  * Maps what the DingTalk transport threw to the core's failure kinds. Never throws.
@@ -48,9 +71,14 @@ const AUTH_CODES: ReadonlySet<string> = new Set(['InvalidAuthentication', 'Unaut
  * - 400 `param.cardNotExist` (and `cardInstance.notExist`) → `gone`;
  * - `invalid.openConversationId`, `group.disbanded`, `bot.stopped`, `param.openSpaceIdInvalid`, or no
  *   usable target → `target` (the card's final is tried once; other cards go on);
+ * - 403 `Forbidden.AccessDenied.AccessTokenPermissionDenied` → `missing-scope`, naming `requiredScopes`;
  * - `InvalidAuthentication` (400), 401 → `auth`;
- * - 408, 5xx, timeouts, network errors, a card created but not delivered → `transient`;
- * - any other 4xx (`param.invalid`, `param.contentUnsafe`, permission errors…) → `rejected`.
+ * - a card created but not delivered (`deliverResults[].success: false` in a 200, the reason in
+ *   `errorMsg`) → `target` (the card's final is tried once, as for Feishu 230002 or Slack
+ *   `not_in_channel`), `transient` when the reason is DingTalk's side or no results came (see {@link deliveryFailureKind});
+ * - the streaming API refused for its scope with a card-data template configured → `gone` (a fresh card replaces it);
+ * - 408, 5xx, timeouts, network errors → `transient`;
+ * - any other 4xx (`param.invalid`, `param.contentUnsafe`…) → `rejected`.
  */
 export function classifyDingTalkError(error: unknown): CallFailure {
   if (error instanceof DingTalkApiError) {
@@ -64,12 +92,15 @@ export function classifyDingTalkError(error: unknown): CallFailure {
     if (error.status === 429) return { kind: 'rate-limited', retryAfterMs: QPS_RETRY_AFTER_MS, scope: 'channel', detail };
     if (GONE_CODES.has(code)) return { kind: 'gone', detail };
     if (TARGET_CODES.has(code)) return { kind: 'target', detail };
+    if (code === MISSING_SCOPE_CODE) return { kind: 'missing-scope', scope: error.requiredScopes?.join(', '), detail };
     if (AUTH_CODES.has(code) || error.status === 401) return { kind: 'auth', detail };
     if (error.status >= 500 || error.status === 408) return { kind: 'transient', detail };
     if (error.status >= 400) return { kind: 'rejected', detail };
     return { kind: 'transient', detail };
   }
-  if (error instanceof DingTalkDeliveryError || error instanceof DingTalkNetworkError) return { kind: 'transient', detail: error.message };
+  if (error instanceof DingTalkStreamingRefusedError) return { kind: 'gone', detail: error.message };
+  if (error instanceof DingTalkDeliveryError) return { kind: deliveryFailureKind(error), detail: error.message };
+  if (error instanceof DingTalkNetworkError) return { kind: 'transient', detail: error.message };
   if (error instanceof DingTalkTargetError) return { kind: 'target', detail: error.message };
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return { kind: 'transient', detail };

@@ -23,6 +23,8 @@ export class DingTalkApiError extends Error {
     readonly platformMessage: string | undefined,
     /** `requestid` of the answer, for DingTalk support. */
     readonly requestId?: string,
+    /** The scopes a 403 `AccessTokenPermissionDenied` names (`accessdenieddetail.requiredScopes`), e.g. `['Card.Streaming.Write']`. */
+    readonly requiredScopes?: readonly string[],
   ) {
     super(`dingtalk ${operation}: HTTP ${status} ${code ?? '(no code)'}${platformMessage && platformMessage !== code ? `: ${platformMessage}` : ''}${requestId ? ` [requestid ${requestId}]` : ''}`);
   }
@@ -50,6 +52,18 @@ export class DingTalkDeliveryError extends Error {
         failed.length === 0 ? 'no deliverResults' : failed.map((f) => `${f.spaceType ?? '?'} ${f.errorMsg ?? 'failed'}`).join(', ')
       }`,
     );
+  }
+}
+
+/**
+ * The card was created with the streaming template, but its content cannot be streamed (the app
+ * lacks `Card.Streaming.Write`): it is given up (classified `gone`) so that the core sends a fresh
+ * card, created with the card-data template.
+ */
+export class DingTalkStreamingRefusedError extends Error {
+  override readonly name = 'DingTalkStreamingRefusedError';
+  constructor(readonly outTrackId: string) {
+    super(`dingtalk card ${outTrackId}: its template only shows streamed content and the app lacks Card.Streaming.Write; a fresh card with the card-data template replaces it`);
   }
 }
 

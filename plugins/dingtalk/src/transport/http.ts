@@ -68,7 +68,9 @@ export class DingTalkHttp {
       throw new DingTalkApiError(operation, response.status, IP_BANNED_CODE, `egress IP banned for ${waitMinutes} min`, requestId);
     }
     if (response.status < 200 || response.status >= 300 || data.success === false) {
-      throw new DingTalkApiError(operation, response.status, str(data.code), str(data.message), str(data.requestid) ?? requestId);
+      const detail = data.accessdenieddetail as { requiredScopes?: unknown } | undefined;
+      const scopes = Array.isArray(detail?.requiredScopes) ? detail.requiredScopes.filter((scope): scope is string => typeof scope === 'string') : undefined;
+      throw new DingTalkApiError(operation, response.status, str(data.code), str(data.message), str(data.requestid) ?? requestId, scopes);
     }
     if (data.result === false) {
       throw new DingTalkApiError(operation, response.status, RESULT_FALSE_CODE, 'the answer said result: false (not applied)', str(data.requestid) ?? requestId);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { showValue, type CardTransport, type CallFailure, type MessageRef, type ReplyRequest, type SendRequest, type UpdateRequest } from '@progresscard/core/plugin';
+import { showValue, type CardTransport, type CallFailure, type MessageRef, type ReplyRequest, type SendRequest, type TransportNotice, type UpdateRequest } from '@progresscard/core/plugin';
 import { classifyDingTalkError } from './classify.js';
-import { DingTalkApiError, DingTalkDeliveryError, DingTalkTargetError, type FailedDelivery } from './errors.js';
+import { DingTalkApiError, DingTalkDeliveryError, DingTalkStreamingRefusedError, DingTalkTargetError, type FailedDelivery } from './errors.js';
 import type { DingTalkCardPayload } from '../render/payload.js';
 import type { DingTalkHttp } from './http.js';
 import { DINGTALK_API_ROUTES } from './routes.js';
@@ -99,6 +99,25 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
    *   DingTalkNetworkError, DingTalkDeliveryError (see {@link classify}).
    */
   async send(request: SendRequest<DingTalkCardPayload, DingTalkTarget>): Promise<MessageRef> {
+    const replacement = this.replacedKeys.get(request.idempotencyKey);
+    if (replacement) return this.send({ ...request, idempotencyKey: replacement });
+    try {
+      return await this.sendOnce(request);
+    } catch (error) {
+      if (!(error instanceof DingTalkStreamingRefusedError)) throw error;
+      // Its template shows only streamed content, which this app may not write: the card is made
+      // again with the card-data template, in the same call (the refused one keeps its title only).
+      const key = `${request.idempotencyKey}~card-data`;
+      this.replacedKeys.set(request.idempotencyKey, key);
+      if (this.replacedKeys.size > 1000) this.replacedKeys.delete(this.replacedKeys.keys().next().value!);
+      return this.sendOnce({ ...request, idempotencyKey: key });
+    }
+  }
+
+  /** Idempotency keys whose card was replaced after the streaming API was refused, and the key of the replacement. */
+  private readonly replacedKeys = new Map<string, string>();
+
+  private async sendOnce(request: SendRequest<DingTalkCardPayload, DingTalkTarget>): Promise<MessageRef> {
     const outTrackId = outTrackIdFor(request.idempotencyKey);
     const known = this.phases.get(outTrackId);
     const target = known?.target ?? this.resolveTarget(request.target);
@@ -117,9 +136,10 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
     }
     const token = await this.options.tokens.get();
     let answer: { result?: { deliverResults?: unknown } };
+    const cardTemplateId = writer.templateFor(this.options.cardTemplateId);
     try {
       answer = await this.options.http.call(DINGTALK_API_ROUTES.createAndDeliver, {
-        cardTemplateId: this.options.cardTemplateId,
+        cardTemplateId,
         outTrackId,
         cardData: { cardParamMap: request.payload.cardParamMap },
         ...(this.options.callbackType ? { callbackType: this.options.callbackType } : {}),
@@ -140,7 +160,7 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
       }
       throw error;
     }
-    writer.created(outTrackId, request.payload);
+    writer.created(outTrackId, request.payload, cardTemplateId);
     const failed = failedOf(answer.result?.deliverResults);
     if (failed) {
       this.move(outTrackId, target, 'created');
@@ -187,6 +207,11 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
     // Keys of the latest replies are enough: a retry follows its first try within seconds.
     if (this.replies.size > 1000) this.replies.delete(this.replies.keys().next().value!);
     return ref;
+  }
+
+  /** Registers the core's listener for the streaming downgrade notice (see `CardWriter`). */
+  onNotice(listener: (notice: TransportNotice) => void): void {
+    this.options.writer.onNotice(listener);
   }
 
   async refreshAuth(): Promise<void> {

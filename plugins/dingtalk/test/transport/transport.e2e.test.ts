@@ -164,7 +164,6 @@ describe('DingTalk transport: failure kinds', () => {
     [400, { code: 'param.contentUnsafe' }, { kind: 'rejected' }],
     [400, { code: 'invalid.openConversationId' }, { kind: 'target' }],
     [400, { code: 'group.disbanded' }, { kind: 'target' }],
-    [403, { code: 'Forbidden.AccessDenied.AccessTokenPermissionDenied' }, { kind: 'rejected' }],
     [500, { code: 'system.busy' }, { kind: 'transient' }],
     [503, {}, { kind: 'transient' }],
     [403, { code: 'Forbidden.AccessDenied.ApiCountLimitForOrg' }, { kind: 'quota' }],
@@ -178,6 +177,24 @@ describe('DingTalk transport: failure kinds', () => {
     emulator.faults.add({ route: 'card.streaming', nth: 2, respond: { status, body } });
     const error = await failureOf(s.plugin.transport.update({ message: ref, payload: payload('b'), final: false }));
     expect(s.plugin.transport.classify(error)).toMatchObject(expected);
+  });
+
+  it('403 AccessTokenPermissionDenied on the instance update is a missing scope, naming requiredScopes', async () => {
+    const s = await setup({ contentMode: 'card-data' }, { missingScopes: ['Card.Instance.Write'] });
+    emulator = s.emulator;
+    const error = await failureOf(s.plugin.transport.update({ message: { id: 'pc-any' }, payload: payload('x'), final: false }));
+    expect(s.plugin.transport.classify(error)).toMatchObject({ kind: 'missing-scope', scope: 'Card.Instance.Write' });
+  });
+
+  it('a delivery refused in a 200 for a reason of the chat fails fast as target; DingTalk-side reasons stay transient', async () => {
+    const s = await setup();
+    emulator = s.emulator;
+    emulator.failDelivery({ times: 1, errorMsg: 'robot not in group' });
+    const refused = await failureOf(s.plugin.transport.send({ target: GROUP, payload: payload('a'), idempotencyKey: 'd1', replacing: false }));
+    expect(s.plugin.transport.classify(refused)).toMatchObject({ kind: 'target', detail: expect.stringMatching(/robot not in group/) });
+    emulator.failDelivery({ times: 1, errorMsg: 'SYSTEM_ERROR' });
+    const busy = await failureOf(s.plugin.transport.send({ target: GROUP, payload: payload('a'), idempotencyKey: 'd2', replacing: false }));
+    expect(s.plugin.transport.classify(busy)).toMatchObject({ kind: 'transient' });
   });
 
   it('an unknown card answers param.cardNotExist for real, which is gone', async () => {

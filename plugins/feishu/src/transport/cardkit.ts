@@ -1,7 +1,7 @@
 import type * as lark from '@larksuiteoapi/node-sdk';
 import type { MessageRef } from '@progresscard/core/plugin';
 import type { FeishuCard, FeishuElement } from '../render/payload.js';
-import { FeishuApiError, SEQUENCE_CODE, STREAMING_CLOSED_CODES, classifyFeishuError, feishuCodeOf } from './classify.js';
+import { FeishuApiError, SEQUENCE_CODE, STREAMING_CLOSED_CODES, classifyFeishuError, feishuCodeOf, isInvalidCardIdError, missingScopeOf } from './classify.js';
 import { FEISHU_CARDKIT_ROUTES, type CardOperation } from './cardkit-routes.js';
 import type { FeishuAnswer } from './routes.js';
 
@@ -66,6 +66,24 @@ function streamedChange(before: FeishuCard, after: FeishuCard): { elementId: str
   return { elementId: y.element_id!, content: y.content as string };
 }
 
+/**
+ * True when the card shows a control that calls back (a button with a `callback` behaviour, a
+ * form). While an entity is in streaming mode, "在用户交互卡片时，当服务端收到卡片的回调请求后，将无法立即更新卡片"
+ * (https://open.larkoffice.com/document/uAjLw4CM/ukzMukzMukzM/feishu-cards/streaming-updates-openapi-overview):
+ * a click's in-place update would not show, so such a card is never in streaming mode.
+ */
+function hasCallbackControls(card: FeishuCard): boolean {
+  const walk = (elements: readonly FeishuElement[] | undefined): boolean =>
+    (elements ?? []).some(
+      (e) =>
+        e.tag === 'form' ||
+        (Array.isArray(e.behaviors) && (e.behaviors as { type?: unknown }[]).some((b) => b?.type === 'callback')) ||
+        walk(e.elements as FeishuElement[] | undefined) ||
+        walk(e.columns as FeishuElement[] | undefined),
+    );
+  return walk(card.body.elements);
+}
+
 function isStreamed(e: FeishuElement): boolean {
   return e.tag === 'markdown' && typeof e.content === 'string' && STREAMED_ELEMENT.test(e.element_id ?? '');
 }
@@ -81,6 +99,11 @@ function check(answer: FeishuAnswer): FeishuAnswer {
   return answer;
 }
 
+/** The message content that sends entity `cardId` by reference. */
+function reference(cardId: string): string {
+  return JSON.stringify({ type: 'card', data: { card_id: cardId } });
+}
+
 /** The card_id a message's stored content refers to, if it is a card sent by reference. */
 function referencedCardId(answer: FeishuAnswer): string | undefined {
   try {
@@ -89,6 +112,36 @@ function referencedCardId(answer: FeishuAnswer): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * CardKit cannot carry this card; the transport sends it as a plain interactive card instead:
+ * - `missing-scope`: the entity create was refused with 99991672 (the app lacks `cardkit:card:write`):
+ *   every later create would be too, so the channel stays on plain cards;
+ * - `entity-refused`: the entity and its one replacement were both refused as "cardid is invalid"
+ *   (230099 / 11310) when sent by reference.
+ */
+export class CardKitUnavailable extends Error {
+  override readonly name = 'CardKitUnavailable';
+  constructor(
+    readonly reason: 'missing-scope' | 'entity-refused',
+    /** The scope a `missing-scope` refusal named. */
+    readonly scope: string | undefined,
+    readonly refusal: unknown,
+  ) {
+    super(`cardkit unavailable (${reason}): ${classifyFeishuError(refusal).detail}`);
+  }
+}
+
+/** Sends the entity reference `content` as a message; `attempt` 0 for the first entity of a key, 1 for its replacement. */
+export type PostReference = (content: string, attempt: number) => Promise<FeishuAnswer>;
+
+/** An entity made for one idempotency key, not yet known to be in a message. */
+interface PendingEntity {
+  readonly cardId: string;
+  readonly sequenceBase: number;
+  /** 0 for the key's first entity, 1 for the replacement of a refused one. */
+  readonly attempt: number;
 }
 
 /**
@@ -101,14 +154,21 @@ function referencedCardId(answer: FeishuAnswer): string | undefined {
  * - update, only an answer element's text changed: one element-content PUT (the client types it out);
  *   anything else: a full card update. 200850 / 300309 (streaming closed): reopen with settings and
  *   write again; if that fails, full updates for the rest of the card's life.
- * - final: a full update with `streaming_mode: false`, then settings closing streaming.
+ * - a card showing controls that call back (question buttons, Stop) is never in streaming mode: it
+ *   is created, or fully updated, with `streaming_mode: false`, so a click's in-place update shows
+ *   at once; once the controls are gone the next full update opens streaming again.
+ * - final: one full update with `streaming_mode: false` (it replaces the entity's config too, which
+ *   closes streaming; no settings call).
  * - 300317 (sequence not above the platform's): the sequence jumps a second ahead and the call is sent once more.
+ * - an entity refused as "cardid is invalid" (230099 / 11310) is replaced by a new one, sent once;
+ *   refused again (or the create refused for a missing scope), {@link CardKitUnavailable} is thrown
+ *   and the transport sends a plain interactive card. A refused card_id is never sent again.
  * Failures are thrown for the core to classify; nothing here retries on its own otherwise.
  */
 export class CardKitCards {
   readonly #client: lark.Client;
   readonly #now: () => number;
-  readonly #pending = new Map<string, { cardId: string; sequenceBase: number }>();
+  readonly #pending = new Map<string, PendingEntity>();
   readonly #entities = new Map<string, EntityState>();
 
   constructor(client: lark.Client, now: () => number = Date.now) {
@@ -118,19 +178,29 @@ export class CardKitCards {
 
   /**
    * Creates (or, on a retry, reuses) the entity for `idempotencyKey` and sends it with `post`.
-   * @throws whatever the create or `post` threw.
+   * `beforeReplacement` is awaited before the extra calls of a replacement entity (a budget slot).
+   * @throws CardKitUnavailable (send a plain card instead); whatever else the create or `post` threw.
    */
-  async send(card: FeishuCard, idempotencyKey: string, post: (content: string) => Promise<FeishuAnswer>): Promise<MessageRef> {
-    let pending = this.#pending.get(idempotencyKey);
-    if (!pending) {
-      const sequenceBase = this.#now();
-      const answer = check(await FEISHU_CARDKIT_ROUTES.createCard.call(this.#client, { cardJson: JSON.stringify(withStreamingMode(card, true)) }));
-      const cardId = answer.data?.card_id;
-      if (!cardId) throw new FeishuApiError(200, -1, 'card create answered without data.card_id');
-      pending = { cardId, sequenceBase };
-      remember(this.#pending, idempotencyKey, pending);
+  async send(card: FeishuCard, idempotencyKey: string, post: PostReference, beforeReplacement: () => Promise<void> = async () => undefined): Promise<MessageRef> {
+    let pending = this.#pending.get(idempotencyKey) ?? (await this.#create(card, idempotencyKey, 0));
+    let answer: FeishuAnswer;
+    try {
+      answer = await post(reference(pending.cardId), pending.attempt);
+    } catch (error) {
+      if (!isInvalidCardIdError(error)) throw error;
+      this.#pending.delete(idempotencyKey);
+      if (pending.attempt > 0) throw new CardKitUnavailable('entity-refused', undefined, error);
+      // Resending this card_id keeps failing (F23): a new entity gets one try.
+      await beforeReplacement();
+      pending = await this.#create(card, idempotencyKey, 1);
+      try {
+        answer = await post(reference(pending.cardId), pending.attempt);
+      } catch (again) {
+        if (!isInvalidCardIdError(again)) throw again;
+        this.#pending.delete(idempotencyKey);
+        throw new CardKitUnavailable('entity-refused', undefined, again);
+      }
     }
-    const answer = await post(JSON.stringify({ type: 'card', data: { card_id: pending.cardId } }));
     const messageId = answer.data?.message_id;
     if (!messageId) throw new FeishuApiError(200, -1, 'send answered without data.message_id');
     this.#pending.delete(idempotencyKey);
@@ -140,22 +210,44 @@ export class CardKitCards {
     return { id: messageId, extra: { ...extra } };
   }
 
+  /** Creates an entity for `idempotencyKey`, remembered until it is in a message. @throws CardKitUnavailable on a missing scope. */
+  async #create(card: FeishuCard, idempotencyKey: string, attempt: number): Promise<PendingEntity> {
+    const sequenceBase = this.#now();
+    let answer: FeishuAnswer;
+    try {
+      answer = check(await FEISHU_CARDKIT_ROUTES.createCard.call(this.#client, { cardJson: JSON.stringify(withStreamingMode(card, !hasCallbackControls(card))) }));
+    } catch (error) {
+      const missing = missingScopeOf(error);
+      if (missing) throw new CardKitUnavailable('missing-scope', missing.scope, error);
+      throw error;
+    }
+    const cardId = answer.data?.card_id;
+    if (!cardId) throw new FeishuApiError(200, -1, 'card create answered without data.card_id');
+    const pending = { cardId, sequenceBase, attempt };
+    remember(this.#pending, idempotencyKey, pending);
+    return pending;
+  }
+
   /** Updates the entity of `message` (see the class doc). @throws the failed call's error. */
   async update(message: MessageRef, card: FeishuCard, final: boolean): Promise<void> {
     const entity = this.#entity(message);
     if (final) {
+      // One call: a full update replaces all of the entity's content, its config too
+      // ("覆盖更新指定的卡片实体的所有内容", card update doc), so `streaming_mode: false` in it
+      // closes streaming without a settings call.
       await this.#fullUpdate(entity, card, false);
-      await this.#closeStreaming(entity);
       this.#entities.delete(entity.cardId);
       return;
     }
-    const change = entity.shown && !entity.fullOnly ? streamedChange(entity.shown, card) : undefined;
+    // A card with controls is a full update with streaming closed (see `hasCallbackControls`).
+    const controls = hasCallbackControls(card);
+    const change = entity.shown && !entity.fullOnly && !controls ? streamedChange(entity.shown, card) : undefined;
     if (change === null) return;
     if (change && (await this.#stream(entity, change.elementId, change.content))) {
       entity.shown = card;
       return;
     }
-    await this.#fullUpdate(entity, card, !entity.fullOnly);
+    await this.#fullUpdate(entity, card, !entity.fullOnly && !controls);
   }
 
   /** True when the text went out; false when streaming is closed for good (the caller sends a full update). */
@@ -191,15 +283,6 @@ export class CardKitCards {
     entity.shown = undefined;
     await this.#operate(entity, (op) => FEISHU_CARDKIT_ROUTES.updateCard.call(this.#client, { ...op, cardJson }));
     entity.shown = card;
-  }
-
-  async #closeStreaming(entity: EntityState): Promise<void> {
-    try {
-      await this.#settings(entity, false);
-    } catch (error) {
-      // Already closed (its window ran out): nothing left to close.
-      if (!STREAMING_CLOSED_CODES.has(feishuCodeOf(error) ?? 0)) throw error;
-    }
   }
 
   #settings(entity: EntityState, streaming: boolean): Promise<FeishuAnswer> {

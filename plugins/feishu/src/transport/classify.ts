@@ -16,7 +16,7 @@ export class FeishuApiError extends Error {
 /** The plugin refused to send something itself (a card over the limits, no receiver). */
 export class FeishuLocalError extends Error {
   override readonly name = 'FeishuLocalError';
-  constructor(message: string, readonly kind: 'rejected' | 'target' = 'rejected') {
+  constructor(message: string, readonly kind: 'rejected' | 'target' | 'gone' = 'rejected') {
     super(message);
   }
 }
@@ -51,6 +51,19 @@ const AUTH_CODES: ReadonlySet<number> = new Set([99991661, 99991663, 99991664, 9
  */
 const TARGET_CODES: ReadonlySet<number> = new Set([230002, 230013, 230034]);
 const INVALID_PARAMETER_CODE = 230001;
+
+/**
+ * 99991672: the app lacks a permission scope of this API; `msg` names them: "Access denied. One of
+ * the following scopes is required: [cardkit:card:write]." (common error codes,
+ * https://open.feishu.cn/document/server-docs/getting-started/server-error-codes).
+ */
+const MISSING_SCOPE_CODE = 99991672;
+
+/** The scopes a 99991672 answer names, comma-separated as Feishu lists them; undefined when it names none. */
+function scopesNamedIn(msg: string | undefined): string | undefined {
+  const listed = /\[([^\]]+)\]/.exec(msg ?? '')?.[1]?.trim();
+  return listed ? listed.split(/\s*,\s*/).join(', ') : undefined;
+}
 
 /** 230020: 5 updates/s per message or 5 sends/s per chat. */
 const MESSAGE_RATE_LIMIT_CODE = 230020;
@@ -99,6 +112,7 @@ function header(headers: Readonly<Record<string, unknown>>, name: string): strin
  * - 230011, 231003, 230031, 200740, 200750 → `gone`;
  * - 200810, 300317, 200850, 300309 (CardKit) → `transient`;
  * - 230002, 230013, 230034 (and 230001 naming the receive_id) → `target`;
+ * - 99991672 (a permission scope missing) → `missing-scope`, naming the scope;
  * - token / credential codes, HTTP 401 → `auth`;
  * - HTTP 5xx, timeouts, network errors, anything unknown → `transient`;
  * - other codes (230001, 230025, 230099 with its sub-code…) → `rejected`.
@@ -124,6 +138,7 @@ export function classifyFeishuError(error: unknown): CallFailure {
   if (code !== undefined && GONE_CODES.has(code)) return { kind: 'gone', detail };
   if (code !== undefined && CARDKIT_TRANSIENT_CODES.has(code)) return { kind: 'transient', detail };
   if ((code !== undefined && TARGET_CODES.has(code)) || (code === INVALID_PARAMETER_CODE && /receive_id/i.test(msg ?? ''))) return { kind: 'target', detail };
+  if (code === MISSING_SCOPE_CODE) return { kind: 'missing-scope', scope: scopesNamedIn(msg), detail };
   if ((code !== undefined && AUTH_CODES.has(code)) || status === 401) return { kind: 'auth', detail };
   if (status !== undefined && status >= 500) return { kind: 'transient', detail };
   if (code !== undefined && code !== 0) return { kind: 'rejected', detail };
@@ -144,4 +159,21 @@ export function feishuCodeOf(error: unknown): number | undefined {
 export function isInvalidImageKeyError(error: unknown): boolean {
   const answer = answerOf(error);
   return answer?.code === 230099 && /\b200570\b/.test(answer.msg ?? '');
+}
+
+/**
+ * True when Feishu refused a card entity sent by reference as invalid: 230099 with sub-code 11310
+ * "cardid is invalid" (message/create error table; seen intermittently on a freshly created entity,
+ * zarazhangrui/lark-coding-agent-bridge#163, Cheerwhy/hermes-lark-streaming#96). Sending the same
+ * card_id again keeps failing; a new entity, or a plain card, is accepted.
+ */
+export function isInvalidCardIdError(error: unknown): boolean {
+  const answer = answerOf(error);
+  return answer?.code === 230099 && /\b11310\b/.test(answer.msg ?? '') && /card_?id is invalid/i.test(answer.msg ?? '');
+}
+
+/** The scopes named by a 99991672 answer (the app lacks them), or undefined when `error` is not one. */
+export function missingScopeOf(error: unknown): { scope: string | undefined } | undefined {
+  const answer = answerOf(error);
+  return answer?.code === MISSING_SCOPE_CODE ? { scope: scopesNamedIn(answer.msg) } : undefined;
 }

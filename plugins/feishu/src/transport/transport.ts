@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type * as lark from '@larksuiteoapi/node-sdk';
-import type { CardImage, CardTransport, CallFailure, ExtraCalls, MessageRef, ReplyRequest, ReplyToMessage, SendRequest, UpdateRequest } from '@progresscard/core/plugin';
+import type { CardImage, CardTransport, CallFailure, ExtraCalls, MessageRef, ReplyRequest, ReplyToMessage, SendRequest, TransportNotice, UpdateRequest } from '@progresscard/core/plugin';
 import type { FeishuConfig, ReceiveIdType } from '../config.js';
 import type { FeishuCard } from '../render/payload.js';
 import { FEISHU_GUARD_LIMITS, inspectCard, type GuardLimits } from '../render/guards.js';
-import { FeishuApiError, FeishuLocalError, classifyFeishuError, isInvalidImageKeyError } from './classify.js';
+import { FeishuApiError, FeishuLocalError, classifyFeishuError, isInvalidImageKeyError, missingScopeOf } from './classify.js';
 import { FeishuCardImages } from './images.js';
 import { WorkingReaction } from './reaction.js';
-import { CardKitCards, isCardKitMessage } from './cardkit.js';
+import { CardKitCards, CardKitUnavailable, isCardKitMessage } from './cardkit.js';
 import { createFeishuClient } from './client.js';
 import { FEISHU_API_ROUTES, type FeishuAnswer } from './routes.js';
 import { TokenCache } from './token.js';
@@ -55,6 +55,11 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
   readonly #cardkit: CardKitCards | undefined;
   readonly #images: FeishuCardImages;
   readonly #reaction: WorkingReaction | undefined;
+  /** Set once CardKit's create was refused for a missing scope: new cards are plain interactive cards from then on. */
+  #cardkitScopeMissing = false;
+  /** Idempotency keys whose entities were refused (230099 / 11310): their card goes out as a plain card. */
+  readonly #plainKeys = new Set<string>();
+  readonly #noticeListeners: Array<(notice: TransportNotice) => void> = [];
 
   constructor(config: FeishuConfig, options: FeishuTransportOptions = {}) {
     this.#config = config;
@@ -71,10 +76,27 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
     const ref = await this.#withImages(request, async (card) => {
       this.#guard(card);
       // Continuation parts are finished text: plain card messages in either mode.
-      if (this.#cardkit && !request.replyTo) {
-        return this.#cardkit.send(card, request.idempotencyKey, (content) => this.#post(target, content, uuid, undefined));
+      const cardkit = this.#cardkit && !request.replyTo && !this.#cardkitScopeMissing && !this.#plainKeys.has(request.idempotencyKey) ? this.#cardkit : undefined;
+      if (cardkit) {
+        try {
+          return await cardkit.send(
+            card,
+            request.idempotencyKey,
+            (content, attempt) => this.#post(target, content, attempt === 0 ? uuid : toFeishuUuid(`${request.idempotencyKey}~${attempt}`), undefined),
+            () => request.extraCalls?.acquire('resend') ?? Promise.resolve(),
+          );
+        } catch (error) {
+          if (!(error instanceof CardKitUnavailable)) throw error;
+          if (error.reason === 'missing-scope') this.#downgrade(error.scope);
+          else {
+            this.#plainKeys.add(request.idempotencyKey);
+            if (this.#plainKeys.size > 10_000) this.#plainKeys.delete(this.#plainKeys.values().next().value as string);
+          }
+        }
       }
-      const answer = await this.#post(target, JSON.stringify(card), uuid, request.replyTo);
+      // After refused entities the plain card gets a key of its own: nothing was created under the others.
+      const plainUuid = this.#plainKeys.has(request.idempotencyKey) ? toFeishuUuid(`${request.idempotencyKey}~plain`) : uuid;
+      const answer = await this.#post(target, JSON.stringify(card), plainUuid, request.replyTo);
       const messageId = answer.data?.message_id;
       if (!messageId) throw new FeishuApiError(200, -1, 'send answered without data.message_id');
       const threadId = answer.data?.thread_id;
@@ -88,11 +110,40 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
     return ref;
   }
 
+  /** Registers the core's listener for the CardKit downgrade notice. */
+  onNotice(listener: (notice: TransportNotice) => void): void {
+    this.#noticeListeners.push(listener);
+  }
+
+  /** CardKit's create lacks its scope: plain interactive cards for the rest of the process, said once. */
+  #downgrade(scope: string | undefined): void {
+    if (this.#cardkitScopeMissing) return;
+    this.#cardkitScopeMissing = true;
+    const named = scope ?? 'cardkit:card:write';
+    const notice: TransportNotice = {
+      kind: 'downgraded',
+      scope: named,
+      message: `CardKit refused: the app lacks permission scope ${named} (code 99991672); cards go out as plain interactive card messages (mode 'message', no typewriter answer) for the rest of the process. Grant the scope and restart for CardKit.`,
+    };
+    for (const listener of this.#noticeListeners) listener(notice);
+  }
+
   /** Updates one card: a CardKit entity (`mode: 'cardkit'`) or a patched message. */
   async update(request: UpdateRequest<FeishuCard>): Promise<void> {
     await this.#withImages(request, async (card) => {
       this.#guard(card);
-      if (this.#cardkit && isCardKitMessage(request.message)) return this.#cardkit.update(request.message, card, request.final);
+      if (this.#cardkit && isCardKitMessage(request.message)) {
+        try {
+          return await this.#cardkit.update(request.message, card, request.final);
+        } catch (error) {
+          // The CardKit scope was taken away mid-run: plain cards from now on, and this card is
+          // given up (`gone`) so the core sends it again as one.
+          const missing = missingScopeOf(error);
+          if (!missing) throw error;
+          this.#downgrade(missing.scope);
+          throw new FeishuLocalError(`card entity of ${request.message.id} can no longer be updated: ${classifyFeishuError(error).detail}`, 'gone');
+        }
+      }
       this.#check(await FEISHU_API_ROUTES.patchMessage.call(this.#client, { messageId: request.message.id, content: JSON.stringify(card) }));
     });
     if (request.final) await this.#reaction?.ended(request.message.id, request.extraCalls);

@@ -1,3 +1,4 @@
+import { tablesAsPreformatted } from './tables.js';
 import { cut, DEFAULT_TITLES, formatFooter, isTerminalStatus, oneLine, reasoningOpen, statusLabel, thinkingHeading, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
 import type { SlackBlock, SlackMessage } from './payload.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
@@ -34,7 +35,7 @@ const context = (text: string, blockId?: string): SlackBlock => ({ type: 'contex
 function answerParts(answer: string, limits: SlackLimits): { main: string[]; replies: string[][]; leftOut: number } {
   // Only the sections that are sent are split; the rest is only counted.
   const kept = limits.mainAnswerSections + limits.maxReplies * limits.replyAnswerSections;
-  const { sections, leftOut } = answer.trim() === '' ? { sections: [], leftOut: 0 } : splitSections(toMrkdwn(answer), limits.maxSectionChars, kept);
+  const { sections, leftOut } = answer.trim() === '' ? { sections: [], leftOut: 0 } : splitSections(toMrkdwn(tablesAsPreformatted(answer)), limits.maxSectionChars, kept);
   const main = sections.slice(0, limits.mainAnswerSections);
   const replies: string[][] = [];
   for (let from = limits.mainAnswerSections; from < sections.length; from += limits.replyAnswerSections) {

@@ -34,7 +34,7 @@ export const SLACK_ERROR_KINDS: Readonly<Record<string, CallFailure['kind']>> = 
 interface SlackLikeError {
   readonly code?: unknown;
   readonly retryAfter?: unknown;
-  readonly data?: { readonly error?: unknown };
+  readonly data?: { readonly error?: unknown; readonly needed?: unknown };
   readonly statusCode?: unknown;
   readonly original?: { readonly code?: unknown; readonly name?: unknown; readonly message?: unknown };
 }
@@ -44,6 +44,7 @@ interface SlackLikeError {
  * - `ratelimited` (HTTP 429, thrown as a rate-limited error because the client is built with
  *   `rejectRateLimitedCalls`) → `rate-limited` for the whole channel, after `Retry-After` seconds
  *   (https://api.slack.com/apis/rate-limits); Slack counts per method and workspace, not per message;
+ * - `missing_scope` → `missing-scope`, naming the `needed` scope;
  * - platform errors by {@link SLACK_ERROR_KINDS}, anything else `rejected`;
  * - HTTP 5xx, timeouts and network errors → `transient`; HTTP 401/403 → `auth`.
  * Never throws; `detail` holds the error string or status (and, for a `target` failure, the
@@ -60,6 +61,11 @@ export function classifySlackError(error: unknown, channel?: string): CallFailur
     case ErrorCode.PlatformError: {
       const name = typeof e.data?.error === 'string' ? e.data.error : 'unknown_error';
       if (name === 'ratelimited') return { kind: 'rate-limited', scope: 'channel', detail: 'slack ratelimited' };
+      // The token lacks a scope; Slack names it in `needed` (https://docs.slack.dev/reference/methods/chat.postMessage#errors).
+      if (name === 'missing_scope') {
+        const needed = typeof e.data?.needed === 'string' ? e.data.needed : undefined;
+        return { kind: 'missing-scope', scope: needed, detail: `slack error missing_scope${needed ? ` (needed: ${needed})` : ''}` };
+      }
       const kind = SLACK_ERROR_KINDS[name] ?? 'rejected';
       if (kind === 'target') return { kind, detail: `slack channel ${channel ?? '(unknown)'} cannot be reached: ${name}` };
       return { kind, detail: `slack error ${name}` } as CallFailure;

@@ -123,8 +123,14 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
   }
 }
 
-/** Slack's answers to a `thread_ts` that names no message (https://api.slack.com/methods/conversations.replies#errors). */
-const THREAD_GONE_ERRORS: ReadonlySet<string> = new Set(['thread_not_found', 'invalid_thread_ts']);
+/**
+ * `chat.postMessage`'s answers to a `thread_ts` it cannot reply to: `cannot_reply_to_message`
+ * (its documented error, https://docs.slack.dev/reference/methods/chat.postMessage#errors). Its table
+ * lists no error for a `thread_ts` naming no message; `thread_not_found` (documented for
+ * conversations.replies) and `invalid_thread_ts` (older method tables) are what clients have seen
+ * for a deleted parent, so they count too (UNCONFIRMED for chat.postMessage).
+ */
+const THREAD_GONE_ERRORS: ReadonlySet<string> = new Set(['cannot_reply_to_message', 'thread_not_found', 'invalid_thread_ts']);
 
 function isThreadGone(error: unknown): boolean {
   const name = (error as { data?: { error?: unknown } } | null)?.data?.error;

@@ -62,5 +62,6 @@ export function capCallsPerMessage<Payload, Target>(
   };
   if (transport.refreshAuth) wrapped.refreshAuth = () => transport.refreshAuth!();
   if (transport.reply) wrapped.reply = (request) => transport.reply!(request);
+  if (transport.onNotice) wrapped.onNotice = (listener) => transport.onNotice!(listener);
   return wrapped;
 }

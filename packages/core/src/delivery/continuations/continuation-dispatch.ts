@@ -129,7 +129,7 @@ export class ContinuationDispatch {
       record.parts.replace(index);
       return this.host.requeue(record, change);
     }
-    if (action === 'stop-channel' || action === 'stop-card') {
+    if (action === 'stop-channel' || action === 'stop-card' || action === 'stop-operation') {
       // The main message holds the final already; the missing parts are reported by `finish`.
       if (action === 'stop-channel') this.host.stop.stop(failure, fields);
       if (final) this.host.finish(record, true);

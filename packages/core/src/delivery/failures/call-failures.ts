@@ -35,11 +35,11 @@ export class CallFailures {
 
   /**
    * One line per failed call, except where a line would say nothing new: a credential refresh is
-   * routine (debug), and a channel stop logs its one error itself.
+   * routine (debug), and a channel, card or operation stop logs its one error itself.
    */
   logFailure(action: FailureAction, message: string, fields: Record<string, unknown>): void {
     if (action === 'refresh-credentials') this.deps.logger.debug(`${message}; refreshing credentials`, fields);
-    else if (action !== 'stop-channel' && action !== 'stop-card') this.deps.logger.warn(message, fields);
+    else if (action !== 'stop-channel' && action !== 'stop-card' && action !== 'stop-operation') this.deps.logger.warn(message, fields);
   }
 
   /**

@@ -62,6 +62,8 @@ export const FRESH_MESSAGE_AFTER: Readonly<Record<CallFailureKind, boolean>> = {
   quota: false,
   // Never reached: an unreachable target ends the final at once (see `stop-card`).
   target: false,
+  // The update route lacks its scope: the final can only go out as a fresh message.
+  'missing-scope': true,
 };
 
 /**
@@ -77,9 +79,13 @@ export const FRESH_MESSAGE_AFTER: Readonly<Record<CallFailureKind, boolean>> = {
  *   once, without backoff; a later successful call lifts the stop;
  * - `stop-card`: the card's target cannot be reached (a wrong channel, a bot not in the chat): that
  *   card's progressive updates stop (one error log names the target), its final is tried once, no
- *   plain-text render, no fresh message; other cards of the channel go on.
+ *   plain-text render, no fresh message; other cards of the channel go on;
+ * - `stop-operation`: the app lacks the scope of the refused operation (`send`, `update`, `reply`):
+ *   that operation stops for every card of the channel for the rest of the process (one error log
+ *   names the scope), the others go on; a final whose update is refused goes out as a fresh
+ *   message, a final whose send is refused is reported undeliverable without retrying.
  */
-export type FailureAction = 'refresh-credentials' | 'replace-message' | 'plain-text-render' | 'wait-rate-limit' | 'back-off' | 'stop-channel' | 'stop-card';
+export type FailureAction = 'refresh-credentials' | 'replace-message' | 'plain-text-render' | 'wait-rate-limit' | 'back-off' | 'stop-channel' | 'stop-card' | 'stop-operation';
 
 /**
  * Failure kind → actions, first applicable wins (`refresh-credentials` applies once per streak,
@@ -95,6 +101,7 @@ const FAILURE_ACTIONS: Readonly<Record<CallFailureKind, readonly FailureAction[]
   transient: ['back-off'],
   quota: ['stop-channel'],
   target: ['stop-card'],
+  'missing-scope': ['stop-operation'],
 };
 
 /** Picks the action for `kind`: the first of {@link FAILURE_ACTIONS} that `applies`. */

@@ -24,6 +24,8 @@ export interface FinalSettlementHost {
   /** Makes one platform call: timed for the budget, given up after the channel's call timeout. */
   platformCall<T>(call: () => Promise<T>): Promise<T>;
   observe(record: CardDeliveryRecord, call: DeliveryCall, startedAt: number, final: boolean, attempt: number, failure?: CallFailure): void;
+  /** True when the channel's updates are refused for a missing scope: a given-up message cannot be closed. */
+  updatesRefused(): boolean;
 }
 
 /** The final's error of a card whose lease may have expired while the card store was unreachable. */
@@ -68,7 +70,7 @@ export class FinalSettlement {
   settle(record: CardDeliveryRecord, ok: boolean, error?: string, causeLogged = false): void {
     const { logger, plugin, store, parts } = this.host;
     const view = record.card.view();
-    const mayCloseMoved = this.host.leaseValid(record);
+    const mayCloseMoved = this.host.leaseValid(record) && !this.host.updatesRefused();
     const keys = parts.keys(record, view);
     const continuations = { delivered: ok ? record.parts.deliveredCount(keys) : 0, total: keys.length };
     const missing = ok ? record.parts.missingParts(keys) : [];

@@ -18,7 +18,7 @@ function movedNoticeView(finalView: CardView): CardView {
 }
 
 /** Failure kinds after which closing the given-up message is not tried again: it is gone, or every call would fail alike. */
-const GIVE_UP_AFTER: ReadonlySet<CallFailure['kind']> = new Set(['gone', 'auth', 'quota']);
+const GIVE_UP_AFTER: ReadonlySet<CallFailure['kind']> = new Set(['gone', 'auth', 'quota', 'missing-scope']);
 
 /** A timer that keeps the process alive: a close is part of the final, which `shutdown()` awaits. */
 function sleep(ms: number): Promise<void> {

@@ -38,6 +38,12 @@ export interface ConformanceCall {
   readonly at: number;
   /** True when the platform refused it (an error answer of any kind). */
   readonly refused: boolean;
+  /**
+   * What the message showed after this call, as plain text. Optional; a pulling platform
+   * ({@link ConformancePlatform.pull}) gives it, so the suite can check that no poll was answered
+   * with older content than an earlier one.
+   */
+  readonly text?: string;
 }
 
 /** A message the platform holds. */
@@ -93,6 +99,23 @@ export interface ConformancePlatform {
   remove(messageId: string): void;
   /** Most platform calls on one message in flight at once, over the whole run. */
   maxInFlight(): number;
+  /**
+   * True when the platform pulls the card's state instead of taking pushed edits (WeCom's AI bot
+   * polls the bot for its stream about once a second): while the message lives the plugin makes no
+   * call the platform could refuse, so the suite runs the pull case (every poll answered from the
+   * latest state, never older; each {@link ConformanceCall} one poll that changed what the message
+   * shows, with its `text`) instead of F01 (a refused update) and the refused-credentials case, and
+   * `fail` applies to the calls the plugin does push (e.g. a `response_url` post after the stream).
+   * The plugin cannot see the platform read its answer to a poll, so the suite calls
+   * {@link ConformancePlatform.settled} before it checks the messages.
+   */
+  readonly pull?: boolean;
+  /**
+   * A pulling platform: resolves once it has read every answer the plugin already gave (no poll
+   * in flight), so the messages show them. Push platforms leave it out (a call resolves once the
+   * platform applied it).
+   */
+  settled?(): Promise<void>;
   /** True when the platform refuses a no-op edit (see `not-modified`); the suite then checks it is no failure. */
   readonly notModifiedIsRefused?: boolean;
   /**

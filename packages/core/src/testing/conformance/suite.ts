@@ -93,7 +93,16 @@ export function describeChannelConformance(driver: ConformanceDriver): void {
       await run.play(card, c.events, scale);
       const final = await card.finalDelivery;
       await run.cards.idle();
+      await polled(run);
       return final;
+    }
+
+    /**
+     * On a pulling platform, waits until it read every answer given: the plugin's final is done once
+     * it answered a poll with it, and the platform reads that answer a moment later.
+     */
+    async function polled(run: Run) {
+      if (run.platform.pull) await run.platform.settled?.();
     }
 
     it('F08 a multi-round run: one message holds the tools and the answer, the final once', async () => {
@@ -123,8 +132,30 @@ export function describeChannelConformance(driver: ConformanceDriver): void {
       expect(run.main()[0]!.text).toContain('read_file');
     });
 
-    it('F01 a rate limit mid-run: the next call waits the time the platform gave, one message, the full answer', async () => {
+    it('pull: every poll is answered from the latest state, never an older one; the final ends the stream', async (context) => {
       const run = await start();
+      if (!run.platform.pull) return context.skip();
+      const final = await played(run, CONFORMANCE_CASES.F08, 5);
+      expect(final).toMatchObject({ ok: true, status: 'completed', freshMessage: false });
+      const [message, ...more] = run.main();
+      expect(more).toEqual([]);
+      const texts = message!.calls.map((call) => call.text);
+      expect(texts.every((text) => typeof text === 'string')).toBe(true);
+      // Once a poll showed the tool, every later poll shows it: no older state was served after a newer one.
+      const toolShown = texts.findIndex((text) => text!.includes('read_file'));
+      expect(toolShown).toBeGreaterThanOrEqual(0);
+      expect(texts.slice(toolShown).every((text) => text!.includes('read_file'))).toBe(true);
+      // The final is the last thing served, and the platform stops asking once it has it.
+      expect(texts.findIndex((text) => text!.includes(CONFORMANCE_CASES.F08.finalText))).toBe(texts.length - 1);
+      const calls = message!.calls.length;
+      await sleep(500);
+      expect(run.main()[0]!.calls).toHaveLength(calls);
+    });
+
+    it('F01 a rate limit mid-run: the next call waits the time the platform gave, one message, the full answer', async (context) => {
+      const run = await start();
+      // A pulling platform refuses no update: its pace is its own polls (the pull case above).
+      if (run.platform.pull) return context.skip();
       const retryAfterMs = 800;
       run.platform.fail('update', { kind: 'rate-limited', retryAfterMs });
       const final = await played(run, CONFORMANCE_CASES.F01, 10);
@@ -149,6 +180,7 @@ export function describeChannelConformance(driver: ConformanceDriver): void {
       await playing;
       const final = await card.finalDelivery;
       await run.cards.idle();
+      await polled(run);
       expect(final).toMatchObject({ ok: true, status: 'completed', freshMessage: true });
       const [old, fresh, ...more] = run.main();
       expect(more).toEqual([]);
@@ -174,6 +206,7 @@ export function describeChannelConformance(driver: ConformanceDriver): void {
       b.complete('ANSWER-B');
       const [finalA, finalB] = await Promise.all([a.finalDelivery, b.finalDelivery]);
       await run.cards.idle();
+      await polled(run);
       expect(finalA).toMatchObject({ ok: true, status: 'completed' });
       expect(finalB).toMatchObject({ ok: true, status: 'completed' });
       const texts = run.main().map((m) => m.text);
@@ -188,6 +221,7 @@ export function describeChannelConformance(driver: ConformanceDriver): void {
       card.complete(oversizedAnswer());
       const final = await card.finalDelivery;
       await run.cards.idle();
+      await polled(run);
       expect(final).toMatchObject({ ok: true, status: 'completed' });
       const messages = run.platform.messages();
       expect(messages.flatMap((m) => m.calls).filter((call) => call.refused)).toEqual([]);
@@ -195,8 +229,10 @@ export function describeChannelConformance(driver: ConformanceDriver): void {
       for (const part of messages.filter((m) => m.replyTo !== undefined)) expect(part.replyTo).toBe(final.message!.id);
     });
 
-    it('refused credentials stop the channel: the final fails at once with one error naming the channel', async () => {
+    it('refused credentials stop the channel: the final fails at once with one error naming the channel', async (context) => {
       const run = await start();
+      // A pulling platform asks the plugin; it never answers a call of the plugin with refused credentials.
+      if (run.platform.pull) return context.skip();
       run.platform.fail('send', { kind: 'auth' }, 50);
       run.platform.fail('update', { kind: 'auth' }, 50);
       const card = run.open();
