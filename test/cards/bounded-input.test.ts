@@ -13,6 +13,7 @@ import { discord } from '@progresscard/plugin-discord';
 import { feishu } from '@progresscard/plugin-feishu';
 import { slack } from '@progresscard/plugin-slack';
 import { telegram } from '@progresscard/plugin-telegram';
+import { wecom } from '@progresscard/plugin-wecom';
 
 const TEN_MB = 10_000_000;
 const made = new Map<string, string>();
@@ -30,6 +31,7 @@ const RENDERERS: Record<string, () => CardRenderer<unknown>> = {
   slack: () => slack({ botToken: 'xoxb-bounded', channel: 'C0BOUNDED' }).renderer as CardRenderer<unknown>,
   telegram: () => telegram({ botToken: DEFAULT_TELEGRAM_BOT.botToken, chatId: DEFAULT_TELEGRAM_BOT.privateChat }).renderer as CardRenderer<unknown>,
   discord: () => discord({ botToken: DEFAULT_DISCORD_APP.botToken, channelId: DEFAULT_DISCORD_APP.channel }).renderer as CardRenderer<unknown>,
+  wecom: () => wecom({ token: 'progresscardBounded', encodingAESKey: 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG', botId: 'aib_bounded' }, { env: {} }).renderer as CardRenderer<unknown>,
 };
 
 /** The three huge inputs, each as a card state; `redacted` counts the characters the card handed to the redactor. */
