@@ -19,8 +19,10 @@ const TEN_MB = 10_000_000;
 const made = new Map<string, string>();
 /** 10 MB of prose, made once per seed (building it is most of these tests' run time). */
 const huge = (seed: string): string => {
-  let text = made.get(seed);
-  if (text === undefined) made.set(seed, (text = `${seed} `.repeat(Math.ceil(TEN_MB / (seed.length + 1))).slice(0, TEN_MB)));
+  const known = made.get(seed);
+  if (known !== undefined) return known;
+  const text = `${seed} `.repeat(Math.ceil(TEN_MB / (seed.length + 1))).slice(0, TEN_MB);
+  made.set(seed, text);
   return text;
 };
 const AT = 1_700_000_000_000;
