@@ -1,8 +1,8 @@
 /**
  * Two compositions on one real Redis and the Feishu emulator: A loses its Redis connection mid-run
  * (it still reaches Feishu), B resumes A's run once the lease expired and completes it. A must stop
- * acting on the card before the lease could have expired: its ticks and its shutdown's interrupted
- * final never overwrite B's final.
+ * acting on the card before the lease could have expired and wait for the store: its ticks and its
+ * shutdown's interrupted final never overwrite B's final.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgressCards, silentLogger } from '@progresscard/core';
@@ -39,8 +39,8 @@ describe('a process cut off from Redis', () => {
     card.push({ type: 'tool.started', callId: 'c1', name: 'shell', args: '{"command":"sleep 100"}' });
     await expect.poll(() => card.message, { timeout: 5000 }).toBeDefined();
     storeA.client.disconnect();
-    // A finds its lease may have expired and fences the card itself.
-    expect(await card.finalDelivery).toMatchObject({ ok: false, error: expect.stringContaining('lease may have expired') });
+    // A finds its lease may have expired: it makes no call and waits for the store.
+    await sleep(LEASE_MS + 500);
 
     const storeB = await redisStore({ url: redis.url, keyPrefix, logger: silentLogger });
     const b = createProgressCards({ logger: silentLogger, env: {}, store: storeB, leaseTtlMs: LEASE_MS, orphanGraceMs: 60_000, channels: [channel()] });
@@ -54,6 +54,8 @@ describe('a process cut off from Redis', () => {
     // Longer than A's 3 s tick, then A shuts down: B's final stays on the message.
     await sleep(3500);
     await a.shutdown({ deadlineMs: 2000 });
+    // A never reached the store again: its report says why the final was held back.
+    expect(await card.finalDelivery).toMatchObject({ ok: false, error: expect.stringContaining('lease may have expired') });
     const shown = emulator.message(final.message!.id)!.content;
     expect(shown).toContain('RESUMED-ANSWER');
     expect(shown).not.toMatch(/interrupt|cancel/i);

@@ -23,7 +23,7 @@ export { MAX_TIMER_MS } from './shared/timer-duration.js';
 
 // Stores: API budgets (the throttle) and open cards, in memory or shared (`@progresscard/redis`).
 export { InMemoryBudgetStore, budgetSafetyMarginMs, pacingIntervalMs, type BudgetStore, type SlotRequest } from './delivery/rate-limits/budget-store.js';
-export { InMemoryCardStore, type CardStore, type StoredCard, type StoredTool, type CardLease, type LeaseRenewal } from './delivery/durable/card-store.js';
+export { InMemoryCardStore, type CardStore, type StoredCard, type StoredTool, type StoredFinal, type StoredFinishedTool, type CardLease, type LeaseRenewal } from './delivery/durable/card-store.js';
 export { DEFAULT_LEASE_TTL_MS } from './delivery/durable/card-leases.js';
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/failures/retry-settings.js';
 export { DEFAULT_CALL_TIMEOUT_MS } from './delivery/calls/call-timeout.js';
@@ -65,6 +65,8 @@ export {
   type MemoryReply,
   type MemoryMessage,
   type MemoryFault,
+  type MemoryStream,
+  type MemoryStreamOptions,
 } from './plugin/memory-channel.js';
 
 // Questions and Stop on the card, clicks routed back to the agent.

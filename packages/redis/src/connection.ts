@@ -22,10 +22,29 @@ export function redactRedisUrl(url: string): string {
 export interface RedisConnectionOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://…` (TLS). */
   readonly url: string;
-  /** Give up connecting at start after this long, ms (default 5000). */
+  /** Give up connecting at start (the TCP connection and the first PINGs) after this long, ms (default 5000). */
   readonly connectTimeoutMs?: number;
-  /** A command not answered within this long counts as an outage, ms (default 1000). */
+  /**
+   * A command not answered within this long counts as an outage, ms. Default: follows the latency
+   * measured at start, 4 times the slowest of 3 PINGs and at least 1000 ms (a Redis 2 s away works
+   * without configuration; the PINGs must answer within `connectTimeoutMs`). Given, a Redis slower
+   * than it at start is refused with a `RedisStoreError` saying so.
+   */
   readonly commandTimeoutMs?: number;
+}
+
+/** Least command timeout when it follows the measured latency, ms. */
+const MIN_COMMAND_TIMEOUT_MS = 1000;
+/** The followed command timeout is this many times the slowest PING at start. */
+const COMMAND_TIMEOUT_LATENCY_FACTOR = 4;
+/** PINGs timed at start. */
+const LATENCY_PINGS = 3;
+
+/** Rejects with `error()` when `promise` takes longer than `ms`. */
+function within<T>(promise: Promise<T>, ms: number, error: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(error()), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -35,6 +54,7 @@ export interface RedisConnectionOptions {
  */
 export async function connectRedis(options: RedisConnectionOptions): Promise<Redis> {
   const { url } = options;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
   if (typeof url !== 'string' || !/^rediss?:\/\//.test(url)) {
     throw new RedisStoreError(`redisStore: url = ${JSON.stringify(typeof url === 'string' ? redactRedisUrl(url) : url)} must be a redis:// or rediss:// URL`);
   }
@@ -42,8 +62,7 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    connectTimeout: options.connectTimeoutMs ?? 5000,
-    commandTimeout: options.commandTimeoutMs ?? 1000,
+    connectTimeout: connectTimeoutMs,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
   });
   // ioredis keeps the URL's password in `client.options`: a dump of the client (or of a store
@@ -54,13 +73,30 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
   // Connection errors are reported through the stores (once per outage), not as unhandled events.
   let lastError: unknown;
   client.on('error', (error) => (lastError = error));
+  let slowestPingMs = 0;
   try {
-    await client.connect();
-    await client.ping();
+    // No command timeout yet: a slow Redis is measured, not refused; each step has connectTimeoutMs.
+    const step = <T>(promise: Promise<T>, what: string) =>
+      within(promise, connectTimeoutMs, () => new Error(`no answer to ${what} within connectTimeoutMs = ${connectTimeoutMs} ms`));
+    await step(client.connect(), 'the connection');
+    for (let ping = 0; ping < LATENCY_PINGS; ping += 1) {
+      const sentAt = performance.now();
+      await step(client.ping(), 'PING');
+      slowestPingMs = Math.max(slowestPingMs, performance.now() - sentAt);
+    }
   } catch (error) {
     client.disconnect();
-    const cause = lastError ?? error;
+    const cause = error instanceof Error && error.message.startsWith('no answer to') ? error : (lastError ?? error);
     throw new RedisStoreError(`cannot connect to Redis at ${redactRedisUrl(url)}: ${cause instanceof Error ? cause.message : String(cause)}`);
   }
+  const given = options.commandTimeoutMs;
+  if (given !== undefined && slowestPingMs > given) {
+    client.disconnect();
+    throw new RedisStoreError(
+      `Redis at ${redactRedisUrl(url)} answered PING in ${Math.round(slowestPingMs)} ms, more than commandTimeoutMs = ${given} ms: ` +
+        'raise commandTimeoutMs, or leave it unset to follow the measured latency',
+    );
+  }
+  client.options.commandTimeout = given ?? Math.max(MIN_COMMAND_TIMEOUT_MS, Math.ceil(COMMAND_TIMEOUT_LATENCY_FACTOR * slowestPingMs));
   return client;
 }

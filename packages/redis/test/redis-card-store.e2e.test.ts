@@ -3,9 +3,9 @@
  * ones InMemoryCardStore keeps), atomic across clients, and redisStore's start-up errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoredCard } from '@progresscard/core';
+import { silentLogger, type StoredCard } from '@progresscard/core';
 import { redactRedisUrl, redisStore, RedisStoreError, type RedisStore } from '../src/index.js';
-import { startTestRedis, uniquePrefix, type TestRedis } from './support/test-redis.js';
+import { startLatencyProxy, startTestRedis, uniquePrefix, type TestRedis } from './support/test-redis.js';
 
 let redis: TestRedis;
 const opened: RedisStore[] = [];
@@ -84,4 +84,29 @@ describe('redisStore', () => {
   it('rejects a fallback fraction outside (0, 1]', async () => {
     await expect(redisStore({ url: redis.url, fallbackFraction: 2 })).rejects.toThrow('fallbackFraction = 2: must be a number in (0, 1]');
   });
+});
+
+describe('redisStore with a slow Redis (2 s round trips through a proxy)', () => {
+  it('starts at the default command timeout, which follows the measured latency, and stores cards', async () => {
+    const proxy = await startLatencyProxy(redis.url, 1000);
+    try {
+      const store = await redisStore({ url: proxy.url, keyPrefix: uniquePrefix('slow'), logger: silentLogger });
+      expect(await store.cards.put(card(1))).toBe(true);
+      expect((await store.cards.get('card-1'))?.runId).toBe(card(1).runId);
+      await store.close();
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+
+  it('refuses to start with a commandTimeoutMs below the measured latency, saying which option to change', async () => {
+    const proxy = await startLatencyProxy(redis.url, 1000);
+    try {
+      await expect(redisStore({ url: proxy.url, commandTimeoutMs: 1000, logger: silentLogger })).rejects.toThrow(
+        /answered PING in \d+ ms, more than commandTimeoutMs = 1000 ms: raise commandTimeoutMs, or leave it unset/,
+      );
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
 });

@@ -10,6 +10,18 @@ import type { SlackTarget } from './transport/transport.js';
 const SLACK_PER_CHANNEL_WINDOWS: readonly BudgetWindow[] = [{ limit: 1, intervalMs: 1000 }];
 
 /**
+ * The stream methods' tiers (https://docs.slack.dev/reference/methods/chat.startStream and
+ * siblings): chat.startStream and chat.stopStream Tier 2 ("20+ per minute"), chat.appendStream
+ * Tier 4 ("100+ per minute"), each per app per workspace.
+ */
+const SLACK_STREAM_WINDOWS: Readonly<Record<'start' | 'append' | 'stop', readonly BudgetWindow[]>> = {
+  start: [{ limit: 20, intervalMs: 60_000 }],
+  append: [{ limit: 100, intervalMs: 60_000 }],
+  stop: [{ limit: 20, intervalMs: 60_000 }],
+};
+const STREAM_METHODS = { start: 'chat.startStream', append: 'chat.appendStream', stop: 'chat.stopStream' } as const;
+
+/**
  * The budgets of one Slack call, as Slack counts them (https://api.slack.com/apis/rate-limits): each
  * Web API method has its own limit per app per workspace, so `chat.postMessage` and `chat.update`
  * draw from their own key with the channel's `budget` windows (chat.update is Tier 3, "50+ per
@@ -20,6 +32,7 @@ const SLACK_PER_CHANNEL_WINDOWS: readonly BudgetWindow[] = [{ limit: 1, interval
 export function slackBudgetKeys(botToken: string, defaultChannel: string) {
   const app = `slack:${createHash('sha256').update(botToken).digest('hex').slice(0, 12)}`;
   return (call: BudgetedCall<SlackTarget | string>, settings: ChannelSettings): readonly BudgetKey[] => {
+    if (call.stream) return [{ key: `${app}:${STREAM_METHODS[call.stream]}`, windows: SLACK_STREAM_WINDOWS[call.stream] }];
     if (call.kind === 'update') return [{ key: `${app}:chat.update`, windows: settings.budget }];
     // The plugin makes no image uploads or reactions; were it to, each would be a method of its own.
     if (call.kind !== 'send') return [{ key: `${app}:${call.kind}`, windows: settings.budget }];

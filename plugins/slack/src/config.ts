@@ -30,6 +30,12 @@ export const SLACK_DEFAULTS: ChannelSettings = {
  *   "Interactivity & Shortcuts") and checks every request with the app's `signingSecret`
  *   (https://api.slack.com/authentication/verifying-requests-from-slack). Without it, open questions
  *   show the reply to type (`/approve 3F2A`).
+ * - `streaming`: Slack's native AI streaming for cards that reply in a thread (`open({ replyTo })`):
+ *   `mode` `native` (default) streams them with chat.startStream / appendStream / stopStream, `off`
+ *   keeps chat.postMessage + chat.update; `taskDisplayMode` `plan` (default: tool calls and plan
+ *   items together in a plan block), `timeline` or `dense`; `lifetimeMs` how long Slack keeps a
+ *   stream open (default 300 000: not documented, measured by users; the core rolls over before
+ *   it); `teamId` the workspace (`recipient_team_id`; default: learnt once from auth.test).
  */
 export const SlackConfigSchema = z
   .object({
@@ -48,6 +54,15 @@ export const SlackConfigSchema = z
       })
       .strict()
       .optional(),
+    streaming: z
+      .object({
+        mode: z.enum(['native', 'off']).default('native'),
+        taskDisplayMode: z.enum(['plan', 'timeline', 'dense']).default('plan'),
+        lifetimeMs: z.number().int().min(1000).max(MAX_TIMER_MS).default(300_000),
+        teamId: z.string().regex(/^[TE][A-Z0-9]+$/, 'a team id such as T0123ABC').optional(),
+      })
+      .strict()
+      .default({ mode: 'native', taskDisplayMode: 'plan', lifetimeMs: 300_000 }),
   })
   .strict();
 

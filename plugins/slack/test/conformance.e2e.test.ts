@@ -1,5 +1,6 @@
 import { describeChannelConformance, type ConformanceDriver, type ConformanceFault } from '@progresscard/core/testing/conformance';
 import { DEFAULT_SLACK_WORKSPACE, startSlackEmulator, type FaultResponse } from '@progresscard/emulator';
+import { WebClient } from '@slack/web-api';
 import { slack, type SlackInteractivity } from '../src/index.js';
 
 const SIGNING_SECRET = 'slack-signing-secret-1';
@@ -78,6 +79,30 @@ const driver: ConformanceDriver = {
             },
           }
         : {}),
+      close: () => emulator.close(),
+    };
+  },
+  async startStreaming(setup) {
+    const emulator = await startSlackEmulator({ limits: { streamLifetimeMs: setup.streamLifetimeMs } });
+    const plugin = slack(
+      { botToken: DEFAULT_SLACK_WORKSPACE.botToken, channel: DEFAULT_SLACK_WORKSPACE.channel, apiUrl: emulator.apiUrl, ...setup.timing, streaming: { lifetimeMs: setup.streamLifetimeMs } },
+      { env: {} },
+    );
+    const client = new WebClient(DEFAULT_SLACK_WORKSPACE.botToken, { slackApiUrl: emulator.apiUrl, retryConfig: { retries: 0 } });
+    const streams = () => emulator.messages().filter((m) => m.stream);
+    return {
+      plugin,
+      messages: () => emulator.messages().map((m) => ({ id: m.ts, text: shownText(m), calls: [], ...(m.threadTs === undefined ? {} : { replyTo: m.threadTs }) })),
+      fail: (op, fault, times = 1) => void emulator.faults.add({ route: op === 'send' ? 'chat.startStream' : 'chat.appendStream', times, respond: answer(fault) }),
+      remove: (ts) => emulator.deleteMessage(ts),
+      maxInFlight: () => Math.max(0, ...emulator.messages().map((m) => m.maxConcurrentCalls)),
+      // Slack streams only thread replies: the card answers a question posted in the channel.
+      async streamedCard() {
+        const question = await client.chat.postMessage({ channel: DEFAULT_SLACK_WORKSPACE.channel, text: 'please' });
+        return { replyTo: { messageId: question.ts!, inThread: true } };
+      },
+      streams: () => streams().map((m) => ({ id: m.ts, text: m.text })),
+      stopStream: (ts) => void emulator.stopStreamByUser(ts),
       close: () => emulator.close(),
     };
   },

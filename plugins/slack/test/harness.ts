@@ -34,7 +34,15 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   const scale = options.scale ?? 1;
   const scaled = (windows: readonly { limit: number; intervalMs: number }[]) => windows.map((w) => ({ limit: w.limit, intervalMs: Math.round(w.intervalMs / scale) }));
   const emulator = await startSlackEmulator({
-    limits: { postMessageWindows: scaled(DEFAULT_SLACK_LIMITS.postMessageWindows), updateWindows: scaled(DEFAULT_SLACK_LIMITS.updateWindows) },
+    limits: {
+      postMessageWindows: scaled(DEFAULT_SLACK_LIMITS.postMessageWindows),
+      updateWindows: scaled(DEFAULT_SLACK_LIMITS.updateWindows),
+      streamStartStopWindows: scaled(DEFAULT_SLACK_LIMITS.streamStartStopWindows),
+      appendStreamWindows: scaled(DEFAULT_SLACK_LIMITS.appendStreamWindows),
+      // The emulator runs on wall time, the core on script time: the stream's life shrinks with the world.
+      streamLifetimeMs: Math.round(DEFAULT_SLACK_LIMITS.streamLifetimeMs / scale),
+      statusTimeoutMs: Math.round(DEFAULT_SLACK_LIMITS.statusTimeoutMs / scale),
+    },
     ...options.emulator,
   });
   const plugin = slack({
@@ -46,6 +54,8 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     locale: 'en',
     budget: scaled(SLACK_DEFAULTS.budget),
     perCardIntervalMs: Math.round(SLACK_DEFAULTS.perCardIntervalMs / scale),
+    // Delivery runs on wall time: the stream's life the plugin declares shrinks like the emulator's.
+    streaming: { lifetimeMs: Math.max(1000, Math.round(DEFAULT_SLACK_LIMITS.streamLifetimeMs / scale)) },
     ...options.plugin,
   });
   const logger = recordingLogger();

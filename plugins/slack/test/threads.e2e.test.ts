@@ -18,8 +18,8 @@ const RUN = [
 ];
 
 describe('Slack: a card in the thread of the triggering message (over loopback)', () => {
-  it('posts with thread_ts, streams its updates in the thread, and nothing lands in the channel timeline', async () => {
-    h = await harness({ scale: 10 });
+  it('with native streaming off: posts with thread_ts, updates the card in the thread, and nothing lands in the channel timeline', async () => {
+    h = await harness({ scale: 10, plugin: { streaming: { mode: 'off' } } });
     const client = new WebClient(DEFAULT_SLACK_WORKSPACE.botToken, { slackApiUrl: h.emulator.apiUrl, retryConfig: { retries: 0 } });
     const question = await client.chat.postMessage({ channel: DEFAULT_SLACK_WORKSPACE.channel, text: 'fix the build please' });
     const card = h.cards.open('slack', undefined, { replyTo: { messageId: question.ts!, inThread: true } });

@@ -35,7 +35,7 @@ function mrkdwn(text: string): string {
 
 /** The state shown on the card holder, from the status context: `completed`, `failed`, `cancelled`, `waiting` or `running`. */
 export function slackCardState(blocks: unknown): string {
-  const status = textOf(((blocks ?? []) as Block[]).find((b) => b.block_id === 'status')?.elements?.[0]?.text);
+  const status = textOf(((blocks ?? []) as Block[]).find((b) => b.block_id === 'status' || b.block_id?.startsWith('status.'))?.elements?.[0]?.text);
   if (/white_check_mark/.test(status)) return 'completed';
   if (/:x:/.test(status)) return 'failed';
   if (/no_entry_sign/.test(status)) return 'cancelled';

@@ -40,9 +40,12 @@ export async function writePreview(out: string, scenarios: readonly SmokeScenari
 export interface ScreenshotResult {
   /** PNG files written, relative to the output folder. */
   readonly files: readonly string[];
-  /** Why there are none, when there are none. */
+  /** Why there are none (or fewer than asked), when so. */
   readonly note?: string;
 }
+
+/** Longest one screenshot (or page load) may take, in ms. */
+const SCREENSHOT_TIMEOUT_MS = 120_000;
 
 /**
  * PNGs of `preview.html` in headless Chromium: `preview.png` (the whole page) and
@@ -56,18 +59,24 @@ export async function writeScreenshots(out: string, previewFile: string, scenari
     const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
     return { files: [], note: `no screenshots: no headless Chromium (${why}); set CHROMIUM_PATH, install chromium, or add playwright-core and @sparticuz/chromium` };
   }
+  const files: string[] = [];
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // A full-page shot of every channel's column took over Playwright's default 30 s on a loaded machine.
+    page.setDefaultTimeout(SCREENSHOT_TIMEOUT_MS);
     await page.goto(`file://${previewFile}`);
     await mkdir(join(out, 'png'), { recursive: true });
-    const files = ['preview.png'];
     await page.screenshot({ path: join(out, 'preview.png'), fullPage: true });
+    files.push('preview.png');
     for (const scenario of scenarios) {
       const file = join('png', `${scenario.id}.png`);
       await page.locator(`#scenario-${scenario.id}`).screenshot({ path: join(out, file) });
       files.push(file);
     }
     return { files };
+  } catch (error) {
+    // The payloads and preview.html are the result; a screenshot that fails is a note, not a lost run.
+    return { files, note: `screenshots stopped after ${files.length}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
   } finally {
     await browser.close();
   }

@@ -1,6 +1,6 @@
 import type { ChangeKind } from '../card/card-state.js';
 import type { CardStatus, CardView } from '../card/view.js';
-import type { MessageRef, ReplyToMessage } from '../plugin/contract.js';
+import type { MessageRef, ReplyToMessage, Requester } from '../plugin/contract.js';
 import { ContinuationParts } from './continuations/continuation-parts.js';
 import { PHASE_TRANSITIONS, isFinalRung, type CardDeliveryPhase } from './failures/delivery-policy.js';
 import { FlushQueue } from './schedule/flush-queue.js';
@@ -80,10 +80,17 @@ export interface DeliverableCard {
   readonly target: unknown;
   /** The message that triggered the run: the card is sent as a reply to it (see `SendRequest.replyToMessage`). */
   readonly replyToMessage?: ReplyToMessage;
+  /** Who asked for the run (`OpenCardOptions.requester`), for a stream the platform addresses to a user (Slack `recipient_user_id`). */
+  readonly requester?: Requester;
   /** Called when the message turned out gone (recalled, deleted, too old). */
   onMessageGone(): void;
   /** Called once with the outcome of the final delivery. */
   onFinal(result: FinalDelivery): void;
+  /**
+   * Called once when the user stopped the card's message with the platform's own Stop (a
+   * `stopped-by-user` failure): the run is cancelled and the product's stop handler told.
+   */
+  onPlatformStop?(detail: string): void;
 }
 
 /**
@@ -229,6 +236,14 @@ export class CardDeliveryRecord {
     return true;
   }
 
+  /**
+   * A call failed for another reason than refused credentials: the platform got past them, so the
+   * last refresh worked and a later expiry (tokens expire any number of times) may refresh again.
+   */
+  credentialsPassed(): void {
+    this.authRefreshed = false;
+  }
+
   /** Consecutive failed calls so far (0 after a success). */
   get failureStreak(): number { return this.consecutiveFailures; }
 
@@ -251,6 +266,15 @@ export class CardDeliveryRecord {
     this.renewMessage();
     this.rungAttempts = 0;
     this.replaced = true;
+  }
+
+  /**
+   * A native stream rolled over: the card goes on in `message`, a fresh stream message that
+   * follows the previous one (whose text stays as it is).
+   */
+  continuedIn(message: MessageRef): void {
+    this.messageRef = message;
+    this.moveMessageTo('live');
   }
 
   /** Too many failures (or the channel stopped): progressive updates stop. */

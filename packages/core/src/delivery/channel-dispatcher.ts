@@ -19,6 +19,7 @@ import { FinalSettlement, LEASE_EXPIRED_ERROR } from './failures/final-settlemen
 import type { PreparedCall } from './schedule/flush-calls.js';
 import { FlushPump } from './schedule/flush-pump.js';
 import { OutageProbes } from './failures/outage-probes.js';
+import { StreamDispatch } from './streams/stream-dispatch.js';
 import { RefusedOperations } from './failures/refused-operations.js';
 import type { RetrySettings } from './failures/retry-settings.js';
 
@@ -78,6 +79,8 @@ export class ChannelDispatcher {
   private readonly settlement: FinalSettlement;
   /** Classifies failed calls, logs them, and decides waits and credential refreshes. */
   private readonly failures: CallFailures;
+  /** Cards of a streaming channel delivered as native streams. */
+  private readonly streams: StreamDispatch;
   /** Set by {@link close}: the error a final not settled by then is reported with. */
   private closing: string | undefined;
 
@@ -89,8 +92,13 @@ export class ChannelDispatcher {
     this.stop = new ChannelStop(deps.plugin.id, deps.logger, deps.plugin.credentials);
     this.refusedOperations = new RefusedOperations(deps.plugin.id, deps.logger);
     deps.plugin.transport.onNotice?.((notice) => deps.logger.warn(`${deps.plugin.id}: ${notice.message}`, { channel: deps.plugin.id, ...(notice.scope && { scope: notice.scope }) }));
-    this.store = new CardStoreWriter(deps.cards, deps.leases, deps.plugin.id, deps.logger, (record, expired) =>
-      this.settlement.fence(record, expired ? LEASE_EXPIRED_ERROR : undefined),
+    this.store = new CardStoreWriter(
+      deps.cards,
+      deps.leases,
+      deps.plugin.id,
+      deps.logger,
+      (record) => this.settlement.fence(record),
+      (record) => this.leaseRegained(record),
     );
     this.failures = new CallFailures({ plugin: deps.plugin, settings: deps.settings, clock: deps.clock, logger: deps.logger, retry: deps.retry, budget: this.budget, stop: this.stop, counters: this.counters });
     this.parts = new ContinuationDispatch({
@@ -123,6 +131,7 @@ export class ChannelDispatcher {
       parts: this.parts,
       leaseValid: (record) => this.leaseValid(record),
       platformCall: (call) => this.platformCall(call),
+      ...(deps.plugin.transport.refreshAuth && { refreshCredentials: () => this.failures.refreshCredentials({ channel: deps.plugin.id }) }),
       observe: (...args) => this.observe(...args),
       updatesRefused: () => this.refusedOperations.refusal('update') !== undefined,
     });
@@ -132,6 +141,25 @@ export class ChannelDispatcher {
       (record, rank) => this.prepareWithLease(record, CHANGE_OF_RANK[rank]!),
       (record) => this.budget.laneOf(record.messagePhase === 'live' ? 'update' : 'send'),
     );
+    this.streams = new StreamDispatch({
+      plugin: deps.plugin,
+      clock: deps.clock,
+      logger: deps.logger,
+      budget: this.budget,
+      classify: (error) => this.failures.classify(error),
+      platformCall: (call) => this.platformCall(call),
+      observe: (...args) => this.observe(...args),
+      succeeded: (record, call, view) => {
+        this.counters[call === 'update' ? 'updated' : 'sent'] += 1;
+        this.stop.lift();
+        this.probes.succeeded(record);
+        this.store.put(record, view);
+      },
+      handleFailure: (...args) => this.handleFailure(...args),
+      requeue: (...args) => this.requeue(...args),
+      markDirty: (record, change) => this.markDirty(record, change),
+      finish: (record, ok, error) => this.finish(record, ok, error),
+    });
     this.probes = new OutageProbes(deps.plugin.id, deps.clock, deps.logger, deps.retry, (record) => this.pump.request(record, CHANGE_RANK.structural));
   }
 
@@ -156,7 +184,11 @@ export class ChannelDispatcher {
   /** Records a change of a card and starts delivery when the budget allows. */
   markDirty(record: CardDeliveryRecord, change: CardChange): void {
     if (this.stop.stoppedBy && change !== 'terminal') record.pause();
-    if (record.accepts(change)) this.pump.request(record, CHANGE_RANK[change], change === 'terminal');
+    if (!record.accepts(change)) return;
+    // The run's end is stored before its final is tried: a process taking the card over after
+    // this one died delivers it (only a card stored already: its lease is then held).
+    if (change === 'terminal' && this.deps.leases.holds(record.card.id)) this.store.put(record, record.card.view());
+    this.pump.request(record, CHANGE_RANK[change], change === 'terminal');
   }
 
   /** Counters since the channel was created. */
@@ -189,6 +221,8 @@ export class ChannelDispatcher {
     this.closing = error;
     // Cards waiting (a retry's backoff, a slot) are prepared now, which fences them.
     for (const record of this.pump.pendingItems()) this.pump.request(record, 0, true);
+    // Cards waiting for the card store are fenced now, saying why.
+    for (const record of this.suspended) this.closedFor(record);
     await this.pump.idle();
     await this.settlement.close();
   }
@@ -196,19 +230,35 @@ export class ChannelDispatcher {
   /** True (and the card fenced) when shutdown closed the channel: no call may start for `record`. */
   private closedFor(record: CardDeliveryRecord): boolean {
     if (this.closing === undefined) return false;
-    if (record.phase !== 'delivered' && record.phase !== 'undeliverable') this.settlement.fence(record, this.closing);
+    const error = this.suspended.has(record) ? `${LEASE_EXPIRED_ERROR}; ${this.closing}` : this.closing;
+    if (record.phase !== 'delivered' && record.phase !== 'undeliverable') this.settlement.fence(record, error);
     return true;
   }
 
+  /** Cards waiting for the card store: their lease ran out locally while the store was unreachable. */
+  private readonly suspended = new Set<CardDeliveryRecord>();
+
   /**
-   * A card whose lease may have expired (the card store unreachable for longer than the lease) is
-   * fenced like one whose lease was lost: another process may have claimed it, so this one makes
-   * no more platform calls for it. Checked when a flush is decided and again just before its call.
+   * A card whose lease may have expired (the card store unreachable for longer than the lease)
+   * makes no platform call: another process may have claimed it. It waits, its changes kept, until
+   * the store answers: it is regained ({@link leaseRegained}: nobody claimed it) or lost (fenced,
+   * its final says so). Checked when a flush is decided and again just before its call.
    */
   private leaseValid(record: CardDeliveryRecord): boolean {
     if (!this.deps.leases.expired(record.card.id)) return true;
-    this.settlement.fence(record, LEASE_EXPIRED_ERROR);
+    if (!this.suspended.has(record)) {
+      this.suspended.add(record);
+      this.deps.logger.warn('card waits for the card store: its lease may have expired, another process may have taken it over', { card: record.card.id, channel: this.plugin.id });
+    }
     return false;
+  }
+
+  /** The store renewed the lease of a waiting card: nobody claimed it, it is delivered again from its latest state. */
+  private leaseRegained(record: CardDeliveryRecord): void {
+    if (!this.suspended.delete(record) || this.settlement.isFenced(record)) return;
+    this.deps.logger.debug('card store answers again: card delivered again', { card: record.card.id, channel: this.plugin.id });
+    const final = isTerminalStatus(record.card.view().status);
+    this.pump.request(record, CHANGE_RANK[final ? 'terminal' : 'structural'], final);
   }
 
   /** {@link prepare} for a card whose lease is valid, its call made only if the lease still is when the slot came. */
@@ -233,6 +283,8 @@ export class ChannelDispatcher {
       record.pause();
       return undefined;
     }
+    const streamed = this.streams.prepare(record, change, final, view);
+    if (streamed !== undefined) return streamed ?? undefined;
     let payload: unknown;
     let key: string;
     try {
@@ -302,6 +354,7 @@ export class ChannelDispatcher {
       }
     } catch (error) {
       const failure = this.failures.classify(error);
+      if (failure.kind !== 'auth') record.credentialsPassed();
       this.observe(record, call, startedAt, final, attempt, failure);
       if (call === 'send' && failure.kind === 'transient') record.sendMayHaveSucceeded();
       if (failure.kind === 'transient') record.lateCalls.callMayLandLate(this.deps.clock.now(), final);
@@ -395,6 +448,12 @@ export class ChannelDispatcher {
         // The stop's one error log says why; the final's own report carries it too.
         if (final) return this.finish(record, false, this.stop.finalError(failure), true);
         return record.pause();
+      case 'platform-stop':
+        this.deps.logger.debug('the user stopped the message on the platform: the run is cancelled, nothing more is sent', fields);
+        if (final) return this.finish(record, true);
+        record.pause();
+        record.card.onPlatformStop?.(failure.detail);
+        return;
       case 'stop-card':
         if (!this.unreachable.has(record)) {
           this.unreachable.add(record);
@@ -427,7 +486,9 @@ export class ChannelDispatcher {
       this.finish(record, false, failure.detail);
       return;
     }
-    record.climbTo(next.rung, FRESH_MESSAGE_AFTER[failure.kind]);
+    // A final the message showed already and that is only sent again because an older call may
+    // have landed over it stays on its message: a fresh one would show the final twice.
+    record.climbTo(next.rung, FRESH_MESSAGE_AFTER[failure.kind] && !record.lateCalls.reassertDue);
     this.requeue(record, change, now + wait);
   }
 
@@ -438,6 +499,7 @@ export class ChannelDispatcher {
   }
 
   private finish(record: CardDeliveryRecord, ok: boolean, error?: string, causeLogged = false): void {
+    this.streams.forget(record);
     this.settlement.settle(record, ok, error, causeLogged);
   }
 }

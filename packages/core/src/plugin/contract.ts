@@ -7,6 +7,10 @@ import type { FooterField, FooterStyle } from '../card/format/footer.js';
 import type { Locale } from '../card/view.js';
 
 export type { ClickHandler, ClickOutcome, ClickReply, ControlClick } from './click-contract.js';
+export * from './stream-contract.js';
+export type { MessageRef, ReplyToMessage, Requester } from './message-types.js';
+import type { StreamingMode } from './stream-contract.js';
+import type { MessageRef, ReplyToMessage, Requester } from './message-types.js';
 
 /**
  * The channel plugin contract. A plugin is data plus two small objects: a renderer (view → payload)
@@ -61,6 +65,11 @@ export interface BudgetedCall<Target = unknown> {
   readonly replyTo?: MessageRef;
   /** For a card opened with `replyTo`: the triggering message its send replies to. */
   readonly replyToMessage?: ReplyToMessage;
+  /**
+   * Set for a call of a native stream ({@link ChannelPlugin.streaming}): `start` (budgeted as a
+   * `send`), `append` and `stop` (budgeted as an `update` of {@link message}).
+   */
+  readonly stream?: 'start' | 'append' | 'stop';
 }
 
 /**
@@ -94,31 +103,6 @@ export interface ChannelSettings {
    * timeouts, so it catches a transport that never settles rather than a slow platform.
    */
   readonly callTimeoutMs?: number;
-}
-
-/** A sent message as the transport identifies it (Feishu `message_id`, DingTalk `outTrackId`). */
-export interface MessageRef {
-  readonly id: string;
-  /** Anything else the transport needs to update it later. */
-  readonly extra?: Readonly<Record<string, unknown>>;
-}
-
-/**
- * The message that triggered a run, for a card sent as a reply to it (`OpenCardOptions.replyTo`).
- * Platforms differ: Feishu replies with `reply_in_thread` (the card lands in the message's topic;
- * https://open.feishu.cn/document/server-docs/im-v1/message/reply), Slack posts with `thread_ts`
- * (https://docs.slack.dev/reference/methods/chat.postMessage), and a channel without replies sends
- * a normal message to the target.
- */
-export interface ReplyToMessage {
-  /** The platform id of the triggering message (Feishu `om_…`, Slack `ts`). */
-  readonly messageId: string;
-  /**
-   * True: the card goes into the message's thread (topic) rather than the chat's main timeline
-   * (Feishu `reply_in_thread: true`). Default false: a quoted reply in the chat where the platform
-   * has one (Feishu), the thread where threads are the only kind of reply (Slack).
-   */
-  readonly inThread?: boolean;
 }
 
 /** Turns a view into a platform payload. Must be pure and deterministic: equal views → equal payloads. */
@@ -202,14 +186,6 @@ export interface UpdateRequest<Payload> {
   readonly extraCalls?: ExtraCalls;
 }
 
-/** Who asked for a run, as the platform knows them (Feishu `open_id`, DingTalk `userId`). */
-export interface Requester {
-  /** Platform user id, used for the @-mention. */
-  readonly id: string;
-  /** Display name, shown where the platform cannot mention. */
-  readonly name?: string;
-}
-
 /** Arguments of {@link CardTransport.reply}: a short plain message replying to a card. */
 export interface ReplyRequest<Target = unknown> {
   /** The card's main message, which this message replies to. */
@@ -281,6 +257,12 @@ export interface TransportNotice {
  *   `channel_not_found` / `not_in_channel`, Feishu 230002 bot not in the chat / 230001 invalid
  *   receive_id, DingTalk's invalid openConversationId); that card's progressive updates stop and its
  *   final gets one try, other cards of the channel go on. `detail` should name the target.
+ * - `stream-ended`: a native stream no longer accepts calls (too old, idle too long: Slack
+ *   `message_not_in_streaming_state`); the core goes on in a fresh stream with what the ended one
+ *   did not take. Outside a stream it is handled like `gone`.
+ * - `stopped-by-user`: the user pressed the platform's own Stop on the message (Slack
+ *   `stopped_by_user`, Teams 403 "Content stream was canceled by user"): the run is cancelled, the
+ *   card's `onStop` handler is called, and nothing more is sent for the card (no fresh message).
  * - `missing-scope`: the app lacks a permission scope this operation needs (Feishu 99991672 "One of
  *   the following scopes is required", DingTalk 403 `AccessTokenPermissionDenied`, Slack
  *   `missing_scope`); every later call of the same operation would be refused alike until an admin
@@ -298,6 +280,8 @@ export type CallFailure =
   | { readonly kind: 'transient'; readonly detail: string }
   | { readonly kind: 'quota'; readonly detail: string }
   | { readonly kind: 'target'; readonly detail: string }
+  | { readonly kind: 'stream-ended'; readonly detail: string }
+  | { readonly kind: 'stopped-by-user'; readonly detail: string }
   | {
       readonly kind: 'missing-scope';
       /** The permission scope the platform named (`cardkit:card:write`, `Card.Streaming.Write`, `chat:write`), or undefined when it named none. */
@@ -382,6 +366,11 @@ export interface ChannelPlugin<Payload = unknown, Target = unknown> {
   readonly credentials?: string;
   readonly renderer: CardRenderer<Payload>;
   readonly transport: CardTransport<Payload, Target>;
+  /**
+   * The platform's native streaming, when the channel has it (see {@link StreamingMode}). Absent:
+   * every card uses `send` + `update`.
+   */
+  readonly streaming?: StreamingMode<Target>;
   /**
    * Card callbacks, when the channel is configured for them. Without it, cards still show open
    * questions, with the text reply to type instead of buttons (the renderer's choice).

@@ -1,6 +1,7 @@
 import type { FooterField, FooterStyle } from '../card/format/footer.js';
 import type { Locale } from '../card/view.js';
 import type { StandardSchemaV1 } from '../shared/standard-schema.js';
+import type { StreamingMode } from './stream-contract.js';
 import type { BudgetKey, BudgetedCall, CardRenderer, CardTransport, ChannelInteraction, ChannelPlugin, ChannelSettings, FeatureSwitches } from './contract.js';
 import { ChannelConfigError, parseChannelConfig, parseTimingOverrides } from './kit/config.js';
 import { configFromEnv, withEnvNames, type EnvSource, type EnvVariable } from './kit/env.js';
@@ -56,6 +57,8 @@ export interface ChannelParts<Payload, Target> {
   readonly transport: CardTransport<Payload, Target>;
   /** Card callbacks, when the config turns them on. */
   readonly interaction?: ChannelInteraction;
+  /** Native streaming, when the platform (and the config) has it (see `StreamingMode`). */
+  readonly streaming?: StreamingMode<Target>;
 }
 
 /** The budget keys of one call (see {@link ChannelPlugin.budgetKeys}). */
@@ -202,6 +205,7 @@ export function defineChannel<Id extends string, Schema extends StandardSchemaV1
       renderer: parts.renderer,
       transport: parts.transport,
       ...(parts.interaction ? { interaction: parts.interaction } : {}),
+      ...(parts.streaming ? { streaming: parts.streaming } : {}),
     };
     // The transport and interaction hold the secrets: logging or serialising the plugin shows its id and hidden config only.
     Object.defineProperty(plugin, 'toJSON', { value: shown, enumerable: false });

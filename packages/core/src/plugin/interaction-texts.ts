@@ -11,6 +11,8 @@ export interface InteractionTexts {
   readonly stale: string;
   readonly invalid: string;
   readonly stoppedReason: (by: string) => string;
+  /** Reason of a run the user stopped with the platform's own Stop (who pressed it is not known). */
+  readonly stoppedOnPlatform: string;
 }
 
 /** {@link InteractionTexts} by locale. */
@@ -25,6 +27,7 @@ export const INTERACTION_TEXTS: Readonly<Record<Locale, InteractionTexts>> = {
     stale: '该按钮来自已结束的运行或轮次，未执行任何操作',
     invalid: '无效的选择，请重试',
     stoppedReason: (by) => `已由 ${by} 停止`,
+    stoppedOnPlatform: '已在聊天中停止',
   },
   en: {
     approve: 'Approve',
@@ -36,5 +39,6 @@ export const INTERACTION_TEXTS: Readonly<Record<Locale, InteractionTexts>> = {
     stale: 'This button belongs to an earlier run or turn; nothing was done',
     invalid: 'That is not one of the choices; please try again',
     stoppedReason: (by) => `Stopped by ${by}`,
+    stoppedOnPlatform: 'Stopped in the chat',
   },
 };

@@ -7,6 +7,9 @@ import type { ChannelSettings, ChannelPlugin, CallFailure, MessageRef, ReplyToMe
 import { changedFilesLines, noProgressNote, planHeading, planLines } from './kit/sections.js';
 import { resolveFeatureSwitches } from './kit/switches.js';
 import { isTerminalStatus, type CardStatus, type CardView } from '../card/view.js';
+import { MemoryStreamFailure, MemoryStreams, type MemoryStream, type MemoryStreamCall, type MemoryStreamOptions } from './memory-stream.js';
+
+export type { MemoryStream, MemoryStreamOptions } from './memory-stream.js';
 
 /** What the in-memory channel renders: plain data, easy to assert on. */
 export interface MemoryPayload {
@@ -36,7 +39,8 @@ export interface MemoryPayload {
 
 /** One call the in-memory channel received. `at` is epoch ms on the wall/fake clock. */
 export interface MemoryCall {
-  readonly op: 'send' | 'update';
+  /** `send` / `update` in edit mode; `start` / `append` / `stop` of a native stream (`streaming` option). */
+  readonly op: 'send' | 'update' | 'start' | 'append' | 'stop';
   readonly messageId: string;
   readonly payload: MemoryPayload;
   readonly at: number;
@@ -44,6 +48,8 @@ export interface MemoryCall {
   readonly failure?: CallFailure['kind'];
   /** For a sent continuation part: the id of the main message it replies to. */
   readonly replyTo?: string;
+  /** A stream call acknowledged but not shown (an expired stream with `expired: 'ignore'`). */
+  readonly ignored?: true;
 }
 
 /** A message in the in-memory chat. */
@@ -57,6 +63,8 @@ export interface MemoryMessage {
   readonly replyTo?: string;
   /** For a card opened with `replyTo`: the triggering message it replies to (see `SendRequest.replyToMessage`). */
   readonly replyToMessage?: ReplyToMessage;
+  /** Set on a native stream message (ids `s1`, `s2`…). */
+  readonly stream?: MemoryStream;
 }
 
 /** A reply (completion ping) the in-memory channel received. */
@@ -101,6 +109,8 @@ export interface MemoryChannelOptions {
   readonly switches?: Readonly<Record<string, unknown>>;
   /** Read for `<ID>_CARD_*` switch variables (default: none, so tests never see the process's). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Gives the channel a native streaming mode with this lifetime (see `StreamingMode`); absent: edit mode only. */
+  readonly streaming?: MemoryStreamOptions;
 }
 
 /** The in-memory reference channel: a {@link ChannelPlugin} that records every call and can be told to fail. */
@@ -115,6 +125,11 @@ export interface MemoryChannel extends ChannelPlugin<MemoryPayload, string> {
   recall(messageId: string): void;
   /** Requests in flight right now, and the most ever seen at once. */
   readonly inFlight: { now: number; max: number };
+  /**
+   * The user presses the platform's own Stop on stream message `messageId`: later calls on it fail
+   * with `stopped-by-user`. @throws Error when the channel has no such stream.
+   */
+  stopStream(messageId: string): void;
 }
 
 /** Default timing of the in-memory channel (tick 3000 ms, 5 calls/s, 250 ms per card, 2500 ms debounce). */
@@ -152,6 +167,21 @@ function render(view: CardView, format: 'rich' | 'text', chunkChars: number | un
     ...(view.error !== undefined ? { error: view.error } : {}),
     ...(view.noProgressSince !== undefined ? { note: noProgressNote(view.noProgressSince, view.locale, 'UTC') } : {}),
     ...(view.images.length > 0 ? { images: view.images.map((image) => imagePlaceholderText(image, view.locale)) } : {}),
+  };
+}
+
+/** What a stream message shows, as a payload: its text as the answer, task steps as tool lines. */
+function streamPayload(stream: MemoryStream): MemoryPayload {
+  return {
+    format: 'rich',
+    status: stream.status,
+    title: '',
+    round: 0,
+    tools: [...stream.tasks.values()].map((task) => `${task.title} (${task.status})`),
+    thinking: '',
+    answer: stream.text,
+    footer: stream.footer ?? '',
+    ...(stream.plan.length > 0 ? { plan: stream.plan } : {}),
   };
 }
 
@@ -195,6 +225,15 @@ export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel
     throw new Error(`memoryChannel answerChunkChars must be a positive integer, got ${JSON.stringify(options.answerChunkChars)}`);
   }
   const chunkChars = options.answerChunkChars;
+  const streams = options.streaming
+    ? new MemoryStreams(options.streaming, switches.footerStyle, (streamCall) => recordStreamCall(streamCall))
+    : undefined;
+
+  function recordStreamCall({ op, id, stream, failure, ignored, create }: MemoryStreamCall): void {
+    if (create) messages.set(id, { id, target: create.target, history: [], gone: false, stream });
+    calls.push({ op, messageId: id, payload: streamPayload(stream), at: Date.now(), ...(failure ? { failure: failure.kind } : {}), ...(ignored ? { ignored } : {}) });
+    if (!failure && !ignored) messages.get(id)?.history.push(streamPayload(stream));
+  }
 
   async function call<T>(op: 'send' | 'update', messageId: string, payload: MemoryPayload, apply: () => T, replyTo?: string): Promise<T> {
     inFlight.now += 1;
@@ -231,6 +270,11 @@ export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel
     replies,
     inFlight,
     failNext: (fault) => faults.push({ ...fault }),
+    stopStream(messageId) {
+      if (!streams) throw new Error(`memory channel ${id} has no streams (give it the streaming option)`);
+      streams.stop(messageId);
+    },
+    ...(streams ? { streaming: streams.mode } : {}),
     recall(messageId) {
       const message = messages.get(messageId);
       if (message) message.gone = true;
@@ -272,7 +316,7 @@ export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel
         return { id: `r${replies.length}` };
       },
       classify: (error) =>
-        error instanceof MemoryFailure ? error.failure : { kind: 'transient', detail: String(error) },
+        error instanceof MemoryFailure || error instanceof MemoryStreamFailure ? error.failure : { kind: 'transient', detail: String(error) },
     },
   };
 }

@@ -49,6 +49,7 @@ interface Question<R> {
 export class CardInteractions {
   private readonly questions = new Set<Question<unknown>>();
   private stopEntry: InteractionEntry | undefined;
+  private stopHandler: StopHandler | undefined;
 
   constructor(private readonly host: InteractionHost) {}
 
@@ -104,15 +105,35 @@ export class CardInteractions {
       },
     };
     this.stopEntry = entry;
+    this.stopHandler = handler;
     host.router.add(entry);
     host.setStoppable(true);
     this.listen();
     return () => {
       if (this.stopEntry !== entry) return;
       this.stopEntry = undefined;
+      this.stopHandler = undefined;
       host.router.remove(entry);
       host.setStoppable(false);
     };
+  }
+
+  /**
+   * The user stopped the card's message with the platform's own Stop (a `stopped-by-user`
+   * failure). No click reaches the app, so who pressed it is not known: the stop handler, if any,
+   * is called with the run's requester when set, else `{ id: '' }`; the card ends as cancelled.
+   */
+  platformStopped(): void {
+    if (this.host.isTerminal()) return;
+    const handler = this.stopHandler;
+    const by = this.host.requester ?? { id: '' };
+    if (handler) {
+      void Promise.resolve()
+        .then(() => handler(by))
+        .catch((error: unknown) => this.host.logger.error(`card stop handler failed: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    const texts = INTERACTION_TEXTS[this.host.locale()];
+    this.host.cancel(this.host.requester ? texts.stoppedReason(this.host.requester.name || this.host.requester.id) : texts.stoppedOnPlatform);
   }
 
   /** Starts the channel's callbacks (once per composition); when they cannot start, the card falls back to replies to type. */
@@ -127,6 +148,7 @@ export class CardInteractions {
     for (const question of [...this.questions]) question.lapse();
     if (this.stopEntry) this.host.router.remove(this.stopEntry);
     this.stopEntry = undefined;
+    this.stopHandler = undefined;
   }
 
   private open<R>(

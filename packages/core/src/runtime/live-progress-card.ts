@@ -99,11 +99,15 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
     if (resumed) this.seed(resumed);
   }
 
-  /** A resumed card starts as stored: its start time, title, and running tools with their start times. */
+  /** A resumed card starts as stored: its start time, title, running tools with their start times, and the tools that ended by the run's end. */
   private seed(stored: StoredCard): void {
     const now = this.clock.now();
     const { state } = this.slot;
     state.apply({ type: 'run.started', at: stored.startedAt, title: stored.title, locale: stored.locale }, now);
+    for (const tool of stored.final?.tools ?? []) {
+      state.apply({ type: 'tool.started', callId: tool.callId, name: tool.name, args: tool.detail, at: tool.startedAt }, now);
+      state.apply({ type: 'tool.finished', callId: tool.callId, at: tool.finishedAt, ...(tool.summary !== undefined && { summary: tool.summary }), isError: tool.failed }, now);
+    }
     for (const tool of stored.tools) state.apply({ type: 'tool.started', callId: tool.callId, name: tool.name, args: tool.detail, at: tool.startedAt }, now);
     this.eventsApplied = 1;
     this.lastEventAt = now;
@@ -285,10 +289,14 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
       progressCardId: this.id,
       runId: this.runId,
       target: this.target,
+      ...(this.options.requester && { requester: this.options.requester }),
       ...(this.options.replyTo && { replyToMessage: { messageId: this.options.replyTo.messageId, inThread: this.options.replyTo.inThread ?? false } }),
       view: () => viewForVerbosity(state.view(this.clock.now()), this.verbosity),
       onMessageGone: () => {
         if (this.slot === slot) this.runtime.ticker.unwatch(this, this.tickMs);
+      },
+      onPlatformStop: () => {
+        if (this.slot === slot) this.interactive.platformStopped();
       },
       onFinal: (result) => {
         if (this.slot !== slot) return;

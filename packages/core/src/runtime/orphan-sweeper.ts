@@ -17,6 +17,12 @@ export interface OrphanSweeperDeps {
   readonly graceMs: number;
   /** Whether this composition has the card's channel. */
   hasChannel(channelId: string): boolean;
+  /** Whether this composition holds the card (delivers it now). */
+  holds(cardId: string): boolean;
+  /** The fencing token of a card whose final this composition settled but could not delete from the store yet. */
+  settledToken(cardId: string): number | undefined;
+  /** The store deleted a settled card. */
+  deleted(cardId: string): void;
   /** Claims a card for this composition, or undefined when it is not free (see `CardStore.claim`). */
   claim(card: StoredCard): Promise<CardLease | undefined>;
   /** Ends a claimed orphan as interrupted. */
@@ -24,8 +30,10 @@ export interface OrphanSweeperDeps {
 }
 
 /**
- * Finds cards whose owner stopped renewing its lease (a killed or crashed process) and, once the
- * lease expired more than `graceMs` ago and nobody resumed them, ends them as interrupted. Sweeps
+ * Finds cards whose owner stopped renewing its lease (a killed or crashed process, or this one
+ * when it lost track of a card) and, once the lease expired more than `graceMs` ago and nobody
+ * resumed them, ends them (with their stored final, else as interrupted). Deletes the cards this
+ * process settled while the store was unreachable. Sweeps
  * every half grace (at least every second, at most every lease), the first time one such interval
  * after start, so that the product's `resume` calls at start-up come first.
  */
@@ -63,7 +71,17 @@ export class OrphanSweeper {
       return;
     }
     for (const card of cards) {
-      if (card.lease.owner === owner || !this.deps.hasChannel(card.channelId)) continue;
+      if (!this.deps.hasChannel(card.channelId)) continue;
+      if (card.lease.owner === owner) {
+        // A card of this process: delivered now, or settled (its deletion failed while the store
+        // was away: deleted now). Else it was forgotten here: taken over like another's.
+        if (this.deps.holds(card.cardId)) continue;
+        const token = this.deps.settledToken(card.cardId);
+        if (token !== undefined) {
+          await store.delete(card.cardId, token).then(() => this.deps.deleted(card.cardId), () => undefined);
+          continue;
+        }
+      }
       if (clock.now() < card.lease.expiresAt + graceMs) continue;
       try {
         const lease = await this.deps.claim(card);

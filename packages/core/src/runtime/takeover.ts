@@ -50,6 +50,9 @@ export class Takeover {
           leaseTtlMs,
           graceMs: orphanGraceMs,
           hasChannel: (channelId) => registry.channelIds.includes(channelId),
+          holds: (cardId) => leases.holds(cardId) || this.claimed.has(cardId),
+          settledToken: (cardId) => leases.settledToken(cardId),
+          deleted: (cardId) => leases.deleted(cardId),
           claim: (card) => this.claim(card),
           end: (card, lease) => this.endInterrupted(card, lease),
         })
@@ -94,13 +97,24 @@ export class Takeover {
       if (!lease) throw new Error(`${named}: a live process holds the card (owner ${again.lease.owner}, lease renewed until ${new Date(again.lease.expiresAt).toISOString()})`);
     }
     const current = (await store.get(stored.cardId)) ?? stored;
-    return this.openClaimed(current, { requester }, true);
+    const card = this.openClaimed(current, { requester }, true);
+    // The run had ended (its owner died during the final's retries): its final is delivered.
+    if (current.final) endAsStored(card, current);
+    return card;
   }
 
-  /** Ends a card whose process stopped: the stored message shows it was interrupted (best effort). */
+  /**
+   * Ends a card whose process stopped: with the final stored with it (the run had ended, its
+   * final was being delivered), else the stored message shows it was interrupted (best effort).
+   */
   endInterrupted(stored: StoredCard, lease: CardLease): void {
     const { store, leases, logger } = this.deps;
     const shutDown = this.deps.isShutDown();
+    if (!shutDown && stored.final && isTerminalStatus(stored.status)) {
+      logger.warn('delivering the final of a card its stopped process left open', { card: stored.cardId, run: stored.runId, channel: stored.channelId });
+      endAsStored(this.openClaimed(stored, {}, false), stored);
+      return;
+    }
     if (shutDown || !stored.message || isTerminalStatus(stored.status)) {
       this.claimed.delete(stored.cardId);
       leases.release(stored.cardId);
@@ -119,4 +133,13 @@ export class Takeover {
   private openClaimed(stored: StoredCard, options: { requester?: Requester }, wrap: boolean): ProgressCard {
     return this.deps.sessions.open(stored.channelId, stored.target, options, stored, wrap, () => this.claimed.delete(stored.cardId));
   }
+}
+
+/** Ends `card` (opened from `stored`, seeded with its finished tools) as the stored final says. */
+function endAsStored(card: ProgressCard, stored: StoredCard): void {
+  const final = stored.final!;
+  const at = final.endedAt;
+  if (stored.status === 'completed') card.push({ type: 'run.completed', at, answer: final.answer });
+  else if (stored.status === 'failed') card.push({ type: 'run.failed', at, error: final.error ?? '' });
+  else card.push({ type: 'run.cancelled', at, ...(final.error !== undefined && { reason: final.error }) });
 }

@@ -85,4 +85,20 @@ describe('credentials refused again after a refresh (a wrong app secret)', () =>
     expect(refreshes()).toBe(1);
     expect(logger.lines).toEqual([]);
   });
+
+  it('a token that expires again after another failure is refreshed again: the final is delivered, the channel not stopped', async () => {
+    const { channel, cards, logger, refreshes } = compose();
+    const expired = { kind: 'auth', detail: '99991663 token expired' } as const;
+    channel.failNext({ op: 'send', failure: expired });
+    channel.failNext({ op: 'send', failure: { kind: 'transient', detail: 'HTTP 502' } });
+    channel.failNext({ op: 'send', failure: expired });
+    const card = cards.open('memory');
+    card.complete('answer after two expiries');
+    await settle(10_000);
+    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+    expect(refreshes()).toBe(2);
+    // (then one more update: the send that timed out may have created the message with older content)
+    expect(channel.calls.map((call) => call.failure).slice(0, 4)).toEqual(['auth', 'transient', 'auth', undefined]);
+    expect(logger.lines.filter((line) => line.includes('credentials refused'))).toEqual([]);
+  });
 });

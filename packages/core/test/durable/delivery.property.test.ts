@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, isTerminalStatus, silentLogger, type FinalDelivery, type MemoryPayload } from '../../src/index.js';
+import { createProgressCards, DEFAULT_RETRY_SETTINGS, isTerminalStatus, silentLogger, type FinalDelivery, type MemoryPayload } from '../../src/index.js';
 import { scriptedPlatform, type PlatformAnswer } from './scripted-platform.js';
 
 /** Random runs in all (CI runs the unit project, so at least 2 000); `PROPERTY_RUNS` overrides. */
@@ -47,6 +47,40 @@ const scenarioOf = (okWeight: number, maxAnswers: number) =>
     /** Long answers become continuation parts. */
     chunkChars: fc.constantFrom(undefined, undefined, 60),
   });
+
+/**
+ * The harsher platform of the fault matrix: token expiries (the plugin refreshes), runs of 5xx up to
+ * 40 calls long (a final inside one climbs its whole ladder), and calls applied late anywhere up to
+ * the late-apply window (`DEFAULT_RETRY_SETTINGS.lateApplyWindowMs`, counted from the failure, the
+ * call's latency included), besides every answer of {@link answerArb}.
+ */
+const harsherAnswerArb = (latencyMs: number): fc.Arbitrary<PlatformAnswer> =>
+  fc.oneof(
+    { weight: 3, arbitrary: fc.constant({ kind: 'ok' } as const) },
+    { weight: 1, arbitrary: fc.constantFrom<PlatformAnswer>({ kind: 'rate-limited' }, { kind: 'transient' }, { kind: 'lost' }, { kind: 'gone' }, { kind: 'rejected' }, { kind: 'hang' }) },
+    { weight: 1, arbitrary: fc.constant({ kind: 'expired' } as const) },
+    { weight: 1, arbitrary: fc.integer({ min: 2, max: 40 }).map((calls): PlatformAnswer => ({ kind: 'outage', calls })) },
+    { weight: 1, arbitrary: fc.integer({ min: 1, max: DEFAULT_RETRY_SETTINGS.lateApplyWindowMs - latencyMs }).map((lateMs): PlatformAnswer => ({ kind: 'late', lateMs })) },
+  );
+
+const harsherScenario = fc.constantFrom(0, 0, 50, 400).chain((latencyMs) =>
+  fc.record({
+    steps: fc.array(fc.tuple(fc.integer({ min: 0, max: 3000 }), step), { maxLength: 12 }),
+    ending: fc.constantFrom('completed', 'failed', 'cancelled', 'shutdown', 'shutdown'),
+    answers: fc.array(harsherAnswerArb(latencyMs), { maxLength: 30 }),
+    latencyMs: fc.constant(latencyMs),
+    chunkChars: fc.constantFrom(undefined, undefined, 60),
+  }),
+);
+
+/**
+ * Seeds of the harsher runs: `HARSHER_RUNS` split over them, so they cover several independent
+ * streams rather than one long one. Opt-in (default 0) until the duplicate final below is fixed:
+ * with HARSHER_RUNS=10000 (about 4 minutes on a loaded 2-core machine) seeds 20261201 and 7 pass
+ * their 2 500 runs, seeds 334132435 and 99991663 find the known bug.
+ */
+const HARSHER_SEEDS = [20261201, 7, 334132435, 99991663];
+const HARSHER_RUNS = Number(process.env.HARSHER_RUNS ?? 0);
 
 /** A mostly healthy platform: four answers in six are ok. */
 const scenario = scenarioOf(4, 14);
@@ -163,6 +197,51 @@ describe('delivery properties over random events and random platform answers', (
     }
     expect(rejections).toEqual([]);
   }, 600_000);
+
+  it.each(HARSHER_SEEDS.map((seed) => ({ seed, runs: Math.ceil(HARSHER_RUNS / HARSHER_SEEDS.length) })))(
+    'the same on the harsher platform: token expiries, long 5xx runs, late applies up to the window, shutdown at the default deadline (seed $seed, $runs runs)',
+    async ({ seed, runs }) => {
+      const rejections: unknown[] = [];
+      const onRejection = (reason: unknown) => rejections.push(reason);
+      process.on('unhandledRejection', onRejection);
+      try {
+        await fc.assert(fc.asyncProperty(harsherScenario, checkRun), { numRuns: runs, seed });
+      } finally {
+        process.off('unhandledRejection', onRejection);
+        vi.useRealTimers();
+      }
+      expect(rejections).toEqual([]);
+    },
+    900_000,
+  );
+
+  it.each([
+    [{"steps":[[0,{"kind":"tool","call":1}]],"ending":"completed","answers":[{"kind":"hang"},{"kind":"ok"},{"kind":"ok"},{"kind":"late","lateMs":1},{"kind":"transient"},{"kind":"ok"},{"kind":"outage","calls":8}],"latencyMs":0,"chunkChars":undefined}],
+    [{"steps":[],"ending":"completed","answers":[{"kind":"late","lateMs":1},{"kind":"ok"},{"kind":"outage","calls":2},{"kind":"ok"},{"kind":"ok"},{"kind":"expired"}],"latencyMs":400,"chunkChars":undefined}],
+    [{"steps":[[0,{"kind":"thinking"}]],"ending":"completed","answers":[{"kind":"late","lateMs":1},{"kind":"ok"},{"kind":"late","lateMs":1},{"kind":"ok"},{"kind":"transient"},{"kind":"ok"},{"kind":"expired"}],"latencyMs":50,"chunkChars":undefined}],
+    [{"steps":[],"ending":"completed","answers":[{"kind":"late","lateMs":1},{"kind":"rate-limited"},{"kind":"ok"},{"kind":"late","lateMs":1},{"kind":"ok"},{"kind":"outage","calls":8}],"latencyMs":50,"chunkChars":undefined}],
+    [{"steps":[],"ending":"completed","answers":[{"kind":"gone"},{"kind":"rate-limited"},{"kind":"ok"},{"kind":"transient"},{"kind":"ok"},{"kind":"outage","calls":8}],"latencyMs":400,"chunkChars":undefined}],
+  ])('the harsher platform\'s shrunk counterexamples: a final re-asserted after late calls stays on its message (%#)', async (s) => {
+    // Found by seeds 7, 334132435 and 99991663: the message showed the final, a later try of it (a
+    // re-assert after late calls, an update after an uncertain send) met a 5xx run, the final climbed
+    // to a fresh message, and the clean-up of the first one gave up within the same run: two
+    // messages showed the final.
+    await checkRun(s as never);
+  });
+
+  // Known bug, found by seeds 334132435 and 99991663 of the harsher runs: the message was created
+  // holding the final, the update sent once more after the uncertain send meets a 5xx run longer
+  // than the final's ladder and the clean-up's retries together, so the final moves to a fresh
+  // message and the first one keeps showing it too. Remove `.fails` once fixed.
+  it.fails('KNOWN BUG: a 5xx run outlasting the final\'s ladder and the clean-up leaves the final on two messages', async () => {
+    await checkRun({
+      steps: [],
+      ending: 'completed',
+      answers: [{ kind: 'gone' }, { kind: 'rate-limited' }, { kind: 'ok' }, { kind: 'transient' }, { kind: 'ok' }, { kind: 'outage', calls: 16 }],
+      latencyMs: 400,
+      chunkChars: undefined,
+    } as Parameters<typeof play>[0]);
+  });
 
   // Found by seed 334132435 and shrunk: the final moves to a fresh message whose sends all time out
   // and are applied late, so the final is given up while the fresh message shows it; the first

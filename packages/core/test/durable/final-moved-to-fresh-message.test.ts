@@ -78,4 +78,22 @@ describe('F18 a final moved to a fresh message', () => {
     while (!closed) await vi.advanceTimersByTimeAsync(100);
     expect(chat(platform)).toEqual({ showingFinal: 1, running: 0 });
   });
+
+  it('a fresh card that never got through: the abandoned message does not claim the result was sent below', async () => {
+    const { platform, reported } = await run({ update: [FAIL, FAIL, FAIL, FAIL, FAIL], send: [{ kind: 'ok' }, ...Array<PlatformAnswer>(20).fill(FAIL)] });
+    await settle(120_000);
+    expect(reported()).toMatchObject({ ok: false, status: 'completed' });
+    const shown = platform.mainMessages().map((message) => message.history.at(-1)!);
+    // (the fault case's run is in Chinese)
+    expect(shown.map((payload) => payload.answer).join('\n')).not.toMatch(/下方的新卡片|new card below/);
+    expect(shown.some((payload) => /结果可能未能送达|may not have been delivered/.test(payload.answer))).toBe(true);
+  });
+
+  it('a close of the abandoned message that meets an expired token refreshes it and retries', async () => {
+    const { platform, reported } = await run({ update: [FAIL, FAIL, FAIL, FAIL, FAIL, { kind: 'expired' }] });
+    await settle(120_000);
+    expect(reported()).toMatchObject({ ok: true, freshMessage: true });
+    expect(platform.refreshes()).toBe(1);
+    expect(chat(platform)).toEqual({ showingFinal: 1, running: 0 });
+  });
 });

@@ -87,8 +87,9 @@ describe('delivery property regressions', () => {
     expect(final).toMatchObject({ ok: false, freshMessage: true });
     expect(final.message).toBeUndefined();
     const shown = [...platform.channel.messages.values()].map((message) => [message.id, message.history.at(-1)!.answer]);
+    // The client never saw the fresh card: the first message does not claim it was sent below.
     expect(shown).toEqual([
-      ['m1', '（这张卡片无法再更新，结果已发送为下方的新卡片。）'],
+      ['m1', '（这张卡片无法再更新，结果可能未能送达。）'],
       ['m2', 'FINAL-ANSWER'],
     ]);
   });

@@ -6,11 +6,15 @@ import { memoryChannel, type CallFailure, type ChannelPlugin, type MemoryChannel
  * - `rate-limited` / `transient` / `gone` / `rejected`: refused, nothing applied;
  * - `lost`: applied, but the answer never arrives (the client times out: transient);
  * - `late`: the client times out (transient) and the platform applies the call `lateMs` later;
- * - `hang`: the call never settles and is never applied (the core's call timeout gives it up).
+ * - `hang`: the call never settles and is never applied (the core's call timeout gives it up);
+ * - `expired`: the token expired (an `auth` failure, nothing applied); the plugin can refresh it;
+ * - `outage`: this call and the next `calls - 1` answer 5xx (`transient`, nothing applied), a long
+ *   run of server errors (e.g. DingTalk's 30 s of 5xx).
  */
 export type PlatformAnswer =
-  | { readonly kind: 'ok' | 'rate-limited' | 'transient' | 'gone' | 'rejected' | 'lost' | 'hang' }
-  | { readonly kind: 'late'; readonly lateMs: number };
+  | { readonly kind: 'ok' | 'rate-limited' | 'transient' | 'gone' | 'rejected' | 'lost' | 'hang' | 'expired' }
+  | { readonly kind: 'late'; readonly lateMs: number }
+  | { readonly kind: 'outage'; readonly calls: number };
 
 class ScriptedFailure extends Error {
   constructor(readonly failure: CallFailure) {
@@ -18,7 +22,8 @@ class ScriptedFailure extends Error {
   }
 }
 
-const REFUSALS: Record<'rate-limited' | 'transient' | 'gone' | 'rejected', CallFailure> = {
+const REFUSALS: Record<'rate-limited' | 'transient' | 'gone' | 'rejected' | 'expired', CallFailure> = {
+  expired: { kind: 'auth', detail: '99991663 token expired' },
   'rate-limited': { kind: 'rate-limited', retryAfterMs: 500, detail: '429' },
   transient: { kind: 'transient', detail: 'HTTP 500' },
   gone: { kind: 'gone', detail: 'message recalled' },
@@ -38,10 +43,18 @@ export function scriptedPlatform(scripts: Partial<Record<CallSelector, readonly 
   const counters: Record<CallSelector, number> = { send: 0, update: 0, reply: 0, any: 0 };
   const byKey = new Map<string, Promise<MessageRef>>();
   const pending = new Set<Promise<unknown>>();
+  let outageLeft = 0;
+  let refreshes = 0;
   const next = (selector: CallSelector): PlatformAnswer => {
     const index = counters[selector]++;
     const anyIndex = counters.any++;
-    return scripts[selector]?.[index] ?? scripts.any?.[anyIndex] ?? { kind: 'ok' };
+    const scripted = scripts[selector]?.[index] ?? scripts.any?.[anyIndex] ?? { kind: 'ok' };
+    if (scripted.kind === 'outage') outageLeft = Math.max(outageLeft, scripted.calls);
+    if (outageLeft > 0) {
+      outageLeft -= 1;
+      return { kind: 'transient' };
+    }
+    return scripted;
   };
   const answer = async <T>(selector: CallSelector, apply: () => Promise<T>): Promise<T> => {
     let scripted = next(selector);
@@ -60,7 +73,8 @@ export function scriptedPlatform(scripts: Partial<Record<CallSelector, readonly 
       void late.finally(() => pending.delete(late));
       throw new ScriptedFailure({ kind: 'transient', detail: 'timeout (applied later)' });
     }
-    throw new ScriptedFailure(REFUSALS[scripted.kind]);
+    // (an `outage` answer was turned into its run of `transient` ones by `next`)
+    throw new ScriptedFailure(REFUSALS[scripted.kind === 'outage' ? 'transient' : scripted.kind]);
   };
   /** A `gone` answer to an update means the message was recalled: it no longer shows in the chat. */
   const update = (request: { message: MessageRef; payload: MemoryPayload; final: boolean }) =>
@@ -81,11 +95,14 @@ export function scriptedPlatform(scripts: Partial<Record<CallSelector, readonly 
         }),
       update,
       classify: (error) => (error instanceof ScriptedFailure ? error.failure : channel.transport.classify(error)),
+      refreshAuth: async () => void refreshes++,
     },
   };
   return {
     plugin,
     channel,
+    /** Credential refreshes the core asked for. */
+    refreshes: () => refreshes,
     /** Calls the platform may still apply late. */
     lateCalls: () => pending.size,
     /** Calls made so far (each send, update and reply the plugin was asked for). */

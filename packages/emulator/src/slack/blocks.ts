@@ -22,6 +22,10 @@ export function blockProblem(blocks: unknown, limits: SlackLimits): string | und
     } else if (b.type === 'input') {
       const input = b as { label?: { type?: unknown }; element?: { type?: unknown; action_id?: unknown } };
       if (input.label?.type !== 'plain_text' || typeof input.element?.type !== 'string') return `blocks[${i}] input needs a plain_text label and an element`;
+    } else if (b.type === 'markdown') {
+      const text = (b as { text?: unknown }).text;
+      if (typeof text !== 'string' || text === '') return `blocks[${i}] markdown needs text`;
+      if ([...text].length > limits.maxMarkdownChars) return `blocks[${i}] markdown text over ${limits.maxMarkdownChars} characters`;
     } else if (b.type !== 'divider') {
       return `blocks[${i}] type ${b.type} is not emulated`;
     }

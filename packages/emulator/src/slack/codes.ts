@@ -9,6 +9,10 @@ export const SLACK_ROUTES = {
   authTest: 'auth.test',
   postMessage: 'chat.postMessage',
   update: 'chat.update',
+  startStream: 'chat.startStream',
+  appendStream: 'chat.appendStream',
+  stopStream: 'chat.stopStream',
+  setStatus: 'assistant.threads.setStatus',
 } as const;
 
 /** One of {@link SLACK_ROUTES}. */
@@ -33,6 +37,12 @@ export interface SlackError {
 export const SLACK_ROUTE_SCOPES: Readonly<Partial<Record<SlackRoute, string>>> = {
   'chat.postMessage': 'chat:write',
   'chat.update': 'chat:write',
+  // The stream methods and the thread status need `chat:write` too (https://docs.slack.dev/reference/methods/chat.startStream;
+  // assistant.threads.setStatus since https://docs.slack.dev/changelog/2026/03/05/set-status-scope-update).
+  'chat.startStream': 'chat:write',
+  'chat.appendStream': 'chat:write',
+  'chat.stopStream': 'chat:write',
+  'assistant.threads.setStatus': 'chat:write',
 };
 
 const platform = (error: string): SlackError => ({ status: 200, error });
@@ -72,6 +82,27 @@ export const SlackErrors = {
    * ("Value for thread_ts was missing or invalid", https://api.slack.com/methods/conversations.replies#errors).
    */
   threadNotFound: () => platform('thread_not_found'),
+  /**
+   * chat.appendStream / chat.stopStream on a stream that was stopped or outlived its lifetime
+   * ("The message is not in the streaming state", https://docs.slack.dev/reference/methods/chat.appendStream).
+   */
+  messageNotInStreamingState: () => platform('message_not_in_streaming_state'),
+  /** The user stopped the stream: "no further appends are accepted" (chat.appendStream errors). */
+  stoppedByUser: () => platform('stopped_by_user'),
+  /** Another app's stream (chat.appendStream errors). */
+  messageNotOwnedByApp: () => platform('message_not_owned_by_app'),
+  /** chat.startStream in a channel without `recipient_user_id` ("Required when streaming to channels"). */
+  missingRecipientUserId: () => platform('missing_recipient_user_id'),
+  /** chat.startStream in a channel without `recipient_team_id`. */
+  missingRecipientTeamId: () => platform('missing_recipient_team_id'),
+  /** A chunk of an unknown type or shape (chat.startStream errors). */
+  invalidChunks: () => platform('invalid_chunks'),
+  /** More than 50 blocks (chat.startStream / stopStream errors). */
+  msgBlocksTooMany: () => platform('msg_blocks_too_many'),
+  /** chat.update while the message streams ("The message is currently streaming text and cannot be edited"). */
+  streamingStateConflict: () => platform('streaming_state_conflict'),
+  /** assistant.threads.setStatus with a `thread_ts` that names no message of the channel. */
+  invalidThreadTs: () => platform('invalid_thread_ts'),
   /**
    * The token lacks the method's scope: `missing_scope` with `needed` (and `provided`, the scopes it
    * has), HTTP 200 like every platform error (https://docs.slack.dev/reference/methods/chat.postMessage#errors).

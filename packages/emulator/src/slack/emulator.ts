@@ -11,7 +11,8 @@ import { blockProblem } from './blocks.js';
 import { SLACK_ROUTES, SLACK_ROUTE_NAMES, SLACK_ROUTE_SCOPES, SlackErrors, type SlackError, type SlackRoute } from './codes.js';
 import { DEFAULT_SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { SlackInteractivityEmulator, type SlackClick, type SlackClickResult, type SlackInteractivityConfig } from './interactivity.js';
-import { SlackMessageControlError, SlackMessageStore, type SlackMessageState, type StoredSlackMessage } from './messages.js';
+import { SlackMessageControlError, SlackMessageStore, type SlackMessageState, type SlackStreamState, type StoredSlackMessage } from './messages.js';
+import { SlackStreams, type SlackOutcome, type SlackThreadStatus } from './streams.js';
 
 /** The bot token and channel the emulator accepts when no options are given. */
 export const DEFAULT_SLACK_WORKSPACE = { botToken: 'xoxb-progresscard-emulator', teamId: 'T0PROGRESS', channel: 'C0PROGRESS' } as const;
@@ -52,6 +53,22 @@ export interface SlackMessageSnapshot {
   readonly history: CallRecord[];
   /** Most requests about this message processed at once. */
   readonly maxConcurrentCalls: number;
+  /** Set on a message opened with chat.startStream: its stream, as the user sees it. */
+  readonly stream?: SlackStreamSnapshot;
+}
+
+/** A streamed message's stream (its text is the message's `text`; blocks given at stop are its `blocks`). */
+export interface SlackStreamSnapshot {
+  /** `streaming` only while it still takes appends (its lifetime not over). */
+  readonly state: SlackStreamState | 'expired';
+  readonly startedAt: number;
+  readonly taskDisplayMode: string;
+  readonly recipientUserId?: string;
+  readonly planTitle?: string;
+  /** Task steps in first-seen order, latest state. */
+  readonly tasks: readonly { readonly id: string; readonly title: string; readonly status: string; readonly details?: string; readonly output?: string }[];
+  /** Every chunk accepted, in order. */
+  readonly chunks: readonly unknown[];
 }
 
 /** A change of one message (for the preview page). */
@@ -91,6 +108,14 @@ export interface SlackEmulatorCore {
   retryClick(triggerId: string): Promise<SlackClickResult>;
   /** The base URL `response_url`s point at (the started emulator sets its own). */
   setPublicBaseUrl(url: string): void;
+  /**
+   * The user presses Stop on streamed message `ts` (Slack's own stop of an agent stream): later
+   * appendStream / stopStream calls answer `stopped_by_user`.
+   * @throws SlackMessageControlError when `ts` is not a message that streams now.
+   */
+  stopStreamByUser(ts: string): SlackMessageSnapshot;
+  /** The status `assistant.threads.setStatus` set on a thread, until it clears (120 s, or the app's next message there). */
+  threadStatus(channel: string, threadTs: string): SlackThreadStatus | undefined;
 }
 
 /** A running Slack emulator. */
@@ -103,7 +128,7 @@ export interface SlackEmulator extends SlackEmulatorCore {
   close(): Promise<void>;
 }
 
-type Outcome = { ok: true; key?: string; fields: Record<string, unknown>; card?: unknown; change?: SlackMessageChange['kind'] } | { ok: false; error: SlackError; key?: string };
+type Outcome = SlackOutcome;
 
 const fail = (error: SlackError, key?: string): Outcome => ({ ok: false, error, key });
 
@@ -131,7 +156,8 @@ function parseBlocks(value: unknown): { blocks?: unknown[]; bad?: true } {
 }
 
 /**
- * Builds the Slack Web API emulator (auth.test, chat.postMessage, chat.update) without listening.
+ * Builds the Slack Web API emulator (auth.test, chat.postMessage, chat.update, the streaming methods
+ * and assistant.threads.setStatus, see {@link SlackStreams}) without listening.
  * Limits and errors follow https://api.slack.com/methods/chat.postMessage,
  * https://api.slack.com/methods/chat.update and https://api.slack.com/apis/rate-limits.
  */
@@ -149,6 +175,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
   const changes = new ChangeFeed<SlackMessageChange>();
   const postLimiter = new SlidingWindowLimiter(limits.postMessageWindows, clock);
   const updateLimiter = new SlidingWindowLimiter(limits.updateWindows, clock);
+  const streams = new SlackStreams(store, limits, clock, (channel) => channelError(channel));
   const snapshot = (m: StoredSlackMessage): SlackMessageSnapshot =>
     structuredClone({
       channel: m.channel,
@@ -162,6 +189,19 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       updates: m.updates,
       history: history.list({ key: m.ts }),
       maxConcurrentCalls: inFlight.max(m.ts),
+      ...(m.stream
+        ? {
+            stream: {
+              state: m.stream.state === 'streaming' && !streams.isStreaming(m) ? 'expired' : m.stream.state,
+              startedAt: m.stream.startedAt,
+              taskDisplayMode: m.stream.taskDisplayMode,
+              ...(m.stream.recipientUserId ? { recipientUserId: m.stream.recipientUserId } : {}),
+              ...(m.stream.planTitle ? { planTitle: m.stream.planTitle } : {}),
+              tasks: [...m.stream.tasks.values()],
+              chunks: m.stream.chunks,
+            },
+          }
+        : {}),
     });
   const notify = (kind: SlackMessageChange['kind'], ts: string) => {
     if (changes.size > 0) changes.emit({ platform: 'slack', kind, at: clock(), message: snapshot(store.require(ts)) });
@@ -260,6 +300,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
         if (!message || message.channel !== args.channel || message.state === 'deleted') return fail(SlackErrors.messageNotFound(), ts);
         if (message.botToken !== token) return fail(SlackErrors.cantUpdateMessage(), ts);
         if (message.state === 'edit-closed') return fail(SlackErrors.editWindowClosed(), ts);
+        if (streams.isStreaming(message)) return fail(SlackErrors.streamingStateConflict(), ts);
         const content = checkContent(args);
         if (content.error) return fail(content.error, ts);
         const limited = updateLimiter.tryAcquire(token);
@@ -273,6 +314,11 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       (args) => (typeof args.ts === 'string' ? args.ts : undefined),
     ),
   );
+  const tsOf = (args: Record<string, unknown>) => (typeof args.ts === 'string' ? args.ts : undefined);
+  app.post(`/api/${SLACK_ROUTES.startStream}`, (c) => run(c, SLACK_ROUTES.startStream, (args, token) => streams.start(args, token)));
+  app.post(`/api/${SLACK_ROUTES.appendStream}`, (c) => run(c, SLACK_ROUTES.appendStream, (args, token) => streams.append(args, token), tsOf));
+  app.post(`/api/${SLACK_ROUTES.stopStream}`, (c) => run(c, SLACK_ROUTES.stopStream, (args, token) => streams.stop(args, token), tsOf));
+  app.post(`/api/${SLACK_ROUTES.setStatus}`, (c) => run(c, SLACK_ROUTES.setStatus, (args) => streams.setStatus(args)));
   const interactivity = new SlackInteractivityEmulator(store, history, clock, (ts) => notify('updated', ts));
   interactivity.mount(app);
   app.notFound((c) => c.json({ ok: false, error: 'unknown_method' }, 404));
@@ -303,6 +349,12 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
     setPublicBaseUrl: (url) => {
       interactivity.baseUrl = url;
     },
+    stopStreamByUser: (ts) => {
+      if (!streams.stopByUser(ts)) throw new SlackMessageControlError(`message ${ts} does not stream now`);
+      notify('updated', ts);
+      return snapshot(store.require(ts));
+    },
+    threadStatus: (channel, threadTs) => streams.status(channel, threadTs),
   };
 }
 

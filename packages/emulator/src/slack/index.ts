@@ -4,3 +4,5 @@ export { DEFAULT_SLACK_LIMITS, type SlackLimits } from './limits.js';
 export { SLACK_MESSAGE_TRANSITIONS, type SlackMessageState } from './messages.js';
 export * from './emulator.js';
 export { SLACK_INTERACTION_ROUTE, type SlackClick, type SlackClickResult, type SlackInteractivityConfig } from './interactivity.js';
+export { SlackStreams, type SlackThreadStatus } from './streams.js';
+export type { SlackStreamState } from './messages.js';

@@ -20,6 +20,20 @@ export interface SlackLimits {
   readonly maxHeaderChars: number;
   /** Context block at most 10 elements (https://api.slack.com/reference/block-kit/blocks#context). */
   readonly maxContextElements: number;
+  /** chat.startStream and chat.stopStream are Tier 2, "20+ per minute" (https://docs.slack.dev/reference/methods/chat.startStream). Default 20/min each. */
+  readonly streamStartStopWindows: readonly LimitWindow[];
+  /** chat.appendStream is Tier 4, "100+ per minute" (https://docs.slack.dev/reference/methods/chat.appendStream). Default 100/min. */
+  readonly appendStreamWindows: readonly LimitWindow[];
+  /**
+   * A stream refuses appends and stops this long after it started (`message_not_in_streaming_state`).
+   * Not documented: field reports measure about 300 s, absolute (slackapi/node-slack-sdk#2702,
+   * slackapi/python-slack-sdk#1859). Default 300 000.
+   */
+  readonly streamLifetimeMs: number;
+  /** `markdown_text` (and a `markdown` block's text) at most 12 000 characters (chat.startStream arguments). */
+  readonly maxMarkdownChars: number;
+  /** An assistant thread status clears after two minutes without a message (assistant.threads.setStatus). Default 120 000. */
+  readonly statusTimeoutMs: number;
 }
 
 /** The documented values. */
@@ -31,4 +45,9 @@ export const DEFAULT_SLACK_LIMITS: SlackLimits = {
   maxSectionTextChars: 3000,
   maxHeaderChars: 150,
   maxContextElements: 10,
+  streamStartStopWindows: [{ limit: 20, intervalMs: 60_000 }],
+  appendStreamWindows: [{ limit: 100, intervalMs: 60_000 }],
+  streamLifetimeMs: 300_000,
+  maxMarkdownChars: 12_000,
+  statusTimeoutMs: 120_000,
 };

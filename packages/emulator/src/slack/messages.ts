@@ -27,6 +27,27 @@ export interface StoredSlackMessage {
   readonly createdAt: number;
   updatedAt: number;
   updates: number;
+  /** Set on a message opened with chat.startStream. */
+  stream?: SlackStream;
+}
+
+/** A stream's state: `streaming` until chat.stopStream, its lifetime, or the user's Stop. */
+export type SlackStreamState = 'streaming' | 'stopped' | 'stopped-by-user';
+
+/** A streamed message's stream, as the emulator holds it. */
+export interface SlackStream {
+  state: SlackStreamState;
+  readonly startedAt: number;
+  readonly recipientUserId?: string;
+  readonly taskDisplayMode: string;
+  /** The latest `plan_update` title. */
+  planTitle?: string;
+  /** Task steps by id, latest state (`task_update` chunks: title and status replace, details append). */
+  readonly tasks: Map<string, { id: string; title: string; status: string; details?: string; output?: string }>;
+  /** Every chunk accepted, in order (`markdown_text` included). */
+  readonly chunks: unknown[];
+  /** Blocks given at chat.stopStream, shown below the text. */
+  stopBlocks?: unknown[];
 }
 
 /** Messages by `ts`, in post order. */

@@ -16,6 +16,10 @@ export interface TestRedis {
   start(): Promise<void>;
   /** Stops it for good. */
   stop(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered, data is kept (an outage). */
+  pause(): void;
+  /** Lets a paused server answer again (SIGCONT). */
+  resume(): void;
 }
 
 const REDIS_SERVER = process.env.REDIS_SERVER ?? 'redis-server';
@@ -64,7 +68,10 @@ export async function startTestRedis(): Promise<TestRedis> {
     const unsupported = async () => {
       throw new Error('REDIS_URL is set: this test cannot restart that Redis');
     };
-    return { url: given, owned: false, kill: unsupported, start: unsupported, stop: noop };
+    const cannot = () => {
+      throw new Error('REDIS_URL is set: this test cannot pause that Redis');
+    };
+    return { url: given, owned: false, kill: unsupported, start: unsupported, stop: noop, pause: cannot, resume: cannot };
   }
   const port = await freePort();
   let child: ChildProcess | undefined;
@@ -85,11 +92,46 @@ export async function startTestRedis(): Promise<TestRedis> {
     running.kill('SIGKILL');
     await once(running, 'exit');
   };
+  const signal = (name: NodeJS.Signals) => () => void child?.kill(name);
   await start();
-  return { url: `redis://127.0.0.1:${port}`, owned: true, kill, start, stop: kill };
+  const stop = async () => {
+    child?.kill('SIGCONT');
+    await kill();
+  };
+  return { url: `redis://127.0.0.1:${port}`, owned: true, kill, start, stop, pause: signal('SIGSTOP'), resume: signal('SIGCONT') };
 }
 
 /** A key prefix no other test uses, so tests can share one Redis. */
 export function uniquePrefix(name: string): string {
   return `test:${name}:${process.pid}:${Math.random().toString(36).slice(2, 8)}:`;
+}
+
+/** A TCP proxy on loopback in front of `port` that holds every chunk `delayMs` in each direction. */
+export async function startLatencyProxy(target: string, delayMs: number): Promise<{ readonly url: string; close(): Promise<void> }> {
+  const { hostname, port } = new URL(target);
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = new Socket();
+    upstream.connect(Number(port), hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => sockets.delete(socket));
+    }
+    client.on('data', (chunk) => setTimeout(() => upstream.write(chunk), delayMs));
+    upstream.on('data', (chunk) => setTimeout(() => client.write(chunk), delayMs));
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port: proxyPort } = server.address() as { port: number };
+  return {
+    url: `redis://127.0.0.1:${proxyPort}`,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+      await once(server, 'close');
+    },
+  };
 }

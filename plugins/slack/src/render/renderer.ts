@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { tablesAsPreformatted } from './tables.js';
 import { cut, DEFAULT_TITLES, formatFooter, isTerminalStatus, oneLine, reasoningOpen, statusLabel, thinkingHeading, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
 import type { SlackBlock, SlackMessage } from './payload.js';
@@ -30,6 +31,23 @@ const MAX_FOOTER_CHARS = 300;
 
 const section = (text: string, blockId?: string): SlackBlock => ({ type: 'section', ...(blockId ? { block_id: blockId } : {}), text: { type: 'mrkdwn', text } });
 const context = (text: string, blockId?: string): SlackBlock => ({ type: 'context', ...(blockId ? { block_id: blockId } : {}), elements: [{ type: 'mrkdwn', text }] });
+
+/**
+ * Gives each block a `block_id` that changes with its content: Slack asks that `block_id`s be
+ * "unique for each message and each iteration of a message. If a message is updated, use a new
+ * block_id" (https://docs.slack.dev/reference/block-kit/blocks). The id keeps its name as a prefix
+ * (`answer_1.` + 8 hex digits of the content's SHA-256), so an unchanged block keeps its id and the
+ * render stays deterministic. The controls' ids (`pc_…`) carry the card and interaction a click
+ * names, and are left as they are.
+ */
+function freshBlockIds(blocks: readonly SlackBlock[]): SlackBlock[] {
+  return blocks.map((block) => {
+    if (!('block_id' in block) || block.block_id === undefined || block.block_id.startsWith('pc_')) return block;
+    const { block_id: name, ...content } = block;
+    const digest = createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 8);
+    return { ...block, block_id: `${name}.${digest}` } as SlackBlock;
+  });
+}
 
 /** The answer as section texts: main message first, then each thread reply's, and how many code points were left out. */
 function answerParts(answer: string, limits: SlackLimits): { main: string[]; replies: string[][]; leftOut: number } {
@@ -102,7 +120,7 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
       blocks.push(...decisionBlocks(view, limits.maxSectionChars), ...controlBlocks(view, options.controls ?? 'text'));
       blocks.push(...changedFilesBlocks(view, locale, limits.maxSectionChars));
       blocks.push(context(toMrkdwn(footer(view)), 'footer'));
-      return { text: cut(plainMrkdwn(headline(view)), limits.maxTextChars), blocks };
+      return { text: cut(plainMrkdwn(headline(view)), limits.maxTextChars), blocks: freshBlockIds(blocks) };
     },
 
     renderFallback(view) {
@@ -118,7 +136,7 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
         const last = i === replies.length - 1;
         const blocks: SlackBlock[] = [context(`_${oneLine(titleOf(view), 100)} ${t.part(i + 2)}_`, 'part_label'), ...sections.map((text, j) => section(text, `answer_${j + 1}`))];
         if (last && leftOut > 0) blocks.push(context(`_${t.cutNotice(leftOut)}_`, 'notice'));
-        return { text: plainMrkdwn(`${oneLine(titleOf(view), 100)} ${t.part(i + 2)}`), blocks };
+        return { text: plainMrkdwn(`${oneLine(titleOf(view), 100)} ${t.part(i + 2)}`), blocks: freshBlockIds(blocks) };
       });
     },
   };

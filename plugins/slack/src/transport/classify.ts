@@ -29,6 +29,12 @@ export const SLACK_ERROR_KINDS: Readonly<Record<string, CallFailure['kind']>> = 
   channel_not_found: 'target',
   not_in_channel: 'target',
   is_archived: 'target',
+  // Streams (https://docs.slack.dev/reference/methods/chat.appendStream, Errors): a stream past its
+  // life (about 5 min, or stopped) takes no more calls; the user's own Stop ends the run.
+  message_not_in_streaming_state: 'stream-ended',
+  stopped_by_user: 'stopped-by-user',
+  message_not_owned_by_app: 'gone',
+  streaming_state_conflict: 'transient',
 };
 
 interface SlackLikeError {

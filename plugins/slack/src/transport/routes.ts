@@ -1,10 +1,12 @@
-import type { ChatPostMessageArguments, ChatUpdateArguments, WebClient } from '@slack/web-api';
+import type { AssistantThreadsSetStatusArguments, ChatAppendStreamArguments, ChatPostMessageArguments, ChatStartStreamArguments, ChatStopStreamArguments, ChatUpdateArguments, WebClient } from '@slack/web-api';
 
 /** What a chat call resolves to (the SDK throws for `ok: false`). */
 interface SlackAnswer {
   readonly ok?: boolean;
   readonly ts?: string;
   readonly channel?: string;
+  /** auth.test's workspace id. */
+  readonly team_id?: string;
 }
 
 /** One Web API method the transport calls, through the SDK. */
@@ -37,5 +39,40 @@ export const SLACK_API_ROUTES = {
     doc: 'https://api.slack.com/methods/chat.update',
     tier: 'Tier 3: 50+ per minute',
     call: (client, r) => client.chat.update(r),
+  }),
+  /** Opens a native stream as a thread reply. */
+  startStream: route<ChatStartStreamArguments>({
+    method: 'chat.startStream',
+    doc: 'https://docs.slack.dev/reference/methods/chat.startStream',
+    tier: 'Tier 2: 20+ per minute',
+    call: (client, r) => client.chat.startStream(r),
+  }),
+  /** Appends text and chunks to an open stream. */
+  appendStream: route<ChatAppendStreamArguments>({
+    method: 'chat.appendStream',
+    doc: 'https://docs.slack.dev/reference/methods/chat.appendStream',
+    tier: 'Tier 4: 100+ per minute',
+    call: (client, r) => client.chat.appendStream(r),
+  }),
+  /** Closes a stream, with blocks below its text. */
+  stopStream: route<ChatStopStreamArguments>({
+    method: 'chat.stopStream',
+    doc: 'https://docs.slack.dev/reference/methods/chat.stopStream',
+    tier: 'Tier 2: 20+ per minute',
+    call: (client, r) => client.chat.stopStream(r),
+  }),
+  /** Shows (or clears) the thread's "is working…" status. */
+  setStatus: route<AssistantThreadsSetStatusArguments>({
+    method: 'assistant.threads.setStatus',
+    doc: 'https://docs.slack.dev/reference/methods/assistant.threads.setStatus',
+    tier: 'Special',
+    call: (client, r) => client.assistant.threads.setStatus(r),
+  }),
+  /** Names the workspace (`team_id`) for `recipient_team_id`. */
+  authTest: route<Record<string, never>>({
+    method: 'auth.test',
+    doc: 'https://docs.slack.dev/reference/methods/auth.test',
+    tier: 'Special',
+    call: (client) => client.auth.test(),
   }),
 } as const;

@@ -15,6 +15,20 @@ export interface SlackTarget {
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {}, setLevel() {}, getLevel: () => LogLevel.ERROR, setName() {} };
 
 /**
+ * The `@slack/web-api` client of a config: pointed at `apiUrl`, with the config's timeout, no retries
+ * and rate-limited calls rejected (`Retry-After` pauses are the core's).
+ */
+function createSlackClient(config: SlackConfig): WebClient {
+  return new WebClient(config.botToken, {
+    slackApiUrl: config.apiUrl.endsWith('/') ? config.apiUrl : `${config.apiUrl}/`,
+    timeout: config.requestTimeoutMs,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    logger: silentLogger,
+  });
+}
+
+/**
  * Posts and updates cards with the official `@slack/web-api` client: `chat.postMessage` (a
  * continuation part as a thread reply; a card opened with `replyTo` in the triggering message's
  * thread, `thread_ts`, whatever `inThread` says: Slack replies only in threads), `chat.update`. The client retries nothing and rejects
@@ -34,15 +48,12 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
   constructor(config: SlackConfig, options: { client?: WebClient; limits?: SlackLimits } = {}) {
     this.#config = config;
     this.#limits = options.limits ?? SLACK_LIMITS;
-    this.#client =
-      options.client ??
-      new WebClient(config.botToken, {
-        slackApiUrl: config.apiUrl.endsWith('/') ? config.apiUrl : `${config.apiUrl}/`,
-        timeout: config.requestTimeoutMs,
-        retryConfig: { retries: 0 },
-        rejectRateLimitedCalls: true,
-        logger: silentLogger,
-      });
+    this.#client = options.client ?? createSlackClient(config);
+  }
+
+  /** The Web API client the transport calls through (shared with the stream transport). */
+  get client(): WebClient {
+    return this.#client;
   }
 
   async send(request: SendRequest<SlackMessage, SlackTarget | string>): Promise<MessageRef> {

@@ -3,7 +3,9 @@ import type { WeComPayload } from '../render/payload.js';
 import type { WeComTransport } from '../transport/transport.js';
 import type { Turns } from '../transport/turns.js';
 import { clickOf, updateCardAnswer, type TemplateCardEvent } from './card-events.js';
-import { type CallbackEnvelope, CallbackRefused, type CallbackQuery } from './envelope.js';
+import { type CallbackAnswer, type CallbackEnvelope, CallbackRefused, type CallbackRequest } from './envelope.js';
+
+export type { CallbackAnswer, CallbackRequest } from './envelope.js';
 import { WeComHttpServer } from './http-server.js';
 
 /** A user's message to the bot, handed to {@link WeComCallbacks.onMessage} listeners. */
@@ -19,20 +21,6 @@ export interface WeComInboundMessage {
   readonly chatId?: string;
   /** The decrypted callback as WeCom sent it (https://developer.work.weixin.qq.com/document/path/100719). */
   readonly raw: Readonly<Record<string, unknown>>;
-}
-
-/** A callback request, framework-free: what {@link WeComCallbacks.handle} takes. */
-export interface CallbackRequest {
-  readonly method: string;
-  readonly query: CallbackQuery;
-  readonly body: string;
-}
-
-/** What {@link WeComCallbacks.handle} answers. */
-export interface CallbackAnswer {
-  readonly status: 200 | 400 | 403 | 404;
-  /** `text/plain`, as the official reference answers encrypted replies. */
-  readonly body: string;
 }
 
 /** Options of {@link WeComCallbacks}; durations in ms. */

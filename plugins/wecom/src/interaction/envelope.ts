@@ -73,3 +73,17 @@ export class CallbackEnvelope {
     for (const [signature, until] of this.seen) if (until < now) this.seen.delete(signature);
   }
 }
+
+/** A callback request, framework-free: what `WeComCallbacks.handle` takes. */
+export interface CallbackRequest {
+  readonly method: string;
+  readonly query: CallbackQuery;
+  readonly body: string;
+}
+
+/** What `WeComCallbacks.handle` answers. */
+export interface CallbackAnswer {
+  readonly status: 200 | 400 | 403 | 404;
+  /** `text/plain`, as the official reference answers encrypted replies. */
+  readonly body: string;
+}

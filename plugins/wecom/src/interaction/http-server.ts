@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readCallbackBody } from '@progresscard/core/plugin';
-import type { CallbackAnswer, CallbackRequest } from './callbacks.js';
-import type { CallbackQuery } from './envelope.js';
+import type { CallbackAnswer, CallbackQuery, CallbackRequest } from './envelope.js';
 
 /**
  * The HTTP server of the callback URL. WeCom checks the URL with a `GET` (the kit's

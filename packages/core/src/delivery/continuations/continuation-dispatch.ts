@@ -118,6 +118,7 @@ export class ContinuationDispatch {
     const now = this.host.clock.now();
     const fields = { card: record.card.id, channel: this.host.plugin.id, part: index + 2, kind: failure.kind, detail: failure.detail };
     this.host.counters.failed += 1;
+    if (failure.kind !== 'auth') record.credentialsPassed();
     const action = failureAction(failure.kind, (candidate) => this.host.applies(candidate, record.credentialsRefreshed, false));
     this.host.logFailure(action, 'continuation part failed', fields);
     if (action === 'refresh-credentials') {

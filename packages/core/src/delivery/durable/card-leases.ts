@@ -24,10 +24,16 @@ function leaseSafetyMarginMs(ttlMs: number): number {
  * Each held lease is valid locally until the expiry of the last lease the store acknowledged (a
  * write, a claim or a renewal that succeeded), less {@link leaseSafetyMarginMs}. While the store
  * fails, renewals are retried every tenth of the lease; a card whose local validity ran out
- * ({@link expired}) may have been claimed by another process and must make no more platform calls.
+ * ({@link expired}) may have been claimed by another process and must make no platform call until
+ * the store answers again. The card stays held meanwhile (fail safe, not fail stop): the next
+ * renewal the store accepts under the card's unchanged fencing token proves that nobody claimed it,
+ * and the card is `regained` (its holder delivers again); a moved token means another process took
+ * it over, and the card is `lost`.
  */
 export class CardLeases {
-  private readonly held = new Map<string, { fencingToken: number; validUntil: number; onLost?: () => void; rewrite?: () => void; onExpired?: () => void }>();
+  private readonly held = new Map<string, { fencingToken: number; validUntil: number; stored?: boolean; onLost?: () => void; rewrite?: () => void; onRegained?: () => void }>();
+  /** Cards whose final settled but whose deletion from the store did not succeed yet, with their fencing token. */
+  private readonly settled = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
 
@@ -53,14 +59,21 @@ export class CardLeases {
 
   /** Holds `cardId` under a lease claimed from the store. */
   adopt(cardId: string, lease: CardLease): void {
-    this.held.set(cardId, { fencingToken: lease.fencingToken, validUntil: this.validUntil(lease.expiresAt) });
+    this.held.set(cardId, { fencingToken: lease.fencingToken, validUntil: this.validUntil(lease.expiresAt), stored: true });
     this.startRenewing();
   }
 
-  /** The store acknowledged a write of `cardId` under a lease expiring at `expiresAt` (epoch ms). */
+  /**
+   * The store acknowledged a write or renewal of `cardId` under a lease expiring at `expiresAt`
+   * (epoch ms). A card whose lease had run out locally is regained: told to its `onRegained`.
+   */
   confirmed(cardId: string, expiresAt: number): void {
     const held = this.held.get(cardId);
-    if (held) held.validUntil = Math.max(held.validUntil, this.validUntil(expiresAt));
+    if (!held) return;
+    const wasExpired = this.expired(cardId);
+    held.stored = true;
+    held.validUntil = Math.max(held.validUntil, this.validUntil(expiresAt));
+    if (wasExpired && !this.expired(cardId)) held.onRegained?.();
   }
 
   /**
@@ -76,14 +89,20 @@ export class CardLeases {
 
   /**
    * Calls `onLost` once if the lease on `cardId` is lost, `rewrite` when the store no longer holds
-   * the card, and `onExpired` when a renewal finds the lease may have expired (see {@link expired}).
+   * the card, and `onRegained` when the store accepts the lease again after it ran out locally
+   * (see {@link expired}).
    */
-  watch(cardId: string, onLost: () => void, rewrite: () => void, onExpired?: () => void): void {
+  watch(cardId: string, onLost: () => void, rewrite: () => void, onRegained?: () => void): void {
     const held = this.held.get(cardId);
     if (!held) return;
     held.onLost = onLost;
     held.rewrite = rewrite;
-    held.onExpired = onExpired;
+    held.onRegained = onRegained;
+  }
+
+  /** True while this process holds `cardId` (written or claimed, final not settled). */
+  holds(cardId: string): boolean {
+    return this.held.has(cardId);
   }
 
   /** The store refused a write of `cardId`: another process holds it now. */
@@ -93,10 +112,29 @@ export class CardLeases {
     held?.onLost?.();
   }
 
-  /** Forgets `cardId` (its final settled). */
+  /** Forgets `cardId` (its final settled, or it was lost). */
   release(cardId: string): void {
     this.held.delete(cardId);
     if (this.held.size === 0) this.stopRenewing();
+  }
+
+  /**
+   * The final of `cardId` settled and its deletion from the store is under way with `fencingToken`:
+   * until {@link deleted}, this process's orphan sweep deletes it again instead of taking it over.
+   */
+  settling(cardId: string, fencingToken: number): void {
+    this.release(cardId);
+    this.settled.set(cardId, fencingToken);
+  }
+
+  /** The store deleted `cardId` (or another process holds it now). */
+  deleted(cardId: string): void {
+    this.settled.delete(cardId);
+  }
+
+  /** The fencing token of a settled card whose deletion did not succeed yet, if `cardId` is one. */
+  settledToken(cardId: string): number | undefined {
+    return this.settled.get(cardId);
   }
 
   /** Cards held now. */
@@ -110,16 +148,12 @@ export class CardLeases {
   }
 
   /**
-   * Renews every lease held now; on a store failure (reported once per outage by the
-   * composition's store wrapper) the renewal is retried after a tenth of the lease (cards keep going while their lease is valid).
+   * Renews every lease held now, those that ran out locally too (the store decides by the fencing
+   * token whether nobody claimed them meanwhile); on a store failure (reported once per outage by
+   * the composition's store wrapper) the renewal is retried after a tenth of the lease (cards keep
+   * going while their lease is valid, and wait for the store once it is not).
    */
   async renew(): Promise<void> {
-    // A store that hangs rather than fails must not keep a card acting past its lease either.
-    for (const [cardId, held] of [...this.held]) {
-      if (!this.expired(cardId)) continue;
-      this.release(cardId);
-      held.onExpired?.();
-    }
     const cards = [...this.held].map(([cardId, { fencingToken }]) => ({ cardId, fencingToken }));
     if (cards.length === 0) return;
     const expiresAt = this.clock.now() + this.ttlMs;
@@ -131,9 +165,16 @@ export class CardLeases {
       this.retrySoon();
       return;
     }
-    for (const { cardId } of cards) this.confirmed(cardId, expiresAt);
+    const refused = new Set([...renewal.lost, ...renewal.missing]);
     for (const cardId of renewal.lost) this.lost(cardId);
-    for (const cardId of renewal.missing) this.held.get(cardId)?.rewrite?.();
+    for (const { cardId } of cards) if (!refused.has(cardId)) this.confirmed(cardId, expiresAt);
+    // A card gone from the store while its lease was valid (or never stored): the store lost it
+    // (e.g. Redis restarted empty), nobody can have claimed it: written again. Gone after its
+    // stored lease ran out, it may have been taken over, finished and deleted by another process: lost.
+    for (const cardId of renewal.missing) {
+      if (this.expired(cardId) && this.held.get(cardId)?.stored) this.lost(cardId);
+      else this.held.get(cardId)?.rewrite?.();
+    }
   }
 
   private validUntil(expiresAt: number): number {

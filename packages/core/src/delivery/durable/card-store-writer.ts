@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { CardView } from '../../card/view.js';
+import { isTerminalStatus, type CardView } from '../../card/view.js';
 import type { Logger } from '../../shared/logger.js';
 import type { CardDeliveryRecord } from '../card-delivery-record.js';
 import type { CardLeases } from './card-leases.js';
-import type { CardStore, StoredCard } from './card-store.js';
+import type { CardStore, StoredCard, StoredFinal } from './card-store.js';
 
 /**
  * Writes one channel's card delivery state to the {@link CardStore} under the card's lease: only
@@ -20,8 +20,10 @@ export class CardStoreWriter {
     private readonly leases: CardLeases,
     private readonly channelId: string,
     private readonly logger: Logger,
-    /** Another process took the card over (`expired`: may have, as the store was unreachable for longer than the lease). */
-    private readonly fenced: (record: CardDeliveryRecord, expired?: boolean) => void,
+    /** Another process took the card over. */
+    private readonly fenced: (record: CardDeliveryRecord) => void,
+    /** The store accepted the card's lease again after it ran out locally: nobody claimed it meanwhile. */
+    private readonly regained: (record: CardDeliveryRecord) => void,
   ) {}
 
   /** Writes the card's state when it changed since the last write. */
@@ -32,7 +34,8 @@ export class CardStoreWriter {
     const tools = view.tools.flatMap((tool) =>
       tool.state === 'running' && tool.startedAt !== undefined ? [{ callId: tool.callId, name: tool.name, detail: tool.detail, startedAt: tool.startedAt }] : [],
     );
-    const signature = `${view.status}|${record.phase}|${record.sendKey}|${record.message?.id}|${parts.map((part) => part?.id).join(',')}|${contentHash}|${tools.map((tool) => tool.callId).join(',')}`;
+    const final = storedFinal(view);
+    const signature = `${view.status}|${final?.tools.length}|${record.phase}|${record.sendKey}|${record.message?.id}|${parts.map((part) => part?.id).join(',')}|${contentHash}|${tools.map((tool) => tool.callId).join(',')}`;
     if (this.stored.get(record)?.signature === signature) return;
     const cardId = record.card.id;
     const card: StoredCard = {
@@ -50,6 +53,7 @@ export class CardStoreWriter {
       startedAt: view.startedAt,
       tools,
       contentHash,
+      ...(final && { final }),
       lease: this.leases.leaseOf(cardId),
     };
     this.stored.set(record, { signature, card });
@@ -57,7 +61,7 @@ export class CardStoreWriter {
       cardId,
       () => this.fenced(record),
       () => this.rewrite(record),
-      () => this.fenced(record, true),
+      () => this.regained(record),
     );
     this.write(card);
   }
@@ -82,12 +86,32 @@ export class CardStoreWriter {
   /** Forgets a settled card (and its lease). */
   delete(record: CardDeliveryRecord): void {
     const cardId = record.card.id;
+    if (!this.leases.holds(cardId)) return;
     const { fencingToken } = this.leases.leaseOf(cardId);
-    this.leases.release(cardId);
-    void this.cards.delete(cardId, fencingToken).catch((error: unknown) => this.failed(error));
+    this.leases.settling(cardId, fencingToken);
+    void this.cards.delete(cardId, fencingToken).then(
+      () => this.leases.deleted(cardId),
+      (error: unknown) => this.failed(error),
+    );
   }
 
   private failed(error: unknown): void {
     this.logger.debug('card store write failed; delivery goes on without it', { channel: this.channelId, error: String(error) });
   }
+}
+
+/**
+ * What a terminal view ends with, for the store: the answer (or error / cancel reason), when the
+ * run ended and the finished tool calls, so that a process taking the card over after this one
+ * died during the final's retries delivers this final instead of "interrupted". Undefined while
+ * the run goes on.
+ */
+function storedFinal(view: CardView): StoredFinal | undefined {
+  if (!isTerminalStatus(view.status)) return undefined;
+  const tools = view.tools.flatMap((tool) =>
+    tool.startedAt === undefined || (tool.state !== 'finished' && tool.state !== 'failed')
+      ? []
+      : [{ callId: tool.callId, name: tool.name, detail: tool.detail, startedAt: tool.startedAt, finishedAt: tool.finishedAt ?? tool.startedAt, summary: tool.summary, failed: tool.state === 'failed' }],
+  );
+  return { answer: view.answer, ...(view.error !== undefined && { error: view.error }), endedAt: view.footer.sentAt, tools };
 }

@@ -27,6 +27,32 @@ export interface StoredTool {
   readonly startedAt: number;
 }
 
+/** A tool call that had ended when the run ended (see {@link StoredFinal}). */
+export interface StoredFinishedTool extends StoredTool {
+  /** Epoch ms the call ended. */
+  readonly finishedAt: number;
+  /** Its one-line result, if any. */
+  readonly summary?: string;
+  /** True when the call failed. */
+  readonly failed: boolean;
+}
+
+/**
+ * How the run ended, stored as soon as the card turned terminal (before its final is delivered):
+ * a process that takes the card over (after this one was killed during the final's retries)
+ * delivers this final rather than ending the card as interrupted.
+ */
+export interface StoredFinal {
+  /** The answer the card shows (may be empty, e.g. for a failed run). */
+  readonly answer: string;
+  /** The error of a failed run, or the reason of a cancelled one. */
+  readonly error?: string;
+  /** Epoch ms the run ended. */
+  readonly endedAt: number;
+  /** Tool calls that had ended, with their results. */
+  readonly tools: readonly StoredFinishedTool[];
+}
+
 /** What a {@link CardStore} keeps of one open card message. JSON-serialisable. */
 export interface StoredCard {
   /** Card message id (a card-per-turn run has one per turn). */
@@ -55,6 +81,8 @@ export interface StoredCard {
   readonly tools: readonly StoredTool[];
   /** SHA-1 (hex) of the last content the platform accepted on the main message. */
   readonly contentHash?: string;
+  /** Set once the run ended (`status` is then terminal): the final to deliver. */
+  readonly final?: StoredFinal;
   /** Who holds the card (see {@link CardLease}). */
   readonly lease: CardLease;
 }

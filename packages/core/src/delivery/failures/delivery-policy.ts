@@ -62,6 +62,10 @@ export const FRESH_MESSAGE_AFTER: Readonly<Record<CallFailureKind, boolean>> = {
   quota: false,
   // Never reached: an unreachable target ends the final at once (see `stop-card`).
   target: false,
+  // Outside a stream an ended stream is a message that takes no more edits, like `gone`.
+  'stream-ended': true,
+  // Never reached: a stop on the platform settles the final at once (see `platform-stop`).
+  'stopped-by-user': false,
   // The update route lacks its scope: the final can only go out as a fresh message.
   'missing-scope': true,
 };
@@ -80,12 +84,15 @@ export const FRESH_MESSAGE_AFTER: Readonly<Record<CallFailureKind, boolean>> = {
  * - `stop-card`: the card's target cannot be reached (a wrong channel, a bot not in the chat): that
  *   card's progressive updates stop (one error log names the target), its final is tried once, no
  *   plain-text render, no fresh message; other cards of the channel go on;
+ * - `platform-stop`: the user stopped the message with the platform's own Stop: the run is
+ *   cancelled (the card's `onStop` handler hears it), nothing more is sent for the card, and its
+ *   final settles without a call (the message shows what the user stopped);
  * - `stop-operation`: the app lacks the scope of the refused operation (`send`, `update`, `reply`):
  *   that operation stops for every card of the channel for the rest of the process (one error log
  *   names the scope), the others go on; a final whose update is refused goes out as a fresh
  *   message, a final whose send is refused is reported undeliverable without retrying.
  */
-export type FailureAction = 'refresh-credentials' | 'replace-message' | 'plain-text-render' | 'wait-rate-limit' | 'back-off' | 'stop-channel' | 'stop-card' | 'stop-operation';
+export type FailureAction = 'refresh-credentials' | 'replace-message' | 'plain-text-render' | 'wait-rate-limit' | 'back-off' | 'stop-channel' | 'stop-card' | 'platform-stop' | 'stop-operation';
 
 /**
  * Failure kind → actions, first applicable wins (`refresh-credentials` applies once per streak,
@@ -101,6 +108,8 @@ const FAILURE_ACTIONS: Readonly<Record<CallFailureKind, readonly FailureAction[]
   transient: ['back-off'],
   quota: ['stop-channel'],
   target: ['stop-card'],
+  'stream-ended': ['replace-message'],
+  'stopped-by-user': ['platform-stop'],
   'missing-scope': ['stop-operation'],
 };
 

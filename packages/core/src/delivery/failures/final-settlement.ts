@@ -23,6 +23,8 @@ export interface FinalSettlementHost {
   leaseValid(record: CardDeliveryRecord): boolean;
   /** Makes one platform call: timed for the budget, given up after the channel's call timeout. */
   platformCall<T>(call: () => Promise<T>): Promise<T>;
+  /** Fetches fresh credentials (never rejects); undefined when the transport cannot. */
+  readonly refreshCredentials?: () => Promise<void>;
   observe(record: CardDeliveryRecord, call: DeliveryCall, startedAt: number, final: boolean, attempt: number, failure?: CallFailure): void;
   /** True when the channel's updates are refused for a missing scope: a given-up message cannot be closed. */
   updatesRefused(): boolean;
@@ -88,7 +90,7 @@ export class FinalSettlement {
     // also when the final failed but the fresh message may show it: it exists and its last update
     // failed, or a send of it timed out (the platform may have created it, maybe later).
     if (record.movedFrom && (ok || record.messageMayExist) && mayCloseMoved) {
-      const closed = this.closeMoved(record, view).then(() => {
+      const closed = this.closeMoved(record, view, ok).then(() => {
         this.closing.delete(closed);
         record.card.onFinal(result);
       });
@@ -106,7 +108,7 @@ export class FinalSettlement {
   }
 
   /** Closes the message the final moved away from: retried like a final, again after its late calls (see {@link closeMovedMessage}). */
-  private closeMoved(record: CardDeliveryRecord, view: CardView): Promise<void> {
+  private closeMoved(record: CardDeliveryRecord, view: CardView, freshCardExists: boolean): Promise<void> {
     const { plugin, budget, clock, logger, retry } = this.host;
     const message = record.movedFrom!;
     return closeMovedMessage({
@@ -118,8 +120,13 @@ export class FinalSettlement {
       platformCall: (call) => this.host.platformCall(call),
       logger,
       clock,
-      retryDelaysMs: retry.finalRetryDelaysMs,
+      // The final's delays, then the outage probes': while the first message may show the final
+      // too, giving up its close early leaves the chat with the final twice (a 5xx run outlasting
+      // the final's delays, which moved the final to the fresh message in the first place).
+      retryDelaysMs: [...retry.finalRetryDelaysMs, ...retry.probeDelaysMs],
       lateCallsUntil: record.movedFromLateUntil,
+      freshCardExists,
+      refreshCredentials: this.host.refreshCredentials,
       report: (startedAt, attempt, failure) => this.host.observe(record, 'moved-notice', startedAt, true, attempt, failure),
     });
   }

@@ -4,20 +4,30 @@ import { classifyCallError } from '../calls/call-timeout.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
 
+/** The note on a given-up message, by whether the fresh card with the result is known to exist. */
 const NOTICE = {
-  'zh-CN': '（这张卡片无法再更新，结果已发送为下方的新卡片。）',
-  en: '(This card could not be updated any more; the result was sent as a new card below.)',
+  sent: {
+    'zh-CN': '（这张卡片无法再更新，结果已发送为下方的新卡片。）',
+    en: '(This card could not be updated any more; the result was sent as a new card below.)',
+  },
+  uncertain: {
+    'zh-CN': '（这张卡片无法再更新，结果可能未能送达。）',
+    en: '(This card could not be updated any more; the result may not have been delivered.)',
+  },
 } as const;
 
 /**
- * The view shown on a message that was given up for a fresh one: the final status and a note
- * pointing to the new card, without the answer (so the chat does not hold the answer twice).
+ * The view shown on a message that was given up for a fresh one: the final status and a note,
+ * without the answer (so the chat does not hold the answer twice). The note points to the new
+ * card only when it exists (`freshCardExists`: the platform accepted it); else it says the result
+ * may not have been delivered.
  */
-function movedNoticeView(finalView: CardView): CardView {
-  return { ...finalView, answer: NOTICE[finalView.locale], thinking: '', tools: [], hasRunningTools: false };
+function movedNoticeView(finalView: CardView, freshCardExists: boolean): CardView {
+  const notice = NOTICE[freshCardExists ? 'sent' : 'uncertain'][finalView.locale];
+  return { ...finalView, answer: notice, thinking: '', tools: [], hasRunningTools: false };
 }
 
-/** Failure kinds after which closing the given-up message is not tried again: it is gone, or every call would fail alike. */
+/** Failure kinds after which closing the given-up message is not tried again: it is gone, or every call would fail alike (`auth` after one credential refresh). */
 const GIVE_UP_AFTER: ReadonlySet<CallFailure['kind']> = new Set(['gone', 'auth', 'quota', 'missing-scope']);
 
 /** A timer that keeps the process alive: a close is part of the final, which `shutdown()` awaits. */
@@ -43,6 +53,10 @@ export interface CloseMovedMessageOptions {
   readonly lateCallsUntil: number;
   /** Told once each update call settled: when it started (epoch ms), which try, how it failed. */
   readonly report?: (startedAt: number, attempt: number, failure?: CallFailure) => void;
+  /** True when the platform accepted the fresh card holding the final (the note then points to it). */
+  readonly freshCardExists: boolean;
+  /** Fetches fresh credentials (an expired token): an `auth` answer is retried once after it. */
+  readonly refreshCredentials?: () => Promise<void>;
 }
 
 /**
@@ -55,7 +69,7 @@ export interface CloseMovedMessageOptions {
 export async function closeMovedMessage(options: CloseMovedMessageOptions): Promise<void> {
   let payload: unknown;
   try {
-    payload = options.renderer.render(movedNoticeView(options.finalView));
+    payload = options.renderer.render(movedNoticeView(options.finalView, options.freshCardExists));
   } catch (error) {
     options.logger.warn('could not mark the given-up message as moved: render failed', { message: options.message.id, error: String(error) });
     return;
@@ -78,6 +92,7 @@ export async function closeMovedMessage(options: CloseMovedMessageOptions): Prom
  * failed, `unreachable` when the message is gone or every call would fail alike ({@link GIVE_UP_AFTER}).
  */
 async function closeWithRetries(options: CloseMovedMessageOptions, payload: unknown): Promise<{ readonly outcome: 'closed' | 'failed' | 'unreachable'; readonly startedAt: number }> {
+  let refreshed = false;
   for (let attempt = 1; ; attempt++) {
     const startedAt = options.clock.now();
     let failure: CallFailure;
@@ -90,6 +105,14 @@ async function closeWithRetries(options: CloseMovedMessageOptions, payload: unkn
       failure = classifyCallError(options.transport, error);
       options.report?.(startedAt, attempt, failure);
     }
+    // An expired token, like a final's: refreshed once and retried at once (not a try).
+    if (failure.kind === 'auth' && !refreshed && options.refreshCredentials) {
+      refreshed = true;
+      await options.refreshCredentials();
+      attempt -= 1;
+      continue;
+    }
+    if (failure.kind !== 'auth') refreshed = false;
     const delay = options.retryDelaysMs[attempt - 1];
     if (delay === undefined || GIVE_UP_AFTER.has(failure.kind)) {
       options.logger.warn('could not mark the given-up message as moved: it may still show an older state', { message: options.message.id, attempts: attempt, kind: failure.kind, detail: failure.detail });

@@ -14,6 +14,34 @@ export interface ConformanceDriver {
    * config (the timing overrides), so cards move fast enough for a test.
    */
   start(setup: ConformanceSetup): Promise<ConformancePlatform>;
+  /**
+   * Starts a fresh platform whose native streams live `setup.streamLifetimeMs`, and a plugin that
+   * streams (its `StreamingMode` declaring that lifetime). Absent: the channel has no streaming
+   * mode and the stream cases are skipped.
+   */
+  startStreaming?(setup: ConformanceStreamSetup): Promise<ConformanceStreamPlatform>;
+}
+
+/** What the stream cases ask of a platform: the {@link ConformanceSetup}, and a short stream life. */
+export interface ConformanceStreamSetup extends ConformanceSetup {
+  /** Wall-clock ms a stream takes calls after its start (absolute, like Slack's); the plugin declares the same `maxAgeMs`. */
+  readonly streamLifetimeMs: number;
+}
+
+/** A platform with native streams, started by {@link ConformanceDriver.startStreaming}. */
+export interface ConformanceStreamPlatform extends ConformancePlatform {
+  /**
+   * What a card is opened with so that it streams (Slack streams only thread replies: post a
+   * message and answer `{ replyTo: { messageId, inThread: true } }`). `{}` when every card streams.
+   */
+  streamedCard(): Promise<{ readonly replyTo?: { readonly messageId: string; readonly inThread?: boolean } }>;
+  /** The stream messages the platform holds, oldest first, with the text each streamed. */
+  streams(): readonly { readonly id: string; readonly text: string }[];
+  /**
+   * The user presses the platform's own Stop on stream message `messageId`. Absent when the
+   * platform has none (the platform-stop case is skipped).
+   */
+  stopStream?(messageId: string): void;
 }
 
 /** What the suite asks of a platform it starts. */

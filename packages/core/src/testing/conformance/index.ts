@@ -9,4 +9,6 @@ export type {
   ConformanceCall,
   ConformanceFault,
   ConformanceClick,
+  ConformanceStreamSetup,
+  ConformanceStreamPlatform,
 } from './driver.js';

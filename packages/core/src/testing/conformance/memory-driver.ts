@@ -22,7 +22,7 @@ const textOf = (payload: MemoryPayload) => [payload.title, payload.status, ...pa
  * run of the conformance suite, and the smallest example of a driver. It has no card callbacks,
  * so the interaction cases are skipped.
  */
-export const memoryChannelDriver: ConformanceDriver = {
+export const memoryChannelDriver: ConformanceDriver & Required<Pick<ConformanceDriver, 'startStreaming'>> = {
   name: 'memory channel',
   async start(setup) {
     const channel = memoryChannel({ overrides: setup.timing });
@@ -32,13 +32,33 @@ export const memoryChannelDriver: ConformanceDriver = {
         [...channel.messages.values()].map((message) => ({
           id: message.id,
           text: textOf(message.history.at(-1)!),
-          calls: channel.calls.filter((call) => call.messageId === message.id).map((call) => ({ op: call.op, at: call.at, refused: call.failure !== undefined })),
+          calls: channel.calls.filter((call) => call.messageId === message.id).map((call) => ({ op: call.op === 'send' || call.op === 'start' ? 'send' : 'update', at: call.at, refused: call.failure !== undefined })),
           ...(message.replyTo === undefined ? {} : { replyTo: message.replyTo }),
         })),
       fail: (op, fault, times = 1) => channel.failNext({ op, failure: failureOf(fault), times }),
       remove: (messageId) => channel.recall(messageId),
       maxInFlight: () => channel.inFlight.max,
       close: async () => undefined,
+    };
+  },
+  async startStreaming(setup) {
+    const channel = memoryChannel({ overrides: setup.timing, streaming: { lifetime: { maxAgeMs: setup.streamLifetimeMs } } });
+    const streams = () => [...channel.messages.values()].filter((message) => message.stream);
+    return {
+      plugin: channel,
+      close: async () => undefined,
+      messages: () =>
+        [...channel.messages.values()].map((message) => ({
+          id: message.id,
+          text: textOf(message.history.at(-1)!),
+          calls: channel.calls.filter((call) => call.messageId === message.id).map((call) => ({ op: call.op === 'send' || call.op === 'start' ? 'send' : 'update', at: call.at, refused: call.failure !== undefined })),
+        })),
+      fail: (op, fault, times = 1) => channel.failNext({ op, failure: failureOf(fault), times }),
+      remove: (messageId) => channel.recall(messageId),
+      maxInFlight: () => channel.inFlight.max,
+      streamedCard: async () => ({}),
+      streams: () => streams().map((message) => ({ id: message.id, text: message.stream!.text })),
+      stopStream: (messageId) => channel.stopStream(messageId),
     };
   },
 };

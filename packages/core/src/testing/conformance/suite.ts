@@ -6,6 +6,7 @@ import { recordingLogger, type RecordingLogger } from '../recording-logger.js';
 import type { ScriptedEvent } from '../play-events.js';
 import { CONFORMANCE_CASES, oversizedAnswer, type ConformanceCase } from './cases.js';
 import type { ConformanceDriver, ConformanceMessage, ConformancePlatform, ConformanceSetup } from './driver.js';
+import { describeStreamConformance } from './stream-suite.js';
 
 /** Short real-time timings: cards move within a few hundred ms, the budget never paces a test. */
 const TIMING: ConformanceSetup['timing'] = { tickMs: 100, debounceMs: 100, perCardIntervalMs: 50, budget: [{ limit: 200, intervalMs: 1000 }] };
@@ -45,7 +46,8 @@ interface Run {
  * multi-round run), no duplicate final, one failure never silencing other cards, refused credentials
  * stopping the channel with one error, a refused no-op edit being no failure (when the platform
  * refuses those), and — when the driver can click — approve, deny, answer, stop, first click wins
- * and the requester check. Runs in real time with short timings: name the file `*.e2e.test.ts`.
+ * and the requester check, and — when the driver can start a streaming platform — stream roll-over
+ * and the platform's own Stop (see `describeStreamConformance`). Runs in real time with short timings: name the file `*.e2e.test.ts`.
  *
  * ```ts
  * // test/conformance.e2e.test.ts
@@ -323,5 +325,7 @@ export function describeChannelConformance(driver: ConformanceDriver): void {
         await expect(card.finalDelivery).resolves.toMatchObject({ status: 'cancelled' });
       });
     });
+
+    describeStreamConformance(driver, () => ({ ...TIMING, budget: TIMING.budget.map((window) => ({ ...window })) }), RETRY);
   });
 }

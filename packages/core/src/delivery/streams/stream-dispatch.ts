@@ -1,0 +1,207 @@
+import type { CardView } from '../../card/view.js';
+import type { BudgetedCall, CallFailure, ChannelPlugin, MessageRef } from '../../plugin/contract.js';
+import type { StreamingMode } from '../../plugin/stream-contract.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/logger.js';
+import type { CardChange, CardDeliveryRecord } from '../card-delivery-record.js';
+import type { DeliveryCall } from '../delivery-observers.js';
+import type { ChannelBudget } from '../rate-limits/channel-budget.js';
+import type { PreparedCall } from '../schedule/flush-calls.js';
+import { StreamSession, type StreamStep } from './stream-session.js';
+
+/** What {@link StreamDispatch} uses of its channel dispatcher. */
+export interface StreamDispatchHost {
+  readonly plugin: ChannelPlugin;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly budget: ChannelBudget;
+  classify(error: unknown): CallFailure;
+  platformCall<T>(call: () => Promise<T>): Promise<T>;
+  observe(record: CardDeliveryRecord, call: DeliveryCall, startedAt: number, final: boolean, attempt: number, failure?: CallFailure): void;
+  /** A call of the card succeeded (counters, channel stop lifted, probes, the card store). */
+  succeeded(record: CardDeliveryRecord, call: DeliveryCall, view: CardView): void;
+  /** The dispatcher's failure table, for failures the stream does not handle itself. */
+  handleFailure(record: CardDeliveryRecord, change: CardChange, final: boolean, failure: CallFailure, call: DeliveryCall): Promise<void>;
+  requeue(record: CardDeliveryRecord, change: CardChange, notBefore?: number): void;
+  markDirty(record: CardDeliveryRecord, change: CardChange): void;
+  finish(record: CardDeliveryRecord, ok: boolean, error?: string): void;
+}
+
+/** The budgeted call of a stream step. */
+function budgetedCall(record: CardDeliveryRecord, step: StreamStep, stream: MessageRef | undefined): BudgetedCall {
+  const { target, replyToMessage } = record.card;
+  if (step.op === 'start') return { kind: 'send', target, stream: 'start', ...(replyToMessage && { replyToMessage }) };
+  return { kind: 'update', target, message: stream, stream: step.op === 'append' ? 'append' : 'stop' };
+}
+
+/**
+ * Delivers the cards of a streaming channel ({@link ChannelPlugin.streaming}) as native streams:
+ * decides each card's next stream call ({@link StreamSession.next}), makes it through the
+ * channel's budgets, applies the lifecycle table (`stream-phases.ts`) to its answer, and keeps an
+ * idle stream alive with a timer. A card the mode does not apply to, a card continuing a message
+ * sent before (resumed), and a card whose stream could not open use the edit mode (`undefined`
+ * from {@link prepare}).
+ */
+export class StreamDispatch {
+  private readonly sessions = new WeakMap<CardDeliveryRecord, StreamSession>();
+  private readonly keepAlive = new WeakMap<CardDeliveryRecord, NodeJS.Timeout>();
+  private readonly mode: StreamingMode | undefined;
+
+  constructor(private readonly host: StreamDispatchHost) {
+    this.mode = host.plugin.streaming;
+  }
+
+  /** The card's stream session; undefined when the card is not (or no longer) streamed. */
+  private sessionOf(record: CardDeliveryRecord): StreamSession | undefined {
+    const mode = this.mode;
+    if (!mode) return undefined;
+    let session = this.sessions.get(record);
+    if (!session) {
+      if (record.messagePhase !== 'unsent') return undefined;
+      const { target, replyToMessage, requester } = record.card;
+      if (mode.appliesTo && !mode.appliesTo({ target, ...(replyToMessage && { replyToMessage }), ...(requester && { requester }) })) return undefined;
+      session = new StreamSession(mode);
+      this.sessions.set(record, session);
+    }
+    return session.phase === 'edit' ? undefined : session;
+  }
+
+  /**
+   * The card's next flush as a stream: the call to make, `null` when there is nothing to send now,
+   * or `undefined` when the card is delivered in edit mode (the caller renders it as usual).
+   */
+  prepare(record: CardDeliveryRecord, change: CardChange, final: boolean, view: CardView): PreparedCall | null | undefined {
+    const session = this.sessionOf(record);
+    if (!session) return undefined;
+    if (session.phase === 'stopped-by-user' || session.phase === 'finished') {
+      if (final) this.settle(record, true);
+      return null;
+    }
+    // A stream shows no buttons: a question moves the card to edit mode (a fresh message showing the
+    // whole card with its controls), after the open stream is closed with what it still lacks.
+    if (view.controls?.pending && !final) {
+      if (session.phase === 'idle') return this.toEditMode(record, session);
+      const closing = session.next(view, true, this.host.clock.now());
+      if (closing?.op === 'stop-final') {
+        const step = { ...closing, op: 'stop-roll-over' as const };
+        const keys = this.host.budget.keysOf(budgetedCall(record, step, session.stream));
+        return { keys, send: () => this.deliver(record, session, change, final, view, step) };
+      }
+    }
+    const step = session.next(view, final, this.host.clock.now());
+    if (!step) {
+      this.scheduleKeepAlive(record, session);
+      return null;
+    }
+    const stream = session.stream;
+    const keys = this.host.budget.keysOf(budgetedCall(record, step, stream));
+    return { keys, send: () => this.deliver(record, session, change, final, view, step) };
+  }
+
+  /** Makes one stream call and applies the lifecycle table to its answer. Never rejects. */
+  private async deliver(record: CardDeliveryRecord, session: StreamSession, change: CardChange, final: boolean, view: CardView, step: StreamStep): Promise<void> {
+    const mode = this.mode!;
+    const { transport } = mode;
+    const call: DeliveryCall = step.op === 'start' ? 'send' : 'update';
+    if (final) record.finalAttemptStarted();
+    const attempt = final ? record.totalFinalAttempts : record.failureStreak + 1;
+    const startedAt = this.host.clock.now();
+    const stream = session.stream;
+    let started: MessageRef | undefined;
+    try {
+      if (step.op === 'start') {
+        const { target, replyToMessage, requester } = record.card;
+        started = await this.host.platformCall(() =>
+          transport.start({ target, ...(replyToMessage && { replyToMessage }), ...(requester && { requester }), idempotencyKey: `${record.sendKey}-s${session.sequence}`, content: step.content, sequence: session.sequence, view }),
+        );
+      } else if (step.op === 'append') {
+        await this.host.platformCall(() => transport.append({ stream: stream!, content: step.content, keepAlive: step.keepAlive }));
+      } else {
+        await this.host.platformCall(() => transport.stop({ stream: stream!, content: step.content, reason: step.op === 'stop-final' ? 'final' : 'roll-over', view }));
+      }
+    } catch (error) {
+      const failure = this.host.classify(error);
+      this.host.observe(record, call, startedAt, final, attempt, failure);
+      return this.failed(record, session, change, final, step, failure, call);
+    }
+    this.host.observe(record, call, startedAt, final, attempt);
+    // The platform's clock of the stream started somewhere between the call's start and its answer: count from the start.
+    session.accepted(step, startedAt, started);
+    if (started) record.continuedIn(started);
+    record.callSucceeded();
+    this.host.succeeded(record, call, view);
+    if (session.phase === 'finished') return this.settle(record, true);
+    // More to send (text over the per-call limit, a roll-over's fresh stream, the final): at once.
+    if (final || step.op === 'stop-roll-over' || session.next(record.card.view(), false, this.host.clock.now())) return this.host.requeue(record, change);
+    this.scheduleKeepAlive(record, session);
+  }
+
+  /** The lifecycle table's failure columns (see `stream-phases.ts`). */
+  private async failed(record: CardDeliveryRecord, session: StreamSession, change: CardChange, final: boolean, step: StreamStep, failure: CallFailure, call: DeliveryCall): Promise<void> {
+    const fields = { card: record.card.id, channel: this.host.plugin.id, kind: failure.kind, detail: failure.detail };
+    if (failure.kind === 'stopped-by-user') {
+      if (session.stoppedByUser()) {
+        this.host.logger.debug('the user stopped the stream on the platform: the run is cancelled, nothing more is sent', fields);
+        this.clearKeepAlive(record);
+        record.card.onPlatformStop?.(failure.detail);
+      }
+      if (final) this.settle(record, true);
+      return;
+    }
+    if (step.op !== 'start' && (failure.kind === 'stream-ended' || (step.op === 'stop-roll-over' && failure.kind === 'rejected'))) {
+      // The stream is closed (or would not close politely): what it did not take opens a fresh one.
+      this.host.logger.debug('stream ended, continuing in a fresh stream', fields);
+      session.ended();
+      if (final) record.finalAttemptRefunded();
+      return this.host.requeue(record, change);
+    }
+    if (step.op === 'start' && session.sequence === 0 && (failure.kind === 'rejected' || failure.kind === 'missing-scope')) {
+      // A refused or unscoped stream route says nothing against the channel's send: this card goes on in edit mode.
+      this.host.logger.warn('stream refused, the card uses the channel\'s edit mode', fields);
+      session.useEditMode();
+      if (final) record.finalAttemptRefunded();
+      return this.host.requeue(record, change);
+    }
+    if (failure.kind === 'gone') session.ended();
+    return this.host.handleFailure(record, change, final, failure, call);
+  }
+
+  /** The card leaves its (closed) stream for the channel's edit mode; undefined: the caller renders it. */
+  private toEditMode(record: CardDeliveryRecord, session: StreamSession): undefined {
+    this.clearKeepAlive(record);
+    session.useEditMode();
+    // The card goes on in a fresh message: the stream message keeps what it streamed.
+    if (record.messagePhase === 'live') record.messageGone();
+    return undefined;
+  }
+
+  private settle(record: CardDeliveryRecord, ok: boolean): void {
+    this.clearKeepAlive(record);
+    this.host.finish(record, ok);
+  }
+
+  /** Sets the timer that wakes the card when its open stream needs a keep-alive. */
+  private scheduleKeepAlive(record: CardDeliveryRecord, session: StreamSession): void {
+    this.clearKeepAlive(record);
+    const at = session.wakeAt();
+    if (at === undefined) return;
+    const timer = setTimeout(() => {
+      this.keepAlive.delete(record);
+      this.host.markDirty(record, 'elapsed');
+    }, Math.max(0, at - this.host.clock.now()));
+    // The run keeps the process alive, not its stream's keep-alive.
+    timer.unref();
+    this.keepAlive.set(record, timer);
+  }
+
+  private clearKeepAlive(record: CardDeliveryRecord): void {
+    const timer = this.keepAlive.get(record);
+    if (timer) clearTimeout(timer);
+    this.keepAlive.delete(record);
+  }
+
+  /** Drops a card's keep-alive timer (its final settled elsewhere). */
+  forget(record: CardDeliveryRecord): void {
+    this.clearKeepAlive(record);
+  }
+}
