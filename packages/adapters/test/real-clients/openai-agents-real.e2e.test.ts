@@ -25,7 +25,8 @@ const shell = tool({
   name: 'shell',
   description: 'Runs a shell command',
   parameters: z.object({ command: z.string() }),
-  execute: async ({ command }) => (await run('/bin/sh', ['-c', command])).stdout,
+  // The run's abort signal (agents-core's ToolCallDetails.signal) reaches the child process.
+  execute: async ({ command }, _context, details) => (await run('/bin/sh', ['-c', command], details?.signal ? { signal: details.signal } : {})).stdout,
 });
 
 async function agentOn(turns: ModelTurn[]) {
@@ -47,6 +48,7 @@ describe('OpenAI Agents SDK against a local OpenAI Responses server', () => {
     expect(view.answer).toBe('The check printed done.');
     expect(view.round).toBe(2);
     expect(view.footer).toMatchObject({ model: 'gpt-5.4-mini', inputTokens: 3000, outputTokens: 84 });
+    expect(await h.finalPayload(card)).toMatchObject({ status: 'completed', title: 'Run the check', answer: 'The check printed done.' });
   }, 30_000);
 
   it('a response that fails mid-stream and is then answered: the card shows the final answer, not the partial copies', async () => {
@@ -57,6 +59,7 @@ describe('OpenAI Agents SDK against a local OpenAI Responses server', () => {
     const outcome = await mirrorOpenAIAgents(result, card).catch(() => ({ status: card.view().status, error: card.view().error }));
     expect(outcome.status).toBe('completed');
     expect(card.view().answer).toBe('The check printed done.');
+    expect(await h.finalPayload(card)).toMatchObject({ status: 'completed', answer: 'The check printed done.' });
   }, 30_000);
 
   it('a model that keeps failing mid-stream fails the card with the stream\'s cause', async () => {
@@ -67,6 +70,7 @@ describe('OpenAI Agents SDK against a local OpenAI Responses server', () => {
     const outcome = await mirrorOpenAIAgents(result, card).catch(() => ({ status: card.view().status, error: card.view().error }));
     expect(outcome.status).toBe('failed');
     expect(outcome.error).toMatch(/overloaded|max turns/i);
+    expect((await h.finalPayload(card)).status).toBe('failed');
   }, 30_000);
 
   it('an abort while the model stream hangs ends the card cancelled, not completed', async () => {
@@ -79,5 +83,22 @@ describe('OpenAI Agents SDK against a local OpenAI Responses server', () => {
     abort.abort();
     await mirrored;
     expect(card.view().status).toBe('cancelled');
+    expect((await h.finalPayload(card)).status).toBe('cancelled');
+  }, 30_000);
+
+  it('an abort while the shell tool sleeps: a cancelled final, the call interrupted', async () => {
+    const { agent, runner } = await agentOn([{ tool: 'shell', input: { command: 'echo started && sleep 30' } }]);
+    const card = h.open();
+    const abort = new AbortController();
+    const result = await runner.run(agent, 'Sleep', { stream: true, signal: abort.signal });
+    const mirrored = mirrorOpenAIAgents(result, card, { signal: abort.signal }).catch(() => undefined);
+    while (!card.view().tools.some((t) => t.state === 'running')) {
+      if (card.view().status !== 'running') throw new Error(`the run ended before the tool ran: ${card.view().status}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    abort.abort();
+    await mirrored;
+    expect(card.view().tools.map((t) => [t.name, t.state])).toEqual([['shell', 'interrupted']]);
+    expect((await h.finalPayload(card)).status).toBe('cancelled');
   }, 30_000);
 });

@@ -1,4 +1,5 @@
 import type { AgentEvent, PlanItem } from '../events/contract.js';
+import { capText, cutNotice, MAX_ERROR_CHARS, MAX_TOOL_SUMMARY_CHARS } from './card-limits.js';
 import { ChangedFiles } from './changed-files.js';
 import { CardAttachments, type CardAttachment } from './attachments.js';
 import { cardImages, ToolImages } from './images.js';
@@ -224,7 +225,7 @@ export class CardState {
       case 'tool.finished': {
         // The call that asked the user ran: the user has answered.
         const resumed = event.callId === this.status.waitingCallId ? this.status.resume() : false;
-        const changed = this.tools.finish(event.callId, event.summary === undefined ? undefined : wellFormed(event.summary), event.isError === true, at);
+        const changed = this.tools.finish(event.callId, event.summary === undefined ? undefined : wellFormed(capText(event.summary, MAX_TOOL_SUMMARY_CHARS).text), event.isError === true, at);
         const imaged = event.images ? this.toolImages.add(event.images) : false;
         return { change: resumed || imaged || changed ? 'structural' : 'none' };
       }
@@ -253,17 +254,17 @@ export class CardState {
       }
       case 'run.completed':
         this.text.release();
-        this.text.setFinalAnswer(event.answer === undefined ? undefined : wellFormed(event.answer));
+        this.text.setFinalAnswer(event.answer);
         this.tools.finishRunning(at);
         return this.end('completed', at);
       case 'run.failed':
         this.text.release();
-        this.error = this.redact(wellFormed(event.error));
+        this.error = this.redact(wellFormed(capText(event.error, MAX_ERROR_CHARS).text));
         this.tools.interruptRunning(at);
         return this.end('failed', at);
       case 'run.cancelled':
         this.text.release();
-        this.error = event.reason === undefined ? undefined : this.redact(wellFormed(event.reason));
+        this.error = event.reason === undefined ? undefined : this.redact(wellFormed(capText(event.reason, MAX_ERROR_CHARS).text));
         this.tools.interruptRunning(at);
         return this.end('cancelled', at);
     }
@@ -324,10 +325,10 @@ export class CardState {
       locale,
       title: this.title,
       round: this.round,
-      thinking: this.text.shownThinking,
+      thinking: this.text.thinkingDropped > 0 ? this.text.shownThinking + cutNotice('thinking', this.text.thinkingDropped, locale) : this.text.shownThinking,
       thinkingMs: this.thinkingTime.totalMs(end),
       thinkingNow: this.thinkingTime.active,
-      answer: answer.text,
+      answer: this.text.answerDropped > 0 ? answer.text + cutNotice('answer', this.text.answerDropped, locale) : answer.text,
       images: cardImages(this.toolImages.list(), answer.images),
       attachments: this.attachments.list(),
       tools,

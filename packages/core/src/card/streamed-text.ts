@@ -1,3 +1,4 @@
+import { capText, MAX_ANSWER_CHARS, MAX_THINKING_CHARS } from './card-limits.js';
 import { wellFormed } from './format/text.js';
 import { takeAnswerImages, type AnswerImages } from './images.js';
 import type { Redact } from './redaction.js';
@@ -24,6 +25,10 @@ export class StreamedText {
   private readonly buffer: TextBuffer;
   /** Strips cumulative snapshots sent as deltas down to what they add. */
   private readonly deltas = new CumulativeDeltas();
+  /** Characters of streamed answer / thinking left out at {@link MAX_ANSWER_CHARS} / {@link MAX_THINKING_CHARS}. */
+  private readonly dropped: Record<TextKind, number> = { answer: 0, thinking: 0 };
+  /** Characters of the final answer left out at {@link MAX_ANSWER_CHARS}. */
+  private finalDropped = 0;
 
   /**
    * `redact` replaces secrets in the shown text; it runs on the whole text, so a secret split
@@ -54,8 +59,11 @@ export class StreamedText {
    * text onto the card. A cumulative snapshot adds only its new part (see {@link CumulativeDeltas}).
    */
   push(kind: TextKind, text: string, at: number): boolean {
-    const fresh = this.deltas.take(kind, text);
-    if (!fresh) return false;
+    const taken = this.deltas.take(kind, text);
+    if (!taken) return false;
+    // A delta longer than the card holds is cut here, before it is buffered, made well-formed or redacted.
+    const { text: fresh, dropped } = capText(taken, kind === 'answer' ? MAX_ANSWER_CHARS : MAX_THINKING_CHARS);
+    this.dropped[kind] += dropped;
     const segment = kind === 'answer' ? this.answerSegment(fresh) : fresh;
     const full = this.buffer.push(kind, segment, at);
     if (full) this.release();
@@ -72,14 +80,38 @@ export class StreamedText {
   release(): boolean {
     if (this.buffer.isEmpty) return false;
     const { answer, thinking } = this.buffer.drain();
-    this.answer += wellFormed(answer);
-    this.thinking += wellFormed(thinking);
+    this.answer = this.append('answer', this.answer, answer, MAX_ANSWER_CHARS);
+    this.thinking = this.append('thinking', this.thinking, thinking, MAX_THINKING_CHARS);
     return true;
   }
 
-  /** The run completed with `answer`: a non-blank one replaces the streamed answer. */
+  /** `shown + added` up to `max` characters; what does not fit counts as dropped. */
+  private append(kind: TextKind, shown: string, added: string, max: number): string {
+    if (!added) return shown;
+    const { text, dropped } = capText(added, max - shown.length);
+    this.dropped[kind] += dropped;
+    return text ? shown + wellFormed(text) : shown;
+  }
+
+  /**
+   * The run completed with `answer`: a non-blank one replaces the streamed answer. Cut at
+   * {@link MAX_ANSWER_CHARS} before anything else reads it.
+   */
   setFinalAnswer(answer: string | undefined): void {
-    if (answer?.trim()) this.finalAnswer = answer;
+    if (!answer?.trim()) return;
+    const { text, dropped } = capText(answer, MAX_ANSWER_CHARS);
+    this.finalAnswer = wellFormed(text);
+    this.finalDropped = dropped;
+  }
+
+  /** Characters of the shown answer's source left out at {@link MAX_ANSWER_CHARS} (0 when none). */
+  get answerDropped(): number {
+    return this.finalAnswer === undefined ? this.dropped.answer : this.finalDropped;
+  }
+
+  /** Characters of thinking left out at {@link MAX_THINKING_CHARS} (0 when none). */
+  get thinkingDropped(): number {
+    return this.dropped.thinking;
   }
 
   /** The answer to show, its images taken out. */

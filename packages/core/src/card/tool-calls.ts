@@ -47,6 +47,8 @@ export class ToolCalls {
     const existing = this.calls.get(callId);
     // Object arguments may be cyclic, hold BigInts, nest deeply or throw from a getter: shown as far as they can be.
     if (args !== undefined && typeof args !== 'string') args = readableArgs(args);
+    // A huge argument string (a file write carrying the whole file) is read only as far as it is kept.
+    else if (typeof args === 'string' && args.length > MAX_ARG_CHARS) args = args.slice(0, MAX_ARG_CHARS);
     const argText = wellFormed((args === undefined ? '' : typeof args === 'string' ? args : boundedJson(args, MAX_ARG_CHARS)).slice(0, MAX_ARG_CHARS));
     if (existing) {
       // A repeated start (e.g. re-sent with full args) keeps the first start time.

@@ -1,3 +1,4 @@
+import { MAX_TOOL_DETAIL_SOURCE_CHARS } from './card-limits.js';
 import { formatDuration } from './format/duration.js';
 import { cut } from './format/text.js';
 import { redactSecrets, type Redact } from './redaction.js';
@@ -12,7 +13,8 @@ const DETAIL_KEYS = ['command', 'cmd', 'file_path', 'path', 'pattern', 'query', 
 function shorten(text: string, redact: Redact): string {
   // Redacted before the cut (a secret cut in half would no longer look like one) and before the
   // lines are joined (a `.env` line is recognised as a line).
-  const oneLine = redact(text).replace(/\s+/g, ' ').replace(/`/g, "'").trim();
+  // Only the start is read: the detail shows 80 characters, and a 10 MB command must not be redacted whole.
+  const oneLine = redact(text.slice(0, MAX_TOOL_DETAIL_SOURCE_CHARS)).replace(/\s+/g, ' ').replace(/`/g, "'").trim();
   return cut(oneLine, MAX_TOOL_DETAIL_CHARS);
 }
 

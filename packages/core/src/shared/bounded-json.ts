@@ -55,6 +55,8 @@ export function boundedJson(value: unknown, maxChars: number): string {
         item = '[unreadable]';
       }
     }
+    // A long string is quoted only as far as the text can still grow (a 10 MB value costs `maxChars`).
+    if (typeof item === 'string' && item.length > maxChars - out.length) item = item.slice(0, maxChars - out.length);
     const scalar = scalarJson(item);
     if (scalar !== undefined) {
       write(scalar);
