@@ -44,6 +44,22 @@ describe('field fault cases, more (Discord, emulator in process, fake time)', ()
     expect(description(message)).toContain('Waited 20 seconds.');
   });
 
+  it('F15 the tool that asked for approval finished: the card stops showing the wait, and ends completed', async () => {
+    h = inProcess();
+    const card = h.cards.open('discord');
+    const events = faultCase(cases, 'F15').events;
+    // the approval is asked at 200 ms; the tool that asked finishes at 6 s; the model thinks until 15 s
+    await h.play(card, events.filter((event) => Number(event.at) <= 6000));
+    expect(embedOf(h.emulator.messages()[0]!).title).toMatch(/Waiting/);
+    await h.time.advance(6_000);
+    const [message, ...more] = h.emulator.messages();
+    expect(more).toEqual([]);
+    expect(embedOf(message!).title).not.toMatch(/Waiting/);
+    await h.play(card, events.filter((event) => Number(event.at) > 6000));
+    expect(await h.settle(card.finalDelivery)).toMatchObject({ ok: true, status: 'completed' });
+    expect(embedOf(h.emulator.messages()[0]!).title).toMatch(/Completed/);
+  });
+
   it('F09 no call for an unchanged card: empty deltas send nothing, no ticker without a running tool', async () => {
     h = inProcess();
     const card = h.cards.open('discord');

@@ -46,6 +46,24 @@ describe('field fault cases, more (Telegram, emulator in process, fake time)', (
     expect(message!.text).toContain('Waited 20 seconds.');
   });
 
+  it('F15 the tool that asked for approval finished: the card stops showing the wait, and ends completed', async () => {
+    h = inProcess({ plugin: TOPIC });
+    const card = h.cards.open('telegram');
+    const events = faultCase(cases, 'F15').events;
+    // the approval is asked at 200 ms; the tool that asked finishes at 6 s; the model thinks until 15 s
+    await h.play(card, events.filter((event) => Number(event.at) <= 6000));
+    const [waiting] = h.emulator.messages({ chatId: BOT.groupChat });
+    expect(waiting!.text).toContain('Allow shell: rm -rf build?');
+    await h.time.advance(6_000);
+    const [message, ...more] = h.emulator.messages({ chatId: BOT.groupChat });
+    expect(more).toEqual([]);
+    expect(message!.text).not.toContain('Allow shell: rm -rf build?');
+    expect(statusLine(message)).not.toMatch(/Waiting/);
+    await h.play(card, events.filter((event) => Number(event.at) > 6000));
+    expect(await h.settle(card.finalDelivery)).toMatchObject({ ok: true, status: 'completed' });
+    expect(statusLine(h.emulator.messages({ chatId: BOT.groupChat })[0])).toMatch(/Completed/);
+  });
+
   it('F09 no call for an unchanged card: empty deltas send nothing, no ticker without a running tool', async () => {
     h = inProcess({ plugin: TOPIC });
     const card = h.cards.open('telegram');
