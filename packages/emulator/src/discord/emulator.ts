@@ -13,6 +13,9 @@ import { DEFAULT_DISCORD_LIMITS, type DiscordLimits } from './limits.js';
 import { DiscordControlError, DiscordMessageStore, type DiscordMessageState, type StoredDiscordMessage } from './messages.js';
 import { messageBodyProblem } from './validate.js';
 
+/** How long a create's `nonce` (with `enforce_nonce`) answers with the message it made, in ms (Discord: "the past few minutes"). */
+const NONCE_WINDOW_MS = 5 * 60_000;
+
 /** The bot token, application and channel the emulator knows when no options are given. */
 export const DEFAULT_DISCORD_APP = {
   botToken: 'progresscard-emulator.discord.bot-token',
@@ -189,6 +192,10 @@ export function createDiscordEmulator(options: DiscordEmulatorOptions = {}): Dis
 
   const app = new Hono().basePath('/api/v10');
   app.get('/users/@me', (c) => run(c, DISCORD_ROUTES.getCurrentUser, () => ({ ok: true, body: { id: DEFAULT_DISCORD_APP.applicationId, username: 'progresscard', bot: true } })));
+  // enforce_nonce: "If another message was created by the same author with the same nonce, that
+  // message will be returned and no new message will be created" (checked for "the past few minutes":
+  // the exact window is unconfirmed, 5 minutes here). https://discord.com/developers/docs/resources/message#create-message
+  const nonces = new Map<string, { readonly id: string; readonly at: number }>();
   app.post('/channels/:channel/messages', (c) => {
     const channelId = c.req.param('channel');
     return run(
@@ -200,11 +207,16 @@ export function createDiscordEmulator(options: DiscordEmulatorOptions = {}): Dis
         const replyTo = (body.message_reference as Json | undefined)?.message_id;
         if (replyTo !== undefined && store.get(String(replyTo))?.channelId !== channelId) return fail(DiscordErrors.invalidFormBody('message_reference', 'REPLIES_UNKNOWN_MESSAGE', 'Unknown message'));
         const now = clock();
+        const nonceKey = body.enforce_nonce === true && (typeof body.nonce === 'string' || typeof body.nonce === 'number') ? `${channelId}:${body.nonce}` : undefined;
+        const earlier = nonceKey === undefined ? undefined : nonces.get(nonceKey);
+        const known = earlier && now - earlier.at < NONCE_WINDOW_MS ? store.get(earlier.id) : undefined;
+        if (known) return { ok: true, key: known.id, body: messageJson(known), card: { content: known.content, embeds: known.embeds, components: known.components } };
         const message = store.add({
           id: store.newId(), channelId, replyTo: replyTo === undefined ? undefined : String(replyTo),
           content: typeof body.content === 'string' ? body.content : '', embeds: Array.isArray(body.embeds) ? body.embeds : [], components: Array.isArray(body.components) ? body.components : [],
           state: 'live', createdAt: now, updatedAt: now, edits: 0, oldEdits: 0,
         });
+        if (nonceKey !== undefined) nonces.set(nonceKey, { id: message.id, at: now });
         notify('posted', message.id);
         return { ok: true, key: message.id, body: messageJson(message), card: { content: message.content, embeds: message.embeds, components: message.components } };
       },
