@@ -28,7 +28,7 @@ export function realPlugins(channels: readonly ChannelId[], env: Env, settings: 
     throw new CliUsageError(
       `--real needs ${missing.length === 1 ? 'the environment variable' : 'these environment variables'} ${list} ` +
         `(channel${channels.length > 1 ? 's' : ''} ${channels.join(', ')}); nothing was sent. ` +
-        `Set ${missing.length === 1 ? 'it' : 'them'}, or pick one platform with --channel.`,
+        `Set ${missing.length === 1 ? 'it' : 'them'}${channels.length > 1 ? ', or pick one platform with --channel' : ''}.`,
     );
   }
   return channels.map((id) => channelDescriptor(id).real.plugin(env, settings));

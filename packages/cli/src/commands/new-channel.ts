@@ -14,6 +14,9 @@ const TEMPLATE_DIR = fileURLToPath(new URL('../../templates/new-channel/', impor
  */
 export const SCAFFOLD_TOOL_VERSIONS = { vitest: '4.1.12', typescript: '5.9.3', nodeTypes: '20.19.43' } as const;
 
+/** Where the packed tarballs are, as the next steps print it. */
+const TARBALLS_HINT = '/path/to/progresscard/.artifacts/packages/*.tgz   # the packed tarballs';
+
 /** Options of `progresscard new-channel`. */
 export interface NewChannelOptions {
   /** The channel id: lowercase letters, digits and dashes, starting with a letter (e.g. `acme-chat`). */
@@ -87,7 +90,8 @@ export async function runNewChannel(options: NewChannelOptions, io: CliIO): Prom
   const files = writeChannelScaffold(options, cwd);
   const root = relative(cwd, resolve(cwd, options.dir ?? `progresscard-plugin-${options.name}`)) || '.';
   io.stdout.write(
-    `wrote ${files.length} files in ${root}/\n\nnext:\n  cd ${root}\n  npm install\n  npm test        # the conformance suite against the fake platform\n  npm run demo    # a recorded agent session on your channel, with a live preview\n`,
+    `wrote ${files.length} files in ${root}/\n\nnext:\n  cd ${root}\n  npm install ${TARBALLS_HINT}\n  npm install\n  npm test        # the conformance suite against the fake platform\n  npm run demo    # a recorded agent session on your channel, with a live preview\n\n` +
+      `The @progresscard packages are not on the npm registry yet: install the packed tarballs first\n(in a progresscard clone: npm run packages:pack → .artifacts/packages/*.tgz), all in one npm install.\n`,
   );
   return EXIT.ok;
 }

@@ -190,7 +190,7 @@ export async function checkChannel(input: ChannelCheckInput): Promise<{ checks: 
   try {
     if (descriptor.doctor.checkCredentials) {
       await descriptor.doctor.checkCredentials(env);
-      checks.push(check('credentials', 'pass', 'the token endpoint accepted the app credentials'));
+      checks.push(check('credentials', 'pass', 'the platform accepted the credentials'));
     } else {
       checks.push(check('credentials', 'skip', 'the plugin module brings no credentials check (checkCredentials); the delivery check proves them'));
     }

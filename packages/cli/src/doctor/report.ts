@@ -69,11 +69,15 @@ export function formatDoctorReport(report: DoctorReport, explain: boolean): stri
       if (explain || check.status === 'fail') for (const detail of check.details) lines.push(`       ${detail}`);
     }
   }
-  lines.push(report.ok ? 'doctor: every check passed' : `doctor: failed (${failedLayers(report).join(', ')})`);
+  lines.push(report.ok ? `doctor: every check passed${warningCount(report) > 0 ? ` (${warningCount(report)} with warnings)` : ''}` : `doctor: failed (${failedLayers(report).join(', ')})`);
   return `${lines.join('\n')}\n`;
 }
 
 /** `feishu/config`-style names of the failed checks. */
 function failedLayers(report: DoctorReport): string[] {
   return report.channels.flatMap((c) => c.checks.filter((check) => check.status === 'fail').map((check) => `${c.channel}/${check.layer}`));
+}
+
+function warningCount(report: DoctorReport): number {
+  return report.channels.reduce((n, c) => n + c.checks.filter((check) => check.status === 'warn').length, 0);
 }

@@ -77,6 +77,8 @@ export interface PlanResult {
   readonly load: readonly LoadLevel[];
   /** Platform requests one run of {@link PlanInput.runMs} spends at the tick (updates, send and final, each as many requests as the transport makes). */
   readonly callsPerRun: number;
+  /** Platform requests per send, update and final that {@link callsPerRun} counts. */
+  readonly callsPerOperation: { readonly send: number; readonly update: number; readonly final: number };
   readonly runMinutes: number;
   /** With a monthly quota: runs of that length a month; otherwise undefined. */
   readonly runsPerMonth?: number;
@@ -114,6 +116,7 @@ export function budgetPlan(input: PlanInput): PlanResult {
     freshRuns,
     load,
     callsPerRun,
+    callsPerOperation: per,
     runMinutes: round1(runMs / 60_000),
     runsPerMonth: perMonth(callsPerRun),
   };
@@ -124,13 +127,20 @@ export function budgetPlan(input: PlanInput): PlanResult {
   return { ...result, capped: { cap, tickSeconds: round1(stretchedTick), callsPerRun: cappedCalls, runsPerMonth: perMonth(cappedCalls) } };
 }
 
+/** How {@link PlanResult.callsPerRun} is made up, e.g. `600 s ÷ 3 s × 2 requests + send 2 + final 2`. */
+function runFormula(plan: PlanResult): string {
+  const per = plan.callsPerOperation;
+  const updates = `${plan.runMinutes * 60} s ÷ ${plan.tickSeconds} s${per.update === 1 ? '' : ` × ${per.update} requests`}`;
+  return `${updates} + send${per.send === 1 ? '' : ` ${per.send}`} + final${per.final === 1 ? '' : ` ${per.final}`}`;
+}
+
 /** The plan as the lines `progresscard plan` prints. */
 export function formatPlan(label: string, plan: PlanResult): string {
   const lines = [
     `${label}: ${plan.callsPerSecond} calls/s paced (of ${plan.allowedCallsPerSecond}/s allowed, less jitter margins)${plan.processes > 1 ? ` per process (${plan.processes} processes share the app)` : ''}, tick ${plan.tickSeconds} s`,
     `  fully fresh: ${plan.freshRuns} runs with running tools (⌊${plan.callsPerSecond} × ${plan.tickSeconds}⌋)`,
     ...plan.load.slice(1).map((l) => `  at ${l.factor}× (${l.runs} runs): each card refreshes every ${l.refreshEverySeconds} s (${l.staleSeconds} s stale)`),
-    `  a ${plan.runMinutes}-minute run spends about ${plan.callsPerRun} calls (${plan.runMinutes * 60} s ÷ ${plan.tickSeconds} s + send + final)`,
+    `  a ${plan.runMinutes}-minute run spends about ${plan.callsPerRun} calls (${runFormula(plan)})`,
   ];
   if (plan.runsPerMonth !== undefined) lines.push(`  monthly quota allows about ${plan.runsPerMonth} such runs a month`);
   if (plan.capped) {
