@@ -67,7 +67,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     clock: { now: () => t0 + (Date.now() - t0) * scale },
     logger,
     env: {},
-    retry: { finalRetryDelaysMs: [1000, 2000, 4000].map((d) => d / scale), updateRetryDelaysMs: [1000, 2000, 4000].map((d) => d / scale) },
+    retry: { finalRetryDelaysMs: [1000, 2000, 4000].map((d) => d / scale), updateRetryDelaysMs: [1000, 2000, 4000].map((d) => d / scale), probeDelaysMs: [5000, 10_000, 20_000, 30_000].map((d) => d / scale) },
   });
   const wall = (atMs: number) => t0 + atMs / scale;
   return {
