@@ -98,6 +98,8 @@ describe('Slack native streaming in a thread (emulator over loopback, script tim
     await h.play(card, events.filter((e) => Number(e.at) < 5_000));
     await h.until(5_000);
     const [stream] = h.emulator.messages({ threadTs: thread });
+    // the user presses Stop once the first sentence shows (real time: wait for it, not for a clock)
+    await expect.poll(() => h!.emulator.message(stream!.ts)?.text, { timeout: 15_000 }).toBe('Release 2.4 adds dark mode. ');
     h.emulator.stopStreamByUser(stream!.ts);
     const stoppedAt = Date.now();
     await h.play(card, events.filter((e) => Number(e.at) >= 5_000));
