@@ -16,8 +16,9 @@ describe('feishu config', () => {
       overflow: 'follow-up',
     });
     const plugin = feishu(base, { env: {} });
-    // Feature switches at their defaults: progressive updates, compact footer, one card per run.
-    expect(plugin.switches).toEqual({ progressive: true, footerStyle: 'compact', cardPer: 'run' });
+    // Feature switches at their defaults: progressive updates, compact footer, one card per run, and a
+    // completion reply once 3 messages have pushed the card up (never by run time alone).
+    expect(plugin.switches).toEqual({ progressive: true, footerStyle: 'compact', cardPer: 'run', completionPing: { afterMs: Number.POSITIVE_INFINITY, onCancelled: false, pushedUpBy: 3 } });
     expect(plugin.id).toBe('feishu');
     expect(plugin.defaults).toEqual({
       tickMs: 3000,
