@@ -1,12 +1,7 @@
-import type { Locale } from '@progresscard/core/plugin';
+import { CARD_WORDS, type CardWords, type Locale } from '@progresscard/core/plugin';
 
 /** Words of the Slack card besides the shared status words, per locale. */
-export interface SlackTexts {
-  readonly round: (n: number) => string;
-  readonly tools: (n: number) => string;
-  readonly olderTools: (n: number) => string;
-  readonly thinking: string;
-  readonly waitingFor: string;
+export interface SlackTexts extends Omit<CardWords, 'timedOut' | 'reply'> {
   readonly continuesInThread: (parts: number) => string;
   readonly part: (n: number) => string;
   readonly cutNotice: (chars: number) => string;
@@ -19,11 +14,7 @@ export interface SlackTexts {
 /** The Slack card's words. */
 export const SLACK_TEXTS: Readonly<Record<Locale, SlackTexts>> = {
   'zh-CN': {
-    round: (n) => `第 ${n} 轮`,
-    tools: (n) => `工具调用 · ${n}`,
-    olderTools: (n) => `…另有 ${n} 个较早的工具调用`,
-    thinking: '思考',
-    waitingFor: '等待输入',
+    ...CARD_WORDS['zh-CN'],
     continuesInThread: (parts) => `回答较长，其余部分见下方线程中的 ${parts} 条回复`,
     part: (n) => `（续 ${n}）`,
     cutNotice: (chars) => `（回答过长，已省略最后 ${chars} 个字符）`,
@@ -31,11 +22,7 @@ export const SLACK_TEXTS: Readonly<Record<Locale, SlackTexts>> = {
     working: '正在处理…',
   },
   en: {
-    round: (n) => `round ${n}`,
-    tools: (n) => `Tool calls · ${n}`,
-    olderTools: (n) => `…and ${n} earlier tool calls`,
-    thinking: 'Thinking',
-    waitingFor: 'Waiting for',
+    ...CARD_WORDS.en,
     continuesInThread: (parts) => `the rest continues in ${parts} ${parts === 1 ? 'reply' : 'replies'} in the thread`,
     part: (n) => `(part ${n})`,
     cutNotice: (chars) => `(answer too long: the last ${chars} characters were left out)`,

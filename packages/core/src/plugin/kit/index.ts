@@ -1,6 +1,6 @@
 /** The plugin kit: what every channel plugin needs and should not write again. */
 export { cut, oneLine, codePointLength, wellFormed, tailCodePoints } from '../../card/format/text.js';
-export { STATUS_LABELS, statusLabel, DEFAULT_TITLES, TOOL_CALLS_HEADINGS } from './status.js';
+export { STATUS_LABELS, statusLabel, DEFAULT_TITLES, TOOL_CALLS_HEADINGS, CARD_WORDS, type CardWords } from './status.js';
 export {
   ChannelConfigError,
   parseChannelConfig,
