@@ -10,6 +10,7 @@ import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type 
 import type { CardLeases } from './durable/card-leases.js';
 import type { CardStore } from './durable/card-store.js';
 import { CardStoreWriter } from './durable/card-store-writer.js';
+import { LeaseWaits } from './durable/lease-waits.js';
 import { DEFAULT_CALL_TIMEOUT_MS, withCallTimeout } from './calls/call-timeout.js';
 import { ChannelStop } from './failures/channel-stop.js';
 import { ContinuationDispatch } from './continuations/continuation-dispatch.js';
@@ -81,6 +82,7 @@ export class ChannelDispatcher {
   private readonly failures: CallFailures;
   /** Cards of a streaming channel delivered as native streams. */
   private readonly streams: StreamDispatch;
+  private readonly leaseWaits: LeaseWaits;
   /** Set by {@link close}: the error a final not settled by then is reported with. */
   private closing: string | undefined;
 
@@ -91,6 +93,7 @@ export class ChannelDispatcher {
     this.budget = new ChannelBudget(deps.plugin, deps.settings, deps.budgets, deps.clock);
     this.stop = new ChannelStop(deps.plugin.id, deps.logger, deps.plugin.credentials);
     this.refusedOperations = new RefusedOperations(deps.plugin.id, deps.logger);
+    this.leaseWaits = new LeaseWaits(deps.leases, deps.plugin.id, deps.logger);
     deps.plugin.transport.onNotice?.((notice) => deps.logger.warn(`${deps.plugin.id}: ${notice.message}`, { channel: deps.plugin.id, ...(notice.scope && { scope: notice.scope }) }));
     this.store = new CardStoreWriter(
       deps.cards,
@@ -222,7 +225,7 @@ export class ChannelDispatcher {
     // Cards waiting (a retry's backoff, a slot) are prepared now, which fences them.
     for (const record of this.pump.pendingItems()) this.pump.request(record, 0, true);
     // Cards waiting for the card store are fenced now, saying why.
-    for (const record of this.suspended) this.closedFor(record);
+    for (const record of this.leaseWaits.waiting) this.closedFor(record);
     await this.pump.idle();
     await this.settlement.close();
   }
@@ -230,32 +233,19 @@ export class ChannelDispatcher {
   /** True (and the card fenced) when shutdown closed the channel: no call may start for `record`. */
   private closedFor(record: CardDeliveryRecord): boolean {
     if (this.closing === undefined) return false;
-    const error = this.suspended.has(record) ? `${LEASE_EXPIRED_ERROR}; ${this.closing}` : this.closing;
+    const error = this.leaseWaits.has(record) ? `${LEASE_EXPIRED_ERROR}; ${this.closing}` : this.closing;
     if (record.phase !== 'delivered' && record.phase !== 'undeliverable') this.settlement.fence(record, error);
     return true;
   }
 
-  /** Cards waiting for the card store: their lease ran out locally while the store was unreachable. */
-  private readonly suspended = new Set<CardDeliveryRecord>();
-
-  /**
-   * A card whose lease may have expired (the card store unreachable for longer than the lease)
-   * makes no platform call: another process may have claimed it. It waits, its changes kept, until
-   * the store answers: it is regained ({@link leaseRegained}: nobody claimed it) or lost (fenced,
-   * its final says so). Checked when a flush is decided and again just before its call.
-   */
+  /** A card whose lease may have expired waits without platform calls until the store answers (see {@link LeaseWaits}). */
   private leaseValid(record: CardDeliveryRecord): boolean {
-    if (!this.deps.leases.expired(record.card.id)) return true;
-    if (!this.suspended.has(record)) {
-      this.suspended.add(record);
-      this.deps.logger.warn('card waits for the card store: its lease may have expired, another process may have taken it over', { card: record.card.id, channel: this.plugin.id });
-    }
-    return false;
+    return this.leaseWaits.valid(record);
   }
 
   /** The store renewed the lease of a waiting card: nobody claimed it, it is delivered again from its latest state. */
   private leaseRegained(record: CardDeliveryRecord): void {
-    if (!this.suspended.delete(record) || this.settlement.isFenced(record)) return;
+    if (!this.leaseWaits.regained(record) || this.settlement.isFenced(record)) return;
     this.deps.logger.debug('card store answers again: card delivered again', { card: record.card.id, channel: this.plugin.id });
     const final = isTerminalStatus(record.card.view().status);
     this.pump.request(record, CHANGE_RANK[final ? 'terminal' : 'structural'], final);
