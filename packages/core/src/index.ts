@@ -28,7 +28,7 @@ export { DEFAULT_LEASE_TTL_MS } from './delivery/durable/card-leases.js';
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/failures/retry-settings.js';
 export { DEFAULT_CALL_TIMEOUT_MS } from './delivery/calls/call-timeout.js';
 export type { FinalDelivery, FinalSkipReason, MessagePhase } from './delivery/card-delivery-record.js';
-export type { CardDeliveryPhase } from './delivery/failures/delivery-policy.js';
+export type { CardDeliveryPhase } from './delivery/card-delivery-phases.js';
 export type { ChannelStats } from './delivery/channel-dispatcher.js';
 export type { DeliveryCall, DeliveryEvent, DeliveryListener } from './delivery/delivery-observers.js';
 

@@ -2,7 +2,7 @@ import type { ChangeKind } from '../card/card-state.js';
 import type { CardStatus, CardView } from '../card/view.js';
 import type { MessageRef, ReplyToMessage, Requester } from '../plugin/contract.js';
 import { ContinuationParts } from './continuations/continuation-parts.js';
-import { PHASE_TRANSITIONS, isFinalRung, type CardDeliveryPhase } from './failures/delivery-policy.js';
+import { PHASE_TRANSITIONS, isFinalRung, type CardDeliveryPhase } from './card-delivery-phases.js';
 import { FlushQueue } from './schedule/flush-queue.js';
 import { LateCallFence } from './failures/late-calls.js';
 import { CardOutage } from './failures/outage.js';

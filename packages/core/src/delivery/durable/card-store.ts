@@ -1,6 +1,6 @@
 import type { CardStatus, Locale } from '../../card/view.js';
 import type { MessageRef } from '../../plugin/contract.js';
-import type { CardDeliveryPhase } from '../failures/delivery-policy.js';
+import type { CardDeliveryPhase } from '../card-delivery-phases.js';
 
 /**
  * Who may update a stored card, and until when. A process holds a lease on every card it delivers

@@ -1,33 +1,33 @@
 import type { CardView } from '../../card/view.js';
-import type { CallFailure, ChannelPlugin } from '../../plugin/contract.js';
+import type { ChannelPlugin } from '../../plugin/contract.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
+import type { CallPipeline } from '../calls/call-pipeline.js';
 import type { CardDeliveryRecord } from '../card-delivery-record.js';
-import type { CardStoreWriter } from '../durable/card-store-writer.js';
-import type { ChannelBudget } from '../rate-limits/channel-budget.js';
 import type { ContinuationDispatch } from '../continuations/continuation-dispatch.js';
-import type { DeliveryCall } from '../delivery-observers.js';
+import type { CardStoreWriter } from '../durable/card-store-writer.js';
+import type { LeaseWaits } from '../durable/lease-waits.js';
+import type { ChannelBudget } from '../rate-limits/channel-budget.js';
+import type { FailureHandling } from './failure-handling.js';
+import type { FinalLadder } from './final-ladder.js';
 import { closeMovedMessage } from './moved-notice.js';
-import type { RetrySettings } from './retry-settings.js';
+import type { RefusedOperations } from './refused-operations.js';
 
-/** What {@link FinalSettlement} uses of its channel's dispatcher. */
-export interface FinalSettlementHost {
+/** What {@link FinalSettlement} is built from: the channel's own parts. */
+export interface FinalSettlementParts {
   readonly plugin: ChannelPlugin;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly retry: RetrySettings;
   readonly budget: Pick<ChannelBudget, 'acquire' | 'keysOf'>;
   readonly store: CardStoreWriter;
   readonly parts: Pick<ContinuationDispatch, 'keys'>;
-  /** False when the card's lease may have expired (the card store was unreachable for longer than its lease): it makes no more platform calls. */
-  leaseValid(record: CardDeliveryRecord): boolean;
-  /** Makes one platform call: timed for the budget, given up after the channel's call timeout. */
-  platformCall<T>(call: () => Promise<T>): Promise<T>;
-  /** Fetches fresh credentials (never rejects); undefined when the transport cannot. */
-  readonly refreshCredentials?: () => Promise<void>;
-  observe(record: CardDeliveryRecord, call: DeliveryCall, startedAt: number, final: boolean, attempt: number, failure?: CallFailure): void;
-  /** True when the channel's updates are refused for a missing scope: a given-up message cannot be closed. */
-  updatesRefused(): boolean;
+  readonly calls: CallPipeline;
+  readonly failures: Pick<FailureHandling, 'refreshCredentials'>;
+  readonly ladder: FinalLadder;
+  /** A card whose lease may have expired makes no more platform calls (its moved message is not closed). */
+  readonly leaseWaits: Pick<LeaseWaits, 'valid'>;
+  /** While the channel's updates are refused for a missing scope, a given-up message cannot be closed. */
+  readonly refusedOperations: Pick<RefusedOperations, 'refusal'>;
 }
 
 /** The final's error of a card whose lease may have expired while the card store was unreachable. */
@@ -45,7 +45,7 @@ export class FinalSettlement {
   /** Closes of given-up messages under way (each reports its card's final when it ends). */
   private readonly closing = new Set<Promise<void>>();
 
-  constructor(private readonly host: FinalSettlementHost) {}
+  constructor(private readonly host: FinalSettlementParts) {}
 
   /** True once {@link fence} ran for `record`. */
   isFenced(record: CardDeliveryRecord): boolean {
@@ -72,7 +72,7 @@ export class FinalSettlement {
   settle(record: CardDeliveryRecord, ok: boolean, error?: string, causeLogged = false): void {
     const { logger, plugin, store, parts } = this.host;
     const view = record.card.view();
-    const mayCloseMoved = this.host.leaseValid(record) && !this.host.updatesRefused();
+    const mayCloseMoved = this.host.leaseWaits.valid(record) && this.host.refusedOperations.refusal('update') === undefined;
     const keys = parts.keys(record, view);
     const continuations = { delivered: ok ? record.parts.deliveredCount(keys) : 0, total: keys.length };
     const missing = ok ? record.parts.missingParts(keys) : [];
@@ -109,7 +109,7 @@ export class FinalSettlement {
 
   /** Closes the message the final moved away from: retried like a final, again after its late calls (see {@link closeMovedMessage}). */
   private closeMoved(record: CardDeliveryRecord, view: CardView, freshCardExists: boolean): Promise<void> {
-    const { plugin, budget, clock, logger, retry } = this.host;
+    const { plugin, budget, clock, logger, calls, failures, ladder } = this.host;
     const message = record.movedFrom!;
     return closeMovedMessage({
       message,
@@ -117,17 +117,14 @@ export class FinalSettlement {
       renderer: plugin.renderer,
       transport: plugin.transport,
       acquire: () => budget.acquire(budget.keysOf({ kind: 'update', target: record.card.target, message })),
-      platformCall: (call) => this.host.platformCall(call),
+      platformCall: (call) => calls.through(call),
       logger,
       clock,
-      // The final's delays, then the outage probes': while the first message may show the final
-      // too, giving up its close early leaves the chat with the final twice (a 5xx run outlasting
-      // the final's delays, which moved the final to the fresh message in the first place).
-      retryDelaysMs: [...retry.finalRetryDelaysMs, ...retry.probeDelaysMs],
+      retryDelaysMs: ladder.movedMessageCloseDelaysMs,
       lateCallsUntil: record.movedFromLateUntil,
       freshCardExists,
-      refreshCredentials: this.host.refreshCredentials,
-      report: (startedAt, attempt, failure) => this.host.observe(record, 'moved-notice', startedAt, true, attempt, failure),
+      ...(plugin.transport.refreshAuth && { refreshCredentials: () => failures.refreshCredentials({ channel: plugin.id }) }),
+      report: (startedAt, attempt, failure) => calls.observe(record, 'moved-notice', startedAt, true, attempt, failure),
     });
   }
 }

@@ -3,28 +3,26 @@ import type { BudgetedCall, CallFailure, ChannelPlugin, MessageRef } from '../..
 import type { StreamingMode } from '../../plugin/stream-contract.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
-import type { CardChange, CardDeliveryRecord } from '../card-delivery-record.js';
+import type { CallPipeline } from '../calls/call-pipeline.js';
+import type { CardDeliveryRecord } from '../card-delivery-record.js';
 import type { DeliveryCall } from '../delivery-observers.js';
+import type { CardStoreWriter } from '../durable/card-store-writer.js';
+import type { FailureHandling } from '../failures/failure-handling.js';
 import type { ChannelBudget } from '../rate-limits/channel-budget.js';
-import type { PreparedCall } from '../schedule/flush-calls.js';
+import { WAIT, again, settle, type FlushCall, type FlushDecision, type FlushOutcome } from '../schedule/flush-outcome.js';
 import { StreamSession, type StreamStep } from './stream-session.js';
 
-/** What {@link StreamDispatch} uses of its channel dispatcher. */
-export interface StreamDispatchHost {
+/** What {@link StreamDispatch} is built from: the channel's own parts. */
+export interface StreamDispatchParts {
   readonly plugin: ChannelPlugin;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly budget: ChannelBudget;
-  classify(error: unknown): CallFailure;
-  platformCall<T>(call: () => Promise<T>): Promise<T>;
-  observe(record: CardDeliveryRecord, call: DeliveryCall, startedAt: number, final: boolean, attempt: number, failure?: CallFailure): void;
-  /** A call of the card succeeded (counters, channel stop lifted, probes, the card store). */
-  succeeded(record: CardDeliveryRecord, call: DeliveryCall, view: CardView): void;
-  /** The dispatcher's failure table, for failures the stream does not handle itself. */
-  handleFailure(record: CardDeliveryRecord, change: CardChange, final: boolean, failure: CallFailure, call: DeliveryCall): Promise<void>;
-  requeue(record: CardDeliveryRecord, change: CardChange, notBefore?: number): void;
-  markDirty(record: CardDeliveryRecord, change: CardChange): void;
-  finish(record: CardDeliveryRecord, ok: boolean, error?: string): void;
+  readonly budget: Pick<ChannelBudget, 'keysOf'>;
+  readonly calls: CallPipeline;
+  readonly failures: FailureHandling;
+  readonly store: CardStoreWriter;
+  /** Asks for a flush of a card whose open stream needs a keep-alive now. */
+  readonly wake: (record: CardDeliveryRecord) => void;
 }
 
 /** The budgeted call of a stream step. */
@@ -47,7 +45,7 @@ export class StreamDispatch {
   private readonly keepAlive = new WeakMap<CardDeliveryRecord, NodeJS.Timeout>();
   private readonly mode: StreamingMode | undefined;
 
-  constructor(private readonly host: StreamDispatchHost) {
+  constructor(private readonly host: StreamDispatchParts) {
     this.mode = host.plugin.streaming;
   }
 
@@ -67,77 +65,66 @@ export class StreamDispatch {
   }
 
   /**
-   * The card's next flush as a stream: the call to make, `null` when there is nothing to send now,
-   * or `undefined` when the card is delivered in edit mode (the caller renders it as usual).
+   * The card's next flush as a stream: the call to make, an outcome when there is nothing to send
+   * now (`wait`, or `settle` for a final the stream already ended), or `undefined` when the card is
+   * delivered in edit mode (the caller renders it as usual).
    */
-  prepare(record: CardDeliveryRecord, change: CardChange, final: boolean, view: CardView): PreparedCall | null | undefined {
+  prepare(record: CardDeliveryRecord, final: boolean, view: CardView): FlushDecision | undefined {
     const session = this.sessionOf(record);
     if (!session) return undefined;
-    if (session.phase === 'stopped-by-user' || session.phase === 'finished') {
-      if (final) this.settle(record, true);
-      return null;
-    }
+    if (session.phase === 'stopped-by-user' || session.phase === 'finished') return final ? settle(true) : WAIT;
     // A stream shows no buttons: a question moves the card to edit mode (a fresh message showing the
     // whole card with its controls), after the open stream is closed with what it still lacks.
     if (view.controls?.pending && !final) {
       if (session.phase === 'idle') return this.toEditMode(record, session);
       const closing = session.next(view, true, this.host.clock.now());
-      if (closing?.op === 'stop-final') {
-        const step = { ...closing, op: 'stop-roll-over' as const };
-        const keys = this.host.budget.keysOf(budgetedCall(record, step, session.stream));
-        return { keys, send: () => this.deliver(record, session, change, final, view, step) };
-      }
+      if (closing?.op === 'stop-final') return this.callFor(record, session, final, view, { ...closing, op: 'stop-roll-over' as const });
     }
     const step = session.next(view, final, this.host.clock.now());
     if (!step) {
       this.scheduleKeepAlive(record, session);
-      return null;
+      return WAIT;
     }
-    const stream = session.stream;
-    const keys = this.host.budget.keysOf(budgetedCall(record, step, stream));
-    return { keys, send: () => this.deliver(record, session, change, final, view, step) };
+    return this.callFor(record, session, final, view, step);
+  }
+
+  private callFor(record: CardDeliveryRecord, session: StreamSession, final: boolean, view: CardView, step: StreamStep): FlushCall {
+    const keys = this.host.budget.keysOf(budgetedCall(record, step, session.stream));
+    return { keys, send: () => this.deliver(record, session, final, view, step) };
   }
 
   /** Makes one stream call and applies the lifecycle table to its answer. Never rejects. */
-  private async deliver(record: CardDeliveryRecord, session: StreamSession, change: CardChange, final: boolean, view: CardView, step: StreamStep): Promise<void> {
-    const mode = this.mode!;
-    const { transport } = mode;
+  private async deliver(record: CardDeliveryRecord, session: StreamSession, final: boolean, view: CardView, step: StreamStep): Promise<FlushOutcome> {
+    const { transport } = this.mode!;
     const call: DeliveryCall = step.op === 'start' ? 'send' : 'update';
     if (final) record.finalAttemptStarted();
     const attempt = final ? record.totalFinalAttempts : record.failureStreak + 1;
-    const startedAt = this.host.clock.now();
     const stream = session.stream;
-    let started: MessageRef | undefined;
-    try {
+    const result = await this.host.calls.call<MessageRef | undefined>(record, call, final, attempt, async () => {
       if (step.op === 'start') {
         const { target, replyToMessage, requester } = record.card;
-        started = await this.host.platformCall(() =>
-          transport.start({ target, ...(replyToMessage && { replyToMessage }), ...(requester && { requester }), idempotencyKey: `${record.sendKey}-s${session.sequence}`, content: step.content, sequence: session.sequence, view }),
-        );
-      } else if (step.op === 'append') {
-        await this.host.platformCall(() => transport.append({ stream: stream!, content: step.content, keepAlive: step.keepAlive }));
-      } else {
-        await this.host.platformCall(() => transport.stop({ stream: stream!, content: step.content, reason: step.op === 'stop-final' ? 'final' : 'roll-over', view }));
+        return transport.start({ target, ...(replyToMessage && { replyToMessage }), ...(requester && { requester }), idempotencyKey: `${record.sendKey}-s${session.sequence}`, content: step.content, sequence: session.sequence, view });
       }
-    } catch (error) {
-      const failure = this.host.classify(error);
-      this.host.observe(record, call, startedAt, final, attempt, failure);
-      return this.failed(record, session, change, final, step, failure, call);
-    }
-    this.host.observe(record, call, startedAt, final, attempt);
+      if (step.op === 'append') await transport.append({ stream: stream!, content: step.content, keepAlive: step.keepAlive });
+      else await transport.stop({ stream: stream!, content: step.content, reason: step.op === 'stop-final' ? 'final' : 'roll-over', view });
+      return undefined;
+    });
+    if (!result.ok) return this.failed(record, session, final, step, result.failure, call);
+    const started = result.value;
     // The platform's clock of the stream started somewhere between the call's start and its answer: count from the start.
-    session.accepted(step, startedAt, started);
+    session.accepted(step, result.startedAt, started);
     if (started) record.continuedIn(started);
     record.callSucceeded();
-    this.host.succeeded(record, call, view);
-    if (session.phase === 'finished') return this.settle(record, true);
+    this.host.store.put(record, view);
+    if (session.phase === 'finished') return this.settled(record);
     // More to send (text over the per-call limit, a roll-over's fresh stream, the final): at once.
-    if (final || step.op === 'stop-roll-over' || session.next(record.card.view(), false, this.host.clock.now())) return this.host.requeue(record, change);
+    if (final || step.op === 'stop-roll-over' || session.next(record.card.view(), false, this.host.clock.now())) return again();
     this.scheduleKeepAlive(record, session);
+    return WAIT;
   }
 
-  /** The lifecycle table's failure columns (see `stream-phases.ts`). */
-  private async failed(record: CardDeliveryRecord, session: StreamSession, change: CardChange, final: boolean, step: StreamStep, failure: CallFailure, call: DeliveryCall): Promise<void> {
+  /** The lifecycle table's failure columns (see `stream-phases.ts`); the rest is the channel's failure table. */
+  private async failed(record: CardDeliveryRecord, session: StreamSession, final: boolean, step: StreamStep, failure: CallFailure, call: DeliveryCall): Promise<FlushOutcome> {
     const fields = { card: record.card.id, channel: this.host.plugin.id, kind: failure.kind, detail: failure.detail };
     if (failure.kind === 'stopped-by-user') {
       if (session.stoppedByUser()) {
@@ -145,25 +132,24 @@ export class StreamDispatch {
         this.clearKeepAlive(record);
         record.card.onPlatformStop?.(failure.detail);
       }
-      if (final) this.settle(record, true);
-      return;
+      return final ? this.settled(record) : WAIT;
     }
     if (step.op !== 'start' && (failure.kind === 'stream-ended' || (step.op === 'stop-roll-over' && failure.kind === 'rejected'))) {
       // The stream is closed (or would not close politely): what it did not take opens a fresh one.
       this.host.logger.debug('stream ended, continuing in a fresh stream', fields);
       session.ended();
       if (final) record.finalAttemptRefunded();
-      return this.host.requeue(record, change);
+      return again();
     }
     if (step.op === 'start' && session.sequence === 0 && (failure.kind === 'rejected' || failure.kind === 'missing-scope')) {
       // A refused or unscoped stream route says nothing against the channel's send: this card goes on in edit mode.
       this.host.logger.warn('stream refused, the card uses the channel\'s edit mode', fields);
       session.useEditMode();
       if (final) record.finalAttemptRefunded();
-      return this.host.requeue(record, change);
+      return again();
     }
     if (failure.kind === 'gone') session.ended();
-    return this.host.handleFailure(record, change, final, failure, call);
+    return this.host.failures.mainFailed(record, final, failure, call);
   }
 
   /** The card leaves its (closed) stream for the channel's edit mode; undefined: the caller renders it. */
@@ -175,9 +161,10 @@ export class StreamDispatch {
     return undefined;
   }
 
-  private settle(record: CardDeliveryRecord, ok: boolean): void {
+  /** The stream delivered the final (or the user stopped it): the card settles ok. */
+  private settled(record: CardDeliveryRecord): FlushOutcome {
     this.clearKeepAlive(record);
-    this.host.finish(record, ok);
+    return settle(true);
   }
 
   /** Sets the timer that wakes the card when its open stream needs a keep-alive. */
@@ -187,7 +174,7 @@ export class StreamDispatch {
     if (at === undefined) return;
     const timer = setTimeout(() => {
       this.keepAlive.delete(record);
-      this.host.markDirty(record, 'elapsed');
+      this.host.wake(record);
     }, Math.max(0, at - this.host.clock.now()));
     // The run keeps the process alive, not its stream's keep-alive.
     timer.unref();
