@@ -294,7 +294,8 @@ export class CardDeliveryRecord {
   }
 
   /**
-   * The final climbs to `rung`. With `freshMessage` it leaves the current message for a new one
+   * The final climbs to `rung` (called by the walk of the final's ladder, `FinalLadder` in
+   * `failures/final-ladder.ts`). With `freshMessage` it leaves the current message for a new one
    * (when no message exists yet, the send is simply tried again: under the same key while an
    * earlier send may have created the message, else under a new key).
    */

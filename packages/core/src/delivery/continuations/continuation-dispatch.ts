@@ -13,7 +13,7 @@ import { WAIT, again, type FlushCall, type FlushOutcome } from '../schedule/flus
 import { nextPendingPart, renderContinuationParts, type PendingPart } from './continuation-render.js';
 
 /** What {@link ContinuationDispatch} is built from: the channel's own parts. */
-export interface ContinuationParts {
+export interface ContinuationDispatchParts {
   readonly plugin: ChannelPlugin;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -33,7 +33,7 @@ export interface ContinuationParts {
  * part's message).
  */
 export class ContinuationDispatch {
-  constructor(private readonly parts: ContinuationParts) {}
+  constructor(private readonly parts: ContinuationDispatchParts) {}
 
   /** Render keys of the continuation parts of `view` (none when the renderer has none or throws). */
   keys(record: CardDeliveryRecord, view: CardView): string[] {

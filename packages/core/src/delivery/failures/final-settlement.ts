@@ -45,7 +45,7 @@ export class FinalSettlement {
   /** Closes of given-up messages under way (each reports its card's final when it ends). */
   private readonly closing = new Set<Promise<void>>();
 
-  constructor(private readonly host: FinalSettlementParts) {}
+  constructor(private readonly deps: FinalSettlementParts) {}
 
   /** True once {@link fence} ran for `record`. */
   isFenced(record: CardDeliveryRecord): boolean {
@@ -60,7 +60,7 @@ export class FinalSettlement {
     if (this.fenced.has(record)) return;
     this.fenced.add(record);
     record.pause();
-    this.host.logger.error(error, { card: record.card.id, channel: this.host.plugin.id });
+    this.deps.logger.error(error, { card: record.card.id, channel: this.deps.plugin.id });
     const status = record.card.view().status;
     record.card.onFinal({ ok: false, status, message: record.message, freshMessage: false, attempts: record.totalFinalAttempts, error, continuations: { delivered: 0, total: 0 } });
   }
@@ -70,9 +70,9 @@ export class FinalSettlement {
    * `causeLogged`: the failure's cause was logged already (a channel stop), so no second line.
    */
   settle(record: CardDeliveryRecord, ok: boolean, error?: string, causeLogged = false): void {
-    const { logger, plugin, store, parts } = this.host;
+    const { logger, plugin, store, parts } = this.deps;
     const view = record.card.view();
-    const mayCloseMoved = this.host.leaseWaits.valid(record) && this.host.refusedOperations.refusal('update') === undefined;
+    const mayCloseMoved = this.deps.leaseWaits.valid(record) && this.deps.refusedOperations.refusal('update') === undefined;
     const keys = parts.keys(record, view);
     const continuations = { delivered: ok ? record.parts.deliveredCount(keys) : 0, total: keys.length };
     const missing = ok ? record.parts.missingParts(keys) : [];
@@ -109,7 +109,7 @@ export class FinalSettlement {
 
   /** Closes the message the final moved away from: retried like a final, again after its late calls (see {@link closeMovedMessage}). */
   private closeMoved(record: CardDeliveryRecord, view: CardView, freshCardExists: boolean): Promise<void> {
-    const { plugin, budget, clock, logger, calls, failures, ladder } = this.host;
+    const { plugin, budget, clock, logger, calls, failures, ladder } = this.deps;
     const message = record.movedFrom!;
     return closeMovedMessage({
       message,

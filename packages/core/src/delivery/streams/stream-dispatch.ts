@@ -45,8 +45,8 @@ export class StreamDispatch {
   private readonly keepAlive = new WeakMap<CardDeliveryRecord, NodeJS.Timeout>();
   private readonly mode: StreamingMode | undefined;
 
-  constructor(private readonly host: StreamDispatchParts) {
-    this.mode = host.plugin.streaming;
+  constructor(private readonly deps: StreamDispatchParts) {
+    this.mode = deps.plugin.streaming;
   }
 
   /** The card's stream session; undefined when the card is not (or no longer) streamed. */
@@ -77,10 +77,10 @@ export class StreamDispatch {
     // whole card with its controls), after the open stream is closed with what it still lacks.
     if (view.controls?.pending && !final) {
       if (session.phase === 'idle') return this.toEditMode(record, session);
-      const closing = session.next(view, true, this.host.clock.now());
+      const closing = session.next(view, true, this.deps.clock.now());
       if (closing?.op === 'stop-final') return this.callFor(record, session, final, view, { ...closing, op: 'stop-roll-over' as const });
     }
-    const step = session.next(view, final, this.host.clock.now());
+    const step = session.next(view, final, this.deps.clock.now());
     if (!step) {
       this.scheduleKeepAlive(record, session);
       return WAIT;
@@ -89,7 +89,7 @@ export class StreamDispatch {
   }
 
   private callFor(record: CardDeliveryRecord, session: StreamSession, final: boolean, view: CardView, step: StreamStep): FlushCall {
-    const keys = this.host.budget.keysOf(budgetedCall(record, step, session.stream));
+    const keys = this.deps.budget.keysOf(budgetedCall(record, step, session.stream));
     return { keys, send: () => this.deliver(record, session, final, view, step) };
   }
 
@@ -100,7 +100,7 @@ export class StreamDispatch {
     if (final) record.finalAttemptStarted();
     const attempt = final ? record.totalFinalAttempts : record.failureStreak + 1;
     const stream = session.stream;
-    const result = await this.host.calls.call<MessageRef | undefined>(record, call, final, attempt, async () => {
+    const result = await this.deps.calls.call<MessageRef | undefined>(record, call, final, attempt, async () => {
       if (step.op === 'start') {
         const { target, replyToMessage, requester } = record.card;
         return transport.start({ target, ...(replyToMessage && { replyToMessage }), ...(requester && { requester }), idempotencyKey: `${record.sendKey}-s${session.sequence}`, content: step.content, sequence: session.sequence, view });
@@ -115,20 +115,20 @@ export class StreamDispatch {
     session.accepted(step, result.startedAt, started);
     if (started) record.continuedIn(started);
     record.callSucceeded();
-    this.host.store.put(record, view);
+    this.deps.store.put(record, view);
     if (session.phase === 'finished') return this.settled(record);
     // More to send (text over the per-call limit, a roll-over's fresh stream, the final): at once.
-    if (final || step.op === 'stop-roll-over' || session.next(record.card.view(), false, this.host.clock.now())) return again();
+    if (final || step.op === 'stop-roll-over' || session.next(record.card.view(), false, this.deps.clock.now())) return again();
     this.scheduleKeepAlive(record, session);
     return WAIT;
   }
 
   /** The lifecycle table's failure columns (see `stream-phases.ts`); the rest is the channel's failure table. */
   private async failed(record: CardDeliveryRecord, session: StreamSession, final: boolean, step: StreamStep, failure: CallFailure, call: DeliveryCall): Promise<FlushOutcome> {
-    const fields = { card: record.card.id, channel: this.host.plugin.id, kind: failure.kind, detail: failure.detail };
+    const fields = { card: record.card.id, channel: this.deps.plugin.id, kind: failure.kind, detail: failure.detail };
     if (failure.kind === 'stopped-by-user') {
       if (session.stoppedByUser()) {
-        this.host.logger.debug('the user stopped the stream on the platform: the run is cancelled, nothing more is sent', fields);
+        this.deps.logger.debug('the user stopped the stream on the platform: the run is cancelled, nothing more is sent', fields);
         this.clearKeepAlive(record);
         record.card.onPlatformStop?.(failure.detail);
       }
@@ -136,20 +136,20 @@ export class StreamDispatch {
     }
     if (step.op !== 'start' && (failure.kind === 'stream-ended' || (step.op === 'stop-roll-over' && failure.kind === 'rejected'))) {
       // The stream is closed (or would not close politely): what it did not take opens a fresh one.
-      this.host.logger.debug('stream ended, continuing in a fresh stream', fields);
+      this.deps.logger.debug('stream ended, continuing in a fresh stream', fields);
       session.ended();
       if (final) record.finalAttemptRefunded();
       return again();
     }
     if (step.op === 'start' && session.sequence === 0 && (failure.kind === 'rejected' || failure.kind === 'missing-scope')) {
       // A refused or unscoped stream route says nothing against the channel's send: this card goes on in edit mode.
-      this.host.logger.warn('stream refused, the card uses the channel\'s edit mode', fields);
+      this.deps.logger.warn('stream refused, the card uses the channel\'s edit mode', fields);
       session.useEditMode();
       if (final) record.finalAttemptRefunded();
       return again();
     }
     if (failure.kind === 'gone') session.ended();
-    return this.host.failures.mainFailed(record, final, failure, call);
+    return this.deps.failures.mainFailed(record, final, failure, call);
   }
 
   /** The card leaves its (closed) stream for the channel's edit mode; undefined: the caller renders it. */
@@ -174,8 +174,8 @@ export class StreamDispatch {
     if (at === undefined) return;
     const timer = setTimeout(() => {
       this.keepAlive.delete(record);
-      this.host.wake(record);
-    }, Math.max(0, at - this.host.clock.now()));
+      this.deps.wake(record);
+    }, Math.max(0, at - this.deps.clock.now()));
     // The run keeps the process alive, not its stream's keep-alive.
     timer.unref();
     this.keepAlive.set(record, timer);
