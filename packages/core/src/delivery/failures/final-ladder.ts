@@ -13,7 +13,7 @@ export type FinalLadderRung =
  * a fresh message with the same backoffs, then give up. Default: in place 1/2/4 s, fresh 1/2/4 s
  * (`RetrySettings.finalRetryDelaysMs`).
  */
-export function finalLadder(settings: RetrySettings): readonly FinalLadderRung[] {
+function finalLadder(settings: RetrySettings): readonly FinalLadderRung[] {
   return [
     { rung: 'final-in-place', delaysMs: settings.finalRetryDelaysMs },
     { rung: 'final-fresh', delaysMs: settings.finalRetryDelaysMs },
@@ -26,7 +26,7 @@ export function finalLadder(settings: RetrySettings): readonly FinalLadderRung[]
  * `final-fresh`. A rate limit says nothing against the message: a fresh one would be a duplicate
  * card and leave this one spinning, so the next round runs on the same message.
  */
-export const FRESH_MESSAGE_AFTER: Readonly<Record<CallFailureKind, boolean>> = {
+const FRESH_MESSAGE_AFTER: Readonly<Record<CallFailureKind, boolean>> = {
   'rate-limited': false,
   gone: true,
   rejected: true,
