@@ -13,12 +13,12 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseBenchOptions } from './options.js';
 import { markdownTables, seconds, stalenessPlot } from './report.js';
-import { runPoint, type Design, type PointResult } from './run-point.js';
+import { medianOverSeeds } from './seeds.js';
+import { DESIGNS, runPoint, type PointResult } from './run-point.js';
 import { VirtualTime } from './virtual-time.js';
 import { runsPerChat, syntheticRuns, traceRuns, traceScripts } from './workload.js';
 
 const { ns, seeds, channels, workloads, realTime, limitMs, outDir, nGiven } = parseBenchOptions(process.argv);
-const designs: Design[] = ['progresscard', 'naive'];
 const realImmediate = setImmediate;
 
 const scripts = workloads.includes('traces') ? await traceScripts() : [];
@@ -31,13 +31,13 @@ for (const workload of workloads) {
         // The traces at N = 5000, and N = 5000 of the channels added later, take minutes of CPU: only when asked for with --n.
         if ((workload === 'traces' || (channel !== 'feishu' && channel !== 'dingtalk')) && n > 500 && !nGiven) continue;
         const runs = workload === 'traces' ? traceRuns(n, seed, scripts, runsPerChat(channel)) : syntheticRuns(n, seed, runsPerChat(channel));
-        let boundMs: number | undefined;
-        for (const design of designs) {
+        let bound: Pick<PointResult, 'boundMs' | 'productBoundMs'> | undefined;
+        for (const design of DESIGNS) {
           const virtual = realTime ? undefined : new VirtualTime(1_800_000_000_000);
           virtual?.install();
           try {
-            const result = await runPoint(design, channel, workload, runs, seed, { virtual, realImmediate, limitMs }, boundMs);
-            boundMs ??= result.boundMs;
+            const result = await runPoint(design, channel, workload, runs, seed, { virtual, realImmediate, limitMs }, bound);
+            bound ??= result;
             results.push(result);
             const rejected = Object.values(result.rejections).reduce((a, b) => a + b, 0);
             console.error(
@@ -50,16 +50,6 @@ for (const workload of workloads) {
       }
     }
   }
-}
-
-/** Medians over seeds: one result per workload, channel, N and design (the first seed's when one seed). */
-function medianOverSeeds(all: readonly PointResult[]): PointResult[] {
-  const groups = new Map<string, PointResult[]>();
-  for (const r of all) groups.set(`${r.workload}|${r.channel}|${r.n}|${r.design}`, [...(groups.get(`${r.workload}|${r.channel}|${r.n}|${r.design}`) ?? []), r]);
-  return [...groups.values()].map((group) => {
-    const sorted = [...group].sort((a, b) => a.staleness.tool.p99 - b.staleness.tool.p99);
-    return sorted[Math.floor(sorted.length / 2)]!;
-  });
 }
 
 const summary = medianOverSeeds(results);
