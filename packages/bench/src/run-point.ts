@@ -1,10 +1,12 @@
-import { createProgressCards, silentLogger, type ChannelPlugin, type ProgressCards } from '@progresscard/core';
+import { TOKENS, createContainer, createProgressCards, silentLogger, type ChannelPlugin, type ProgressCards } from '@progresscard/core';
 import { dingtalk } from '@progresscard/plugin-dingtalk';
 import { discord } from '@progresscard/plugin-discord';
 import { feishu } from '@progresscard/plugin-feishu';
+import { slack } from '@progresscard/plugin-slack';
 import { telegram } from '@progresscard/plugin-telegram';
 import { NaiveCard } from './naive.js';
 import { PThrottleBudgetStore } from './p-throttle-store.js';
+import type { GateRoute } from './gates.js';
 import { PlatformModel, type ChannelName } from './platform.js';
 import { StalenessTracker, percentile } from './tracker.js';
 import type { VirtualTime } from './virtual-time.js';
@@ -80,7 +82,7 @@ export interface TimeDriver {
   readonly limitMs: number;
 }
 
-const PER_CARD_INTERVAL_MS: Record<ChannelName, number> = { feishu: 250, dingtalk: 500, 'telegram-private': 1000, 'telegram-group': 1000, discord: 1000, 'discord-shifting': 1000 };
+const PER_CARD_INTERVAL_MS: Record<ChannelName, number> = { feishu: 250, dingtalk: 500, 'telegram-private': 1000, 'telegram-group': 1000, discord: 1000, 'discord-shifting': 1000, slack: 1000, 'slack-stream': 1000 };
 
 function basePlugin(channel: ChannelName): ChannelPlugin {
   switch (channel) {
@@ -96,6 +98,10 @@ function basePlugin(channel: ChannelName): ChannelPlugin {
     case 'discord':
     case 'discord-shifting':
       return discord({ botToken: 'bench.discord.bot-token-0000', channelId: '1250000000000000100' }, { env: {} }) as ChannelPlugin;
+    case 'slack':
+    case 'slack-stream':
+      // One workspace (one bot token): its chat.update and stream budgets are shared by every card.
+      return slack({ botToken: 'xoxb-bench', channel: 'C0BENCH', streaming: { mode: 'native', teamId: 'T0BENCH' } }, { env: {} }) as ChannelPlugin;
   }
 }
 
@@ -124,13 +130,22 @@ export async function runPoint(
   const model = new PlatformModel(channel, seed, (payload, at, target) => tracker.accepted((target as { run: number }).run, payload, at));
   const base = basePlugin(channel);
   const renderer = tracker.wrap(base.renderer);
-  const transport = model.transport((target) => (target as { receiveId: string }).receiveId);
+  const chatOf = (target: unknown) => (target as { receiveId: string }).receiveId;
+  const transport = model.transport(chatOf);
+  // Slack streams cards that reply in a thread to their requester: the stream calls go to the model too.
+  const streamed = channel === 'slack-stream';
+  const streaming =
+    streamed && base.streaming
+      ? { streaming: { ...base.streaming, transport: model.streamTransport(chatOf, (target, shown, at) => tracker.acceptedShown((target as { run: number }).run, shown, at)) } }
+      : {};
   const budgetKeys = model.gate.budgetKeys ?? base.budgetKeys?.bind(base);
   let cards: ProgressCards | undefined;
   const naive: NaiveCard[] = [];
   if (design !== 'naive') {
-    const budgets = design === 'p-throttle' ? new PThrottleBudgetStore() : undefined;
-    cards = createProgressCards({ channels: [{ ...base, renderer, transport, ...(budgetKeys ? { budgetKeys } : {}) }], logger: silentLogger, env: {}, ...(budgets ? { budgets } : {}) });
+    // The p-throttle design replaces the BudgetStore seam through a parent container (the `store` option would also make cards durable).
+    const parent = createContainer();
+    if (design === 'p-throttle') parent.register(TOKENS.BudgetStore, { useValue: new PThrottleBudgetStore() });
+    cards = createProgressCards({ channels: [{ ...base, renderer, transport, ...streaming, ...(budgetKeys ? { budgetKeys } : {}) }], logger: silentLogger, env: {}, parent });
   }
 
   const t0 = Date.now();
@@ -138,9 +153,10 @@ export async function runPoint(
   const cpu0 = process.cpuUsage();
   for (const [index, run] of runs.entries()) {
     const chatId = chatIdOf(channel, run.chat);
-    const target = { receiveId: chatId, chatId, run: index };
+    const target = { receiveId: chatId, chatId, channel: chatId, run: index };
+    const options = streamed ? { replyTo: { messageId: `${1_800_000_000 + index}.000100` }, requester: { id: `U${index}` } } : undefined;
     setTimeout(() => {
-      const card = cards ? cards.open(base.id, target) : new NaiveCard(renderer, transport, target);
+      const card = cards ? cards.open(base.id, target, options) : new NaiveCard(renderer, transport, target);
       if (card instanceof NaiveCard) naive.push(card);
       let step = 0;
       if (run.events.length === 0) scriptsEnded++;
@@ -163,31 +179,34 @@ export async function runPoint(
   const sampleMs = 250;
   let busySamples = 0;
   let waitedBefore = false;
-  const busyCalls = { send: 0, update: 0 };
+  const noCalls = (): Record<GateRoute, number> => ({ send: 0, update: 0, start: 0, append: 0, stop: 0 });
+  const busyCalls = noCalls();
   let changeSamples = 0;
   let changeBefore = false;
-  const changeCalls = { send: 0, update: 0 };
+  const changeCalls = noCalls();
   const dirtySamples: number[] = [];
   let seen = 0;
+  const routes: readonly GateRoute[] = ['send', 'update', 'start', 'append', 'stop'];
+  // The routes the app-wide rate applies to (Slack: chat.update, or appendStream when streamed; the others: the busier of send and update).
+  const budgeted = model.gate.budgetedRoutes ?? ['send', 'update'];
+  const busiest = (calls: Record<GateRoute, number>) => Math.max(...budgeted.map((route) => calls[route]));
   const sampler = setInterval(() => {
     const calls = model.calls;
-    const accepted = { send: 0, update: 0 };
+    const accepted = noCalls();
     for (; seen < calls.length; seen++) if (calls[seen]!.code === undefined) accepted[calls[seen]!.route]++;
     const diagnostics = cards?.diagnostics();
     const dirty = diagnostics ? diagnostics.pendingCards : naive.filter((card) => card.waiting).length;
     const waiting = diagnostics ? diagnostics.channelsAtBudget > 0 : dirty > 0;
     if (waiting && waitedBefore) {
       busySamples++;
-      busyCalls.send += accepted.send;
-      busyCalls.update += accepted.update;
+      for (const route of routes) busyCalls[route] += accepted[route];
     }
     if (waiting) dirtySamples.push(dirty);
     waitedBefore = waiting;
     const changeWaits = tracker.cardsWithUnshownChange > 0;
     if (changeWaits && changeBefore) {
       changeSamples++;
-      changeCalls.send += accepted.send;
-      changeCalls.update += accepted.update;
+      for (const route of routes) changeCalls[route] += accepted[route];
     }
     changeBefore = changeWaits;
   }, sampleMs);
@@ -236,8 +255,8 @@ export async function runPoint(
     productBoundMs,
     ratioToBound: { tool: staleness.tool.p99 / boundMs, firstCard: staleness.firstCard.p99 / boundMs },
     ratioToProductBound: { tool: staleness.tool.p99 / productBoundMs, firstCard: staleness.firstCard.p99 / productBoundMs },
-    budgetUsedWhileWaiting: changeSamples > 0 ? Math.max(changeCalls.send, changeCalls.update) / ((changeSamples * sampleMs * rate) / 1000) : Number.NaN,
-    budgetUsedAtBudget: busySamples > 0 ? Math.max(busyCalls.send, busyCalls.update) / ((busySamples * sampleMs * rate) / 1000) : Number.NaN,
+    budgetUsedWhileWaiting: changeSamples > 0 ? busiest(changeCalls) / ((changeSamples * sampleMs * rate) / 1000) : Number.NaN,
+    budgetUsedAtBudget: busySamples > 0 ? busiest(busyCalls) / ((busySamples * sampleMs * rate) / 1000) : Number.NaN,
     final: pct(tracker.final),
     finalsMissing,
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),

@@ -1,7 +1,7 @@
 import { isTerminalStatus, type AgentEvent, type CardRenderer, type CardView } from '@progresscard/core';
 
 /** What a rendered payload shows, as far as staleness is concerned. */
-interface Shown {
+export interface Shown {
   /** Tool lines plus finished tool lines: every tool start and finish adds one. */
   readonly toolChanges: number;
   readonly answerChars: number;
@@ -101,8 +101,13 @@ export class StalenessTracker {
   /** The platform accepted `payload` for run `run`, arriving at `at`. */
   accepted(run: number, payload: unknown, at: number): void {
     const shown = payload && typeof payload === 'object' ? this.shown.get(payload) : undefined;
+    if (shown) this.acceptedShown(run, shown, at);
+  }
+
+  /** The platform accepted a call for run `run` (a native stream's), arriving at `at`, after which the chat shows `shown`. */
+  acceptedShown(run: number, shown: Shown, at: number): void {
     const watch = this.runs[run];
-    if (!shown || !watch) return;
+    if (!watch) return;
     const before = watch.unshown;
     this.show(watch, shown, at);
     this.recount(before, watch.unshown);
