@@ -11,14 +11,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { startFeishuEmulatorProcess } from './http-platform.js';
 import { parseBenchOptions } from './options.js';
 import { markdownTables, seconds, stalenessPlot } from './report.js';
 import { medianOverSeeds } from './seeds.js';
-import { DESIGNS, runPoint, type PointResult } from './run-point.js';
+import { runPoint, type PointResult } from './run-point.js';
 import { VirtualTime } from './virtual-time.js';
 import { runsPerChat, syntheticRuns, traceRuns, traceScripts } from './workload.js';
 
-const { ns, seeds, channels, workloads, realTime, limitMs, outDir, nGiven } = parseBenchOptions(process.argv);
+const { ns, seeds, channels, workloads, designs, realTime, transport, limitMs, outDir, nGiven } = parseBenchOptions(process.argv);
+
 const realImmediate = setImmediate;
 
 const scripts = workloads.includes('traces') ? await traceScripts() : [];
@@ -32,19 +34,22 @@ for (const workload of workloads) {
         if ((workload === 'traces' || (channel !== 'feishu' && channel !== 'dingtalk')) && n > 500 && !nGiven) continue;
         const runs = workload === 'traces' ? traceRuns(n, seed, scripts, runsPerChat(channel)) : syntheticRuns(n, seed, runsPerChat(channel));
         let bound: Pick<PointResult, 'boundMs' | 'productBoundMs'> | undefined;
-        for (const design of DESIGNS) {
+        for (const design of designs) {
+          // A fresh emulator per point: no rate-limit window carries one point's calls into the next.
+          const emulator = transport === 'http' ? await startFeishuEmulatorProcess() : undefined;
           const virtual = realTime ? undefined : new VirtualTime(1_800_000_000_000);
           virtual?.install();
           try {
-            const result = await runPoint(design, channel, workload, runs, seed, { virtual, realImmediate, limitMs }, bound);
+            const result = await runPoint(design, channel, workload, runs, seed, { virtual, realImmediate, limitMs, ...(emulator ? { emulator } : {}) }, bound);
             bound ??= result;
             results.push(result);
             const rejected = Object.values(result.rejections).reduce((a, b) => a + b, 0);
             console.error(
-              `${workload} ${channel} N=${n} seed=${seed} ${design}: ${result.calls} calls, ${rejected} rejected, tool p99 ${seconds(result.staleness.tool.p99)}, final p99 ${seconds(result.final.p99)}, cpu ${(result.cpuMs / 1000).toFixed(1)} s`,
+              `${workload} ${channel} N=${n} seed=${seed} ${design}: ${result.calls} calls, ${rejected} rejected, tool p99 ${seconds(result.staleness.tool.p99)}, final p99 ${seconds(result.final.p99)}, cpu ${(result.cpuMs / 1000).toFixed(1)} s${result.eventLoopDelayMs ? `, event-loop delay p99 ${result.eventLoopDelayMs.p99.toFixed(0)} ms, load ${result.loadAverage?.toFixed(1)}` : ''}`,
             );
           } finally {
             virtual?.uninstall();
+            await emulator?.close();
           }
         }
       }
@@ -55,7 +60,7 @@ for (const workload of workloads) {
 const summary = medianOverSeeds(results);
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`;
 const date = new Date().toISOString();
-console.log(`\n${realTime ? 'Real time (in-process platform model, real timers)' : 'Simulated time'}; ${machine}; seeds ${seeds.join(',')}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+console.log(`\n${realTime ? (transport === 'http' ? 'Real time (the real Feishu plugin over loopback HTTP to the Feishu emulator in a child process)' : 'Real time (in-process platform model, real timers)') : 'Simulated time'}; ${machine}; seeds ${seeds.join(',')}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 console.log(markdownTables(summary));
 mkdirSync(outDir, { recursive: true });
 const name = realTime ? 'real-time' : 'latest';

@@ -56,6 +56,11 @@ export function markdownTables(results: readonly SeededResult[]): string {
     row('final p50 / p99', (c) => `${seconds(c.final.p50)} / ${withSpread(c.final.p99, c.spread.finalP99, seconds)}`);
     row('finals missing', (c) => String(c.finalsMissing));
     row('CPU, RSS', (c) => `${(c.cpuMs / 1000).toFixed(1)} s, ${c.rssMb} MB`);
+    if (columns.some((c) => c.eventLoopDelayMs)) {
+      const ms = (x: number) => `${x.toFixed(0)} ms`;
+      row('event-loop delay p50 / p99 / max', (c) => (c.eventLoopDelayMs ? `${ms(c.eventLoopDelayMs.p50)} / ${ms(c.eventLoopDelayMs.p99)} / ${ms(c.eventLoopDelayMs.max)}` : '–'));
+      row('load average (1 min), transport', (c) => `${c.loadAverage?.toFixed(1) ?? '–'}, ${c.transport ?? '–'}`);
+    }
     out.push('');
   }
   return out.join('\n');

@@ -1,4 +1,4 @@
-import { TOKENS, createContainer, createProgressCards, silentLogger, type ChannelPlugin, type ProgressCards } from '@progresscard/core';
+import { TOKENS, createContainer, createProgressCards, silentLogger, type CardTransport, type ChannelPlugin, type ProgressCards } from '@progresscard/core';
 import { dingtalk } from '@progresscard/plugin-dingtalk';
 import { discord } from '@progresscard/plugin-discord';
 import { feishu } from '@progresscard/plugin-feishu';
@@ -6,8 +6,11 @@ import { slack } from '@progresscard/plugin-slack';
 import { telegram } from '@progresscard/plugin-telegram';
 import { NaiveCard } from './naive.js';
 import { PThrottleBudgetStore } from './p-throttle-store.js';
+import { observedTransport, type EmulatorProcess } from './http-platform.js';
+import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { GateRoute } from './gates.js';
-import { PlatformModel, type ChannelName } from './platform.js';
+import { PlatformModel, type ChannelName, type PlatformCall } from './platform.js';
 import { StalenessTracker, percentile } from './tracker.js';
 import type { VirtualTime } from './virtual-time.js';
 import { runsPerChat, type RunScript } from './workload.js';
@@ -67,6 +70,11 @@ export interface PointResult {
   readonly rssMb: number;
   /** Simulated (or real) ms the point took. */
   readonly durationMs: number;
+  /** Real time: this process's event-loop delay over the point, ms: how late a 20 ms timer fired (`perf_hooks.monitorEventLoopDelay`). */
+  readonly eventLoopDelayMs?: { readonly p50: number; readonly p99: number; readonly max: number };
+  /** Real time: the machine's 1-minute load average at the point's end, and whether calls went over HTTP to the emulator. */
+  readonly loadAverage?: number;
+  readonly transport?: 'model' | 'http';
 }
 
 interface Percentiles {
@@ -74,19 +82,25 @@ interface Percentiles {
   readonly p99: number;
 }
 
+const LOOP_DELAY_RESOLUTION_MS = 20;
+
 /** How time passes: simulated (virtual timers) or real. */
 export interface TimeDriver {
   readonly virtual?: VirtualTime;
   readonly realImmediate: (fn: () => void) => void;
   /** Longest a point may take, ms. */
   readonly limitMs: number;
+  /** Real time only: the emulator the real plugin calls over loopback HTTP (absent: the in-process platform model). */
+  readonly emulator?: EmulatorProcess;
 }
 
 const PER_CARD_INTERVAL_MS: Record<ChannelName, number> = { feishu: 250, dingtalk: 500, 'telegram-private': 1000, 'telegram-group': 1000, discord: 1000, 'discord-shifting': 1000, slack: 1000, 'slack-stream': 1000 };
 
-function basePlugin(channel: ChannelName): ChannelPlugin {
+function basePlugin(channel: ChannelName, emulator?: EmulatorProcess): ChannelPlugin {
+  if (emulator && channel !== 'feishu') throw new Error(`--real-time runs over HTTP against the Feishu emulator only; channel ${JSON.stringify(channel)} has no emulator wired in the bench`);
   switch (channel) {
     case 'feishu':
+      if (emulator) return feishu({ appId: emulator.appId, appSecret: emulator.appSecret, domain: emulator.baseUrl, receiveId: 'oc_default' }) as ChannelPlugin;
       return feishu({ appId: 'cli_bench', appSecret: 'bench-secret', receiveId: 'oc_default' }) as ChannelPlugin;
     case 'dingtalk':
       return dingtalk({ appKey: 'ding_bench', appSecret: 'bench-secret', cardTemplateId: 'bench.schema', target: { type: 'group', openConversationId: 'cid' } }) as ChannelPlugin;
@@ -110,6 +124,7 @@ function chatIdOf(channel: ChannelName, chat: string): string {
   const index = Number(chat.replace(/\D/g, ''));
   if (channel === 'telegram-private') return String(1000 + index);
   if (channel === 'telegram-group') return `-100${1000 + index}`;
+  if (channel === 'feishu') return `oc_bench${index}`;
   return chat;
 }
 
@@ -128,17 +143,21 @@ export async function runPoint(
 ): Promise<PointResult> {
   const tracker = new StalenessTracker(runs.length);
   const model = new PlatformModel(channel, seed, (payload, at, target) => tracker.accepted((target as { run: number }).run, payload, at));
-  const base = basePlugin(channel);
+  const base = basePlugin(channel, time.emulator);
   const renderer = tracker.wrap(base.renderer);
   const chatOf = (target: unknown) => (target as { receiveId: string }).receiveId;
-  const transport = model.transport(chatOf);
+  // Over HTTP the plugin's own transport calls the emulator; its outcomes are logged where the model logs its calls.
+  const calls: PlatformCall[] = time.emulator ? [] : model.calls;
+  const transport = time.emulator
+    ? observedTransport(base.transport as CardTransport<unknown, unknown>, calls, (payload, at, target) => tracker.accepted((target as { run: number }).run, payload, at))
+    : model.transport(chatOf);
   // Slack streams cards that reply in a thread to their requester: the stream calls go to the model too.
   const streamed = channel === 'slack-stream';
   const streaming =
     streamed && base.streaming
       ? { streaming: { ...base.streaming, transport: model.streamTransport(chatOf, (target, shown, at) => tracker.acceptedShown((target as { run: number }).run, shown, at)) } }
       : {};
-  const budgetKeys = model.gate.budgetKeys ?? base.budgetKeys?.bind(base);
+  const budgetKeys = time.emulator ? base.budgetKeys?.bind(base) : (model.gate.budgetKeys ?? base.budgetKeys?.bind(base));
   let cards: ProgressCards | undefined;
   const naive: NaiveCard[] = [];
   if (design !== 'naive') {
@@ -148,6 +167,9 @@ export async function runPoint(
     cards = createProgressCards({ channels: [{ ...base, renderer, transport, ...streaming, ...(budgetKeys ? { budgetKeys } : {}) }], logger: silentLogger, env: {}, parent });
   }
 
+  const loopDelay = time.virtual ? undefined : monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
+  const lateBy = (ns: number) => Math.max(0, ns / 1e6 - LOOP_DELAY_RESOLUTION_MS);
+  loopDelay?.enable();
   const t0 = Date.now();
   let scriptsEnded = 0;
   const cpu0 = process.cpuUsage();
@@ -191,7 +213,6 @@ export async function runPoint(
   const budgeted = model.gate.budgetedRoutes ?? ['send', 'update'];
   const busiest = (calls: Record<GateRoute, number>) => Math.max(...budgeted.map((route) => calls[route]));
   const sampler = setInterval(() => {
-    const calls = model.calls;
     const accepted = noCalls();
     for (; seen < calls.length; seen++) if (calls[seen]!.code === undefined) accepted[calls[seen]!.route]++;
     const diagnostics = cards?.diagnostics();
@@ -221,6 +242,7 @@ export async function runPoint(
     while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   clearInterval(sampler);
+  loopDelay?.disable();
   const finalsMissing = tracker.openRuns;
   tracker.close();
   const durationMs = Date.now() - t0;
@@ -231,7 +253,7 @@ export async function runPoint(
   }
 
   const rejections: Record<string, number> = {};
-  for (const call of model.calls) if (call.code) rejections[call.code] = (rejections[call.code] ?? 0) + 1;
+  for (const call of calls) if (call.code) rejections[call.code] = (rejections[call.code] ?? 0) + 1;
   const pct = (values: readonly number[]): Percentiles => ({ p50: percentile(values, 50), p99: percentile(values, 99) });
   const rate = model.gate.appRate;
   // The p99 change competes with about this many cards, of its chat at most the chat's runs.
@@ -248,7 +270,7 @@ export async function runPoint(
     workload,
     n: runs.length,
     seed,
-    calls: model.calls.length,
+    calls: calls.length,
     rejections,
     staleness,
     boundMs,
@@ -262,5 +284,13 @@ export async function runPoint(
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
     rssMb: Math.round(process.memoryUsage().rss / 1e6),
     durationMs,
+    ...(loopDelay
+      ? {
+          // The histogram holds each 20 ms timer's whole interval: the delay is what exceeds the 20 ms.
+          eventLoopDelayMs: { p50: lateBy(loopDelay.percentile(50)), p99: lateBy(loopDelay.percentile(99)), max: lateBy(loopDelay.max) },
+          loadAverage: loadavg()[0]!,
+          transport: time.emulator ? ('http' as const) : ('model' as const),
+        }
+      : {}),
   };
 }
