@@ -1,4 +1,4 @@
-import { TOKENS, createContainer, createProgressCards, silentLogger, type CardTransport, type ChannelPlugin, type ProgressCards } from '@progresscard/core';
+import { TOKENS, createContainer, createProgressCards, silentLogger, type CardTransport, type ProgressCardsStore, type ChannelPlugin, type ProgressCards } from '@progresscard/core';
 import { dingtalk } from '@progresscard/plugin-dingtalk';
 import { discord } from '@progresscard/plugin-discord';
 import { feishu } from '@progresscard/plugin-feishu';
@@ -92,6 +92,8 @@ export interface TimeDriver {
   readonly limitMs: number;
   /** Real time only: the emulator the real plugin calls over loopback HTTP (absent: the in-process platform model). */
   readonly emulator?: EmulatorProcess;
+  /** A shared store (Redis) for the core's budgets and cards, as a multi-process deployment has (progresscard design only). */
+  readonly store?: ProgressCardsStore;
 }
 
 const PER_CARD_INTERVAL_MS: Record<ChannelName, number> = { feishu: 250, dingtalk: 500, 'telegram-private': 1000, 'telegram-group': 1000, discord: 1000, 'discord-shifting': 1000, slack: 1000, 'slack-stream': 1000 };
@@ -164,7 +166,13 @@ export async function runPoint(
     // The p-throttle design replaces the BudgetStore seam through a parent container (the `store` option would also make cards durable).
     const parent = createContainer();
     if (design === 'p-throttle') parent.register(TOKENS.BudgetStore, { useValue: new PThrottleBudgetStore() });
-    cards = createProgressCards({ channels: [{ ...base, renderer, transport, ...streaming, ...(budgetKeys ? { budgetKeys } : {}) }], logger: silentLogger, env: {}, parent });
+    cards = createProgressCards({
+      channels: [{ ...base, renderer, transport, ...streaming, ...(budgetKeys ? { budgetKeys } : {}) }],
+      logger: silentLogger,
+      env: {},
+      parent,
+      ...(time.store && design === 'progresscard' ? { store: time.store } : {}),
+    });
   }
 
   const loopDelay = time.virtual ? undefined : monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
