@@ -1,9 +1,11 @@
 /**
- * `npm run bench`: progresscard against the naive design (issue 13) at N = 1, 50, 500, 5000
- * concurrent runs, Feishu and DingTalk, synthetic runs and replays of the bundled real traces, on
- * simulated time against an in-process model of the platforms' documented limits (the same
- * sliding windows the emulators enforce). Deterministic for a seed. Prints a table per channel and
- * workload; writes results/latest.json and results/staleness.svg. Asserts nothing.
+ * `npm run bench`: progresscard against p-throttle as its budget and a naive design (issue 13, 31)
+ * at N concurrent runs (default 1, 50, 500, 5000), every channel, synthetic runs and replays of the
+ * bundled real traces, on simulated time against an in-process model of the platforms' documented
+ * limits (the same sliding windows the emulators enforce), each seed given (default 1, 2, 3).
+ * Deterministic for a seed up to the order of promise callbacks. `--real-time` runs the real Feishu
+ * plugin over HTTP against the emulator. Prints a table per channel and workload (median seed,
+ * spread over seeds); writes results/latest.json and results/staleness.svg. Asserts nothing.
  *
  * Options: `npm run bench -- --help` (parsed in options.ts). The default `--out` is results/, which
  * a run overwrites.
