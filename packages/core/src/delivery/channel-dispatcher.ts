@@ -354,6 +354,7 @@ export class ChannelDispatcher {
     this.stop.lift();
     this.observe(record, call, startedAt, final, attempt);
     this.probes.succeeded(record);
+    if (final) record.finalCallAccepted();
     // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
     if (record.callSucceeded()) return this.requeue(record, change);
     record.accepted(key);
@@ -476,9 +477,10 @@ export class ChannelDispatcher {
       this.finish(record, false, failure.detail);
       return;
     }
-    // A final the message showed already and that is only sent again because an older call may
-    // have landed over it stays on its message: a fresh one would show the final twice.
-    record.climbTo(next.rung, FRESH_MESSAGE_AFTER[failure.kind] && !record.lateCalls.reassertDue);
+    // A final the message accepted already and that is only sent again to make sure (an older call
+    // may have landed over it, or an earlier try's message was returned with older content) stays
+    // on its message: a fresh one would show the final twice if the old one cannot be closed.
+    record.climbTo(next.rung, FRESH_MESSAGE_AFTER[failure.kind] && !record.finalWasAccepted);
     this.requeue(record, change, now + wait);
   }
 
