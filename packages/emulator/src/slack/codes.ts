@@ -14,6 +14,7 @@ export const SLACK_ROUTES = {
   stopStream: 'chat.stopStream',
   setStatus: 'assistant.threads.setStatus',
   history: 'conversations.history',
+  replies: 'conversations.replies',
 } as const;
 
 /** One of {@link SLACK_ROUTES}. */
@@ -75,6 +76,8 @@ export const SlackErrors = {
   invalidBlocks: () => platform('invalid_blocks'),
   /** `blocks` is not a JSON array. */
   invalidBlocksFormat: () => platform('invalid_blocks_format'),
+  /** chat.postMessage's `metadata` is not `{ event_type: string, event_payload: object }` (its documented error). */
+  invalidMetadataFormat: () => platform('invalid_metadata_format'),
   /** An argument of the wrong shape. */
   invalidArguments: () => platform('invalid_arguments'),
   /**

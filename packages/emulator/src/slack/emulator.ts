@@ -38,6 +38,38 @@ export interface SlackEmulatorOptions {
   readonly missingScopes?: readonly string[];
 }
 
+/** A message as conversations.history and conversations.replies list it. */
+function listed(m: StoredSlackMessage, withMetadata: boolean): Record<string, unknown> {
+  return {
+    type: 'message',
+    ts: m.ts,
+    text: m.text,
+    ...(m.user ? { user: m.user } : { bot_id: 'B0BOT' }),
+    ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
+    ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
+  };
+}
+
+/**
+ * chat.postMessage's `metadata` (a JSON string or object with a string `event_type` and an object
+ * `event_payload`, https://docs.slack.dev/messaging/message-metadata): undefined when absent,
+ * `bad` when malformed (Slack answers `invalid_metadata_format`).
+ */
+function parseMetadata(raw: unknown): StoredSlackMessage['metadata'] | 'bad' {
+  if (raw === undefined || raw === '') return undefined;
+  let value: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return 'bad';
+    }
+  }
+  const m = value as { event_type?: unknown; event_payload?: unknown } | null;
+  if (!m || typeof m.event_type !== 'string' || typeof m.event_payload !== 'object' || m.event_payload === null || Array.isArray(m.event_payload)) return 'bad';
+  return { event_type: m.event_type, event_payload: m.event_payload as Record<string, unknown> };
+}
+
 /** A message with its calls, as read back. */
 export interface SlackMessageSnapshot {
   readonly channel: string;
@@ -290,7 +322,9 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       if (!limited.allowed) return fail(SlackErrors.ratelimited(Math.ceil(limited.retryAfterMs / 1000)));
       const now = clock();
       const broadcast = threadTs !== undefined && (args.reply_broadcast === true || args.reply_broadcast === 'true');
-      const message = store.add({ channel, ts: store.nextTs(now), threadTs, botToken: token, ...(broadcast ? { broadcast } : {}), text: content.text, blocks: content.blocks, state: 'live', createdAt: now, updatedAt: now, updates: 0 });
+      const metadata = parseMetadata(args.metadata);
+      if (metadata === 'bad') return fail(SlackErrors.invalidMetadataFormat());
+      const message = store.add({ channel, ts: store.nextTs(now), threadTs, botToken: token, ...(broadcast ? { broadcast } : {}), ...(metadata ? { metadata } : {}), text: content.text, blocks: content.blocks, state: 'live', createdAt: now, updatedAt: now, updates: 0 });
       return { ok: true, key: message.ts, card: content.blocks, change: 'posted', fields: { channel, ts: message.ts, message: { type: 'message', text: message.text, ts: message.ts, ...(threadTs ? { thread_ts: threadTs } : {}) } } };
     }),
   );
@@ -339,8 +373,25 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
         .filter((m) => m.channel === args.channel && m.state !== 'deleted' && (m.threadTs === undefined || m.broadcast))
         .filter((m) => (inclusive ? Number(m.ts) >= oldest : Number(m.ts) > oldest))
         .reverse();
-      const messages = found.slice(0, limit).map((m) => ({ type: 'message', ts: m.ts, text: m.text, ...(m.user ? { user: m.user } : { bot_id: 'B0BOT' }), ...(m.threadTs ? { thread_ts: m.threadTs } : {}) }));
+      const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
+      const messages = found.slice(0, limit).map((m) => listed(m, withMetadata));
       return { ok: true, fields: { messages, has_more: found.length > limit } };
+    }),
+  );
+  // A thread: its parent, then its replies oldest first, after `oldest` (exclusive unless
+  // `inclusive`), at most `limit`; https://docs.slack.dev/reference/methods/conversations.replies
+  app.post(`/api/${SLACK_ROUTES.replies}`, (c) =>
+    run(c, SLACK_ROUTES.replies, (args) => {
+      const channelProblem = channelError(args.channel);
+      if (channelProblem) return fail(channelProblem);
+      const parent = typeof args.ts === 'string' ? store.get(args.ts) : undefined;
+      if (!parent || parent.channel !== args.channel || parent.state === 'deleted') return fail(SlackErrors.threadNotFound());
+      const oldest = Number(args.oldest ?? 0);
+      const inclusive = args.inclusive === true || args.inclusive === 'true';
+      const limit = Math.max(1, Math.min(999, Number(args.limit ?? 100) || 100));
+      const found = [parent, ...store.list().filter((m) => m.threadTs === parent.ts && m.state !== 'deleted')].filter((m) => (inclusive ? Number(m.ts) >= oldest : Number(m.ts) > oldest) || m === parent);
+      const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
+      return { ok: true, fields: { messages: found.slice(0, limit).map((m) => listed(m, withMetadata)), has_more: found.length > limit } };
     }),
   );
   const interactivity = new SlackInteractivityEmulator(store, history, clock, (ts) => notify('updated', ts));

@@ -1,4 +1,4 @@
-import type { AssistantThreadsSetStatusArguments, ChatAppendStreamArguments, ChatPostMessageArguments, ChatStartStreamArguments, ChatStopStreamArguments, ChatUpdateArguments, ConversationsHistoryArguments, WebClient } from '@slack/web-api';
+import type { AssistantThreadsSetStatusArguments, ChatAppendStreamArguments, ChatPostMessageArguments, ChatStartStreamArguments, ChatStopStreamArguments, ChatUpdateArguments, ConversationsHistoryArguments, ConversationsRepliesArguments, WebClient } from '@slack/web-api';
 
 /** What a chat call resolves to (the SDK throws for `ok: false`). */
 interface SlackAnswer {
@@ -7,7 +7,7 @@ interface SlackAnswer {
   readonly channel?: string;
   /** auth.test's workspace id. */
   readonly team_id?: string;
-  /** `conversations.history`: the messages found. */
+  /** `conversations.history` / `conversations.replies`: the messages found. */
   readonly messages?: readonly unknown[];
 }
 
@@ -83,5 +83,12 @@ export const SLACK_API_ROUTES = {
     doc: 'https://api.slack.com/methods/conversations.history',
     tier: 'Tier 3: 50+ per minute',
     call: (client, r) => client.conversations.history(r),
+  }),
+  /** Finds a thread reply whose post timed out (reconciling a send before its retry). */
+  replies: route<ConversationsRepliesArguments>({
+    method: 'conversations.replies',
+    doc: 'https://docs.slack.dev/reference/methods/conversations.replies',
+    tier: 'Tier 3: 50+ per minute',
+    call: (client, r) => client.conversations.replies(r),
   }),
 } as const;
