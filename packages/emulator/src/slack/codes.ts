@@ -15,6 +15,7 @@ export const SLACK_ROUTES = {
   setStatus: 'assistant.threads.setStatus',
   history: 'conversations.history',
   replies: 'conversations.replies',
+  delete: 'chat.delete',
 } as const;
 
 /** One of {@link SLACK_ROUTES}. */
@@ -39,6 +40,7 @@ export interface SlackError {
 export const SLACK_ROUTE_SCOPES: Readonly<Partial<Record<SlackRoute, string>>> = {
   'chat.postMessage': 'chat:write',
   'chat.update': 'chat:write',
+  'chat.delete': 'chat:write',
   // The stream methods and the thread status need `chat:write` too (https://docs.slack.dev/reference/methods/chat.startStream;
   // assistant.threads.setStatus since https://docs.slack.dev/changelog/2026/03/05/set-status-scope-update).
   'chat.startStream': 'chat:write',
@@ -66,6 +68,8 @@ export const SlackErrors = {
   messageNotFound: () => platform('message_not_found'),
   /** chat.update: the message is someone else's. */
   cantUpdateMessage: () => platform('cant_update_message'),
+  /** chat.delete of a message the token did not post (https://docs.slack.dev/reference/methods/chat.delete#errors). */
+  cantDeleteMessage: () => platform('cant_delete_message'),
   /** chat.update: the workspace's message edit window has passed. */
   editWindowClosed: () => platform('edit_window_closed'),
   /** Text over 40 000 characters (chat.postMessage "Truncating content"). */

@@ -354,6 +354,26 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       (args) => (typeof args.ts === 'string' ? args.ts : undefined),
     ),
   );
+  // Deletes a message the token posted, also one whose edit window closed (the emulator's
+  // assumption: Slack documents no edit window for chat.delete, UNCONFIRMED for workspaces that
+  // restrict deletion); https://docs.slack.dev/reference/methods/chat.delete
+  app.post(`/api/${SLACK_ROUTES.delete}`, (c) =>
+    run(
+      c,
+      SLACK_ROUTES.delete,
+      (args, token) => {
+        const ts = typeof args.ts === 'string' ? args.ts : '';
+        const channelProblem = channelError(args.channel);
+        if (channelProblem) return fail(channelProblem, ts);
+        const message = store.get(ts);
+        if (!message || message.channel !== args.channel || message.state === 'deleted') return fail(SlackErrors.messageNotFound(), ts);
+        if (message.botToken !== token) return fail(SlackErrors.cantDeleteMessage(), ts);
+        store.transition(ts, 'deleted');
+        return { ok: true, key: ts, change: 'deleted', fields: { channel: message.channel, ts } };
+      },
+      (args) => (typeof args.ts === 'string' ? args.ts : undefined),
+    ),
+  );
   const tsOf = (args: Record<string, unknown>) => (typeof args.ts === 'string' ? args.ts : undefined);
   app.post(`/api/${SLACK_ROUTES.startStream}`, (c) => run(c, SLACK_ROUTES.startStream, (args, token) => streams.start(args, token)));
   app.post(`/api/${SLACK_ROUTES.appendStream}`, (c) => run(c, SLACK_ROUTES.appendStream, (args, token) => streams.append(args, token), tsOf));

@@ -1,4 +1,4 @@
-import type { AssistantThreadsSetStatusArguments, ChatAppendStreamArguments, ChatPostMessageArguments, ChatStartStreamArguments, ChatStopStreamArguments, ChatUpdateArguments, ConversationsHistoryArguments, ConversationsRepliesArguments, WebClient } from '@slack/web-api';
+import type { AssistantThreadsSetStatusArguments, ChatAppendStreamArguments, ChatPostMessageArguments, ChatStartStreamArguments, ChatStopStreamArguments, ChatUpdateArguments, ConversationsHistoryArguments, ConversationsRepliesArguments, ChatDeleteArguments, WebClient } from '@slack/web-api';
 
 /** What a chat call resolves to (the SDK throws for `ok: false`). */
 interface SlackAnswer {
@@ -83,6 +83,13 @@ export const SLACK_API_ROUTES = {
     doc: 'https://api.slack.com/methods/conversations.history',
     tier: 'Tier 3: 50+ per minute',
     call: (client, r) => client.conversations.history(r),
+  }),
+  /** Deletes a card Slack no longer lets the app edit, once a fresh card replaced it. */
+  delete: route<ChatDeleteArguments>({
+    method: 'chat.delete',
+    doc: 'https://docs.slack.dev/reference/methods/chat.delete',
+    tier: 'Tier 3: 50+ per minute',
+    call: (client, r) => client.chat.delete(r),
   }),
   /** Finds a thread reply whose post timed out (reconciling a send before its retry). */
   replies: route<ConversationsRepliesArguments>({

@@ -62,6 +62,8 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
   readonly #config: SlackConfig;
   readonly #limits: SlackLimits;
   readonly #sent = new Map<string, MessageRef>();
+  /** Messages whose update Slack refused with `edit_window_closed`: deleted once a fresh card replaces them. */
+  readonly #editClosed = new Set<string>();
   /** Posts that failed without a clear answer, by idempotency key: where to look for them before the retry. */
   readonly #uncertain = new Map<string, UncertainPost>();
 
@@ -127,7 +129,26 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
       throw error;
     }
     if (!answer.ts) throw new SlackLocalError('chat.postMessage answered without ts');
-    return this.#remember(key, { id: answer.ts, extra: { channel: answer.channel ?? channel } });
+    const ref = this.#remember(key, { id: answer.ts, extra: { channel: answer.channel ?? channel } });
+    if (request.replaces && this.#editClosed.delete(request.replaces.id)) await this.#deleteClosed(request.replaces, channel);
+    return ref;
+  }
+
+  /**
+   * Deletes a card Slack no longer lets the app edit (`edit_window_closed`), now that a fresh card
+   * holds it: it would stay "running" next to the fresh one. A bot may delete its own messages
+   * (https://docs.slack.dev/reference/methods/chat.delete); a workspace that restricts deletion
+   * refuses it (UNCONFIRMED which error), and the old card then stays as it was: a refusal or a
+   * failure is dropped, the fresh card is what counts.
+   */
+  async #deleteClosed(message: MessageRef, fallbackChannel: string): Promise<void> {
+    const known = message.extra?.channel;
+    const channel = typeof known === 'string' ? known : fallbackChannel;
+    try {
+      await this.#inChannel(channel, () => SLACK_API_ROUTES.delete.call(this.#client, { channel, ts: message.id }));
+    } catch {
+      // (decoration: the fresh card is delivered either way)
+    }
   }
 
   #remember(key: string, ref: MessageRef): MessageRef {
@@ -173,12 +194,20 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     this.#guard(request.payload);
     const known = request.message.extra?.channel;
     const channel = typeof known === 'string' ? known : this.#config.channel;
-    await this.#inChannel(channel, () => SLACK_API_ROUTES.update.call(this.#client, {
-      channel,
-      ts: request.message.id,
-      text: request.payload.text,
-      blocks: [...(request.payload.blocks ?? [])],
-    } as Parameters<typeof SLACK_API_ROUTES.update.call>[1]));
+    try {
+      await this.#inChannel(channel, () => SLACK_API_ROUTES.update.call(this.#client, {
+        channel,
+        ts: request.message.id,
+        text: request.payload.text,
+        blocks: [...(request.payload.blocks ?? [])],
+      } as Parameters<typeof SLACK_API_ROUTES.update.call>[1]));
+    } catch (error) {
+      if ((error as { data?: { error?: unknown } } | null)?.data?.error === 'edit_window_closed') {
+        this.#editClosed.add(request.message.id);
+        if (this.#editClosed.size > 10_000) this.#editClosed.delete(this.#editClosed.values().next().value as string);
+      }
+      throw error;
+    }
   }
 
   /**
