@@ -251,8 +251,9 @@ export class ChannelDispatcher {
     for (const record of this.pump.pendingItems()) this.pump.request(record, 0, true);
     // Cards waiting for the card store are fenced now, saying why.
     for (const record of this.leaseWaits.waiting) this.closedFor(record);
-    // Cards waiting for refused credentials too.
-    for (const record of this.credentialProbes.waiting) this.closedFor(record);
+    // Cards waiting for refused credentials too (a probe with a flush pending is fenced by it, like the others).
+    const pending = new Set(this.pump.pendingItems());
+    for (const record of this.credentialProbes.waiting) if (!pending.has(record)) this.closedFor(record);
     this.credentialProbes.dispose();
     await this.pump.idle();
     await this.settlement.close();
