@@ -222,7 +222,7 @@ describe('DingTalk plugin ↔ core ↔ emulator', () => {
     const { emulator, cards } = await start();
     const card = cards.open('dingtalk');
     card.start({ title: 'Gone' });
-    await sleep(100);
+    while (emulator.cards().length === 0) await sleep(20);
     const first = emulator.cards()[0]!.outTrackId;
     emulator.faults.add({ route: 'card.update', key: first, respond: { status: 400, body: { code: 'param.cardNotExist', message: 'param.cardNotExist' } } });
     card.complete('Done anyway.');

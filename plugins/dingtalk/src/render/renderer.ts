@@ -24,7 +24,7 @@ import {
   type Locale,
   type ToolLine,
 } from '@progresscard/core/plugin';
-import { cutMarkdown, splitMarkdown, truncateMarkdown } from './guards.js';
+import { cutMarkdown, offsetAfterCodePoints, splitMarkdown, truncateMarkdown } from './guards.js';
 import { controlsVariable, interactionMarkdown, type ControlStyle } from './controls.js';
 import { layoutVariables, type LayoutKeys } from './layout.js';
 import { escapeInline, normalizeAgentMarkdown } from './markdown.js';
@@ -282,7 +282,8 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
       return { content: truncateMarkdown(assemble([head, tools, detail, footerBlock]), max), parts: followUp ? splitMarkdown(answer, max, maxParts).parts : [] };
     }
     const kept = cutMarkdown(answer, room);
-    const remaining = Array.from(answer).slice(kept.consumed).join('').replace(/^\n+/, '');
+    // (sliced at the UTF-16 offset of the cut: the answer is not taken apart into code points)
+    const remaining = answer.slice(offsetAfterCodePoints(answer, 0, kept.consumed)).replace(/^\n+/, '');
     const rest = kept.reopen !== undefined && remaining.trim() !== '' ? `${kept.reopen}\n${remaining}` : remaining;
     if (!followUp) {
       const notice = texts.shortened(codePointLength(kept.text), total);
