@@ -11,8 +11,10 @@ import { blockProblem } from './blocks.js';
 import { SLACK_ROUTES, SLACK_ROUTE_NAMES, SLACK_ROUTE_SCOPES, SlackErrors, type SlackError, type SlackRoute } from './codes.js';
 import { DEFAULT_SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { SlackInteractivityEmulator, type SlackClick, type SlackClickResult, type SlackInteractivityConfig } from './interactivity.js';
+import { listed, parseMetadata } from './listing.js';
 import { SlackMessageControlError, SlackMessageStore, type SlackMessageState, type SlackStreamState, type StoredSlackMessage } from './messages.js';
 import { SlackStreams, type SlackOutcome, type SlackThreadStatus } from './streams.js';
+import { SlackFiles, type StoredSlackFile } from './files.js';
 
 /** The bot token and channel the emulator accepts when no options are given. */
 export const DEFAULT_SLACK_WORKSPACE = { botToken: 'xoxb-progresscard-emulator', teamId: 'T0PROGRESS', channel: 'C0PROGRESS' } as const;
@@ -38,38 +40,6 @@ export interface SlackEmulatorOptions {
   readonly missingScopes?: readonly string[];
 }
 
-/** A message as conversations.history and conversations.replies list it. */
-function listed(m: StoredSlackMessage, withMetadata: boolean): Record<string, unknown> {
-  return {
-    type: 'message',
-    ts: m.ts,
-    text: m.text,
-    ...(m.user ? { user: m.user } : { bot_id: 'B0BOT' }),
-    ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
-    ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
-  };
-}
-
-/**
- * chat.postMessage's `metadata` (a JSON string or object with a string `event_type` and an object
- * `event_payload`, https://docs.slack.dev/messaging/message-metadata): undefined when absent,
- * `bad` when malformed (Slack answers `invalid_metadata_format`).
- */
-function parseMetadata(raw: unknown): StoredSlackMessage['metadata'] | 'bad' {
-  if (raw === undefined || raw === '') return undefined;
-  let value: unknown = raw;
-  if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      return 'bad';
-    }
-  }
-  const m = value as { event_type?: unknown; event_payload?: unknown } | null;
-  if (!m || typeof m.event_type !== 'string' || typeof m.event_payload !== 'object' || m.event_payload === null || Array.isArray(m.event_payload)) return 'bad';
-  return { event_type: m.event_type, event_payload: m.event_payload as Record<string, unknown> };
-}
-
 /** A message with its calls, as read back. */
 export interface SlackMessageSnapshot {
   readonly channel: string;
@@ -87,6 +57,8 @@ export interface SlackMessageSnapshot {
   readonly maxConcurrentCalls: number;
   /** Set on a message opened with chat.startStream: its stream, as the user sees it. */
   readonly stream?: SlackStreamSnapshot;
+  /** Ids of the files the message carries (see {@link SlackEmulatorCore.files}). */
+  readonly fileIds?: readonly string[];
 }
 
 /** A streamed message's stream (its text is the message's `text`; blocks given at stop are its `blocks`). */
@@ -153,6 +125,8 @@ export interface SlackEmulatorCore {
   stopStreamByUser(ts: string): SlackMessageSnapshot;
   /** The status `assistant.threads.setStatus` set on a thread, until it clears (120 s, or the app's next message there). */
   threadStatus(channel: string, threadTs: string): SlackThreadStatus | undefined;
+  /** Every file uploaded through files.getUploadURLExternal, in upload order, with its bytes and where it was shared. */
+  files(): StoredSlackFile[];
 }
 
 /** A running Slack emulator. */
@@ -226,6 +200,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       updates: m.updates,
       history: history.list({ key: m.ts }),
       maxConcurrentCalls: inFlight.max(m.ts),
+      ...(m.fileIds ? { fileIds: m.fileIds } : {}),
       ...(m.stream
         ? {
             stream: {
@@ -414,6 +389,10 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       return { ok: true, fields: { messages: found.slice(0, limit).map((m) => listed(m, withMetadata)), has_more: found.length > limit } };
     }),
   );
+  const files = new SlackFiles(store, clock, limits.maxFileBytes, (channel) => channelError(channel));
+  app.post(`/api/${SLACK_ROUTES.getUploadUrl}`, (c) => run(c, SLACK_ROUTES.getUploadUrl, (args) => files.getUploadUrl(args)));
+  app.post(`/api/${SLACK_ROUTES.completeUpload}`, (c) => run(c, SLACK_ROUTES.completeUpload, (args, token) => files.complete(args, token)));
+  files.mount(app);
   const interactivity = new SlackInteractivityEmulator(store, history, clock, (ts) => notify('updated', ts));
   interactivity.mount(app);
   app.notFound((c) => c.json({ ok: false, error: 'unknown_method' }, 404));
@@ -450,6 +429,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
     retryClick: (triggerId) => interactivity.retry(triggerId),
     setPublicBaseUrl: (url) => {
       interactivity.baseUrl = url;
+      files.baseUrl = url;
     },
     stopStreamByUser: (ts) => {
       if (!streams.stopByUser(ts)) throw new SlackMessageControlError(`message ${ts} does not stream now`);
@@ -457,6 +437,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       return snapshot(store.require(ts));
     },
     threadStatus: (channel, threadTs) => streams.status(channel, threadTs),
+    files: () => files.list().map((file) => structuredClone(file)),
   };
 }
 
