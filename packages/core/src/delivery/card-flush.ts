@@ -8,6 +8,7 @@ import type { ContinuationDispatch } from './continuations/continuation-dispatch
 import type { DeliveryCall } from './delivery-observers.js';
 import type { CardStoreWriter } from './durable/card-store-writer.js';
 import type { ChannelStop } from './failures/channel-stop.js';
+import type { CredentialProbes } from './failures/credential-probes.js';
 import type { FailureHandling } from './failures/failure-handling.js';
 import type { FinalLadder } from './failures/final-ladder.js';
 import type { OutageProbes } from './failures/outage-probes.js';
@@ -27,6 +28,8 @@ export interface CardFlushParts {
   readonly stop: ChannelStop;
   readonly refusedOperations: RefusedOperations;
   readonly probes: OutageProbes;
+  /** Cards waiting while credentials that had worked are refused, and the probes that bring them back. */
+  readonly credentialProbes: CredentialProbes;
   readonly store: CardStoreWriter;
   readonly continuations: ContinuationDispatch;
   readonly streams: StreamDispatch;
@@ -57,7 +60,12 @@ export class CardFlush {
     const shown = record.outage.decorate(record.card.view());
     const final = isTerminalStatus(shown.status);
     const view = withQuota(shown, record, final, plugin.switches?.monthlyQuota, plugin.transport.callsPerOperation?.final);
-    if (stop.stoppedBy && !final) {
+    const { credentialProbes } = this.parts;
+    if (stop.probesBack && !credentialProbes.isProbe(record)) {
+      credentialProbes.wait(record, final);
+      return WAIT;
+    }
+    if (stop.stoppedBy && !final && !credentialProbes.isProbe(record)) {
       record.pause();
       return WAIT;
     }
@@ -75,6 +83,11 @@ export class CardFlush {
       const part = continuations.next(record, view);
       if (part) return continuations.prepare(record, final, part);
       this.parts.counters.unchanged += 1;
+      // A probe of refused credentials with nothing new to show: the card waits for the next one.
+      if (credentialProbes.isProbe(record) && stop.probesBack && !final) {
+        credentialProbes.wait(record, false);
+        return WAIT;
+      }
       if (final) return settle(true);
       // A probe with nothing new to show waits for the next one.
       if (record.phase === 'paused' && record.outage.ongoing) this.parts.probes.later(record, { card: record.card.id, channel: plugin.id });
@@ -132,6 +145,7 @@ export class CardFlush {
       return this.parts.failures.mainFailed(record, final, failure, call);
     }
     if (result.value) record.sent(result.value);
+    if (final) record.finalCallAccepted();
     // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
     if (record.callSucceeded()) return again();
     record.accepted(key);

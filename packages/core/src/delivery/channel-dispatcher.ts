@@ -4,6 +4,7 @@ import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import { CallPipeline } from './calls/call-pipeline.js';
 import { CardFlush } from './card-flush.js';
+import { isFinalRung } from './card-delivery-phases.js';
 import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
 import { ContinuationDispatch } from './continuations/continuation-dispatch.js';
 import type { DeliveryObservers } from './delivery-observers.js';
@@ -12,6 +13,7 @@ import type { CardStore } from './durable/card-store.js';
 import { CardStoreWriter } from './durable/card-store-writer.js';
 import { LeaseWaits } from './durable/lease-waits.js';
 import { ChannelStop } from './failures/channel-stop.js';
+import { CredentialProbes } from './failures/credential-probes.js';
 import { FailureHandling } from './failures/failure-handling.js';
 import { FinalLadder } from './failures/final-ladder.js';
 import { FinalSettlement, LEASE_EXPIRED_ERROR } from './failures/final-settlement.js';
@@ -79,6 +81,8 @@ export class ChannelDispatcher {
   /** Cards of a streaming channel delivered as native streams. */
   private readonly streams: StreamDispatch;
   private readonly leaseWaits: LeaseWaits;
+  /** Cards waiting while credentials that had worked are refused, and the probes that bring them back. */
+  private readonly credentialProbes: CredentialProbes;
   /** Set by {@link close}: the error a final not settled by then is reported with. */
   private closing: string | undefined;
 
@@ -113,11 +117,27 @@ export class ChannelDispatcher {
     );
     const probes = new OutageProbes(plugin.id, clock, logger, retry, (record) => this.pump.request(record, CHANGE_RANK.structural));
     const calls = new CallPipeline({ plugin, settings, clock, budget, observers, stop, probes, counters });
-    const failures = new FailureHandling({ plugin, settings, clock, logger, retry, budget, stop, refusedOperations, probes, ladder, counters });
+    const credentialProbes = new CredentialProbes({
+      channel: plugin.id,
+      clock,
+      logger,
+      retry,
+      refresh: async () => {
+        if (plugin.transport.refreshAuth) await failures.refreshCredentials({ channel: plugin.id });
+      },
+      flush: (record, final) => this.pump.request(record, CHANGE_RANK[final ? 'terminal' : 'structural'], final),
+      giveUp: (record) => {
+        const failure = stop.stoppedWith;
+        this.finish(record, false, failure ? stop.finalError(failure) : 'credentials refused', true);
+      },
+    });
+    this.credentialProbes = credentialProbes;
+    stop.onLift(() => credentialProbes.lifted());
+    const failures = new FailureHandling({ plugin, settings, clock, logger, retry, budget, stop, refusedOperations, probes, credentialProbes, ladder, counters });
     const continuations = new ContinuationDispatch({ plugin, clock, logger, budget, calls, failures, ladder, store });
     this.streams = new StreamDispatch({ plugin, clock, logger, budget, calls, failures, store, wake: (record) => this.markDirty(record, 'elapsed') });
     this.settlement = new FinalSettlement({ plugin, clock, logger, budget, store, parts: continuations, calls, failures, ladder, leaseWaits, refusedOperations });
-    this.flush = new CardFlush({ plugin, clock, budget, calls, failures, ladder, stop, refusedOperations, probes, store, continuations, streams: this.streams, counters });
+    this.flush = new CardFlush({ plugin, clock, budget, calls, failures, ladder, stop, refusedOperations, probes, credentialProbes, store, continuations, streams: this.streams, counters });
   }
 
   /**
@@ -140,6 +160,13 @@ export class ChannelDispatcher {
 
   /** Records a change of a card and starts delivery when the budget allows. */
   markDirty(record: CardDeliveryRecord, change: CardChange): void {
+    if (this.stop.probesBack && !this.credentialProbes.isProbe(record)) {
+      // Credentials refused after they had worked: the card waits for the probe that brings them back.
+      if (record.phase === 'delivered' || record.phase === 'undeliverable') return;
+      if (change === 'terminal' && record.accepts(change) && this.deps.leases.holds(record.card.id)) this.store.put(record, record.card.view());
+      this.credentialProbes.wait(record, isFinalRung(record.phase));
+      return;
+    }
     if (this.stop.stoppedBy && change !== 'terminal') record.pause();
     if (!record.accepts(change)) return;
     // The run's end is stored before its final is tried: a process taking the card over after
@@ -180,6 +207,10 @@ export class ChannelDispatcher {
     for (const record of this.pump.pendingItems()) this.pump.request(record, 0, true);
     // Cards waiting for the card store are fenced now, saying why.
     for (const record of this.leaseWaits.waiting) this.closedFor(record);
+    // Cards waiting for refused credentials too (a probe with a flush pending is fenced by it, like the others).
+    const pending = new Set(this.pump.pendingItems());
+    for (const record of this.credentialProbes.waiting) if (!pending.has(record)) this.closedFor(record);
+    this.credentialProbes.dispose();
     await this.pump.idle();
     await this.settlement.close();
   }
@@ -232,9 +263,15 @@ export class ChannelDispatcher {
         this.markDirty(record, change);
         return;
       case 'settle':
-        this.streams.forget(record);
-        this.settlement.settle(record, outcome.ok, outcome.error, outcome.causeLogged);
+        this.finish(record, outcome.ok, outcome.error, outcome.causeLogged);
         return;
     }
+  }
+
+  /** The final settled: the card's stream and credential probe are dropped, its final reported. */
+  private finish(record: CardDeliveryRecord, ok: boolean, error?: string, causeLogged = false): void {
+    this.streams.forget(record);
+    this.credentialProbes.forget(record);
+    this.settlement.settle(record, ok, error, causeLogged);
   }
 }

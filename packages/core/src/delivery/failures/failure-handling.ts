@@ -8,6 +8,7 @@ import type { DeliveryCall } from '../delivery-observers.js';
 import type { ChannelBudget } from '../rate-limits/channel-budget.js';
 import { WAIT, again, settle, type FlushOutcome } from '../schedule/flush-outcome.js';
 import type { ChannelStop } from './channel-stop.js';
+import type { CredentialProbes } from './credential-probes.js';
 import { backoffMs, failureAction, type FailureAction } from './failure-actions.js';
 import type { FinalLadder } from './final-ladder.js';
 import type { OutageProbes } from './outage-probes.js';
@@ -25,6 +26,8 @@ export interface FailureHandlingParts {
   readonly stop: ChannelStop;
   readonly refusedOperations: RefusedOperations;
   readonly probes: OutageProbes;
+  /** Cards waiting while credentials that had worked are refused, and the probes that bring them back. */
+  readonly credentialProbes: CredentialProbes;
   readonly ladder: FinalLadder;
   /** The channel's counters: `failed` counts failed calls and renders, `rateLimited` the rate-limit answers. */
   readonly counters: Pick<CallCounters, 'failed' | 'rateLimited'>;
@@ -78,6 +81,12 @@ export class FailureHandling {
       }
       case 'stop-channel':
         stop.stop(failure, fields);
+        // Credentials that worked before: the card waits (its final too) while the channel probes them back.
+        if (stop.probesBack) {
+          if (final) record.finalAttemptRefunded();
+          this.parts.credentialProbes.wait(record, final);
+          return WAIT;
+        }
         // The stop's one error log says why; the final's own report carries it too.
         if (final) return settle(false, stop.finalError(failure), true);
         record.pause();

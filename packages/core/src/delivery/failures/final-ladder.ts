@@ -71,9 +71,10 @@ export class FinalLadder {
     if (record.finalAttempts <= delays.length) return again(now + Math.max(waitMs, delays[record.finalAttempts - 1]!));
     const next = this.rungs[index + 1];
     if (!next || next.rung === 'undeliverable') return settle(false, failure.detail);
-    // A final the message showed already and that is only sent again because an older call may
-    // have landed over it stays on its message: a fresh one would show the final twice.
-    record.climbTo(next.rung, FRESH_MESSAGE_AFTER[failure.kind] && !record.lateCalls.reassertDue);
+    // A final the message accepted already and that is only sent again to make sure (an older call
+    // may have landed over it, or an earlier try's message was returned with older content) stays
+    // on its message: a fresh one would show the final twice if the old one cannot be closed.
+    record.climbTo(next.rung, FRESH_MESSAGE_AFTER[failure.kind] && !record.finalWasAccepted);
     return again(now + waitMs);
   }
 
