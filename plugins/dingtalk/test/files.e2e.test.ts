@@ -112,3 +112,26 @@ describe('DingTalk: files the agent produced', () => {
     expect(unset.emulator.cards()[0]!.cardData.msgContent).toContain('📎 notes.md (not uploaded: no folder is allowed for uploads (fileRoots not set))');
   });
 });
+
+describe('DingTalk: files after the tokens were revoked', () => {
+  it('fetches new tokens for the upload (errcode 40014) and the file message (InvalidAuthentication), and the file still arrives', { timeout: 60_000 }, async () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'first.md'), '# first\n');
+    writeFileSync(join(dir, 'second.md'), '# second\n');
+    const { emulator, cards } = await start({ fileRoots: [dir] });
+    const card = cards.open('dingtalk', undefined, { locale: 'en' });
+    card.start({ title: 'Report', locale: 'en' });
+    card.attach(join(dir, 'first.md'));
+    const fileNames = () => emulator.robotMessages().filter((m) => m.msgKey === 'sampleFile').map((m) => m.msgParam.fileName);
+    await expect.poll(fileNames, { timeout: 20_000 }).toEqual(['first.md']);
+    // Both cached tokens (the gettoken one and the v1.0 one) are now refused.
+    expect(emulator.revokeTokens()).toBeGreaterThan(0);
+    card.attach(join(dir, 'second.md'));
+    card.complete('Attached.');
+    expect(await card.finalDelivery).toMatchObject({ ok: true });
+    expect(fileNames()).toEqual(['first.md', 'second.md']);
+    const shown = emulator.cards()[0]!.cardData.msgContent ?? '';
+    expect(shown).toContain('📎 second.md');
+    expect(shown).not.toContain('not uploaded');
+  });
+});

@@ -242,7 +242,15 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
     const target = this.resolveTarget(request.target);
     const bytes = await readAttachmentFile(request.path, { maxBytes: DINGTALK_MAX_FILE_BYTES, roots: files.roots });
     const mediaId = await files.uploader.upload(request.name, bytes);
-    await this.robotMessage(target, 'sampleFile', { mediaId, fileName: request.name, fileType: fileTypeOf(request.name) }, request.idempotencyKey);
+    const param = { mediaId, fileName: request.name, fileType: fileTypeOf(request.name) };
+    try {
+      await this.robotMessage(target, 'sampleFile', param, request.idempotencyKey);
+    } catch (error) {
+      // The core retries no upload: a token DingTalk no longer takes is fetched again here, once.
+      if (this.classify(error).kind !== 'auth') throw error;
+      this.options.tokens.invalidate();
+      await this.robotMessage(target, 'sampleFile', param, request.idempotencyKey);
+    }
     return {};
   }
 
