@@ -93,7 +93,7 @@ describe('field fault cases, more (Discord, emulator in process, fake time)', ()
     expect(description(message)).toContain('All 318 integration tests pass.');
   });
 
-  it('F20 every continuation reply refused (500): finalDelivery is not ok and names the missing parts, a warning names them', async () => {
+  it('F20 every continuation reply refused (500): finalDelivery is not ok and names the missing parts, a warning names them, the card says what was not delivered', async () => {
     h = inProcess();
     const card = h.cards.open('discord');
     const [started, completed] = faultCase(cases, 'F20').events;
@@ -111,9 +111,9 @@ describe('field fault cases, more (Discord, emulator in process, fake time)', ()
     const [message, ...parts] = h.emulator.messages();
     expect(parts).toEqual([]);
     expect(embedOf(message).title).toMatch(/Completed/);
-    // Not checked: the case also wants the card not to promise replies that never came; it still
-    // says "the rest continues in N replies below" (the core keeps the main card's last render when
-    // it gives up on the parts), a gap of the core's continuation delivery, on every channel.
+    // The card does not promise follow-up messages that never came: it says what was not delivered.
+    expect(JSON.stringify(message!.embeds)).not.toMatch(/continues in \d+/);
+    expect(JSON.stringify(message!.embeds)).toMatch(/The rest of this answer \(\d+ characters\) could not be delivered/);
   });
 
   describe('streamed text (F12, F14, F16: no platform fault)', () => {
