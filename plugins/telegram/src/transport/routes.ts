@@ -12,6 +12,8 @@ export const TELEGRAM_METHODS = {
   sendMessageDraft: 'sendMessageDraft',
   /** https://core.telegram.org/bots/api#answercallbackquery */
   answerCallbackQuery: 'answerCallbackQuery',
+  /** https://core.telegram.org/bots/api#deletemessage ("Bots can delete outgoing messages in private chats, groups, and supergroups", sent less than 48 hours ago) */
+  deleteMessage: 'deleteMessage',
 } as const satisfies Record<string, keyof ApiMethods<never>>;
 
 /** One of {@link TELEGRAM_METHODS}. */
@@ -57,12 +59,46 @@ export interface TelegramEndpoint {
 }
 
 /**
+ * What to do with an answer that comes after the caller was told the call timed out: the request is
+ * kept open `windowMs` longer than `requestTimeoutMs` to hear it (a send the platform applied late).
+ */
+export interface LateAnswer<T> {
+  readonly windowMs: number;
+  /** The call succeeded after all (never called for a late error). */
+  onAnswer(result: T): void;
+}
+
+/**
  * Calls one Bot API method with a JSON body (https://core.telegram.org/bots/api#making-requests)
  * over Node's built-in `fetch`; no retries (the core's). The token is in the URL only, never in
- * an error.
- * @throws TelegramApiError for an `ok: false` answer; TelegramRequestError when no answer came.
+ * an error. With `late`, the call still fails after `requestTimeoutMs`, but its answer is awaited
+ * `late.windowMs` longer and given to `late.onAnswer` when it succeeds.
+ * @throws TelegramApiError for an `ok: false` answer; TelegramRequestError when no answer came in time.
  */
-export async function callTelegram<M extends TelegramMethod>(endpoint: TelegramEndpoint, method: M, args: Opts<never>[M]): Promise<TelegramResult<M>> {
+export function callTelegram<M extends TelegramMethod>(endpoint: TelegramEndpoint, method: M, args: Opts<never>[M], late?: LateAnswer<TelegramResult<M>>): Promise<TelegramResult<M>> {
+  if (!late) return requestTelegram(endpoint, method, args, endpoint.requestTimeoutMs);
+  const request = requestTelegram(endpoint, method, args, endpoint.requestTimeoutMs + late.windowMs);
+  return new Promise((resolve, reject) => {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      reject(new TelegramRequestError(method, 'TimeoutError'));
+    }, endpoint.requestTimeoutMs);
+    request.then(
+      (result) => {
+        clearTimeout(timer);
+        if (timedOut) late.onAnswer(result);
+        else resolve(result);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        if (!timedOut) reject(error);
+      },
+    );
+  });
+}
+
+async function requestTelegram<M extends TelegramMethod>(endpoint: TelegramEndpoint, method: M, args: Opts<never>[M], timeoutMs: number): Promise<TelegramResult<M>> {
   let response: Response;
   let body: ApiResponse<TelegramResult<M>>;
   try {
@@ -70,7 +106,7 @@ export async function callTelegram<M extends TelegramMethod>(endpoint: TelegramE
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(args),
-      signal: AbortSignal.timeout(endpoint.requestTimeoutMs),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     body = (await response.json()) as ApiResponse<TelegramResult<M>>;
   } catch (error) {
