@@ -1,4 +1,4 @@
-import { faultCase, loadFaultCases } from '@progresscard/core/testing';
+import { LONE_SURROGATE, faultCase, loadFaultCases, stringsIn } from '@progresscard/core/testing';
 import type { DiscordMessageSnapshot } from '@progresscard/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { embedOf } from './harness.js';
@@ -117,7 +117,6 @@ describe('field fault cases, more (Discord, emulator in process, fake time)', ()
   });
 
   describe('streamed text (F12, F14, F16: no platform fault)', () => {
-    const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
     async function played(id: string) {
       h = inProcess();
       const card = h.cards.open('discord');
@@ -129,8 +128,7 @@ describe('field fault cases, more (Discord, emulator in process, fake time)', ()
 
     it('F12 an emoji split across deltas and length cuts: no call carries half an emoji', async () => {
       const messages = await played('F12');
-      const strings = (value: unknown): string[] => (typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(strings) : []);
-      for (const m of messages) for (const call of m.history) for (const text of strings(call.card)) expect(text).not.toMatch(LONE_SURROGATE);
+      for (const m of messages) for (const call of m.history) for (const text of stringsIn(call.card)) expect(text).not.toMatch(LONE_SURROGATE);
       expect(messages.flatMap((m) => m.history).length).toBeGreaterThan(1);
     });
 

@@ -1,4 +1,4 @@
-import { faultCase, loadFaultCases } from '@progresscard/core/testing';
+import { LONE_SURROGATE, faultCase, loadFaultCases, stringsIn } from '@progresscard/core/testing';
 import { DEFAULT_TELEGRAM_BOT as BOT, type TelegramMessageSnapshot } from '@progresscard/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { statusLine } from './harness.js';
@@ -123,7 +123,6 @@ describe('field fault cases, more (Telegram, emulator in process, fake time)', (
   });
 
   describe('streamed text (F12, F14, F16: no platform fault)', () => {
-    const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
     async function played(id: string) {
       h = inProcess({ plugin: TOPIC });
       const card = h.cards.open('telegram');
@@ -135,8 +134,7 @@ describe('field fault cases, more (Telegram, emulator in process, fake time)', (
 
     it('F12 an emoji split across deltas and length cuts: no call carries half an emoji', async () => {
       const messages = await played('F12');
-      const strings = (value: unknown): string[] => (typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(strings) : []);
-      for (const m of messages) for (const call of m.history) for (const text of strings(call.card)) expect(text).not.toMatch(LONE_SURROGATE);
+      for (const m of messages) for (const call of m.history) for (const text of stringsIn(call.card)) expect(text).not.toMatch(LONE_SURROGATE);
       expect(messages.flatMap((m) => m.history).length).toBeGreaterThan(1);
     });
 
