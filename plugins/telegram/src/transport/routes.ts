@@ -10,6 +10,8 @@ export const TELEGRAM_METHODS = {
   editMessageText: 'editMessageText',
   /** https://core.telegram.org/bots/api#sendmessagedraft (Bot API 9.3; every bot since 9.5) */
   sendMessageDraft: 'sendMessageDraft',
+  /** https://core.telegram.org/bots/api#senddocument */
+  sendDocument: 'sendDocument',
   /** https://core.telegram.org/bots/api#answercallbackquery */
   answerCallbackQuery: 'answerCallbackQuery',
   /** https://core.telegram.org/bots/api#deletemessage ("Bots can delete outgoing messages in private chats, groups, and supergroups", sent less than 48 hours ago) */
@@ -76,15 +78,16 @@ export interface LateAnswer<T> {
  * @throws TelegramApiError for an `ok: false` answer; TelegramRequestError when no answer came in time.
  */
 export function callTelegram<M extends TelegramMethod>(endpoint: TelegramEndpoint, method: M, args: Opts<never>[M], late?: LateAnswer<TelegramResult<M>>): Promise<TelegramResult<M>> {
-  if (!late) return requestTelegram(endpoint, method, args, endpoint.requestTimeoutMs);
-  const request = requestTelegram(endpoint, method, args, endpoint.requestTimeoutMs + late.windowMs);
+  const init = { headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) };
+  if (!late) return request<TelegramResult<M>>(endpoint, method, init, endpoint.requestTimeoutMs);
+  const pending = request<TelegramResult<M>>(endpoint, method, init, endpoint.requestTimeoutMs + late.windowMs);
   return new Promise((resolve, reject) => {
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       reject(new TelegramRequestError(method, 'TimeoutError'));
     }, endpoint.requestTimeoutMs);
-    request.then(
+    pending.then(
       (result) => {
         clearTimeout(timer);
         if (timedOut) late.onAnswer(result);
@@ -98,22 +101,38 @@ export function callTelegram<M extends TelegramMethod>(endpoint: TelegramEndpoin
   });
 }
 
-async function requestTelegram<M extends TelegramMethod>(endpoint: TelegramEndpoint, method: M, args: Opts<never>[M], timeoutMs: number): Promise<TelegramResult<M>> {
+/**
+ * Sends a file as a document (`sendDocument`, `multipart/form-data` with the file in `document`;
+ * https://core.telegram.org/bots/api#sending-files): `fields` are the other arguments, objects as
+ * JSON (`reply_parameters`).
+ * @throws like {@link callTelegram}.
+ */
+export async function sendTelegramDocument(endpoint: TelegramEndpoint, fields: Record<string, string | number | object>, file: { readonly name: string; readonly bytes: Uint8Array }): Promise<TelegramResult<'sendDocument'>> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+  form.append('document', new Blob([file.bytes]), file.name);
+  // fetch sets the multipart boundary itself.
+  return request<TelegramResult<'sendDocument'>>(endpoint, TELEGRAM_METHODS.sendDocument, { body: form }, endpoint.requestTimeoutMs);
+}
+
+async function request<T>(endpoint: TelegramEndpoint, method: TelegramMethod, init: { headers?: Record<string, string>; body: string | FormData }, timeoutMs: number): Promise<T> {
   let response: Response;
-  let body: ApiResponse<TelegramResult<M>>;
+  let body: ApiResponse<T>;
   try {
     response = await fetch(`${endpoint.apiRoot.replace(/\/+$/, '')}/bot${endpoint.botToken}/${method}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(args),
+      ...init,
       signal: AbortSignal.timeout(timeoutMs),
     });
-    body = (await response.json()) as ApiResponse<TelegramResult<M>>;
+    body = (await response.json()) as ApiResponse<T>;
   } catch (error) {
     const name = error instanceof Error ? ((error as { code?: string }).code ?? error.name) : typeof error;
     throw new TelegramRequestError(method, name);
   }
   if (body && body.ok === true) return body.result;
-  const failed = (body ?? {}) as Partial<Extract<typeof body, { ok: false }>>;
+  const failed = (body ?? {}) as Partial<Extract<ApiResponse<T>, { ok: false }>>;
   throw new TelegramApiError(method, response.status, String(failed.description ?? `HTTP ${response.status}`), failed.parameters?.retry_after, failed.parameters?.migrate_to_chat_id);
 }
+
+/** Largest document a bot uploads: 50 MB (https://core.telegram.org/bots/api#sending-files). */
+export const TELEGRAM_MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
