@@ -295,7 +295,7 @@ export class ChannelDispatcher {
    */
   private prepare(record: CardDeliveryRecord, change: CardChange): PreparedCall | undefined {
     if (this.settlement.isFenced(record)) return undefined;
-    const shown = record.outage.decorate(record.card.view());
+    const shown = this.parts.decorate(record, record.outage.decorate(record.card.view()));
     const final = isTerminalStatus(shown.status);
     const view = withQuota(shown, record, final, this.plugin.switches?.monthlyQuota, this.plugin.transport.callsPerOperation?.final);
     if (this.stop.probesBack && !this.credentialProbes.isProbe(record)) {

@@ -1,4 +1,4 @@
-import type { CardView } from '../../card/view.js';
+import { isTerminalStatus, type CardView } from '../../card/view.js';
 import type { BudgetedCall, CallFailure, ChannelPlugin, MessageRef } from '../../plugin/contract.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
@@ -7,6 +7,7 @@ import type { CardStoreWriter } from '../durable/card-store-writer.js';
 import type { ChannelBudget } from '../rate-limits/channel-budget.js';
 import type { ChannelStop } from '../failures/channel-stop.js';
 import { nextPendingPart, renderContinuationParts, type PendingPart } from './continuation-render.js';
+import { withoutUndeliveredParts } from './undelivered-parts.js';
 import type { DeliveryCall } from '../delivery-observers.js';
 import { backoffMs, failureAction, type FailureAction } from '../failures/delivery-policy.js';
 import type { PreparedCall } from '../schedule/flush-calls.js';
@@ -43,7 +44,26 @@ export interface ContinuationHost {
  * under the plugin's budget keys for it (a send to the chat, or an update of the part's message).
  */
 export class ContinuationDispatch {
+  /** The last cut final of each card, by the answer and kept parts it was made for (a cut renders the answer a dozen times). */
+  private readonly cuts = new WeakMap<CardDeliveryRecord, { answer: string; kept: number; cut: Pick<CardView, 'answer' | 'error'> }>();
+
   constructor(private readonly host: ContinuationHost) {}
+
+  /**
+   * The view the main message shows: `view` itself, except for a final whose continuation parts
+   * were given up, which is cut to the parts the chat has and says what was not delivered (see
+   * {@link withoutUndeliveredParts}), so the card never points at follow-up messages that do not exist.
+   */
+  decorate(record: CardDeliveryRecord, view: CardView): CardView {
+    if (!isTerminalStatus(view.status)) return view;
+    const kept = record.parts.keptParts();
+    if (kept === undefined) return view;
+    const known = this.cuts.get(record);
+    if (known && known.answer === view.answer && known.kept === kept) return { ...view, ...known.cut };
+    const cut = withoutUndeliveredParts(this.host.plugin.renderer, view, kept, this.renderFailed(record));
+    this.cuts.set(record, { answer: view.answer, kept, cut: { answer: cut.answer, error: cut.error } });
+    return cut;
+  }
 
   /** Render keys of the continuation parts of `view` (none when the renderer has none or throws). */
   keys(record: CardDeliveryRecord, view: CardView): string[] {
@@ -130,6 +150,11 @@ export class ContinuationDispatch {
       record.parts.replace(index);
       return this.host.requeue(record, change);
     }
+    if (action === 'stop-operation' && final && !record.parts.message(index)) {
+      // The part's send is refused, but the main message may still be updated: it says what is missing.
+      record.parts.giveUp(index);
+      return this.host.requeue(record, change);
+    }
     if (action === 'stop-channel' || action === 'stop-card' || action === 'stop-operation') {
       // The main message holds the final already; the missing parts are reported by `finish`.
       if (action === 'stop-channel') this.host.stop.stop(failure, fields);
@@ -145,6 +170,7 @@ export class ContinuationDispatch {
     if (final) {
       const delays = this.host.retry.finalRetryDelaysMs;
       if (failures <= delays.length) return this.host.requeue(record, change, now + Math.max(wait, delays[failures - 1]!));
+      // The main message is cut before this part and says what was not delivered (see `decorate`).
       record.parts.giveUp(index);
       return this.host.requeue(record, change);
     }
