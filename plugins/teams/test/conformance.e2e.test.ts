@@ -1,0 +1,48 @@
+import { describeChannelConformance, type ConformanceDriver } from '@progresscard/core/testing/conformance';
+import { DEFAULT_TEAMS_BOT, startTeamsEmulator } from '@progresscard/emulator';
+import { ROOMY_WINDOWS, shownText, teamsAnswer, teamsOn } from './harness.js';
+
+const routes = { send: 'sendToConversation', update: 'updateActivity' } as const;
+
+const driver: ConformanceDriver = {
+  name: 'teams (emulator on loopback)',
+  async start(setup) {
+    // A group chat: cards are Adaptive Cards sent and updated in place.
+    const emulator = await startTeamsEmulator({ limits: { perConversationWindows: ROOMY_WINDOWS } });
+    const plugin = teamsOn(emulator, { ...setup.timing, conversationBudget: ROOMY_WINDOWS });
+    const chat = () => emulator.activities({ conversationId: DEFAULT_TEAMS_BOT.groupChat });
+    return {
+      plugin,
+      messages: () =>
+        chat().map((a) => ({
+          id: a.id,
+          text: shownText(a),
+          calls: a.history.map((call) => ({ op: call.route === routes.update ? 'update' : 'send', at: call.receivedAt ?? call.at, refused: call.outcome !== 'accepted' }) as const),
+          ...(a.replyToId === undefined ? {} : { replyTo: a.replyToId }),
+        })),
+      fail: (op, fault, times = 1) => void emulator.faults.add({ route: routes[op], times, respond: teamsAnswer(fault) }),
+      remove: (id) => emulator.deleteActivity(DEFAULT_TEAMS_BOT.groupChat, id),
+      maxInFlight: () => Math.max(0, ...chat().map((a) => a.maxConcurrentCalls)),
+      close: () => emulator.close(),
+    };
+  },
+  async startStreaming(setup) {
+    // A 1:1 chat: Teams streams there.
+    const emulator = await startTeamsEmulator({ limits: { perConversationWindows: ROOMY_WINDOWS, streamLifetimeMs: setup.streamLifetimeMs } });
+    const plugin = teamsOn(emulator, { ...setup.timing, conversationBudget: ROOMY_WINDOWS, conversationId: DEFAULT_TEAMS_BOT.personalChat, streaming: { lifetimeMs: setup.streamLifetimeMs } });
+    const chat = () => emulator.activities({ conversationId: DEFAULT_TEAMS_BOT.personalChat });
+    return {
+      plugin,
+      messages: () => chat().map((a) => ({ id: a.id, text: shownText(a), calls: [], ...(a.replyToId === undefined ? {} : { replyTo: a.replyToId }) })),
+      fail: (op, fault, times = 1) => void emulator.faults.add({ route: routes[op], times, respond: teamsAnswer(fault) }),
+      remove: (id) => emulator.deleteActivity(DEFAULT_TEAMS_BOT.personalChat, id),
+      maxInFlight: () => Math.max(0, ...chat().map((a) => a.maxConcurrentCalls)),
+      streamedCard: async () => ({}),
+      streams: () => chat().filter((a) => a.stream).map((a) => ({ id: a.id, text: a.stream!.text })),
+      stopStream: (id) => emulator.stopStreamByUser(DEFAULT_TEAMS_BOT.personalChat, id),
+      close: () => emulator.close(),
+    };
+  },
+};
+
+describeChannelConformance(driver);
