@@ -18,3 +18,5 @@ export type { TeamsMessage, AdaptiveCard, AdaptiveElement, AdaptiveExecuteAction
 export type { TeamsTarget } from './transport/target.js';
 export { classifyTeamsError, TEAMS_STREAM_ERRORS } from './transport/classify.js';
 export { teamsActivityProblems } from './render/guards.js';
+export { TeamsInvokeEndpoint, type TeamsInvokeEndpointOptions } from './interaction/invoke-endpoint.js';
+export { BotTokenValidator, BotTokenError, BOT_FRAMEWORK_ISSUER } from './interaction/bot-token.js';

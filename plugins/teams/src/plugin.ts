@@ -2,6 +2,7 @@ import { defineChannel, type ChannelContext, type DefinedChannel, type Streaming
 import { teamsBudgetKeys } from './budget-keys.js';
 import { TEAMS_CONVERSATION_WINDOWS, TEAMS_DEFAULTS, TeamsConfigError, TeamsConfigSchema, type TeamsConfig } from './config.js';
 import { TEAMS_ENV_VARIABLES } from './env.js';
+import { TeamsInvokeEndpoint } from './interaction/invoke-endpoint.js';
 import type { TeamsMessage } from './render/payload.js';
 import { createTeamsRenderer, type TeamsRenderer } from './render/renderer.js';
 import { TeamsStreamTransport } from './transport/stream.js';
@@ -31,7 +32,9 @@ function teamsStreaming(config: TeamsConfig, transport: TeamsTransport, renderer
 /**
  * The Microsoft Teams channel: in channels and group chats a card is an Adaptive Card sent to the
  * conversation and updated in place over the Bot Connector REST API; in 1:1 chats it streams natively
- * (`streaming.mode`, default `native`). Answers longer than a card continue in reply messages.
+ * (`streaming.mode`, default `native`). Answers longer than a card continue in reply messages. With
+ * `invoke`, open questions and Stop are `Action.Execute` buttons whose clicks arrive on the bot's messaging
+ * endpoint, each checked for its Bot Framework JWT ({@link TeamsInvokeEndpoint}).
  * `teams.fromEnv()` reads {@link TEAMS_ENV_VARIABLES}.
  *
  * ```ts
@@ -55,6 +58,7 @@ export const teams = defineChannel({
       renderer,
       transport,
       ...(config.streaming.mode === 'native' ? { streaming: teamsStreaming(config, transport, renderer) } : {}),
+      ...(config.invoke ? { interaction: new TeamsInvokeEndpoint({ ...config.invoke, appId: config.appId, render: (view) => renderer.render(view).card }) } : {}),
     };
   },
 });

@@ -1,5 +1,6 @@
 import { describeChannelConformance, type ConformanceDriver } from '@progresscard/core/testing/conformance';
 import { DEFAULT_TEAMS_BOT, startTeamsEmulator } from '@progresscard/emulator';
+import type { TeamsInvokeEndpoint } from '../src/index.js';
 import { ROOMY_WINDOWS, shownText, teamsAnswer, teamsOn } from './harness.js';
 
 const routes = { send: 'sendToConversation', update: 'updateActivity' } as const;
@@ -9,7 +10,7 @@ const driver: ConformanceDriver = {
   async start(setup) {
     // A group chat: cards are Adaptive Cards sent and updated in place.
     const emulator = await startTeamsEmulator({ limits: { perConversationWindows: ROOMY_WINDOWS } });
-    const plugin = teamsOn(emulator, { ...setup.timing, conversationBudget: ROOMY_WINDOWS });
+    const plugin = teamsOn(emulator, { ...setup.timing, conversationBudget: ROOMY_WINDOWS, ...(setup.interaction ? { invoke: { port: 0, openIdMetadataUrl: emulator.openIdMetadataUrl } } : {}) });
     const chat = () => emulator.activities({ conversationId: DEFAULT_TEAMS_BOT.groupChat });
     return {
       plugin,
@@ -23,6 +24,23 @@ const driver: ConformanceDriver = {
       fail: (op, fault, times = 1) => void emulator.faults.add({ route: routes[op], times, respond: teamsAnswer(fault) }),
       remove: (id) => emulator.deleteActivity(DEFAULT_TEAMS_BOT.groupChat, id),
       maxInFlight: () => Math.max(0, ...chat().map((a) => a.maxConcurrentCalls)),
+      ...(setup.interaction
+        ? {
+            async click({ messageId, user, control }) {
+              const endpoint = plugin.interaction as TeamsInvokeEndpoint;
+              if (endpoint.url === undefined) throw new Error('the messaging endpoint is not listening');
+              emulator.setBotEndpoint({ url: endpoint.url, appId: DEFAULT_TEAMS_BOT.appId });
+              const button = control.kind === 'choice' ? control.label : control.kind === 'stop' ? 'Stop' : control.kind === 'approve' ? 'Approve' : 'Deny';
+              // The button appears once the card's update lands; a click after it is gone (decided) is a no-op.
+              const until = Date.now() + 3000;
+              for (;;) {
+                const result = await emulator.click({ conversationId: DEFAULT_TEAMS_BOT.groupChat, activityId: messageId, button, user: { id: user, name: user } });
+                if (result.error !== 'no-such-button' || Date.now() > until) return;
+                await new Promise((resolve) => setTimeout(resolve, 50));
+              }
+            },
+          }
+        : {}),
       close: () => emulator.close(),
     };
   },
