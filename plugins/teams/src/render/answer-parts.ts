@@ -36,5 +36,22 @@ export function splitAnswer(answer: string, cardChars: number, partChars: number
     parts.push(part.trim());
     rest = rest.slice(part.length);
   }
-  return { card: card.trimEnd(), parts, leftOut: rest.trim() === '' ? 0 : codePointLength(rest.trim()) };
+  const [first = '', ...others] = closeFences([card.trimEnd(), ...parts]);
+  return { card: first, parts: others, leftOut: rest.trim() === '' ? 0 : codePointLength(rest.trim()) };
+}
+
+const FENCE = /^\s*(```|~~~)(.*)$/;
+
+/** Each share with the code fences a split cut closed at its end and opened again (same fence line) at the next one's start. */
+function closeFences(shares: readonly string[]): string[] {
+  let open: string | undefined;
+  return shares.map((share) => {
+    const reopened = open === undefined ? share : `${open}\n${share}`;
+    for (const line of share.split('\n')) {
+      const fence = FENCE.exec(line);
+      if (!fence) continue;
+      open = open === undefined ? line.trim() : undefined;
+    }
+    return open === undefined ? reopened : `${reopened}\n${open.slice(0, 3)}`;
+  });
 }
