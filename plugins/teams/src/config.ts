@@ -15,16 +15,21 @@ export const TEAMS_DEFAULTS: ChannelSettings = {
 };
 
 /**
- * "Send to conversation" per bot per thread (a 1:1 chat, group chat or channel): 7 a second, 8 in two
- * seconds, 60 in 30 seconds, 1800 an hour (https://learn.microsoft.com/microsoftteams/platform/bots/how-to/rate-limit).
- * Updates and stream chunks are counted too (whether Teams counts them is not stated: UNCONFIRMED).
+ * "Send to conversation" per bot per thread (a group chat or channel): 7 a second, 8 in two seconds, 60
+ * in 30 seconds (https://learn.microsoft.com/microsoftteams/platform/bots/how-to/rate-limit). Updates and
+ * stream chunks are counted too (whether Teams counts them is not stated: UNCONFIRMED).
  */
 export const TEAMS_CONVERSATION_WINDOWS: readonly BudgetWindow[] = [
   { limit: 7, intervalMs: 1000 },
   { limit: 8, intervalMs: 2000 },
   { limit: 60, intervalMs: 30_000 },
-  { limit: 1800, intervalMs: 3_600_000 },
 ];
+
+/**
+ * The windows of a 1:1 chat: {@link TEAMS_CONVERSATION_WINDOWS} and 1800 an hour ("The thread limit of
+ * 3600 seconds and 1800 operations applies only if multiple bot messages are sent to a single user", same page).
+ */
+export const TEAMS_PERSONAL_CHAT_WINDOWS: readonly BudgetWindow[] = [...TEAMS_CONVERSATION_WINDOWS, { limit: 1800, intervalMs: 3_600_000 }];
 
 /** Conversation types: a 1:1 chat with the bot, a group chat, a channel of a team. */
 export const TEAMS_CONVERSATION_TYPES = ['personal', 'groupChat', 'channel'] as const;
@@ -47,7 +52,8 @@ const TimeoutSchema = z.number().int().positive().max(MAX_TIMER_MS, { message: `
  * - `conversationId`: where cards go (`a:…` a 1:1 chat, `19:…@thread.v2` a group chat, `19:…@thread.tacv2`
  *   a channel); a target given to `open()` overrides it. `conversationType`: default `personal` for an
  *   id starting with `a:`, else `groupChat` (a channel behaves the same for cards).
- * - `conversationBudget`: the windows of one conversation (default {@link TEAMS_CONVERSATION_WINDOWS}).
+ * - `conversationBudget`: the windows of one conversation (default {@link TEAMS_CONVERSATION_WINDOWS}, and
+ *   {@link TEAMS_PERSONAL_CHAT_WINDOWS} for a 1:1 chat).
  * - `streaming`: `mode` `native` (default) streams cards in 1:1 chats (Teams streams only there), `off`
  *   sends and updates an Adaptive Card everywhere; `lifetimeMs` a stream's life (default 120 000, the
  *   documented two minutes; the core rolls over to a fresh stream before it).

@@ -1,6 +1,6 @@
 import { defineChannel, type ChannelContext, type DefinedChannel, type StreamingMode } from '@progresscard/core/plugin';
 import { teamsBudgetKeys } from './budget-keys.js';
-import { TEAMS_CONVERSATION_WINDOWS, TEAMS_DEFAULTS, TeamsConfigError, TeamsConfigSchema, type TeamsConfig } from './config.js';
+import { TEAMS_DEFAULTS, TeamsConfigError, TeamsConfigSchema, type TeamsConfig } from './config.js';
 import { TEAMS_ENV_VARIABLES } from './env.js';
 import { TeamsInvokeEndpoint } from './interaction/invoke-endpoint.js';
 import type { TeamsMessage } from './render/payload.js';
@@ -50,7 +50,7 @@ export const teams = defineChannel({
   defaults: TEAMS_DEFAULTS,
   credentials: "the bot's app id and client secret (TEAMS_APP_ID, TEAMS_APP_PASSWORD)",
   configError: TeamsConfigError,
-  budget: (config) => teamsBudgetKeys(config.appId, config.conversationId, config.conversationBudget ?? TEAMS_CONVERSATION_WINDOWS),
+  budget: (config) => teamsBudgetKeys(config.appId, config.conversationId, config.conversationBudget),
   create: ({ config, rendering }: ChannelContext<TeamsConfig, object>) => {
     const renderer = createTeamsRenderer({ ...rendering, controls: config.invoke ? 'buttons' : 'text' });
     const transport = new TeamsTransport(config);

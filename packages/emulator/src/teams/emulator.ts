@@ -132,6 +132,7 @@ export function createTeamsEmulator(options: TeamsEmulatorOptions = {}): TeamsEm
   const faults = new FaultInjector(clock, TEAMS_ROUTE_NAMES);
   const changes = new ChangeFeed<TeamsChange>();
   const perConversation = new SlidingWindowLimiter(limits.perConversationWindows, clock);
+  const perPersonalChat = new SlidingWindowLimiter(limits.personalChatWindows, clock);
   const streams = new TeamsStreams(store, limits, clock);
   const invokes = new TeamsInvokes(store, auth, limits, history);
 
@@ -165,8 +166,12 @@ export function createTeamsEmulator(options: TeamsEmulatorOptions = {}): TeamsEm
   };
 
   const throttled = (appId: string, conversationId: string): TeamsError | undefined => {
-    const decision = perConversation.tryAcquire(`${appId}|${conversationId}`);
-    return decision.allowed ? undefined : TeamsErrors.throttled(decision.retryAfterMs);
+    const key = `${appId}|${conversationId}`;
+    const decision = perConversation.tryAcquire(key);
+    if (!decision.allowed) return TeamsErrors.throttled(decision.retryAfterMs);
+    if (store.conversations.get(conversationId)?.type !== 'personal') return undefined;
+    const hourly = perPersonalChat.tryAcquire(key);
+    return hourly.allowed ? undefined : TeamsErrors.throttled(hourly.retryAfterMs);
   };
 
   const post = (appId: string, conversation: TeamsConversation, body: Record<string, unknown>, replyToId?: string): Outcome => {

@@ -4,11 +4,12 @@ import type { LimitWindow } from '../common/rate-limiter.js';
 export interface TeamsLimits {
   /**
    * "Send to conversation" per bot per thread (send, update, delete; a thread is a 1:1 chat, group chat or
-   * channel): 7 / 1 s, 8 / 2 s, 60 / 30 s, 1800 / 3600 s
-   * (https://learn.microsoft.com/microsoftteams/platform/bots/how-to/rate-limit). Whether an update counts
-   * is not stated there (counted here).
+   * channel): 7 / 1 s, 8 / 2 s, 60 / 30 s (https://learn.microsoft.com/microsoftteams/platform/bots/how-to/rate-limit).
+   * Whether an update counts is not stated there (counted here).
    */
   readonly perConversationWindows: readonly LimitWindow[];
+  /** Besides those, in a 1:1 chat: 1800 / 3600 s ("applies only if multiple bot messages are sent to a single user", same page). */
+  readonly personalChatWindows: readonly LimitWindow[];
   /**
    * Largest activity accepted, measured as UTF-16 bytes (two per code unit) of its JSON: "The bot message
    * size limit is 100 KB … recommended … within 80 KB" on the current page, 40 KB on older versions of
@@ -32,8 +33,8 @@ export const DEFAULT_TEAMS_LIMITS: TeamsLimits = {
     { limit: 7, intervalMs: 1000 },
     { limit: 8, intervalMs: 2000 },
     { limit: 60, intervalMs: 30_000 },
-    { limit: 1800, intervalMs: 3_600_000 },
   ],
+  personalChatWindows: [{ limit: 1800, intervalMs: 3_600_000 }],
   maxActivityBytes: 40_960,
   maxInformativeChars: 1000,
   streamLifetimeMs: 120_000,

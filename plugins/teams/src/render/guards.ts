@@ -1,5 +1,5 @@
 import { TEAMS_LIMITS, type TeamsLimits } from './limits.js';
-import type { TeamsActivity } from './payload.js';
+import { activityOf, type TeamsActivity, type TeamsMessage } from './payload.js';
 
 /** UTF-16 bytes of an activity's JSON: how the size limit is measured (see `TeamsLimits.maxActivityBytes`). */
 export function activityBytes(activity: TeamsActivity): number {
@@ -13,4 +13,9 @@ export function teamsActivityProblems(activity: TeamsActivity, limits: TeamsLimi
   if (bytes > limits.maxActivityBytes) problems.push(`the activity is ${bytes} bytes (UTF-16), over ${limits.maxActivityBytes}`);
   if ((activity.text ?? '') === '' && (activity.attachments?.length ?? 0) === 0) problems.push('the activity has neither text nor attachments');
   return problems;
+}
+
+/** Why Teams would refuse the activity that carries `message`, empty when it fits. */
+export function teamsMessageProblems(message: TeamsMessage, limits: TeamsLimits = TEAMS_LIMITS): string[] {
+  return teamsActivityProblems(activityOf(message), limits);
 }
