@@ -46,6 +46,15 @@ export interface TeamsRenderer extends CardRenderer<TeamsMessage> {
   informative(view: CardView): string;
 }
 
+/**
+ * Agent text made safe for a card: links other than http/https/mailto made plain (`neutraliseLinks`), and
+ * `<at>` (Teams' mention markup, https://learn.microsoft.com/microsoftteams/platform/task-modules-and-cards/cards/cards-format#mention-support-within-adaptive-cards)
+ * broken by a zero-width space after its `<`, so agent text never mentions anyone.
+ */
+export function safeAgentText(markdown: string): string {
+  return neutraliseLinks(markdown).replace(/<(\/?at\b)/gi, '<\u200b$1');
+}
+
 const STATUS_EMOJI = { running: '⏳', waiting: '🙋', completed: '✅', failed: '❌', cancelled: '🚫' } as const;
 const TOOLS_SHOWN = 12;
 const text = (value: string, extra: Partial<Omit<AdaptiveElement & { type: 'TextBlock' }, 'type' | 'text'>> = {}): AdaptiveElement => ({ type: 'TextBlock', text: value, wrap: true, ...extra });
@@ -126,7 +135,7 @@ export function createTeamsRenderer(options: TeamsRendererOptions = {}): TeamsRe
       const body = topBlocks(view);
       if (view.thinking.trim() !== '' && !isTerminalStatus(view.status) && view.answer.trim() === '') body.push(text(`_${t.thinking}:_ ${oneLine(view.thinking.slice(-400), 400)}`, { isSubtle: true, separator: true }));
       const { card: answer, parts, leftOut } = shares(view);
-      if (answer !== '') body.push(text(neutraliseLinks(answer), { separator: true }));
+      if (answer !== '') body.push(text(safeAgentText(answer), { separator: true }));
       if (parts.length > 0) body.push(text(`_${t.continuesBelow(parts.length)}_`, { isSubtle: true }));
       else if (leftOut > 0) body.push(text(`_${t.cutNotice(leftOut)}_`, { isSubtle: true }));
       if (view.images.length > 0) body.push(text(view.images.map((image) => imagePlaceholderText(image, locale)).join('  ')));
@@ -138,7 +147,7 @@ export function createTeamsRenderer(options: TeamsRendererOptions = {}): TeamsRe
     renderFallback(view) {
       // Plain Markdown without a card: nothing the card schema could refuse remains; well under the limit.
       const locale = localeOf(view);
-      const parts = [statusLine(view), ...view.tools.slice(-TOOLS_SHOWN).map((tool) => `- ${oneLine(tool.text, 200)}`), neutraliseLinks(cut(view.answer, limits.cardAnswerChars)), view.error ?? '', footer(view)];
+      const parts = [statusLine(view), ...view.tools.slice(-TOOLS_SHOWN).map((tool) => `- ${oneLine(tool.text, 200)}`), safeAgentText(cut(view.answer, limits.cardAnswerChars)), view.error ?? '', footer(view)];
       const body = parts.filter((p) => p.trim() !== '').join('\n\n');
       return { text: body, summary: oneLine(`${statusLabel(view.status, locale)} · ${view.title}`, 120) };
     },
@@ -148,7 +157,7 @@ export function createTeamsRenderer(options: TeamsRendererOptions = {}): TeamsRe
       const { parts, leftOut } = shares(view);
       return parts.map((piece, i) => {
         const notice = i === parts.length - 1 && leftOut > 0 ? `\n\n_${t.cutNotice(leftOut)}_` : '';
-        return { text: `_${oneLine(view.title, 100)} ${t.part(i + 2)}_\n\n${neutraliseLinks(piece)}${notice}`, summary: oneLine(`${view.title} ${t.part(i + 2)}`, 120) };
+        return { text: `_${oneLine(view.title, 100)} ${t.part(i + 2)}_\n\n${safeAgentText(piece)}${notice}`, summary: oneLine(`${view.title} ${t.part(i + 2)}`, 120) };
       });
     },
 
