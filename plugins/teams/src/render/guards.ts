@@ -2,7 +2,7 @@ import { TEAMS_LIMITS, type TeamsLimits } from './limits.js';
 import { activityOf, type TeamsActivity, type TeamsMessage } from './payload.js';
 
 /** UTF-16 bytes of an activity's JSON: how the size limit is measured (see `TeamsLimits.maxActivityBytes`). */
-export function activityBytes(activity: TeamsActivity): number {
+function activityBytes(activity: TeamsActivity): number {
   return JSON.stringify(activity).length * 2;
 }
 

@@ -4,7 +4,7 @@
  */
 
 /** A `TextBlock` (Teams renders a Markdown subset in `text`). */
-export interface AdaptiveTextBlock {
+interface AdaptiveTextBlock {
   readonly type: 'TextBlock';
   readonly text: string;
   readonly wrap?: boolean;
@@ -17,7 +17,7 @@ export interface AdaptiveTextBlock {
 }
 
 /** An `Input.Text` (a free-text answer; its value is merged into the action's data under its `id`). */
-export interface AdaptiveTextInput {
+interface AdaptiveTextInput {
   readonly type: 'Input.Text';
   readonly id: string;
   readonly placeholder?: string;

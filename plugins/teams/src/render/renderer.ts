@@ -51,7 +51,7 @@ export interface TeamsRenderer extends CardRenderer<TeamsMessage> {
  * `<at>` (Teams' mention markup, https://learn.microsoft.com/microsoftteams/platform/task-modules-and-cards/cards/cards-format#mention-support-within-adaptive-cards)
  * broken by a zero-width space after its `<`, so agent text never mentions anyone.
  */
-export function safeAgentText(markdown: string): string {
+function safeAgentText(markdown: string): string {
   return neutraliseLinks(markdown).replace(/<(\/?at\b)/gi, '<\u200b$1');
 }
 

@@ -55,7 +55,7 @@ export interface ConnectorCall {
 }
 
 /** Seconds (or an HTTP date) of a `Retry-After` header, in ms. */
-export function retryAfterMs(header: string | null): number | undefined {
+function retryAfterMs(header: string | null): number | undefined {
   if (!header) return undefined;
   const seconds = Number(header);
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
