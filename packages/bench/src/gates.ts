@@ -1,15 +1,22 @@
 import { AnnouncedLimits, type BudgetKey, type BudgetedCall, type ChannelSettings } from '@progresscard/core/plugin';
-import { DEFAULT_DISCORD_LIMITS, DEFAULT_TELEGRAM_LIMITS, DiscordBuckets, SlidingWindowLimiter, type DiscordBucketLimit, type LimitWindow } from '@progresscard/emulator';
+import { DEFAULT_DISCORD_LIMITS, DEFAULT_SLACK_LIMITS, DEFAULT_TELEGRAM_LIMITS, DiscordBuckets, SlidingWindowLimiter, type DiscordBucketLimit, type LimitWindow } from '@progresscard/emulator';
 
 /** Which platform a point runs against (Telegram and Discord in the forms the issue names). */
-export type ChannelName = 'feishu' | 'dingtalk' | 'telegram-private' | 'telegram-group' | 'discord' | 'discord-shifting';
+export type ChannelName = 'feishu' | 'dingtalk' | 'telegram-private' | 'telegram-group' | 'discord' | 'discord-shifting' | 'slack' | 'slack-stream';
 
-/** Every channel the bench knows, in table order. */
-export const CHANNEL_NAMES: readonly ChannelName[] = ['feishu', 'dingtalk', 'telegram-private', 'telegram-group', 'discord', 'discord-shifting'];
+/**
+ * Every channel the bench knows, in table order. `slack`: cards posted in channels and edited
+ * (chat.postMessage + chat.update); `slack-stream`: cards that reply in a thread to their
+ * requester, streamed natively (chat.startStream / appendStream / stopStream).
+ */
+export const CHANNEL_NAMES: readonly ChannelName[] = ['feishu', 'dingtalk', 'telegram-private', 'telegram-group', 'discord', 'discord-shifting', 'slack', 'slack-stream'];
+
+/** An API route as the gates count it: a message's send and update, or a native stream's calls. */
+export type GateRoute = 'send' | 'update' | 'start' | 'append' | 'stop';
 
 /** One call as a gate sees it. `draft`: a Telegram `sendMessageDraft` (an answer part that still streams). */
 export interface GateCall {
-  readonly route: 'send' | 'update';
+  readonly route: GateRoute;
   readonly chat: string;
   readonly message: string | undefined;
   readonly draft: boolean;
@@ -33,6 +40,8 @@ export interface Gate {
   admit(call: GateCall): Admission;
   /** Sustained calls/s of the busier route across the app (the slowest app-wide window). */
   readonly appRate: number;
+  /** The routes {@link appRate} limits (default send and update: the busier one counts). */
+  readonly budgetedRoutes?: readonly GateRoute[];
   /** Sustained calls/s one chat allows (undefined: no per-chat limit). */
   readonly chatRate?: number;
   /** Budget keys to use instead of the plugin's (a Discord model announces to its own learned limits). */
@@ -148,6 +157,35 @@ function discordGate(shifting: boolean, clock: () => number): Gate {
   };
 }
 
+/**
+ * Slack as its emulator limits it (https://api.slack.com/apis/rate-limits): chat.postMessage one a
+ * second per channel averaged over a minute (60 per 60 s), chat.update Tier 3 (50 a minute per app
+ * per workspace), chat.startStream and chat.stopStream Tier 2 (20 a minute each), chat.appendStream
+ * Tier 4 (100 a minute); a refusal is HTTP 429 `ratelimited` with `Retry-After` in whole seconds.
+ * `appRate` is the route a card's progress goes through: chat.update, or appendStream when streamed.
+ */
+function slackGate(stream: boolean, clock: () => number): Gate {
+  const limits = DEFAULT_SLACK_LIMITS;
+  const post = new SlidingWindowLimiter(limits.postMessageWindows, clock);
+  const update = new SlidingWindowLimiter(limits.updateWindows, clock);
+  const startStop = new SlidingWindowLimiter(limits.streamStartStopWindows, clock);
+  const appends = new SlidingWindowLimiter(limits.appendStreamWindows, clock);
+  return {
+    appRate: stream ? rateOf(limits.appendStreamWindows) : rateOf(limits.updateWindows),
+    budgetedRoutes: [stream ? 'append' : 'update'],
+    chatRate: rateOf(limits.postMessageWindows),
+    admit(call) {
+      const decision =
+        call.route === 'send' ? post.tryAcquire(call.chat)
+        : call.route === 'update' ? update.tryAcquire('workspace')
+        : call.route === 'append' ? appends.tryAcquire('workspace')
+        : startStop.tryAcquire(call.route);
+      if (decision.allowed) return {};
+      return { refusal: { code: 'ratelimited', retryAfterMs: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)) * 1000, scope: 'channel' } };
+    },
+  };
+}
+
 /** The gate of `channel` on `clock`. */
 export function gateOf(channel: ChannelName, clock: () => number): Gate {
   switch (channel) {
@@ -162,5 +200,9 @@ export function gateOf(channel: ChannelName, clock: () => number): Gate {
       return discordGate(false, clock);
     case 'discord-shifting':
       return discordGate(true, clock);
+    case 'slack':
+      return slackGate(false, clock);
+    case 'slack-stream':
+      return slackGate(true, clock);
   }
 }

@@ -1,9 +1,11 @@
 /**
- * `npm run bench`: progresscard against the naive design (issue 13) at N = 1, 50, 500, 5000
- * concurrent runs, Feishu and DingTalk, synthetic runs and replays of the bundled real traces, on
- * simulated time against an in-process model of the platforms' documented limits (the same
- * sliding windows the emulators enforce). Deterministic for a seed. Prints a table per channel and
- * workload; writes results/latest.json and results/staleness.svg. Asserts nothing.
+ * `npm run bench`: progresscard against p-throttle as its budget and a naive design (issue 13, 31)
+ * at N concurrent runs (default 1, 50, 500, 5000), every channel, synthetic runs and replays of the
+ * bundled real traces, on simulated time against an in-process model of the platforms' documented
+ * limits (the same sliding windows the emulators enforce), each seed given (default 1, 2, 3).
+ * Deterministic for a seed up to the order of promise callbacks. `--real-time` runs the real Feishu
+ * plugin over HTTP against the emulator. Prints a table per channel and workload (median seed,
+ * spread over seeds); writes results/latest.json and results/staleness.svg. Asserts nothing.
  *
  * Options: `npm run bench -- --help` (parsed in options.ts). The default `--out` is results/, which
  * a run overwrites.
@@ -11,14 +13,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { startFeishuEmulatorProcess } from './http-platform.js';
 import { parseBenchOptions } from './options.js';
 import { markdownTables, seconds, stalenessPlot } from './report.js';
-import { runPoint, type Design, type PointResult } from './run-point.js';
+import { medianOverSeeds } from './seeds.js';
+import { runPoint, type PointResult } from './run-point.js';
 import { VirtualTime } from './virtual-time.js';
 import { runsPerChat, syntheticRuns, traceRuns, traceScripts } from './workload.js';
 
-const { ns, seeds, channels, workloads, realTime, limitMs, outDir, nGiven } = parseBenchOptions(process.argv);
-const designs: Design[] = ['progresscard', 'naive'];
+const { ns, seeds, channels, workloads, designs, realTime, transport, limitMs, outDir, nGiven } = parseBenchOptions(process.argv);
+
 const realImmediate = setImmediate;
 
 const scripts = workloads.includes('traces') ? await traceScripts() : [];
@@ -31,20 +35,23 @@ for (const workload of workloads) {
         // The traces at N = 5000, and N = 5000 of the channels added later, take minutes of CPU: only when asked for with --n.
         if ((workload === 'traces' || (channel !== 'feishu' && channel !== 'dingtalk')) && n > 500 && !nGiven) continue;
         const runs = workload === 'traces' ? traceRuns(n, seed, scripts, runsPerChat(channel)) : syntheticRuns(n, seed, runsPerChat(channel));
-        let boundMs: number | undefined;
+        let bound: Pick<PointResult, 'boundMs' | 'productBoundMs'> | undefined;
         for (const design of designs) {
+          // A fresh emulator per point: no rate-limit window carries one point's calls into the next.
+          const emulator = transport === 'http' ? await startFeishuEmulatorProcess() : undefined;
           const virtual = realTime ? undefined : new VirtualTime(1_800_000_000_000);
           virtual?.install();
           try {
-            const result = await runPoint(design, channel, workload, runs, seed, { virtual, realImmediate, limitMs }, boundMs);
-            boundMs ??= result.boundMs;
+            const result = await runPoint(design, channel, workload, runs, seed, { virtual, realImmediate, limitMs, ...(emulator ? { emulator } : {}) }, bound);
+            bound ??= result;
             results.push(result);
             const rejected = Object.values(result.rejections).reduce((a, b) => a + b, 0);
             console.error(
-              `${workload} ${channel} N=${n} seed=${seed} ${design}: ${result.calls} calls, ${rejected} rejected, tool p99 ${seconds(result.staleness.tool.p99)}, final p99 ${seconds(result.final.p99)}, cpu ${(result.cpuMs / 1000).toFixed(1)} s`,
+              `${workload} ${channel} N=${n} seed=${seed} ${design}: ${result.calls} calls, ${rejected} rejected, tool p99 ${seconds(result.staleness.tool.p99)}, final p99 ${seconds(result.final.p99)}, cpu ${(result.cpuMs / 1000).toFixed(1)} s${result.eventLoopDelayMs ? `, event-loop delay p99 ${result.eventLoopDelayMs.p99.toFixed(0)} ms, load ${result.loadAverage?.toFixed(1)}` : ''}`,
             );
           } finally {
             virtual?.uninstall();
+            await emulator?.close();
           }
         }
       }
@@ -52,20 +59,10 @@ for (const workload of workloads) {
   }
 }
 
-/** Medians over seeds: one result per workload, channel, N and design (the first seed's when one seed). */
-function medianOverSeeds(all: readonly PointResult[]): PointResult[] {
-  const groups = new Map<string, PointResult[]>();
-  for (const r of all) groups.set(`${r.workload}|${r.channel}|${r.n}|${r.design}`, [...(groups.get(`${r.workload}|${r.channel}|${r.n}|${r.design}`) ?? []), r]);
-  return [...groups.values()].map((group) => {
-    const sorted = [...group].sort((a, b) => a.staleness.tool.p99 - b.staleness.tool.p99);
-    return sorted[Math.floor(sorted.length / 2)]!;
-  });
-}
-
 const summary = medianOverSeeds(results);
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`;
 const date = new Date().toISOString();
-console.log(`\n${realTime ? 'Real time (in-process platform model, real timers)' : 'Simulated time'}; ${machine}; seeds ${seeds.join(',')}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+console.log(`\n${realTime ? (transport === 'http' ? 'Real time (the real Feishu plugin over loopback HTTP to the Feishu emulator in a child process)' : 'Real time (in-process platform model, real timers)') : 'Simulated time'}; ${machine}; seeds ${seeds.join(',')}; ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 console.log(markdownTables(summary));
 mkdirSync(outDir, { recursive: true });
 const name = realTime ? 'real-time' : 'latest';

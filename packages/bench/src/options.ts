@@ -1,16 +1,21 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { CHANNEL_NAMES, type ChannelName } from './gates.js';
+import { DESIGNS, type Design } from './run-point.js';
 
 /** What `npm run bench` runs, from its command line. */
 export interface BenchOptions {
   /** Concurrent runs per point. */
   readonly ns: readonly number[];
+  /** Seeds; tables show the median over them with the spread. */
   readonly seeds: readonly number[];
   readonly channels: readonly ChannelName[];
   readonly workloads: readonly ('synthetic' | 'traces')[];
+  readonly designs: readonly Design[];
   /** Real timers instead of simulated time. */
   readonly realTime: boolean;
+  /** With real time: through the real plugin over HTTP to the emulator (`http`, default), or the in-process platform model. */
+  readonly transport: 'model' | 'http';
   /** Bound of one point, ms (real time: `--limit-s`; simulated: 30 minutes). */
   readonly limitMs: number;
   /** Folder the JSON (and, on simulated time, the SVG plot) are written to. */
@@ -52,11 +57,13 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
         'Deterministic for a seed on simulated time. Prints a table per channel and workload.',
     )
     .addOption(new Option('--n <list>', 'concurrent runs per point, comma-separated (default 1,50,500,5000; real time 50,500)').argParser(listOf('--n', positiveInteger('--n'))))
-    .addOption(new Option('--seeds <list>', 'seeds, comma-separated; tables show the median over seeds').default([1], '1').argParser(listOf('--seeds', positiveInteger('--seeds'))))
+    .addOption(new Option('--seeds <list>', 'seeds, comma-separated; tables show the median over seeds with the lowest–highest').default([1, 2, 3], '1,2,3').argParser(listOf('--seeds', positiveInteger('--seeds'))))
     .addOption(new Option('--seed <n>', 'one seed (same as --seeds <n>)').argParser(positiveInteger('--seed')))
     .addOption(new Option('--channels <list>', `channels, comma-separated: ${CHANNELS.join(', ')} (default all; real time feishu); discord-shifting: Discord changing its announced limits at 20 s and 50 s`).argParser(listOf('--channels', oneOf('--channels', CHANNELS))))
     .addOption(new Option('--workloads <list>', `workloads, comma-separated: ${WORKLOADS.join(', ')} (default both; real time synthetic)`).argParser(listOf('--workloads', oneOf('--workloads', WORKLOADS))))
-    .option('--real-time', 'real timers instead of simulated time (slower; each point bounded by --limit-s)', false)
+    .addOption(new Option('--designs <list>', `designs, comma-separated: ${DESIGNS.join(', ')} (default all)`).argParser(listOf('--designs', oneOf('--designs', DESIGNS))))
+    .option('--real-time', 'real timers instead of simulated time (slower; each point bounded by --limit-s); prints event-loop delay per point', false)
+    .addOption(new Option('--transport <kind>', 'with --real-time: http (the real Feishu plugin over loopback HTTP to the Feishu emulator in a child process) or model (the in-process platform model)').default('http').argParser(oneOf('--transport', ['http', 'model'] as const)))
     .addOption(new Option('--limit-s <seconds>', 'with --real-time: bound of each point in seconds').default(60).argParser(positiveInteger('--limit-s')))
     .addOption(new Option('--out <dir>', 'folder for latest.json / real-time.json and staleness.svg').default(DEFAULT_OUT, 'packages/bench/results/'))
     .addHelpText(
@@ -68,11 +75,17 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     .showHelpAfterError()
     .allowExcessArguments(false);
   program.parse(argv as string[]);
-  const o = program.opts<{ n?: number[]; seeds: number[]; seed?: number; channels?: ChannelName[]; workloads?: ('synthetic' | 'traces')[]; realTime: boolean; limitS: number; out: string }>();
+  const o = program.opts<{ n?: number[]; seeds: number[]; seed?: number; channels?: ChannelName[]; workloads?: ('synthetic' | 'traces')[]; designs?: Design[]; realTime: boolean; transport: 'model' | 'http'; limitS: number; out: string }>();
+  const channels = o.channels ?? (o.realTime ? ['feishu'] : [...CHANNELS]);
+  if (o.realTime && o.transport === 'http' && channels.some((c) => c !== 'feishu')) {
+    program.error(`error: --real-time over HTTP runs the Feishu emulator only; got --channels ${channels.join(',')} (pass --transport model for the others)`);
+  }
   return {
     ns: o.n ?? (o.realTime ? [50, 500] : [1, 50, 500, 5000]),
     seeds: o.seed === undefined ? o.seeds : [o.seed],
-    channels: o.channels ?? (o.realTime ? ['feishu'] : [...CHANNELS]),
+    channels,
+    designs: o.designs ?? DESIGNS,
+    transport: o.realTime ? o.transport : 'model',
     workloads: o.workloads ?? (o.realTime ? ['synthetic'] : ['synthetic', 'traces']),
     realTime: o.realTime,
     limitMs: o.realTime ? o.limitS * 1000 : 30 * 60 * 1000,

@@ -1,5 +1,6 @@
 import type { CallFailure, CardTransport, MessageRef, SendRequest, UpdateRequest } from '@progresscard/core';
-import { gateOf, type ChannelName, type Gate, type GateCall } from './gates.js';
+import type { StreamContent, StreamTransport } from '@progresscard/core/plugin';
+import { gateOf, type ChannelName, type Gate, type GateCall, type GateRoute } from './gates.js';
 
 export type { ChannelName } from './gates.js';
 
@@ -24,7 +25,7 @@ class PlatformRejection extends Error {
 
 /** What the platform model saw: every call with its arrival time and outcome. */
 export interface PlatformCall {
-  readonly route: 'send' | 'update';
+  readonly route: GateRoute;
   readonly at: number;
   readonly code: string | undefined;
 }
@@ -74,7 +75,61 @@ export class PlatformModel {
     };
   }
 
-  private async call(call: GateCall, payload: unknown, cardTarget: unknown): Promise<void> {
+  /**
+   * A native stream transport of this platform: each accepted call reports what the chat shows
+   * now through `onStreamShown(target, shown, at)` — the card's answer characters so far, and its
+   * tool changes (a task seen counts one, a task seen complete or failed two), as the renderer
+   * wrapper's payloads do for edited messages; `terminal` once the stream stops with the final.
+   */
+  streamTransport(
+    chatOf: (target: unknown) => string,
+    onStreamShown: (target: unknown, shown: { toolChanges: number; answerChars: number; terminal: boolean }, at: number) => void,
+  ): StreamTransport<unknown> {
+    const streams = new Map<string, { target: unknown; card: StreamedCard }>();
+    const cards = new Map<unknown, StreamedCard>();
+    const shownAfter = (card: StreamedCard, content: StreamContent, terminal: boolean) => {
+      const tasks = new Map(card.tasks);
+      for (const task of content.tasks ?? []) tasks.set(task.id, Math.max(tasks.get(task.id) ?? 0, task.status === 'complete' || task.status === 'error' ? 2 : 1));
+      return { tasks, answerChars: card.answerChars + content.text.length, terminal };
+    };
+    const accept = (target: unknown, card: StreamedCard, next: ReturnType<typeof shownAfter>, at: number) => {
+      card.tasks = next.tasks;
+      card.answerChars = next.answerChars;
+      let toolChanges = 0;
+      for (const changes of next.tasks.values()) toolChanges += changes;
+      onStreamShown(target, { toolChanges, answerChars: next.answerChars, terminal: next.terminal }, at);
+    };
+    return {
+      start: async (request) => {
+        let card = cards.get(request.target);
+        if (!card) {
+          card = { tasks: new Map(), answerChars: 0 };
+          cards.set(request.target, card);
+        }
+        const next = shownAfter(card, request.content, false);
+        const at = await this.call({ route: 'start', chat: chatOf(request.target), message: undefined, draft: false }, undefined, undefined);
+        accept(request.target, card, next, at);
+        const id = `s${this.nextMessage++}`;
+        streams.set(id, { target: request.target, card });
+        return { id, extra: { chat: chatOf(request.target) } };
+      },
+      append: async (request) => {
+        const stream = streams.get(request.stream.id)!;
+        const next = shownAfter(stream.card, request.content, false);
+        const at = await this.call({ route: 'append', chat: chatOf(stream.target), message: request.stream.id, draft: false }, undefined, undefined);
+        accept(stream.target, stream.card, next, at);
+      },
+      stop: async (request) => {
+        const stream = streams.get(request.stream.id)!;
+        const next = shownAfter(stream.card, request.content, request.reason === 'final');
+        const at = await this.call({ route: 'stop', chat: chatOf(stream.target), message: request.stream.id, draft: false }, undefined, undefined);
+        accept(stream.target, stream.card, next, at);
+      },
+    };
+  }
+
+  /** Makes one call through the gate; resolves with its arrival time once accepted, rejects with the refusal. */
+  private async call(call: GateCall, payload: unknown, cardTarget: unknown): Promise<number> {
     const roundTrip = this.latencyMs.min + this.random() * (this.latencyMs.max - this.latencyMs.min);
     await sleep(roundTrip / 2);
     const at = Date.now();
@@ -84,8 +139,15 @@ export class PlatformModel {
     await sleep(roundTrip / 2);
     admission.answered?.(Date.now());
     if (refusal) throw new PlatformRejection(refusal.code, refusal.retryAfterMs, refusal.scope);
-    this.onAccepted(payload, at, cardTarget);
+    if (payload !== undefined) this.onAccepted(payload, at, cardTarget);
+    return at;
   }
+}
+
+/** What a streamed card shows so far, over all its streams: each task's changes (1 seen, 2 ended) and the answer characters. */
+interface StreamedCard {
+  tasks: Map<string, number>;
+  answerChars: number;
 }
 
 /** A Telegram answer part that still streams: shown with `sendMessageDraft` until it persists. */

@@ -1,4 +1,5 @@
-import type { PointResult } from './run-point.js';
+import type { Design, PointResult } from './run-point.js';
+import type { SeededResult, Spread } from './seeds.js';
 
 /** Milliseconds as the tables show them: `1.23 s`, `42 s`, `never` for infinity (a change never reached the chat), `–` for NaN. */
 export const seconds = (ms: number) =>
@@ -12,31 +13,54 @@ function rejections(result: PointResult): string {
   return entries.length === 0 ? '0' : entries.map(([code, count]) => `${code}×${count}`).join(' ');
 }
 
-/** One Markdown table per channel and workload: rows are figures, columns N × design. */
-export function markdownTables(results: readonly PointResult[]): string {
+/** Column order and labels of the designs. */
+const DESIGN_ORDER: Record<Design, number> = { progresscard: 0, 'p-throttle': 1, naive: 2 };
+const DESIGN_LABEL: Record<Design, string> = { progresscard: 'pc', 'p-throttle': 'p-throttle', naive: 'naive' };
+
+/** `0.31 s (0.28–0.40)` over seeds, or the median alone when one seed. */
+function withSpread(median: number, spread: Spread | undefined, format: (x: number) => string): string {
+  if (!spread || spread.min === spread.max) return format(median);
+  return `${format(median)} (${format(spread.min)}–${format(spread.max)})`;
+}
+
+/**
+ * One Markdown table per channel and workload: rows are figures, columns N × design. Each figure is
+ * the median seed's; the rows marked "over seeds" show the lowest and highest in parentheses.
+ */
+export function markdownTables(results: readonly SeededResult[]): string {
   const out: string[] = [];
-  const groups = new Map<string, PointResult[]>();
+  const groups = new Map<string, SeededResult[]>();
   for (const result of results) {
     const key = `${result.channel} · ${result.workload}`;
     groups.set(key, [...(groups.get(key) ?? []), result]);
   }
   for (const [title, group] of groups) {
-    const columns = [...group].sort((a, b) => a.n - b.n || a.design.localeCompare(b.design) * -1);
+    const columns = [...group].sort((a, b) => a.n - b.n || DESIGN_ORDER[a.design] - DESIGN_ORDER[b.design]);
+    const seeds = columns[0]?.seeds ?? [];
     out.push(`#### ${title}`, '');
-    out.push(`| | ${columns.map((c) => `N = ${c.n} ${c.design === 'naive' ? 'naive' : 'pc'}`).join(' | ')} |`);
+    if (seeds.length > 1) out.push(`Median over seeds ${seeds.join(', ')}; (lowest–highest) where they differ.`, '');
+    out.push(`| | ${columns.map((c) => `N = ${c.n} ${DESIGN_LABEL[c.design]}`).join(' | ')} |`);
     out.push(`|---|${columns.map(() => '---').join('|')}|`);
-    const row = (label: string, cell: (c: PointResult) => string) => out.push(`| ${label} | ${columns.map(cell).join(' | ')} |`);
+    const row = (label: string, cell: (c: SeededResult) => string) => out.push(`| ${label} | ${columns.map(cell).join(' | ')} |`);
     row('calls', (c) => String(c.calls));
-    row('rejections', rejections);
-    row('tool staleness p50 / p99', (c) => `${seconds(c.staleness.tool.p50)} / ${seconds(c.staleness.tool.p99)}`);
-    row('first card p50 / p99', (c) => `${seconds(c.staleness.firstCard.p50)} / ${seconds(c.staleness.firstCard.p99)}`);
+    row('rejections', (c) => (c.spread.rejections.max !== c.spread.rejections.min ? `${rejections(c)} (${c.spread.rejections.min}–${c.spread.rejections.max})` : rejections(c)));
+    row('tool staleness p50 / p99', (c) => `${seconds(c.staleness.tool.p50)} / ${withSpread(c.staleness.tool.p99, c.spread.toolP99, seconds)}`);
+    row('first card p50 / p99', (c) => `${seconds(c.staleness.firstCard.p50)} / ${withSpread(c.staleness.firstCard.p99, c.spread.firstCardP99, seconds)}`);
     row('answer text p50 / p99', (c) => `${seconds(c.staleness.answer.p50)} / ${seconds(c.staleness.answer.p99)}`);
-    row('bound', (c) => seconds(c.boundMs));
+    row('bound (cards with an unshown change)', (c) => seconds(c.boundMs));
     row('tool / first-card p99 ÷ bound', (c) => `${ratio(c.ratioToBound.tool)} / ${ratio(c.ratioToBound.firstCard)}`);
-    row('budget used while waiting', (c) => pct(c.budgetUsedWhileWaiting));
-    row('final p50 / p99', (c) => `${seconds(c.final.p50)} / ${seconds(c.final.p99)}`);
+    row("bound (product's pendingCards)", (c) => seconds(c.productBoundMs));
+    row("tool / first-card p99 ÷ product's bound", (c) => `${ratio(c.ratioToProductBound.tool)} / ${ratio(c.ratioToProductBound.firstCard)}`);
+    row('budget used while a change waits', (c) => pct(c.budgetUsedWhileWaiting));
+    row('budget used while at budget', (c) => pct(c.budgetUsedAtBudget));
+    row('final p50 / p99', (c) => `${seconds(c.final.p50)} / ${withSpread(c.final.p99, c.spread.finalP99, seconds)}`);
     row('finals missing', (c) => String(c.finalsMissing));
     row('CPU, RSS', (c) => `${(c.cpuMs / 1000).toFixed(1)} s, ${c.rssMb} MB`);
+    if (columns.some((c) => c.eventLoopDelayMs)) {
+      const ms = (x: number) => `${x.toFixed(0)} ms`;
+      row('event-loop delay p50 / p99 / max', (c) => (c.eventLoopDelayMs ? `${ms(c.eventLoopDelayMs.p50)} / ${ms(c.eventLoopDelayMs.p99)} / ${ms(c.eventLoopDelayMs.max)}` : '–'));
+      row('load average (1 min), transport', (c) => `${c.loadAverage?.toFixed(1) ?? '–'}, ${c.transport ?? '–'}`);
+    }
     out.push('');
   }
   return out.join('\n');
@@ -57,7 +81,7 @@ export function stalenessPlot(results: readonly PointResult[], workload: string,
   const x = (n: number) => margin.left + (Math.log10(n) / Math.log10(nMax)) * (width - margin.left - margin.right);
   const y = (ms: number) =>
     height - margin.bottom - ((Math.min(logMax, Math.log10(Math.max(10, ms))) - logMin) / (logMax - logMin)) * (height - margin.top - margin.bottom);
-  const colors: Record<string, string> = { 'progresscard feishu': '#1f77b4', 'progresscard dingtalk': '#2ca02c', 'naive feishu': '#d62728', 'naive dingtalk': '#ff7f0e', 'progresscard telegram-private': '#9467bd', 'progresscard telegram-group': '#8c564b', 'progresscard discord': '#17becf', 'progresscard discord-shifting': '#bcbd22' };
+  const colors: Record<string, string> = { 'p-throttle feishu': '#7f7f7f', 'p-throttle dingtalk': '#aec7e8', 'progresscard feishu': '#1f77b4', 'progresscard dingtalk': '#2ca02c', 'naive feishu': '#d62728', 'naive dingtalk': '#ff7f0e', 'progresscard telegram-private': '#9467bd', 'progresscard telegram-group': '#8c564b', 'progresscard discord': '#17becf', 'progresscard discord-shifting': '#bcbd22' };
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="${width}" height="${height}" fill="white"/>`,
@@ -85,7 +109,7 @@ export function stalenessPlot(results: readonly PointResult[], workload: string,
     const [design, channel] = series.split(' ');
     const points = plotted.filter((r) => r.design === design && r.channel === channel).sort((a, b) => a.n - b.n);
     if (points.length === 0) continue;
-    const dash = design === 'naive' ? ' stroke-dasharray="6 4"' : '';
+    const dash = design === 'naive' ? ' stroke-dasharray="6 4"' : design === 'p-throttle' ? ' stroke-dasharray="2 3"' : '';
     parts.push(`<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${points.map((p) => `${x(p.n).toFixed(1)},${y(p.staleness.tool.p99).toFixed(1)}`).join(' ')}"/>`);
     for (const p of points) parts.push(`<circle cx="${x(p.n).toFixed(1)}" cy="${y(p.staleness.tool.p99).toFixed(1)}" r="3" fill="${color}"/>`);
     const ly = margin.top + 10 + 20 * legend++;

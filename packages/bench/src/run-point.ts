@@ -1,15 +1,29 @@
-import { createProgressCards, silentLogger, type ChannelPlugin, type ProgressCards } from '@progresscard/core';
+import { TOKENS, createContainer, createProgressCards, silentLogger, type CardTransport, type ProgressCardsStore, type ChannelPlugin, type ProgressCards } from '@progresscard/core';
 import { dingtalk } from '@progresscard/plugin-dingtalk';
 import { discord } from '@progresscard/plugin-discord';
 import { feishu } from '@progresscard/plugin-feishu';
+import { slack } from '@progresscard/plugin-slack';
 import { telegram } from '@progresscard/plugin-telegram';
 import { NaiveCard } from './naive.js';
-import { PlatformModel, type ChannelName } from './platform.js';
+import { PThrottleBudgetStore } from './p-throttle-store.js';
+import { observedTransport, type EmulatorProcess } from './http-platform.js';
+import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { GateRoute } from './gates.js';
+import { PlatformModel, type ChannelName, type PlatformCall } from './platform.js';
 import { StalenessTracker, percentile } from './tracker.js';
 import type { VirtualTime } from './virtual-time.js';
 import { runsPerChat, type RunScript } from './workload.js';
 
-export type Design = 'progresscard' | 'naive';
+/**
+ * `progresscard`: the product as shipped. `p-throttle`: the same core with its budget store replaced
+ * by p-throttle (strict, the app's windows as documented, one process; {@link PThrottleBudgetStore}).
+ * `naive`: every event pushes, 250 ms per-card throttle, no shared budget ({@link NaiveCard}).
+ */
+export type Design = 'progresscard' | 'p-throttle' | 'naive';
+
+/** Every design, in column order. */
+export const DESIGNS: readonly Design[] = ['progresscard', 'p-throttle', 'naive'];
 
 /** The figures of one design at one point (times in ms). */
 export interface PointResult {
@@ -27,18 +41,28 @@ export interface PointResult {
   };
   /**
    * max(per-card interval, dirty cards ÷ sustained app budget, min(dirty cards, runs per chat) ÷
-   * one chat's sustained budget), dirty cards = p99 of the cards with a change pending while a
-   * card waited for the budget: about the best any design can do.
+   * one chat's sustained budget), dirty cards = p99, over every pushed event, of the cards with a
+   * real change the chat does not show yet (a tool start or finish, answer text, a first card or a
+   * final; not a tick, not a call in flight with nothing new): about the best any design can do.
    */
   readonly boundMs: number;
-  /** Tool and first-card staleness p99 over the bound. */
-  readonly ratioToBound: { readonly tool: number; readonly firstCard: number };
   /**
-   * Accepted calls of the busier API route (send or update) while a card waited for a budget slot
-   * (naive: while any card waited) at both ends of a 250 ms sample, over that route's sustained
-   * budget for that time.
+   * The bound of earlier rounds, for comparison: the same formula with dirty cards = p99 of the
+   * product's own `pendingCards` (which count cards with only a 3 s tick pending and cards whose
+   * call is in flight) sampled while a channel was at its budget. It flatters: it is larger.
+   */
+  readonly productBoundMs: number;
+  /** Tool and first-card staleness p99 over the bound (and over the product's bound). */
+  readonly ratioToBound: { readonly tool: number; readonly firstCard: number };
+  readonly ratioToProductBound: { readonly tool: number; readonly firstCard: number };
+  /**
+   * Accepted calls of the busier API route (send or update) during the 250 ms samples at both ends
+   * of which some card had a real change not shown yet, whatever held it (budget, per-card
+   * interval, text debounce, a call in flight), over that route's sustained budget for that time.
    */
   readonly budgetUsedWhileWaiting: number;
+  /** The same, counting only the samples at both ends of which a channel was at its budget (earlier rounds' figure; naive: a card waited). */
+  readonly budgetUsedAtBudget: number;
   readonly final: Percentiles;
   /** Runs whose final never showed. */
   readonly finalsMissing: number;
@@ -46,6 +70,11 @@ export interface PointResult {
   readonly rssMb: number;
   /** Simulated (or real) ms the point took. */
   readonly durationMs: number;
+  /** Real time: this process's event-loop delay over the point, ms: how late a 20 ms timer fired (`perf_hooks.monitorEventLoopDelay`). */
+  readonly eventLoopDelayMs?: { readonly p50: number; readonly p99: number; readonly max: number };
+  /** Real time: the machine's 1-minute load average at the point's end, and whether calls went over HTTP to the emulator. */
+  readonly loadAverage?: number;
+  readonly transport?: 'model' | 'http';
 }
 
 interface Percentiles {
@@ -53,19 +82,27 @@ interface Percentiles {
   readonly p99: number;
 }
 
+const LOOP_DELAY_RESOLUTION_MS = 20;
+
 /** How time passes: simulated (virtual timers) or real. */
 export interface TimeDriver {
   readonly virtual?: VirtualTime;
   readonly realImmediate: (fn: () => void) => void;
   /** Longest a point may take, ms. */
   readonly limitMs: number;
+  /** Real time only: the emulator the real plugin calls over loopback HTTP (absent: the in-process platform model). */
+  readonly emulator?: EmulatorProcess;
+  /** A shared store (Redis) for the core's budgets and cards, as a multi-process deployment has (progresscard design only). */
+  readonly store?: ProgressCardsStore;
 }
 
-const PER_CARD_INTERVAL_MS: Record<ChannelName, number> = { feishu: 250, dingtalk: 500, 'telegram-private': 1000, 'telegram-group': 1000, discord: 1000, 'discord-shifting': 1000 };
+const PER_CARD_INTERVAL_MS: Record<ChannelName, number> = { feishu: 250, dingtalk: 500, 'telegram-private': 1000, 'telegram-group': 1000, discord: 1000, 'discord-shifting': 1000, slack: 1000, 'slack-stream': 1000 };
 
-function basePlugin(channel: ChannelName): ChannelPlugin {
+function basePlugin(channel: ChannelName, emulator?: EmulatorProcess): ChannelPlugin {
+  if (emulator && channel !== 'feishu') throw new Error(`--real-time runs over HTTP against the Feishu emulator only; channel ${JSON.stringify(channel)} has no emulator wired in the bench`);
   switch (channel) {
     case 'feishu':
+      if (emulator) return feishu({ appId: emulator.appId, appSecret: emulator.appSecret, domain: emulator.baseUrl, receiveId: 'oc_default' }) as ChannelPlugin;
       return feishu({ appId: 'cli_bench', appSecret: 'bench-secret', receiveId: 'oc_default' }) as ChannelPlugin;
     case 'dingtalk':
       return dingtalk({ appKey: 'ding_bench', appSecret: 'bench-secret', cardTemplateId: 'bench.schema', target: { type: 'group', openConversationId: 'cid' } }) as ChannelPlugin;
@@ -77,6 +114,10 @@ function basePlugin(channel: ChannelName): ChannelPlugin {
     case 'discord':
     case 'discord-shifting':
       return discord({ botToken: 'bench.discord.bot-token-0000', channelId: '1250000000000000100' }, { env: {} }) as ChannelPlugin;
+    case 'slack':
+    case 'slack-stream':
+      // One workspace (one bot token): its chat.update and stream budgets are shared by every card.
+      return slack({ botToken: 'xoxb-bench', channel: 'C0BENCH', streaming: { mode: 'native', teamId: 'T0BENCH' } }, { env: {} }) as ChannelPlugin;
   }
 }
 
@@ -85,12 +126,13 @@ function chatIdOf(channel: ChannelName, chat: string): string {
   const index = Number(chat.replace(/\D/g, ''));
   if (channel === 'telegram-private') return String(1000 + index);
   if (channel === 'telegram-group') return `-100${1000 + index}`;
+  if (channel === 'feishu') return `oc_bench${index}`;
   return chat;
 }
 
 /**
- * Runs `runs` through one design against the platform model and measures. `givenBoundMs` (the
- * progresscard run's bound) makes both designs of a point compare against the same bound.
+ * Runs `runs` through one design against the platform model and measures. `givenBound` (the
+ * progresscard run's bounds) makes every design of a point compare against the same bound.
  */
 export async function runPoint(
   design: Design,
@@ -99,26 +141,52 @@ export async function runPoint(
   runs: readonly RunScript[],
   seed: number,
   time: TimeDriver,
-  givenBoundMs?: number,
+  givenBound?: Pick<PointResult, 'boundMs' | 'productBoundMs'>,
 ): Promise<PointResult> {
   const tracker = new StalenessTracker(runs.length);
   const model = new PlatformModel(channel, seed, (payload, at, target) => tracker.accepted((target as { run: number }).run, payload, at));
-  const base = basePlugin(channel);
+  const base = basePlugin(channel, time.emulator);
   const renderer = tracker.wrap(base.renderer);
-  const transport = model.transport((target) => (target as { receiveId: string }).receiveId);
-  const budgetKeys = model.gate.budgetKeys ?? base.budgetKeys?.bind(base);
+  const chatOf = (target: unknown) => (target as { receiveId: string }).receiveId;
+  // Over HTTP the plugin's own transport calls the emulator; its outcomes are logged where the model logs its calls.
+  const calls: PlatformCall[] = time.emulator ? [] : model.calls;
+  const transport = time.emulator
+    ? observedTransport(base.transport as CardTransport<unknown, unknown>, calls, (payload, at, target) => tracker.accepted((target as { run: number }).run, payload, at))
+    : model.transport(chatOf);
+  // Slack streams cards that reply in a thread to their requester: the stream calls go to the model too.
+  const streamed = channel === 'slack-stream';
+  const streaming =
+    streamed && base.streaming
+      ? { streaming: { ...base.streaming, transport: model.streamTransport(chatOf, (target, shown, at) => tracker.acceptedShown((target as { run: number }).run, shown, at)) } }
+      : {};
+  const budgetKeys = time.emulator ? base.budgetKeys?.bind(base) : (model.gate.budgetKeys ?? base.budgetKeys?.bind(base));
   let cards: ProgressCards | undefined;
   const naive: NaiveCard[] = [];
-  if (design === 'progresscard') cards = createProgressCards({ channels: [{ ...base, renderer, transport, ...(budgetKeys ? { budgetKeys } : {}) }], logger: silentLogger, env: {} });
+  if (design !== 'naive') {
+    // The p-throttle design replaces the BudgetStore seam through a parent container (the `store` option would also make cards durable).
+    const parent = createContainer();
+    if (design === 'p-throttle') parent.register(TOKENS.BudgetStore, { useValue: new PThrottleBudgetStore() });
+    cards = createProgressCards({
+      channels: [{ ...base, renderer, transport, ...streaming, ...(budgetKeys ? { budgetKeys } : {}) }],
+      logger: silentLogger,
+      env: {},
+      parent,
+      ...(time.store && design === 'progresscard' ? { store: time.store } : {}),
+    });
+  }
 
+  const loopDelay = time.virtual ? undefined : monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
+  const lateBy = (ns: number) => Math.max(0, ns / 1e6 - LOOP_DELAY_RESOLUTION_MS);
+  loopDelay?.enable();
   const t0 = Date.now();
   let scriptsEnded = 0;
   const cpu0 = process.cpuUsage();
   for (const [index, run] of runs.entries()) {
     const chatId = chatIdOf(channel, run.chat);
-    const target = { receiveId: chatId, chatId, run: index };
+    const target = { receiveId: chatId, chatId, channel: chatId, run: index };
+    const options = streamed ? { replyTo: { messageId: `${1_800_000_000 + index}.000100` }, requester: { id: `U${index}` } } : undefined;
     setTimeout(() => {
-      const card = cards ? cards.open(base.id, target) : new NaiveCard(renderer, transport, target);
+      const card = cards ? cards.open(base.id, target, options) : new NaiveCard(renderer, transport, target);
       if (card instanceof NaiveCard) naive.push(card);
       let step = 0;
       if (run.events.length === 0) scriptsEnded++;
@@ -141,23 +209,35 @@ export async function runPoint(
   const sampleMs = 250;
   let busySamples = 0;
   let waitedBefore = false;
-  const busyCalls = { send: 0, update: 0 };
+  const noCalls = (): Record<GateRoute, number> => ({ send: 0, update: 0, start: 0, append: 0, stop: 0 });
+  const busyCalls = noCalls();
+  let changeSamples = 0;
+  let changeBefore = false;
+  const changeCalls = noCalls();
   const dirtySamples: number[] = [];
   let seen = 0;
+  const routes: readonly GateRoute[] = ['send', 'update', 'start', 'append', 'stop'];
+  // The routes the app-wide rate applies to (Slack: chat.update, or appendStream when streamed; the others: the busier of send and update).
+  const budgeted = model.gate.budgetedRoutes ?? ['send', 'update'];
+  const busiest = (calls: Record<GateRoute, number>) => Math.max(...budgeted.map((route) => calls[route]));
   const sampler = setInterval(() => {
-    const calls = model.calls;
-    const accepted = { send: 0, update: 0 };
+    const accepted = noCalls();
     for (; seen < calls.length; seen++) if (calls[seen]!.code === undefined) accepted[calls[seen]!.route]++;
     const diagnostics = cards?.diagnostics();
     const dirty = diagnostics ? diagnostics.pendingCards : naive.filter((card) => card.waiting).length;
     const waiting = diagnostics ? diagnostics.channelsAtBudget > 0 : dirty > 0;
     if (waiting && waitedBefore) {
       busySamples++;
-      busyCalls.send += accepted.send;
-      busyCalls.update += accepted.update;
+      for (const route of routes) busyCalls[route] += accepted[route];
     }
     if (waiting) dirtySamples.push(dirty);
     waitedBefore = waiting;
+    const changeWaits = tracker.cardsWithUnshownChange > 0;
+    if (changeWaits && changeBefore) {
+      changeSamples++;
+      for (const route of routes) changeCalls[route] += accepted[route];
+    }
+    changeBefore = changeWaits;
   }, sampleMs);
 
   // Done when every final showed, or every run ended and the design has nothing left to try.
@@ -170,6 +250,7 @@ export async function runPoint(
     while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   clearInterval(sampler);
+  loopDelay?.disable();
   const finalsMissing = tracker.openRuns;
   tracker.close();
   const durationMs = Date.now() - t0;
@@ -180,13 +261,16 @@ export async function runPoint(
   }
 
   const rejections: Record<string, number> = {};
-  for (const call of model.calls) if (call.code) rejections[call.code] = (rejections[call.code] ?? 0) + 1;
+  for (const call of calls) if (call.code) rejections[call.code] = (rejections[call.code] ?? 0) + 1;
   const pct = (values: readonly number[]): Percentiles => ({ p50: percentile(values, 50), p99: percentile(values, 99) });
   const rate = model.gate.appRate;
-  // p99 of the dirty cards while waiting: the p99 card waits behind about that many, of its chat at most the chat's runs.
-  const dirtyCards = dirtySamples.length > 0 ? percentile(dirtySamples, 99) : 0;
-  const chatBoundMs = model.gate.chatRate === undefined ? 0 : (Math.min(dirtyCards, runsPerChat(channel)) / model.gate.chatRate) * 1000;
-  const boundMs = givenBoundMs ?? Math.max(PER_CARD_INTERVAL_MS[channel], (dirtyCards / rate) * 1000, chatBoundMs);
+  // The p99 change competes with about this many cards, of its chat at most the chat's runs.
+  const boundOf = (dirtyCards: number) => {
+    const chatBoundMs = model.gate.chatRate === undefined ? 0 : (Math.min(dirtyCards, runsPerChat(channel)) / model.gate.chatRate) * 1000;
+    return Math.max(PER_CARD_INTERVAL_MS[channel], (dirtyCards / rate) * 1000, chatBoundMs);
+  };
+  const boundMs = givenBound?.boundMs ?? boundOf(tracker.unshownAtEvents.length > 0 ? percentile(tracker.unshownAtEvents, 99) : 0);
+  const productBoundMs = givenBound?.productBoundMs ?? boundOf(dirtySamples.length > 0 ? percentile(dirtySamples, 99) : 0);
   const staleness = { tool: pct(tracker.tool), firstCard: pct(tracker.firstCard), answer: pct(tracker.answer) };
   return {
     design,
@@ -194,16 +278,27 @@ export async function runPoint(
     workload,
     n: runs.length,
     seed,
-    calls: model.calls.length,
+    calls: calls.length,
     rejections,
     staleness,
     boundMs,
+    productBoundMs,
     ratioToBound: { tool: staleness.tool.p99 / boundMs, firstCard: staleness.firstCard.p99 / boundMs },
-    budgetUsedWhileWaiting: busySamples > 0 ? Math.max(busyCalls.send, busyCalls.update) / ((busySamples * sampleMs * rate) / 1000) : Number.NaN,
+    ratioToProductBound: { tool: staleness.tool.p99 / productBoundMs, firstCard: staleness.firstCard.p99 / productBoundMs },
+    budgetUsedWhileWaiting: changeSamples > 0 ? busiest(changeCalls) / ((changeSamples * sampleMs * rate) / 1000) : Number.NaN,
+    budgetUsedAtBudget: busySamples > 0 ? busiest(busyCalls) / ((busySamples * sampleMs * rate) / 1000) : Number.NaN,
     final: pct(tracker.final),
     finalsMissing,
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
     rssMb: Math.round(process.memoryUsage().rss / 1e6),
     durationMs,
+    ...(loopDelay
+      ? {
+          // The histogram holds each 20 ms timer's whole interval: the delay is what exceeds the 20 ms.
+          eventLoopDelayMs: { p50: lateBy(loopDelay.percentile(50)), p99: lateBy(loopDelay.percentile(99)), max: lateBy(loopDelay.max) },
+          loadAverage: loadavg()[0]!,
+          transport: time.emulator ? ('http' as const) : ('model' as const),
+        }
+      : {}),
   };
 }

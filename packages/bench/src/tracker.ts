@@ -1,7 +1,7 @@
 import { isTerminalStatus, type AgentEvent, type CardRenderer, type CardView } from '@progresscard/core';
 
 /** What a rendered payload shows, as far as staleness is concerned. */
-interface Shown {
+export interface Shown {
   /** Tool lines plus finished tool lines: every tool start and finish adds one. */
   readonly toolChanges: number;
   readonly answerChars: number;
@@ -23,6 +23,15 @@ class RunWatch {
   endedAt: number | undefined;
   firstShown = false;
   finalShown = false;
+  /** True while the run has a change the chat does not show yet (a tool, answer text, its first card or its final). */
+  get unshown(): boolean {
+    return (
+      this.tools.length > 0 ||
+      this.answer.length > 0 ||
+      (!this.firstShown && this.startedAt !== undefined) ||
+      (!this.finalShown && this.endedAt !== undefined)
+    );
+  }
   private toolChanges = 0;
   private answerChars = 0;
 
@@ -49,6 +58,10 @@ export class StalenessTracker {
   readonly final: number[] = [];
   private readonly shown = new WeakMap<object, Shown>();
   private readonly runs: RunWatch[] = [];
+  /** Runs with a change the chat does not show yet ({@link RunWatch.unshown}), kept as events come and go. */
+  private unshownRuns = 0;
+  /** {@link unshownRuns} as each event was pushed: how many cards a change competes with. */
+  readonly unshownAtEvents: number[] = [];
 
   constructor(runCount: number) {
     for (let i = 0; i < runCount; i++) this.runs.push(new RunWatch());
@@ -69,14 +82,38 @@ export class StalenessTracker {
 
   /** Run `run` pushed `event` at `at`. */
   pushed(run: number, event: AgentEvent, at: number): void {
-    this.runs[run]!.pushed(event, at);
+    const watch = this.runs[run]!;
+    const before = watch.unshown;
+    watch.pushed(event, at);
+    this.recount(before, watch.unshown);
+    this.unshownAtEvents.push(this.unshownRuns);
+  }
+
+  /** Cards that have a real change waiting to be shown (not a tick, not a call in flight without news). */
+  get cardsWithUnshownChange(): number {
+    return this.unshownRuns;
+  }
+
+  private recount(before: boolean, after: boolean): void {
+    if (before !== after) this.unshownRuns += after ? 1 : -1;
   }
 
   /** The platform accepted `payload` for run `run`, arriving at `at`. */
   accepted(run: number, payload: unknown, at: number): void {
     const shown = payload && typeof payload === 'object' ? this.shown.get(payload) : undefined;
+    if (shown) this.acceptedShown(run, shown, at);
+  }
+
+  /** The platform accepted a call for run `run` (a native stream's), arriving at `at`, after which the chat shows `shown`. */
+  acceptedShown(run: number, shown: Shown, at: number): void {
     const watch = this.runs[run];
-    if (!shown || !watch) return;
+    if (!watch) return;
+    const before = watch.unshown;
+    this.show(watch, shown, at);
+    this.recount(before, watch.unshown);
+  }
+
+  private show(watch: RunWatch, shown: Shown, at: number): void {
     if (!watch.firstShown && watch.startedAt !== undefined) {
       watch.firstShown = true;
       this.firstCard.push(at - watch.startedAt);

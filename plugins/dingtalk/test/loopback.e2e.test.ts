@@ -126,17 +126,17 @@ describe('DingTalk plugin ↔ core ↔ emulator', () => {
     const notice = /showing the first (\d+) of (\d+) characters/.exec(all[0]!.display.content);
     expect(notice).not.toBeNull();
     const [shownChars, totalChars] = [Number(notice![1]), Number(notice![2])];
-    // The core holds at most 200 000 characters of an answer (plus its own "… N more characters not
-    // shown" line): the count is of what the card holds, not of the 500 013 the agent wrote.
-    expect(totalChars).toBeGreaterThan(200_000);
-    expect(totalChars).toBeLessThan(Array.from(answer).length);
+    // The core holds at most 200 000 characters of an answer; the notice counts the whole answer the agent wrote.
+    expect(totalChars).toBe(Array.from(answer).length);
     // The cards show what the notice says (give or take a word cut at each of the 21 cuts); the rest is left out.
     const shownText = all.map((dt) => dt.display.content).join('\n');
     const wordsShown = shownText.split('word').length - 1;
     expect(Math.abs(wordsShown * 5 - shownChars)).toBeLessThanOrEqual(21 * 5);
-    expect(totalChars - shownChars).toBeGreaterThan(100_000);
+    expect(totalChars - shownChars).toBeGreaterThan(400_000);
     expect(shownText).not.toContain('END-OF-ANSWER');
-  });
+    // 21 cards of 2 500 characters each go through the emulator's rate limits: tens of seconds on a busy
+    // machine, not the e2e default of 20 s.
+  }, 120_000);
 
   it('an invalid openConversationId fails the card after one try of its final, with one error, no retry ladder', async () => {
     const s = await setup();
@@ -224,7 +224,7 @@ describe('DingTalk plugin ↔ core ↔ emulator', () => {
     const { emulator, cards } = await start();
     const card = cards.open('dingtalk');
     card.start({ title: 'Gone' });
-    await sleep(100);
+    while (emulator.cards().length === 0) await sleep(20);
     const first = emulator.cards()[0]!.outTrackId;
     emulator.faults.add({ route: 'card.update', key: first, respond: { status: 400, body: { code: 'param.cardNotExist', message: 'param.cardNotExist' } } });
     card.complete('Done anyway.');

@@ -1,5 +1,5 @@
-import { createProgressCards, type Logger, type ProgressCard, type ProgressCards } from '@progresscard/core';
-import { faultCase, loadFaultCases } from '@progresscard/core/testing';
+import { createProgressCards, type ProgressCard, type ProgressCards } from '@progresscard/core';
+import { faultCase, loadFaultCases, recordingLogger } from '@progresscard/core/testing';
 import type { DingTalkEmulator, DingTalkEmulatorOptions } from '@progresscard/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DingTalkConfigInput } from '../src/index.js';
@@ -23,17 +23,11 @@ afterEach(async () => {
   emulator = undefined;
 });
 
-function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const keep = (level: string) => (message: string) => void lines.push(`${level} ${message}`);
-  return { lines, debug: () => undefined, warn: keep('warn'), error: keep('error') };
-}
-
 /** Runs F24's events on `count` cards at once and returns their finals and the log. */
 async function run(count: number, config: Partial<DingTalkConfigInput>, options: DingTalkEmulatorOptions) {
   const s = await setup(config, options);
   emulator = s.emulator;
-  const logger = recordingLogger();
+  const logger = recordingLogger({ levels: ['warn', 'error'] });
   cards = createProgressCards({ channels: [s.plugin], logger, env: {}, retry: { finalRetryDelaysMs: [200, 200, 200], updateRetryDelaysMs: [200, 200, 200] } });
   const opened: ProgressCard[] = Array.from({ length: count }, () => cards!.open('dingtalk'));
   const t0 = Date.now();

@@ -1,18 +1,12 @@
-import { createProgressCards, type Logger } from '@progresscard/core';
+import { createProgressCards } from '@progresscard/core';
 import { describe, expect, it } from 'vitest';
+import { recordingLogger } from '@progresscard/core/testing';
 import { setup } from './helpers.js';
-
-/** A logger that keeps warn and error lines (debug lines are tracing, not operator-facing). */
-function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const keep = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
-  return { lines, debug: () => undefined, warn: keep('warn'), error: keep('error') };
-}
 
 describe('a wrong app secret on the DingTalk emulator', () => {
   it('ends the card with ok:false and an error naming the credentials, after one log line and no card', async () => {
     const { emulator, plugin } = await setup({ appSecret: 'not-the-secret' });
-    const logger = recordingLogger();
+    const logger = recordingLogger({ levels: ['warn', 'error'] });
     const cards = createProgressCards({ channels: [plugin], logger, env: {} });
     try {
       const card = cards.open('dingtalk');

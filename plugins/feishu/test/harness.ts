@@ -1,17 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createProgressCards, type Logger, type ProgressCard, type ProgressCards } from '@progresscard/core';
+import { createProgressCards, type ProgressCard, type ProgressCards } from '@progresscard/core';
 import { startFeishuEmulator, type FeishuEmulator, type FeishuEmulatorOptions, type FeishuMessageSnapshot } from '@progresscard/emulator';
+import { recordingLogger } from '@progresscard/core/testing';
 import { feishu, type FeishuCard, type FeishuConfigInput, type FeishuPlugin } from '../src/index.js';
 import type { FeishuElement } from '../src/render/payload.js';
-
-/** A logger that keeps every line, to check that nothing secret is logged. */
-function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const keep = (level: string) => (message: string, fields?: Record<string, unknown>) => {
-    lines.push(`${level} ${message} ${fields ? JSON.stringify(fields) : ''}`);
-  };
-  return { lines, debug: keep('debug'), warn: keep('warn'), error: keep('error') };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 

@@ -19,7 +19,7 @@ const UPDATE = 'chat.update';
 const ratelimited = (seconds: number) => ({ status: 429, body: { ok: false, error: 'ratelimited' }, headers: { 'retry-after': String(seconds) } });
 
 describe('Slack-only field fault cases (through the emulator)', () => {
-  it('F10 edit window closed: one failed call, no retry loop, the final goes out once as a fresh card', async () => {
+  it('F10 edit window closed: one failed call, no retry loop, the final goes out once as a fresh card and the old card is deleted', async () => {
     const c = cases.get('F10')!;
     h = await harness({ scale: 20 });
     const off = h.emulator.onChange((change) => {
@@ -37,6 +37,9 @@ describe('Slack-only field fault cases (through the emulator)', () => {
     expect(h.emulator.calls({ key: old!.ts, route: UPDATE }).map((x) => x.msg)).toEqual(['edit_window_closed']);
     expect(statusOf(fresh!.blocks)).toBe('Completed');
     expect(blockText(fresh!.blocks, 'answer_')).toBe('Released.');
+    // The old card would stay "running" next to the fresh one: deleted once the fresh one exists.
+    expect(old!.state).toBe('deleted');
+    expect(h.emulator.calls({ key: old!.ts, route: 'chat.delete' }).map((x) => x.outcome)).toEqual(['accepted']);
   });
 
   it('F07 workspace rate limit: the channel pauses for Retry-After, updates coalesce, the card ends completed', async () => {

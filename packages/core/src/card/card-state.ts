@@ -329,6 +329,7 @@ export class CardState {
       thinkingMs: this.thinkingTime.totalMs(end),
       thinkingNow: this.thinkingTime.active,
       answer: this.text.answerDropped > 0 ? answer.text + cutNotice('answer', this.text.answerDropped, locale) : answer.text,
+      ...(this.text.answerDropped > 0 && { answerSourceChars: answer.text.length + this.text.answerDropped }),
       images: cardImages(this.toolImages.list(), answer.images),
       attachments: this.attachments.list(),
       tools,

@@ -220,6 +220,13 @@ export interface CardView {
   /** Released answer text; on a completed card, the final answer. Images written in it are in {@link images} instead. */
   readonly answer: string;
   /**
+   * Set when the card holds only part of the answer (cut at `MAX_ANSWER_CHARS`; {@link answer} then
+   * ends with the core's "N more characters not shown" line): the length of the whole answer the
+   * agent wrote, in UTF-16 code units. A channel that says how long the answer is counts this, not
+   * the part the card holds.
+   */
+  readonly answerSourceChars?: number;
+  /**
    * Images to show (tool results' first, then the answer's; at most `MAX_CARD_IMAGES`): a channel
    * uploads each through its image API and shows it, or shows its `alt` (`[image: alt]`) in its place.
    */

@@ -125,6 +125,7 @@ export class CardDeliveryRecord {
   private replaced = false;
   private generation = 0;
   private sendUncertain = false;
+  private finalAccepted = false;
   private authRefreshed = false;
   private callCount = 0;
 
@@ -223,6 +224,23 @@ export class CardDeliveryRecord {
   accepted(key: string): void {
     this.lastAcceptedKey = key;
   }
+
+  /**
+   * The platform accepted a call carrying the final on the current message. The message then
+   * shows the final (or, after an uncertain send, an earlier try's content the next update
+   * replaces), so the final stays on it: see {@link finalWasAccepted}.
+   */
+  finalCallAccepted(): void {
+    this.finalAccepted = true;
+  }
+
+  /**
+   * True once the current message accepted a call carrying the final. A final that is only sent
+   * again to make sure (an update after an uncertain send, a re-assert after late calls) is not
+   * moved to a fresh message when those calls fail: the first message may show it already, and
+   * closing it could fail in the same outage, leaving the final on two messages.
+   */
+  get finalWasAccepted(): boolean { return this.finalAccepted; }
 
   /** A send failed without a clear answer: the platform may have created the message. */
   sendMayHaveSucceeded(): void {
@@ -330,6 +348,7 @@ export class CardDeliveryRecord {
     this.lateCalls.reset();
     this.lastAcceptedKey = undefined;
     this.sendUncertain = false;
+    this.finalAccepted = false;
     this.parts.reset();
   }
 

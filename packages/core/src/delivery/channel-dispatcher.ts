@@ -15,11 +15,12 @@ import { DEFAULT_CALL_TIMEOUT_MS, withCallTimeout } from './calls/call-timeout.j
 import { ChannelStop } from './failures/channel-stop.js';
 import { ContinuationDispatch } from './continuations/continuation-dispatch.js';
 import type { DeliveryCall, DeliveryObservers } from './delivery-observers.js';
-import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, type FinalLadderRung } from './failures/delivery-policy.js';
+import { backoffMs, FRESH_MESSAGE_AFTER, failureAction, finalLadder, isFinalRung, type FinalLadderRung } from './failures/delivery-policy.js';
 import { FinalSettlement, LEASE_EXPIRED_ERROR } from './failures/final-settlement.js';
 import type { PreparedCall } from './schedule/flush-calls.js';
 import { FlushPump } from './schedule/flush-pump.js';
 import { OutageProbes } from './failures/outage-probes.js';
+import { CredentialProbes } from './failures/credential-probes.js';
 import { StreamDispatch } from './streams/stream-dispatch.js';
 import { RefusedOperations } from './failures/refused-operations.js';
 import type { RetrySettings } from './failures/retry-settings.js';
@@ -83,6 +84,8 @@ export class ChannelDispatcher {
   /** Cards of a streaming channel delivered as native streams. */
   private readonly streams: StreamDispatch;
   private readonly leaseWaits: LeaseWaits;
+  /** Cards waiting while credentials that had worked are refused, and the probes that bring them back. */
+  private readonly credentialProbes: CredentialProbes;
   /** Set by {@link close}: the error a final not settled by then is reported with. */
   private closing: string | undefined;
 
@@ -164,6 +167,21 @@ export class ChannelDispatcher {
       finish: (record, ok, error) => this.finish(record, ok, error),
     });
     this.probes = new OutageProbes(deps.plugin.id, deps.clock, deps.logger, deps.retry, (record) => this.pump.request(record, CHANGE_RANK.structural));
+    this.credentialProbes = new CredentialProbes({
+      channel: deps.plugin.id,
+      clock: deps.clock,
+      logger: deps.logger,
+      retry: deps.retry,
+      refresh: async () => {
+        if (deps.plugin.transport.refreshAuth) await this.failures.refreshCredentials({ channel: deps.plugin.id });
+      },
+      flush: (record, final) => this.pump.request(record, CHANGE_RANK[final ? 'terminal' : 'structural'], final),
+      giveUp: (record) => {
+        const failure = this.stop.stoppedWith;
+        this.finish(record, false, failure ? this.stop.finalError(failure) : 'credentials refused', true);
+      },
+    });
+    this.stop.onLift(() => this.credentialProbes.lifted());
   }
 
   /**
@@ -186,6 +204,13 @@ export class ChannelDispatcher {
 
   /** Records a change of a card and starts delivery when the budget allows. */
   markDirty(record: CardDeliveryRecord, change: CardChange): void {
+    if (this.stop.probesBack && !this.credentialProbes.isProbe(record)) {
+      // Credentials refused after they had worked: the card waits for the probe that brings them back.
+      if (record.phase === 'delivered' || record.phase === 'undeliverable') return;
+      if (change === 'terminal' && record.accepts(change) && this.deps.leases.holds(record.card.id)) this.store.put(record, record.card.view());
+      this.credentialProbes.wait(record, isFinalRung(record.phase));
+      return;
+    }
     if (this.stop.stoppedBy && change !== 'terminal') record.pause();
     if (!record.accepts(change)) return;
     // The run's end is stored before its final is tried: a process taking the card over after
@@ -226,6 +251,10 @@ export class ChannelDispatcher {
     for (const record of this.pump.pendingItems()) this.pump.request(record, 0, true);
     // Cards waiting for the card store are fenced now, saying why.
     for (const record of this.leaseWaits.waiting) this.closedFor(record);
+    // Cards waiting for refused credentials too (a probe with a flush pending is fenced by it, like the others).
+    const pending = new Set(this.pump.pendingItems());
+    for (const record of this.credentialProbes.waiting) if (!pending.has(record)) this.closedFor(record);
+    this.credentialProbes.dispose();
     await this.pump.idle();
     await this.settlement.close();
   }
@@ -269,7 +298,11 @@ export class ChannelDispatcher {
     const shown = record.outage.decorate(record.card.view());
     const final = isTerminalStatus(shown.status);
     const view = withQuota(shown, record, final, this.plugin.switches?.monthlyQuota, this.plugin.transport.callsPerOperation?.final);
-    if (this.stop.stoppedBy && !final) {
+    if (this.stop.probesBack && !this.credentialProbes.isProbe(record)) {
+      this.credentialProbes.wait(record, final);
+      return undefined;
+    }
+    if (this.stop.stoppedBy && !final && !this.credentialProbes.isProbe(record)) {
       record.pause();
       return undefined;
     }
@@ -288,7 +321,9 @@ export class ChannelDispatcher {
       const part = this.parts.next(record, view);
       if (part) return this.parts.prepare(record, change, final, part);
       this.counters.unchanged += 1;
-      if (final) this.finish(record, true);
+      // A probe of refused credentials with nothing new to show: the card waits for the next one.
+      if (this.credentialProbes.isProbe(record) && this.stop.probesBack && !final) this.credentialProbes.wait(record, false);
+      else if (final) this.finish(record, true);
       // A probe with nothing new to show waits for the next one.
       else if (record.phase === 'paused' && record.outage.ongoing) this.probes.later(record, { card: record.card.id, channel: this.plugin.id });
       return undefined;
@@ -354,6 +389,7 @@ export class ChannelDispatcher {
     this.stop.lift();
     this.observe(record, call, startedAt, final, attempt);
     this.probes.succeeded(record);
+    if (final) record.finalCallAccepted();
     // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
     if (record.callSucceeded()) return this.requeue(record, change);
     record.accepted(key);
@@ -435,6 +471,11 @@ export class ChannelDispatcher {
       }
       case 'stop-channel':
         this.stop.stop(failure, fields);
+        // Credentials that worked before: the card waits (its final too) while the channel probes them back.
+        if (this.stop.probesBack) {
+          if (final) record.finalAttemptRefunded();
+          return this.credentialProbes.wait(record, final);
+        }
         // The stop's one error log says why; the final's own report carries it too.
         if (final) return this.finish(record, false, this.stop.finalError(failure), true);
         return record.pause();
@@ -476,9 +517,10 @@ export class ChannelDispatcher {
       this.finish(record, false, failure.detail);
       return;
     }
-    // A final the message showed already and that is only sent again because an older call may
-    // have landed over it stays on its message: a fresh one would show the final twice.
-    record.climbTo(next.rung, FRESH_MESSAGE_AFTER[failure.kind] && !record.lateCalls.reassertDue);
+    // A final the message accepted already and that is only sent again to make sure (an older call
+    // may have landed over it, or an earlier try's message was returned with older content) stays
+    // on its message: a fresh one would show the final twice if the old one cannot be closed.
+    record.climbTo(next.rung, FRESH_MESSAGE_AFTER[failure.kind] && !record.finalWasAccepted);
     this.requeue(record, change, now + wait);
   }
 
@@ -490,6 +532,7 @@ export class ChannelDispatcher {
 
   private finish(record: CardDeliveryRecord, ok: boolean, error?: string, causeLogged = false): void {
     this.streams.forget(record);
+    this.credentialProbes.forget(record);
     this.settlement.settle(record, ok, error, causeLogged);
   }
 }

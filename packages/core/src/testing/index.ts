@@ -6,6 +6,6 @@
 export { fakeTime, type FakeTime, type FakeTimers } from './fake-time.js';
 export { playEvents, type ScriptedEvent, type EventSink, type PlayEventsOptions } from './play-events.js';
 export { viewAfterEvents, DEFAULT_SCRIPT_START, type ViewAfterEventsOptions } from './view-after-events.js';
-export { recordingLogger, type RecordingLogger, type LogEntry } from './recording-logger.js';
+export { recordingLogger, type RecordingLogger, type RecordingLoggerOptions, type LogEntry } from './recording-logger.js';
 export { loadFaultCases, parseFaultCases, faultCase, type FaultCase, type FaultCases } from './fault-cases.js';
 export { maxCallsInWindow } from './call-windows.js';

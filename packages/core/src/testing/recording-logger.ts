@@ -17,11 +17,22 @@ export interface RecordingLogger extends Logger {
   at(level: LogEntry['level']): LogEntry[];
 }
 
+/** Options of {@link recordingLogger}. */
+export interface RecordingLoggerOptions {
+  /**
+   * The levels kept (default all three). `['warn', 'error']` keeps what an operator reads: debug
+   * lines are tracing, and a test counting "one error for the channel" should not count them.
+   */
+  readonly levels?: readonly LogEntry['level'][];
+}
+
 /** A {@link RecordingLogger}, empty. */
-export function recordingLogger(): RecordingLogger {
+export function recordingLogger(options: RecordingLoggerOptions = {}): RecordingLogger {
+  const kept = new Set<LogEntry['level']>(options.levels ?? ['debug', 'warn', 'error']);
   const entries: LogEntry[] = [];
   const lines: string[] = [];
   const keep = (level: LogEntry['level']) => (message: string, fields?: Record<string, unknown>) => {
+    if (!kept.has(level)) return;
     entries.push(fields === undefined ? { level, message } : { level, message, fields });
     lines.push(`${level} ${message} ${fields ? JSON.stringify(fields) : ''}`.trimEnd());
   };

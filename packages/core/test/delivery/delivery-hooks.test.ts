@@ -1,19 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, type DeliveryEvent, type Logger } from '../../src/index.js';
+import { createProgressCards, memoryChannel, type DeliveryEvent } from '../../src/index.js';
+import { recordingLogger } from '../../src/testing/index.js';
 import { settle } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());
 
-function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const keep = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
-  return { lines, debug: () => undefined, warn: keep('warn'), error: keep('error') };
-}
-
 function compose(options: Parameters<typeof memoryChannel>[0] = {}) {
   vi.useFakeTimers({ now: 1_700_000_000_000 });
   const channel = memoryChannel(options);
-  const logger = recordingLogger();
+  const logger = recordingLogger({ levels: ['warn', 'error'] });
   const cards = createProgressCards({ channels: [channel], logger, env: {} });
   return { channel, cards, logger };
 }

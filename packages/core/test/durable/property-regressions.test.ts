@@ -74,12 +74,14 @@ describe('delivery property regressions', () => {
   it('a final given up on a fresh message whose sends timed out: the first message is closed, because the fresh one may exist', async () => {
     vi.useFakeTimers({ now: 1_700_000_000_000 });
     const late: PlatformAnswer = { kind: 'late', lateMs: 1 };
-    // Send (late) → resend ok → update 429 → update 500 (climbs to a fresh message) → send 429 → three sends applied late.
-    const answers: PlatformAnswer[] = [late, { kind: 'ok' }, { kind: 'rate-limited' }, { kind: 'transient' }, { kind: 'rate-limited' }, late, late, late];
+    // Progressive send ok → final updates 429, 500, 500, 500 (climbs to a fresh message) → send 429 → three sends applied late.
+    const transient: PlatformAnswer = { kind: 'transient' };
+    const answers: PlatformAnswer[] = [{ kind: 'ok' }, { kind: 'rate-limited' }, transient, transient, transient, { kind: 'rate-limited' }, late, late, late];
     const platform = scriptedPlatform({ any: answers });
     const cards = createProgressCards({ channels: [platform.plugin], logger: silentLogger, env: {} });
     const card = cards.open('memory');
     card.start({ title: 'property' });
+    await vi.advanceTimersByTimeAsync(10);
     card.complete('FINAL-ANSWER');
     await vi.advanceTimersByTimeAsync(120_000);
     // The client never saw the fresh message, so the final is reported undeliverable, naming no message.
@@ -94,6 +96,23 @@ describe('delivery property regressions', () => {
     ]);
   });
 
+  it('a final accepted on its message whose check-up update then fails: it stays on that message (no second copy on a fresh one)', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const late: PlatformAnswer = { kind: 'late', lateMs: 1 };
+    // Send (late) → resend ok holding the final → update 429 → update 500: once the shrunk counterexample above, now the final stays on m1.
+    const answers: PlatformAnswer[] = [late, { kind: 'ok' }, { kind: 'rate-limited' }, { kind: 'transient' }, { kind: 'rate-limited' }, late, late, late];
+    const platform = scriptedPlatform({ any: answers });
+    const cards = createProgressCards({ channels: [platform.plugin], logger: silentLogger, env: {} });
+    const card = cards.open('memory');
+    card.start({ title: 'property' });
+    card.complete('FINAL-ANSWER');
+    await vi.advanceTimersByTimeAsync(120_000);
+    const final = await card.finalDelivery;
+    expect(final).toMatchObject({ freshMessage: false });
+    const shown = [...platform.channel.messages.values()].map((message) => [message.id, message.history.at(-1)!.answer]);
+    expect(shown).toEqual([['m1', 'FINAL-ANSWER']]);
+  });
+
   it.each<[string, PlatformAnswer]>([
     ['rate-limited', { kind: 'rate-limited' }],
     // The last try hangs until the call timeout: the round ends after the older call could land.
@@ -101,13 +120,15 @@ describe('delivery property regressions', () => {
   ])('closing the first message keeps failing (last try %s) while an older final may land on it: it is closed again after that', async (_name, lastClose) => {
     vi.useFakeTimers({ now: 1_700_000_000_000 });
     const late = (lateMs: number): PlatformAnswer => ({ kind: 'late', lateMs });
-    // Sends applied late, an update applied 2.2 s late (the final climbs to a fresh message), the
-    // fresh send ok, then the closes of the first message: two applied late, then two refused.
-    const answers: PlatformAnswer[] = [late(1), late(1), { kind: 'ok' }, late(2212), { kind: 'ok' }, late(1), late(1), { kind: 'rate-limited' }, lastClose];
+    // A progressive send ok, final updates applied late (the last 2.2 s late: the final climbs to
+    // a fresh message), the fresh send ok, then the closes of the first message: two applied late,
+    // then two refused.
+    const answers: PlatformAnswer[] = [{ kind: 'ok' }, late(1), late(1), late(1), late(2212), { kind: 'ok' }, late(1), late(1), { kind: 'rate-limited' }, lastClose];
     const platform = scriptedPlatform({ any: answers });
     const cards = createProgressCards({ channels: [platform.plugin], logger: silentLogger, env: {} });
     const card = cards.open('memory');
     card.start({ title: 'property' });
+    await vi.advanceTimersByTimeAsync(10);
     card.complete('FINAL-ANSWER');
     await vi.advanceTimersByTimeAsync(120_000);
     expect(await card.finalDelivery).toMatchObject({ ok: true, freshMessage: true, message: { id: 'm2' } });

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, type Logger } from '../../src/index.js';
+import { createProgressCards, memoryChannel } from '../../src/index.js';
 import {
   ChannelConfigError,
   FEATURE_SWITCHES_SHAPE,
@@ -11,6 +11,7 @@ import {
   type CardView,
   type RendererSettings,
 } from '../../src/plugin/index.js';
+import { recordingLogger } from '../../src/testing/index.js';
 import { settle } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());
@@ -104,12 +105,6 @@ function chatDefinitionStub() {
   return { id: 'x', configSchema: z.object({}), defaults: parts.defaults, create: () => ({ renderer: parts.renderer, transport: parts.transport }) };
 }
 
-function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const keep = (level: string) => (message: string) => void lines.push(`${level} ${message}`);
-  return { lines, debug: () => undefined, warn: keep('warn'), error: keep('error') };
-}
-
 describe('the channel decides what the core writes on its cards', () => {
   it('tool lines, statuses and notices the core hands the renderer follow the channel locale, whatever the run says', async () => {
     vi.useFakeTimers({ now: 1_700_000_000_000 });
@@ -140,7 +135,7 @@ describe('the channel decides what the core writes on its cards', () => {
     const memory = memoryChannel({ id: 'chat' });
     const channel = { ...plugin, transport: { ...memory.transport, refreshAuth: async () => undefined } };
     memory.failNext({ op: 'send', failure: { kind: 'auth', detail: '401 Unauthorized' }, times: 10 });
-    const logger = recordingLogger();
+    const logger = recordingLogger({ levels: ['warn', 'error'] });
     const cards = createProgressCards({ channels: [channel], logger, env: {} });
     const card = cards.open('chat');
     card.start({ title: 'run' });

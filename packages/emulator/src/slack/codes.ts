@@ -14,6 +14,8 @@ export const SLACK_ROUTES = {
   stopStream: 'chat.stopStream',
   setStatus: 'assistant.threads.setStatus',
   history: 'conversations.history',
+  replies: 'conversations.replies',
+  delete: 'chat.delete',
   getUploadUrl: 'files.getUploadURLExternal',
   completeUpload: 'files.completeUploadExternal',
 } as const;
@@ -40,6 +42,7 @@ export interface SlackError {
 export const SLACK_ROUTE_SCOPES: Readonly<Partial<Record<SlackRoute, string>>> = {
   'chat.postMessage': 'chat:write',
   'chat.update': 'chat:write',
+  'chat.delete': 'chat:write',
   // The stream methods and the thread status need `chat:write` too (https://docs.slack.dev/reference/methods/chat.startStream;
   // assistant.threads.setStatus since https://docs.slack.dev/changelog/2026/03/05/set-status-scope-update).
   'chat.startStream': 'chat:write',
@@ -70,6 +73,8 @@ export const SlackErrors = {
   messageNotFound: () => platform('message_not_found'),
   /** chat.update: the message is someone else's. */
   cantUpdateMessage: () => platform('cant_update_message'),
+  /** chat.delete of a message the token did not post (https://docs.slack.dev/reference/methods/chat.delete#errors). */
+  cantDeleteMessage: () => platform('cant_delete_message'),
   /** chat.update: the workspace's message edit window has passed. */
   editWindowClosed: () => platform('edit_window_closed'),
   /** Text over 40 000 characters (chat.postMessage "Truncating content"). */
@@ -80,6 +85,8 @@ export const SlackErrors = {
   invalidBlocks: () => platform('invalid_blocks'),
   /** `blocks` is not a JSON array. */
   invalidBlocksFormat: () => platform('invalid_blocks_format'),
+  /** chat.postMessage's `metadata` is not `{ event_type: string, event_payload: object }` (its documented error). */
+  invalidMetadataFormat: () => platform('invalid_metadata_format'),
   /** An argument of the wrong shape. */
   invalidArguments: () => platform('invalid_arguments'),
   /**

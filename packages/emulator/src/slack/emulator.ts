@@ -11,6 +11,7 @@ import { blockProblem } from './blocks.js';
 import { SLACK_ROUTES, SLACK_ROUTE_NAMES, SLACK_ROUTE_SCOPES, SlackErrors, type SlackError, type SlackRoute } from './codes.js';
 import { DEFAULT_SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { SlackInteractivityEmulator, type SlackClick, type SlackClickResult, type SlackInteractivityConfig } from './interactivity.js';
+import { listed, parseMetadata } from './listing.js';
 import { SlackMessageControlError, SlackMessageStore, type SlackMessageState, type SlackStreamState, type StoredSlackMessage } from './messages.js';
 import { SlackStreams, type SlackOutcome, type SlackThreadStatus } from './streams.js';
 import { SlackFiles, type StoredSlackFile } from './files.js';
@@ -296,7 +297,9 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       if (!limited.allowed) return fail(SlackErrors.ratelimited(Math.ceil(limited.retryAfterMs / 1000)));
       const now = clock();
       const broadcast = threadTs !== undefined && (args.reply_broadcast === true || args.reply_broadcast === 'true');
-      const message = store.add({ channel, ts: store.nextTs(now), threadTs, botToken: token, ...(broadcast ? { broadcast } : {}), text: content.text, blocks: content.blocks, state: 'live', createdAt: now, updatedAt: now, updates: 0 });
+      const metadata = parseMetadata(args.metadata);
+      if (metadata === 'bad') return fail(SlackErrors.invalidMetadataFormat());
+      const message = store.add({ channel, ts: store.nextTs(now), threadTs, botToken: token, ...(broadcast ? { broadcast } : {}), ...(metadata ? { metadata } : {}), text: content.text, blocks: content.blocks, state: 'live', createdAt: now, updatedAt: now, updates: 0 });
       return { ok: true, key: message.ts, card: content.blocks, change: 'posted', fields: { channel, ts: message.ts, message: { type: 'message', text: message.text, ts: message.ts, ...(threadTs ? { thread_ts: threadTs } : {}) } } };
     }),
   );
@@ -326,6 +329,26 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       (args) => (typeof args.ts === 'string' ? args.ts : undefined),
     ),
   );
+  // Deletes a message the token posted, also one whose edit window closed (the emulator's
+  // assumption: Slack documents no edit window for chat.delete, UNCONFIRMED for workspaces that
+  // restrict deletion); https://docs.slack.dev/reference/methods/chat.delete
+  app.post(`/api/${SLACK_ROUTES.delete}`, (c) =>
+    run(
+      c,
+      SLACK_ROUTES.delete,
+      (args, token) => {
+        const ts = typeof args.ts === 'string' ? args.ts : '';
+        const channelProblem = channelError(args.channel);
+        if (channelProblem) return fail(channelProblem, ts);
+        const message = store.get(ts);
+        if (!message || message.channel !== args.channel || message.state === 'deleted') return fail(SlackErrors.messageNotFound(), ts);
+        if (message.botToken !== token) return fail(SlackErrors.cantDeleteMessage(), ts);
+        store.transition(ts, 'deleted');
+        return { ok: true, key: ts, change: 'deleted', fields: { channel: message.channel, ts } };
+      },
+      (args) => (typeof args.ts === 'string' ? args.ts : undefined),
+    ),
+  );
   const tsOf = (args: Record<string, unknown>) => (typeof args.ts === 'string' ? args.ts : undefined);
   app.post(`/api/${SLACK_ROUTES.startStream}`, (c) => run(c, SLACK_ROUTES.startStream, (args, token) => streams.start(args, token)));
   app.post(`/api/${SLACK_ROUTES.appendStream}`, (c) => run(c, SLACK_ROUTES.appendStream, (args, token) => streams.append(args, token), tsOf));
@@ -345,8 +368,25 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
         .filter((m) => m.channel === args.channel && m.state !== 'deleted' && (m.threadTs === undefined || m.broadcast))
         .filter((m) => (inclusive ? Number(m.ts) >= oldest : Number(m.ts) > oldest))
         .reverse();
-      const messages = found.slice(0, limit).map((m) => ({ type: 'message', ts: m.ts, text: m.text, ...(m.user ? { user: m.user } : { bot_id: 'B0BOT' }), ...(m.threadTs ? { thread_ts: m.threadTs } : {}) }));
+      const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
+      const messages = found.slice(0, limit).map((m) => listed(m, withMetadata));
       return { ok: true, fields: { messages, has_more: found.length > limit } };
+    }),
+  );
+  // A thread: its parent, then its replies oldest first, after `oldest` (exclusive unless
+  // `inclusive`), at most `limit`; https://docs.slack.dev/reference/methods/conversations.replies
+  app.post(`/api/${SLACK_ROUTES.replies}`, (c) =>
+    run(c, SLACK_ROUTES.replies, (args) => {
+      const channelProblem = channelError(args.channel);
+      if (channelProblem) return fail(channelProblem);
+      const parent = typeof args.ts === 'string' ? store.get(args.ts) : undefined;
+      if (!parent || parent.channel !== args.channel || parent.state === 'deleted') return fail(SlackErrors.threadNotFound());
+      const oldest = Number(args.oldest ?? 0);
+      const inclusive = args.inclusive === true || args.inclusive === 'true';
+      const limit = Math.max(1, Math.min(999, Number(args.limit ?? 100) || 100));
+      const found = [parent, ...store.list().filter((m) => m.threadTs === parent.ts && m.state !== 'deleted')].filter((m) => (inclusive ? Number(m.ts) >= oldest : Number(m.ts) > oldest) || m === parent);
+      const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
+      return { ok: true, fields: { messages: found.slice(0, limit).map((m) => listed(m, withMetadata)), has_more: found.length > limit } };
     }),
   );
   const files = new SlackFiles(store, clock, limits.maxFileBytes, (channel) => channelError(channel));

@@ -26,6 +26,12 @@ export interface StoredSlackMessage {
   readonly user?: string;
   /** A thread reply also shown in the channel (`reply_broadcast`). */
   readonly broadcast?: boolean;
+  /**
+   * The message's `metadata` as posted (`{ event_type, event_payload }`,
+   * https://docs.slack.dev/messaging/message-metadata): returned by conversations.history and
+   * conversations.replies with `include_all_metadata`.
+   */
+  readonly metadata?: { readonly event_type: string; readonly event_payload: Record<string, unknown> };
   text: string;
   blocks: unknown[] | undefined;
   state: SlackMessageState;

@@ -59,7 +59,7 @@ export interface MarkdownSplit {
 }
 
 /** UTF-16 offset reached after `count` code points of `text` from `start` (or the end of `text`). */
-function offsetAfterCodePoints(text: string, start: number, count: number): number {
+export function offsetAfterCodePoints(text: string, start: number, count: number): number {
   let index = start;
   for (let n = 0; n < count && index < text.length; n++) {
     const unit = text.charCodeAt(index);

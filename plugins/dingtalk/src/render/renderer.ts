@@ -24,7 +24,7 @@ import {
   type Locale,
   type ToolLine,
 } from '@progresscard/core/plugin';
-import { cutMarkdown, splitMarkdown, truncateMarkdown } from './guards.js';
+import { cutMarkdown, offsetAfterCodePoints, splitMarkdown, truncateMarkdown } from './guards.js';
 import { controlsVariable, interactionMarkdown, type ControlStyle } from './controls.js';
 import { layoutVariables, type LayoutKeys } from './layout.js';
 import { escapeInline, normalizeAgentMarkdown } from './markdown.js';
@@ -159,7 +159,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
       // Too long: drop the thinking, then shorten the answer, keeping at least a third of the room for it.
       const withoutAnswer = codePointLength(assemble(fixed));
       if (answer === '' || withoutAnswer <= (o.maxContentChars * 2) / 3 || toolLimit <= 3) {
-        ({ content, parts } = this.shortened(head, tools, answer, assemble([detail, files]), footerBlock, texts, isTerminalStatus(view.status)));
+        ({ content, parts } = this.shortened(head, tools, answer, assemble([detail, files]), footerBlock, texts, isTerminalStatus(view.status), view.answerSourceChars));
         break;
       }
       toolLimit = Math.max(3, Math.floor(toolLimit / 2));
@@ -266,10 +266,12 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
   /**
    * The card with the answer cut to the room left; `parts` are what a terminal card continues in
    * follow-up messages (none while running: a running card only says it was shortened).
+   * `sourceChars`: the length of the whole answer when the core holds only part of it (the notice
+   * counts the answer the agent wrote, not the part the card holds).
    */
-  private shortened(head: string, tools: string, answer: string, detail: string, footerBlock: string, texts: CardTexts, terminal: boolean): { content: string; parts: readonly string[] } {
+  private shortened(head: string, tools: string, answer: string, detail: string, footerBlock: string, texts: CardTexts, terminal: boolean, sourceChars = 0): { content: string; parts: readonly string[] } {
     const max = this.options.maxContentChars;
-    const total = codePointLength(answer);
+    const total = Math.max(codePointLength(answer), sourceChars);
     const maxParts = this.options.maxContinuationMessages ?? 20;
     const followUp = terminal && maxParts > 0;
     const longest = followUp ? texts.continuedBelow(Math.ceil(total / 100)) : texts.shortened(total, total);
@@ -280,7 +282,8 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
       return { content: truncateMarkdown(assemble([head, tools, detail, footerBlock]), max), parts: followUp ? splitMarkdown(answer, max, maxParts).parts : [] };
     }
     const kept = cutMarkdown(answer, room);
-    const remaining = Array.from(answer).slice(kept.consumed).join('').replace(/^\n+/, '');
+    // (sliced at the UTF-16 offset of the cut: the answer is not taken apart into code points)
+    const remaining = answer.slice(offsetAfterCodePoints(answer, 0, kept.consumed)).replace(/^\n+/, '');
     const rest = kept.reopen !== undefined && remaining.trim() !== '' ? `${kept.reopen}\n${remaining}` : remaining;
     if (!followUp) {
       const notice = texts.shortened(codePointLength(kept.text), total);

@@ -1,4 +1,4 @@
-import type { FilesUploadV2Arguments, AssistantThreadsSetStatusArguments, ChatAppendStreamArguments, ChatPostMessageArguments, ChatStartStreamArguments, ChatStopStreamArguments, ChatUpdateArguments, ConversationsHistoryArguments, WebClient } from '@slack/web-api';
+import type { FilesUploadV2Arguments, AssistantThreadsSetStatusArguments, ChatAppendStreamArguments, ChatPostMessageArguments, ChatStartStreamArguments, ChatStopStreamArguments, ChatUpdateArguments, ConversationsHistoryArguments, ConversationsRepliesArguments, ChatDeleteArguments, WebClient } from '@slack/web-api';
 
 /** What a chat call resolves to (the SDK throws for `ok: false`). */
 interface SlackAnswer {
@@ -7,7 +7,7 @@ interface SlackAnswer {
   readonly channel?: string;
   /** auth.test's workspace id. */
   readonly team_id?: string;
-  /** `conversations.history`: the messages found. */
+  /** `conversations.history` / `conversations.replies`: the messages found. */
   readonly messages?: readonly unknown[];
   /** `files.uploadV2`: one files.completeUploadExternal answer per channel, each with the files it shared. */
   readonly files?: readonly unknown[];
@@ -85,6 +85,20 @@ export const SLACK_API_ROUTES = {
     doc: 'https://api.slack.com/methods/conversations.history',
     tier: 'Tier 3: 50+ per minute',
     call: (client, r) => client.conversations.history(r),
+  }),
+  /** Deletes a card Slack no longer lets the app edit, once a fresh card replaced it. */
+  delete: route<ChatDeleteArguments>({
+    method: 'chat.delete',
+    doc: 'https://docs.slack.dev/reference/methods/chat.delete',
+    tier: 'Tier 3: 50+ per minute',
+    call: (client, r) => client.chat.delete(r),
+  }),
+  /** Finds a thread reply whose post timed out (reconciling a send before its retry). */
+  replies: route<ConversationsRepliesArguments>({
+    method: 'conversations.replies',
+    doc: 'https://docs.slack.dev/reference/methods/conversations.replies',
+    tier: 'Tier 3: 50+ per minute',
+    call: (client, r) => client.conversations.replies(r),
   }),
   /**
    * Uploads a file and shares it into a channel or thread with the SDK's `files.uploadV2`, which

@@ -7,6 +7,19 @@ import { SlackLocalError, classifySlackError } from './classify.js';
 import { messageProblems } from '../render/guards.js';
 import { SLACK_API_ROUTES, SLACK_MAX_FILE_BYTES } from './routes.js';
 
+/** The `event_type` of the metadata every post carries (with its idempotency key as `event_payload.idempotency_key`). */
+const METADATA_EVENT_TYPE = 'progresscard_message';
+
+/** Seconds subtracted from the local clock where a reconciling lookup starts (clock skew against Slack's). */
+const RECONCILE_SKEW_S = 120;
+
+/** A post that failed without a clear answer: where it went and since when (Slack ts seconds) to look for it. */
+interface UncertainPost {
+  readonly channel: string;
+  readonly threadTs: string | undefined;
+  readonly postedAfter: number;
+}
+
 /** Where a card goes: a channel id, or the configured channel when left out. */
 export interface SlackTarget {
   readonly channel?: string;
@@ -35,15 +48,24 @@ function createSlackClient(config: SlackConfig): WebClient {
  * rate-limited calls (`retryConfig: { retries: 0 }`, `rejectRateLimitedCalls: true`), so retries,
  * budgets and `Retry-After` pauses stay the core's.
  *
- * Slack has no idempotency key for chat.postMessage: a send the core retries after an answer that
- * never arrived can post a second message. Sends that succeeded are remembered by idempotency key,
- * so a repeated key answers the same message.
+ * Slack has no idempotency key for chat.postMessage, so every post carries the core's idempotency
+ * key in its message `metadata` (https://docs.slack.dev/messaging/message-metadata). A post that
+ * failed without a clear answer (a timeout, a 5xx: Slack may have applied it) is reconciled before
+ * its retry: the channel's history (`conversations.history`, or `conversations.replies` in a
+ * thread, with `include_all_metadata`) is searched for a message carrying that key, which is
+ * adopted instead of posting a second one. Sends that succeeded are remembered by idempotency key,
+ * so a repeated key answers the same message. A post Slack applies only after the reconciling
+ * lookup still makes a second message (the lookup cannot see the future).
  */
 export class SlackTransport implements CardTransport<SlackMessage, SlackTarget | string> {
   readonly #client: WebClient;
   readonly #config: SlackConfig;
   readonly #limits: SlackLimits;
   readonly #sent = new Map<string, MessageRef>();
+  /** Messages whose update Slack refused with `edit_window_closed`: deleted once a fresh card replaces them. */
+  readonly #editClosed = new Set<string>();
+  /** Posts that failed without a clear answer, by idempotency key: where to look for them before the retry. */
+  readonly #uncertain = new Map<string, UncertainPost>();
   readonly #attached = new Map<string, AttachedFile>();
 
   constructor(config: SlackConfig, options: { client?: WebClient; limits?: SlackLimits } = {}) {
@@ -82,21 +104,90 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
       ...(thread && request.broadcast ? { reply_broadcast: true } : {}),
       unfurl_links: false,
       unfurl_media: false,
+      metadata: { event_type: METADATA_EVENT_TYPE, event_payload: { idempotency_key: request.idempotencyKey } },
     } as Parameters<typeof SLACK_API_ROUTES.postMessage.call>[1]));
+    const key = request.idempotencyKey;
+    const earlier = this.#uncertain.get(key);
+    if (earlier) {
+      const adopted = await this.#reconcile(key, earlier);
+      if (adopted) return this.#remember(key, adopted);
+    }
+    // Seconds before the post, with a margin for clock skew: where a lookup of it starts.
+    const postedAfter = Date.now() / 1000 - RECONCILE_SKEW_S;
     let answer: Awaited<ReturnType<typeof post>>;
     try {
-      answer = await post(threadTs);
+      try {
+        answer = await post(threadTs);
+      } catch (error) {
+        // The triggering message is gone (deleted, or a stale or wrong ts): Slack refuses the reply
+        // every time, so the card goes into the channel instead, as Feishu does for a recalled message.
+        if (request.replyTo || !threadTs || !isThreadGone(error)) throw error;
+        answer = await post(undefined);
+      }
     } catch (error) {
-      // The triggering message is gone (deleted, or a stale or wrong ts): Slack refuses the reply
-      // every time, so the card goes into the channel instead, as Feishu does for a recalled message.
-      if (request.replyTo || !threadTs || !isThreadGone(error)) throw error;
-      answer = await post(undefined);
+      // No clear answer: Slack may have posted it. Look for it before the retry posts again.
+      if (this.classify(error).kind === 'transient') this.#uncertain.set(key, earlier ?? { channel, threadTs, postedAfter });
+      throw error;
     }
     if (!answer.ts) throw new SlackLocalError('chat.postMessage answered without ts');
-    const ref: MessageRef = { id: answer.ts, extra: { channel: answer.channel ?? channel } };
-    this.#sent.set(request.idempotencyKey, ref);
-    if (this.#sent.size > 10_000) this.#sent.delete(this.#sent.keys().next().value as string);
+    const ref = this.#remember(key, { id: answer.ts, extra: { channel: answer.channel ?? channel } });
+    if (request.replaces && this.#editClosed.delete(request.replaces.id)) await this.#deleteClosed(request.replaces, channel);
     return ref;
+  }
+
+  /**
+   * Deletes a card Slack no longer lets the app edit (`edit_window_closed`), now that a fresh card
+   * holds it: it would stay "running" next to the fresh one. A bot may delete its own messages
+   * (https://docs.slack.dev/reference/methods/chat.delete); a workspace that restricts deletion
+   * refuses it (UNCONFIRMED which error), and the old card then stays as it was: a refusal or a
+   * failure is dropped, the fresh card is what counts.
+   */
+  async #deleteClosed(message: MessageRef, fallbackChannel: string): Promise<void> {
+    const known = message.extra?.channel;
+    const channel = typeof known === 'string' ? known : fallbackChannel;
+    try {
+      await this.#inChannel(channel, () => SLACK_API_ROUTES.delete.call(this.#client, { channel, ts: message.id }));
+    } catch {
+      // (decoration: the fresh card is delivered either way)
+    }
+  }
+
+  #remember(key: string, ref: MessageRef): MessageRef {
+    this.#uncertain.delete(key);
+    this.#sent.set(key, ref);
+    if (this.#sent.size > 10_000) this.#sent.delete(this.#sent.keys().next().value as string);
+    if (this.#uncertain.size > 10_000) this.#uncertain.delete(this.#uncertain.keys().next().value as string);
+    return ref;
+  }
+
+  /**
+   * Looks for the message an earlier post under `key` may have created: the channel's messages
+   * since that post (its thread's, for a reply) whose metadata carries `key`. Undefined when none
+   * is found, or when the lookup is refused (e.g. no `channels:history` scope): then the retry
+   * posts. A lookup without a clear answer throws, so the core retries later instead of posting
+   * a second message now.
+   */
+  async #reconcile(key: string, earlier: UncertainPost): Promise<MessageRef | undefined> {
+    const { channel, threadTs, postedAfter } = earlier;
+    const common = { channel, oldest: postedAfter.toFixed(6), inclusive: true, include_all_metadata: true, limit: 200 };
+    let messages: readonly unknown[];
+    try {
+      const answer = await this.#inChannel(channel, () =>
+        threadTs ? SLACK_API_ROUTES.replies.call(this.#client, { ...common, ts: threadTs }) : SLACK_API_ROUTES.history.call(this.#client, common),
+      );
+      messages = answer.messages ?? [];
+    } catch (error) {
+      const kind = this.classify(error).kind;
+      if (kind === 'transient' || kind === 'rate-limited') throw error;
+      return undefined;
+    }
+    for (const message of messages) {
+      const found = message as { ts?: unknown; metadata?: { event_type?: unknown; event_payload?: { idempotency_key?: unknown } } };
+      if (found.metadata?.event_type === METADATA_EVENT_TYPE && found.metadata.event_payload?.idempotency_key === key && typeof found.ts === 'string') {
+        return { id: found.ts, extra: { channel } };
+      }
+    }
+    return undefined;
   }
 
   /** Replaces the message's text and blocks (the plain-text fallback clears the blocks). */
@@ -104,12 +195,20 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     this.#guard(request.payload);
     const known = request.message.extra?.channel;
     const channel = typeof known === 'string' ? known : this.#config.channel;
-    await this.#inChannel(channel, () => SLACK_API_ROUTES.update.call(this.#client, {
-      channel,
-      ts: request.message.id,
-      text: request.payload.text,
-      blocks: [...(request.payload.blocks ?? [])],
-    } as Parameters<typeof SLACK_API_ROUTES.update.call>[1]));
+    try {
+      await this.#inChannel(channel, () => SLACK_API_ROUTES.update.call(this.#client, {
+        channel,
+        ts: request.message.id,
+        text: request.payload.text,
+        blocks: [...(request.payload.blocks ?? [])],
+      } as Parameters<typeof SLACK_API_ROUTES.update.call>[1]));
+    } catch (error) {
+      if ((error as { data?: { error?: unknown } } | null)?.data?.error === 'edit_window_closed') {
+        this.#editClosed.add(request.message.id);
+        if (this.#editClosed.size > 10_000) this.#editClosed.delete(this.#editClosed.values().next().value as string);
+      }
+      throw error;
+    }
   }
 
   /**

@@ -26,6 +26,10 @@ const CHANNEL_STOP_REASONS: Readonly<Partial<Record<CallFailureKind, { readonly 
  */
 export class ChannelStop {
   private reason: CallFailureKind | undefined;
+  private failure: CallFailure | undefined;
+  /** True once a call of the channel succeeded: its credentials worked in this process. */
+  private worked = false;
+  private liftListener: (() => void) | undefined;
 
   constructor(
     private readonly channelId: string,
@@ -39,17 +43,43 @@ export class ChannelStop {
     return this.reason;
   }
 
+  /**
+   * True while credentials that had worked in this process are refused: the channel probes them
+   * back (see `CredentialProbes`) instead of giving each final one try. Credentials refused from
+   * the start (a wrong secret) stop the channel as other kinds do.
+   */
+  get probesBack(): boolean {
+    return this.reason === 'auth' && this.worked;
+  }
+
+  /** The failure that stopped the channel, while stopped. */
+  get stoppedWith(): CallFailure | undefined {
+    return this.failure;
+  }
+
+  /** `listener` is called when a stop is lifted. */
+  onLift(listener: () => void): void {
+    this.liftListener = listener;
+  }
+
   /** Stops the channel for `failure`; logs one error the first time (not again until lifted). */
   stop(failure: CallFailure, fields: Record<string, unknown>): void {
     if (this.reason !== undefined) return;
     this.reason = failure.kind;
-    const log = CHANNEL_STOP_REASONS[failure.kind]?.log(this.credentials) ?? `${failure.kind} failure: progressive updates stop for every card of the channel`;
+    this.failure = failure;
+    const log = this.probesBack
+      ? `credentials refused although they worked before, also right after a credential refresh (check ${this.credentials}): every card of the channel waits while the platform is probed with backoff`
+      : (CHANNEL_STOP_REASONS[failure.kind]?.log(this.credentials) ?? `${failure.kind} failure: progressive updates stop for every card of the channel`);
     this.logger.error(`${this.channelId}: ${log}`, fields);
   }
 
   /** A call succeeded: the channel runs again. */
   lift(): void {
+    this.worked = true;
+    if (this.reason === undefined) return;
     this.reason = undefined;
+    this.failure = undefined;
+    this.liftListener?.();
   }
 
   /** The error a final reports when the channel's stop ends it, e.g. `feishu credentials refused: <detail>`. */

@@ -20,6 +20,12 @@ export interface RetrySettings {
    * update applied late cannot stay on top of it; `finalDelivery` waits for that.
    */
   readonly lateApplyWindowMs: number;
+  /**
+   * How long a final waits for credentials the platform refuses channel-wide after they had worked
+   * (a rotated secret) while the channel probes them back with `probeDelaysMs`; then it is reported
+   * undeliverable (default 300 000: 5 minutes).
+   */
+  readonly credentialWaitMs: number;
 }
 
 /** The defaults of {@link RetrySettings}. */
@@ -30,6 +36,7 @@ export const DEFAULT_RETRY_SETTINGS: RetrySettings = {
   probeDelaysMs: [5000, 10_000, 20_000, 30_000],
   defaultRateLimitWaitMs: 1000,
   lateApplyWindowMs: 10_000,
+  credentialWaitMs: 300_000,
 };
 
 /**
@@ -45,6 +52,7 @@ export function checkRetrySettings(settings: RetrySettings): RetrySettings {
   }
   checkTimerMs('retry.defaultRateLimitWaitMs', settings.defaultRateLimitWaitMs, 0);
   checkTimerMs('retry.lateApplyWindowMs', settings.lateApplyWindowMs, 0);
+  checkTimerMs('retry.credentialWaitMs', settings.credentialWaitMs, 0);
   const max: unknown = settings.maxConsecutiveFailures;
   if (!(typeof max === 'number' && Number.isSafeInteger(max) && max > 0)) throw new Error(`retry.maxConsecutiveFailures = ${showValue(max)}: must be a positive integer`);
   return settings;
