@@ -12,6 +12,9 @@ const driver: ConformanceDriver = {
     const emulator = await startTeamsEmulator({ limits: { perConversationWindows: ROOMY_WINDOWS } });
     const plugin = teamsOn(emulator, { ...setup.timing, conversationBudget: ROOMY_WINDOWS, ...(setup.interaction ? { invoke: { port: 0, openIdMetadataUrl: emulator.openIdMetadataUrl } } : {}) });
     const chat = () => emulator.activities({ conversationId: DEFAULT_TEAMS_BOT.groupChat });
+    const hasButton = (id: string, title: string) => JSON.stringify(chat().find((a) => a.id === id)?.attachments ?? []).includes(`"title":${JSON.stringify(title)}`);
+    // Clicks wait for their button in the order they were made, so a double click lands in that order.
+    let inOrder: Promise<unknown> = Promise.resolve();
     return {
       plugin,
       messages: () =>
@@ -32,12 +35,12 @@ const driver: ConformanceDriver = {
               emulator.setBotEndpoint({ url: endpoint.url, appId: DEFAULT_TEAMS_BOT.appId });
               const button = control.kind === 'choice' ? control.label : control.kind === 'stop' ? 'Stop' : control.kind === 'approve' ? 'Approve' : 'Deny';
               // The button appears once the card's update lands; a click after it is gone (decided) is a no-op.
-              const until = Date.now() + 3000;
-              for (;;) {
-                const result = await emulator.click({ conversationId: DEFAULT_TEAMS_BOT.groupChat, activityId: messageId, button, user: { id: user, name: user } });
-                if (result.error !== 'no-such-button' || Date.now() > until) return;
-                await new Promise((resolve) => setTimeout(resolve, 50));
-              }
+              const shown = inOrder.then(async () => {
+                for (const until = Date.now() + 3000; !hasButton(messageId, button) && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 20));
+              });
+              inOrder = shown;
+              await shown;
+              await emulator.click({ conversationId: DEFAULT_TEAMS_BOT.groupChat, activityId: messageId, button, user: { id: user, name: user } });
             },
           }
         : {}),
