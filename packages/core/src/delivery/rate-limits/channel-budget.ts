@@ -8,7 +8,7 @@ import { CHANGE_OF_RANK } from '../card-delivery-record.js';
 import type { SlotRank } from './slot-ranks.js';
 
 /** The store's rank of a flush by the change it shows (a send that is not a final: `first-card`). */
-const SLOT_RANK_OF_CHANGE = { terminal: 'final', structural: 'structural', elapsed: 'progress' } as const satisfies Record<(typeof CHANGE_OF_RANK)[number], SlotRank>;
+const SLOT_RANK_OF_CHANGE = { terminal: 'final', structural: 'structural', text: 'progress', elapsed: 'progress' } as const satisfies Record<(typeof CHANGE_OF_RANK)[number], SlotRank>;
 
 /**
  * A channel's view of its budgets: which keys a call draws from (the plugin's `budgetKeys`, or
