@@ -2,8 +2,9 @@
  * Files the agent produced, sent back to the chat with the card (`card.attach(path)`), over the
  * Feishu and Slack emulators (real loopback HTTP): on Feishu the file is uploaded
  * (`im.v1.file.create`) and sent as a file message into the card's chat, and the final card names
- * it; a file outside the opt-in roots is never read and the final card says why; a channel without
- * uploads (Slack here) names the file as not uploaded. No card is left waiting.
+ * it; on Slack it is uploaded (files.getUploadURLExternal, the bytes, files.completeUploadExternal)
+ * into the card's thread and the final card links its permalink; a file outside the opt-in roots
+ * is never read and the final card says why. No card is left waiting.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +41,7 @@ async function compose(roots: string[]): Promise<ProgressCards> {
     env: {},
     channels: [
       feishu({ appId: 'cli_files', appSecret: 'files-secret', domain: feishuEmulator.baseUrl, receiveId: 'oc_team', debounceMs: 50, imageRoots: roots }),
-      slack({ botToken: DEFAULT_SLACK_WORKSPACE.botToken, channel: DEFAULT_SLACK_WORKSPACE.channel, apiUrl: slackEmulator.apiUrl, debounceMs: 50 }),
+      slack({ botToken: DEFAULT_SLACK_WORKSPACE.botToken, channel: DEFAULT_SLACK_WORKSPACE.channel, apiUrl: slackEmulator.apiUrl, debounceMs: 50, fileRoots: roots }),
     ],
   });
   return cards;
@@ -79,7 +80,28 @@ describe('files the agent produced, on the final card', () => {
     expect(card).not.toContain('not uploaded');
   });
 
-  it('a file outside the opt-in roots is not read: the final card says so, and the channel without uploads names it too', { timeout: 60_000 }, async () => {
+  it('Slack uploads the report into the card\'s thread once the card is sent, and the final card links it', { timeout: 60_000 }, async () => {
+    const dir = folder();
+    const path = join(dir, 'report.md');
+    writeFileSync(path, '# Weekly report\n\nAll green.\n');
+    const composed = await compose([dir]);
+    const card = composed.open('slack');
+    card.start({ title: 'Weekly report' });
+    await expect.poll(() => card.message?.id, { timeout: 20_000 }).toBeDefined();
+    const cardTs = await reportRun(card, path);
+    const files = slackEmulator!.files();
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatchObject({ filename: 'report.md', title: 'report.md', shared: { channel: DEFAULT_SLACK_WORKSPACE.channel, threadTs: cardTs } });
+    expect(Buffer.from(files[0]!.bytes!).toString()).toContain('All green.');
+    // The file message is a reply in the card's thread, carrying the file.
+    const inThread = slackEmulator!.messages({ threadTs: cardTs }).filter((m) => m.fileIds?.includes(files[0]!.id));
+    expect(inThread).toHaveLength(1);
+    const blocks = JSON.stringify(slackEmulator!.message(cardTs)!.blocks);
+    expect(blocks).toContain(`<${files[0]!.permalink}|📎 report.md>`);
+    expect(blocks).not.toContain('not uploaded');
+  });
+
+  it('a file outside the opt-in roots is not read: the final card says so on each channel', { timeout: 60_000 }, async () => {
     const allowed = folder();
     const secret = join(folder(), 'id_rsa.txt');
     writeFileSync(secret, 'not for the chat');
@@ -89,7 +111,8 @@ describe('files the agent produced, on the final card', () => {
       reportRun(composed.open('slack'), secret),
     ]);
     expect(feishuEmulator!.files()).toEqual([]);
+    expect(slackEmulator!.files()).toEqual([]);
     expect(JSON.stringify(feishuEmulator!.message(onFeishu)!.card)).toContain('📎 id_rsa.txt (not uploaded: outside the allowed folders, or not found)');
-    expect(JSON.stringify(slackEmulator!.message(onSlack)!.blocks)).toContain('📎 id_rsa.txt (not uploaded: slack cannot upload files)');
+    expect(JSON.stringify(slackEmulator!.message(onSlack)!.blocks)).toContain('📎 id_rsa.txt (not uploaded: outside the allowed folders, or not found)');
   });
 });

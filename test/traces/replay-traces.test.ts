@@ -103,7 +103,9 @@ async function replay(path: string): Promise<{ cards: ProgressCard[]; payloadSta
   return { cards, payloadStatuses, errorLines, messages: channel.messages.size };
 }
 
-describe('bundled traces replay to final cards on both channels', () => {
+// Each replay reads and renders a whole recorded session (the compacted Codex rollout takes seconds on a
+// busy machine): a per-file timeout, not the 5 s default.
+describe('bundled traces replay to final cards on both channels', { timeout: 60_000 }, () => {
   it('covers every bundled trace', () => {
     expect(bundledTraces().map((trace) => trace.name).sort()).toEqual(Object.keys(EXPECTED).sort());
     // Every row of the more/ and t3/ tables is a bundled trace (12 rows).

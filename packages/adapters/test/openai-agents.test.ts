@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, Runner, tool } from '@openai/agents';
 import { z } from 'zod';
-import { mirrorOpenAIAgents } from '@progresscard/adapters/openai-agents';
+import { mirrorAgentToolStream, mirrorOpenAIAgents } from '@progresscard/adapters/openai-agents';
 import { FakeModel } from './openai-agents-fake-model.js';
 import { memoryHarness } from './harness.js';
 
@@ -58,6 +58,31 @@ describe('mirrorOpenAIAgents (fake model)', () => {
     const outcome = await mirrorOpenAIAgents(result, card).catch(() => ({ status: card.status, error: card.view().error }));
     expect(outcome.status).toBe('failed');
     expect(outcome.error).toContain('429 rate limit reached');
+    await h.cards.shutdown();
+  });
+});
+
+describe('an agent used as a tool (agent.asTool) shows as a subagent', () => {
+  it("its tool calls are folded under the outer call that started it (parentCallId = the SDK's toolCall.callId)", async () => {
+    const researcher = new Agent({
+      name: 'Researcher',
+      model: new FakeModel([{ toolCalls: [{ callId: 'call_inner', name: 'lookup_order', arguments: '{"orderId":"B2"}' }] }, { text: 'B2 shipped yesterday.' }]),
+      tools: [lookup],
+    });
+    const h = memoryHarness();
+    const card = h.open();
+    const research = researcher.asTool({ toolName: 'research', toolDescription: 'Researches an order', onStream: mirrorAgentToolStream(card) });
+    const model = new FakeModel([{ toolCalls: [{ callId: 'call_outer', name: 'research', arguments: '{"input":"Where is B2?"}' }] }, { text: 'B2 shipped yesterday.' }]);
+    const agent = new Agent({ name: 'Support', model, tools: [research] });
+    const result = await runner.run(agent, 'Where is B2?', { stream: true });
+    const outcome = await mirrorOpenAIAgents(result, card, { title: 'Where is B2?' });
+    expect(outcome.status).toBe('completed');
+    const tools = card.view().tools;
+    const outer = tools.find((t) => t.callId === 'call_outer');
+    const inner = tools.find((t) => t.callId === 'call_inner');
+    expect(outer).toBeDefined();
+    expect(inner).toMatchObject({ parentCallId: 'call_outer', state: 'finished', summary: 'order B2: shipped' });
+    expect(outer!.subagentTools).toBe(1);
     await h.cards.shutdown();
   });
 });

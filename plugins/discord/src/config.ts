@@ -30,6 +30,9 @@ const BudgetWindowSchema = z.object({ limit: z.number().int().positive(), interv
  *   `path` (default `/discord/interactions`; set the public URL in the Developer Portal) and
  *   verifies every request with the application's `publicKey` (Ed25519). Without it, open
  *   questions show the reply to type.
+ * - `fileRoots`: directories files attached with `card.attach(path)` may be read from and uploaded
+ *   (a path must resolve, symlinks followed, inside one of them). Default none: the final card
+ *   names the file as not uploaded and no file is read.
  */
 export const DiscordConfigSchema = z
   .object({
@@ -49,6 +52,7 @@ export const DiscordConfigSchema = z
       })
       .strict()
       .optional(),
+    fileRoots: z.array(z.string().min(1)).default([]),
   })
   .strict();
 

@@ -48,7 +48,7 @@ export const discord = defineChannel({
     const endpoint = { apiUrl: config.apiUrl, botToken: config.botToken, requestTimeoutMs: config.requestTimeoutMs, limits: limitsOf(config) };
     return {
       renderer,
-      transport: new DiscordTransport(endpoint, config.channelId),
+      transport: new DiscordTransport(endpoint, config.channelId, { fileRoots: config.fileRoots }),
       ...(config.interactions ? { interaction: new DiscordInteractions({ ...config.interactions, customIds }) } : {}),
     };
   },

@@ -36,6 +36,9 @@ export const SLACK_DEFAULTS: ChannelSettings = {
  *   items together in a plan block), `timeline` or `dense`; `lifetimeMs` how long Slack keeps a
  *   stream open (default 300 000: not documented, measured by users; the core rolls over before
  *   it); `teamId` the workspace (`recipient_team_id`; default: learnt once from auth.test).
+ * - `fileRoots`: directories files attached with `card.attach(path)` may be read from and uploaded
+ *   (a path must resolve, symlinks followed, inside one of them). Default none: the final card
+ *   names the file as not uploaded and no file is read.
  */
 export const SlackConfigSchema = z
   .object({
@@ -63,6 +66,7 @@ export const SlackConfigSchema = z
       })
       .strict()
       .default({ mode: 'native', taskDisplayMode: 'plan', lifetimeMs: 300_000 }),
+    fileRoots: z.array(z.string().min(1)).default([]),
   })
   .strict();
 

@@ -35,6 +35,9 @@ const ChatIdSchema = z.union([z.number().int().refine((n) => n !== 0, 'a chat id
  *   `/telegram/webhook`; register the public URL with `setWebhook { url, secret_token }`) and
  *   refuses every update whose `X-Telegram-Bot-Api-Secret-Token` is not `secretToken`
  *   (https://core.telegram.org/bots/api#setwebhook). Without it, open questions show the reply to type.
+ * - `fileRoots`: directories files attached with `card.attach(path)` may be read from and sent as
+ *   documents (a path must resolve, symlinks followed, inside one of them). Default none: the
+ *   final card names the file as not uploaded and no file is read.
  */
 export const TelegramConfigSchema = z
   .object({
@@ -58,6 +61,7 @@ export const TelegramConfigSchema = z
       })
       .strict()
       .optional(),
+    fileRoots: z.array(z.string().min(1)).default([]),
   })
   .strict();
 

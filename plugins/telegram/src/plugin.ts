@@ -44,7 +44,7 @@ export const telegram = defineChannel({
     });
     return {
       renderer,
-      transport: new TelegramTransport({ ...endpoint, chatId: config.chatId, threadId: config.threadId, drafts: config.drafts }),
+      transport: new TelegramTransport({ ...endpoint, chatId: config.chatId, threadId: config.threadId, drafts: config.drafts, fileRoots: config.fileRoots }),
       ...(config.webhook ? { interaction: new TelegramWebhook({ ...config.webhook, endpoint, callbackData }) } : {}),
     };
   },

@@ -21,4 +21,5 @@ export type OpenAIAgentsStreamedRun = AsyncIterable<OpenAIAgentsStreamEvent> & O
 export function mirrorOpenAIAgents(result: OpenAIAgentsStreamedRun, card: ProgressCard, options: MirrorOptions = {}): Promise<LiveRunResult> {
   return mirrorStream(result, card, withToolEffects(openAIAgentsMapper(() => result, options)), options.signal);
 }
+export { mirrorAgentToolStream, type OpenAIAgentToolStreamEvent } from './agent-tools.js';
 export { approveOnCard, type CardApprovalOptions, type OpenAIAgentsApprovalItem, type OpenAIAgentsInterruptedRun } from './approvals.js';

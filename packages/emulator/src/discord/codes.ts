@@ -10,6 +10,7 @@ export const DISCORD_ROUTES = {
   createMessage: 'messages.create',
   editMessage: 'messages.edit',
   deleteMessage: 'messages.delete',
+  listMessages: 'messages.list',
   interactionCallback: 'interactions.callback',
 } as const;
 
@@ -53,6 +54,8 @@ export const DiscordErrors = {
     }
     return error(400, 50035, 'Invalid Form Body', tree);
   },
+  /** A file over the upload limit (HTTP 413, https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes). */
+  entityTooLarge: () => error(413, 40005, 'Request entity too large'),
   alreadyAcknowledged: () => error(400, 40060, 'Interaction has already been acknowledged.'),
   /**
    * Edits of a message older than an hour have their own cap (30046). The HTTP status and the cap

@@ -10,8 +10,9 @@ import { DiscordBuckets, type DiscordBucketLimit } from './buckets.js';
 import { DISCORD_ROUTES, DISCORD_ROUTE_NAMES, DiscordErrors, type DiscordError, type DiscordRoute } from './codes.js';
 import { DiscordInteractions, type DiscordClick, type DiscordClickResult, type DiscordInteractionsConfig } from './interactions.js';
 import { DEFAULT_DISCORD_LIMITS, type DiscordLimits } from './limits.js';
-import { DiscordControlError, DiscordMessageStore, type DiscordMessageState, type StoredDiscordMessage } from './messages.js';
+import { DiscordControlError, DiscordMessageStore, type DiscordAttachment, type DiscordMessageState, type StoredDiscordMessage } from './messages.js';
 import { messageBodyProblem } from './validate.js';
+import { messagesAfter, readDiscordBody, type ReceivedDiscordFile } from './uploads.js';
 
 /** How long a create's `nonce` (with `enforce_nonce`) answers with the message it made, in ms (Discord: "the past few minutes"). */
 const NONCE_WINDOW_MS = 5 * 60_000;
@@ -51,6 +52,10 @@ export interface DiscordMessageSnapshot {
   readonly edits: number;
   readonly history: CallRecord[];
   readonly maxConcurrentCalls: number;
+  /** Files the message carries, with their bytes. */
+  readonly attachments?: readonly DiscordAttachment[];
+  /** The person who wrote it, for a message not posted by the bot. */
+  readonly authorId?: string;
 }
 
 /** A change of one message (for the preview page). */
@@ -84,6 +89,11 @@ export interface DiscordEmulatorCore {
   deleteMessage(id: string): DiscordMessageSnapshot;
   /** Moves a message's creation time back by `ms` (to reach the one-hour edit cap, 30046). @throws DiscordControlError */
   ageMessage(id: string, ms: number): DiscordMessageSnapshot;
+  /**
+   * A person writes `content` in `channelId`: what pushes a card up the chat. Returns its snapshot.
+   * @throws DiscordControlError for a channel the emulator does not know.
+   */
+  postUserMessage(channelId: string, content: string, options?: { authorId?: string }): DiscordMessageSnapshot;
   configureInteractions(config: DiscordInteractionsConfig | undefined): void;
   click(click: DiscordClick): Promise<DiscordClickResult>;
 }
@@ -133,6 +143,8 @@ export function createDiscordEmulator(options: DiscordEmulatorOptions = {}): Dis
       edits: m.edits,
       history: history.list({ key: m.id }),
       maxConcurrentCalls: inFlight.max(m.id),
+      ...(m.attachments ? { attachments: m.attachments } : {}),
+      ...(m.authorId ? { authorId: m.authorId } : {}),
     });
   const notify = (kind: DiscordMessageChange['kind'], id: string) => {
     if (changes.size > 0) changes.emit({ platform: 'discord', kind, at: clock(), message: snapshot(store.require(id)) });
@@ -144,15 +156,16 @@ export function createDiscordEmulator(options: DiscordEmulatorOptions = {}): Dis
     content: m.content,
     embeds: m.embeds,
     components: m.components,
-    author: { id: DEFAULT_DISCORD_APP.applicationId, username: 'progresscard', bot: true },
+    author: m.authorId ? { id: m.authorId, username: 'person' } : { id: DEFAULT_DISCORD_APP.applicationId, username: 'progresscard', bot: true },
+    attachments: (m.attachments ?? []).map(({ bytes: _bytes, ...file }) => file),
     timestamp: new Date(m.createdAt).toISOString(),
     edited_timestamp: m.edits > 0 ? new Date(m.updatedAt).toISOString() : null,
     ...(m.replyTo ? { message_reference: { message_id: m.replyTo, channel_id: m.channelId } } : {}),
   });
 
-  const run = async (c: Context, route: DiscordRoute, handler: (body: Json, token: string) => Outcome, options: { key?: string; bucket?: string; authed?: boolean } = {}) => {
+  const run = async (c: Context, route: DiscordRoute, handler: (body: Json, token: string, files: ReceivedDiscordFile[]) => Outcome, options: { key?: string; bucket?: string; authed?: boolean } = {}) => {
     const receivedAt = clock();
-    const body = ((await c.req.json().catch(() => ({}))) ?? {}) as Json;
+    const { body, files } = c.req.method === 'GET' ? { body: {}, files: [] } : await readDiscordBody(c);
     const key = options.key;
     const leave = key ? inFlight.enter(key) : () => {};
     try {
@@ -174,7 +187,7 @@ export function createDiscordEmulator(options: DiscordEmulatorOptions = {}): Dis
           history.record({ route, key, outcome: 'rejected', status: 429, code: 0, msg: rate.body!.global ? 'global rate limit' : 'rate limited', request: body, receivedAt });
           return new Response(JSON.stringify(rate.body), { status: 429, headers: { 'content-type': 'application/json', ...headers } });
         }
-        outcome = handler(body, token ?? '');
+        outcome = handler(body, token ?? '', files);
       }
       if (outcome.ok) {
         history.record({ route, key: outcome.key ?? key, outcome: 'accepted', status: outcome.status ?? 200, code: 0, msg: 'ok', request: body, card: outcome.card, receivedAt });
@@ -201,9 +214,10 @@ export function createDiscordEmulator(options: DiscordEmulatorOptions = {}): Dis
     return run(
       c,
       DISCORD_ROUTES.createMessage,
-      (body) => {
-        const problem = channelProblem(channelId) ?? messageBodyProblem(body, limits, true);
+      (body, _token, files) => {
+        const problem = channelProblem(channelId) ?? messageBodyProblem(body, limits, true, files.length);
         if (problem) return fail(problem);
+        if (files.some((file) => file.bytes.length > limits.maxAttachmentBytes)) return fail(DiscordErrors.entityTooLarge());
         const replyTo = (body.message_reference as Json | undefined)?.message_id;
         if (replyTo !== undefined && store.get(String(replyTo))?.channelId !== channelId) return fail(DiscordErrors.invalidFormBody('message_reference', 'REPLIES_UNKNOWN_MESSAGE', 'Unknown message'));
         const now = clock();
@@ -215,6 +229,7 @@ export function createDiscordEmulator(options: DiscordEmulatorOptions = {}): Dis
           id: store.newId(), channelId, replyTo: replyTo === undefined ? undefined : String(replyTo),
           content: typeof body.content === 'string' ? body.content : '', embeds: Array.isArray(body.embeds) ? body.embeds : [], components: Array.isArray(body.components) ? body.components : [],
           state: 'live', createdAt: now, updatedAt: now, edits: 0, oldEdits: 0,
+          ...(files.length > 0 ? { attachments: files.map((file) => attachmentOf(store.newId(), channelId, file)) } : {}),
         });
         if (nonceKey !== undefined) nonces.set(nonceKey, { id: message.id, at: now });
         notify('posted', message.id);
@@ -222,6 +237,14 @@ export function createDiscordEmulator(options: DiscordEmulatorOptions = {}): Dis
       },
       { bucket: channelId },
     );
+  });
+  app.get('/channels/:channel/messages', (c) => {
+    const channelId = c.req.param('channel');
+    return run(c, DISCORD_ROUTES.listMessages, () => {
+      const problem = channelProblem(channelId);
+      if (problem) return fail(problem);
+      return { ok: true, body: messagesAfter(store.list(), channelId, c.req.query('after'), c.req.query('limit')).map(messageJson) };
+    });
   });
   app.patch('/channels/:channel/messages/:message', (c) => {
     const channelId = c.req.param('channel');
@@ -301,9 +324,21 @@ export function createDiscordEmulator(options: DiscordEmulatorOptions = {}): Dis
       message.createdAt -= ms;
       return snapshot(message);
     },
+    postUserMessage: (channelId, content, options = {}) => {
+      if (!channels.has(channelId)) throw new DiscordControlError(`no channel ${channelId}`);
+      const now = clock();
+      const message = store.add({ id: store.newId(), channelId, content, embeds: [], components: [], state: 'live', createdAt: now, updatedAt: now, edits: 0, oldEdits: 0, authorId: options.authorId ?? '1250000000000000900' });
+      notify('posted', message.id);
+      return snapshot(message);
+    },
     configureInteractions: (config) => interactions.configure(config),
     click: (click) => interactions.click(click),
   };
+}
+
+/** An attachment as Discord answers it; `url` points at the CDN as Discord's do. */
+function attachmentOf(id: string, channelId: string, file: ReceivedDiscordFile): DiscordAttachment {
+  return { id, filename: file.filename, size: file.bytes.length, url: `https://cdn.discordapp.com/attachments/${channelId}/${id}/${encodeURIComponent(file.filename)}`, bytes: file.bytes };
 }
 
 /**

@@ -30,6 +30,8 @@ export interface DiscordLimits {
   readonly globalPerSecond: number;
   /** Age after which edits count against the old-message cap (30046): one hour. */
   readonly oldMessageAgeMs: number;
+  /** Largest attachment per file, in bytes: 10 MiB by default (https://discord.com/developers/docs/reference#uploading-files); larger answers 40005. */
+  readonly maxAttachmentBytes: number;
   /** Edits allowed per message once it is old, before 30046 (not documented, UNCONFIRMED). */
   readonly oldMessageEdits: number;
   /** An interaction must be answered within 3 s (https://discord.com/developers/docs/interactions/receiving-and-responding). */
@@ -41,6 +43,7 @@ export interface DiscordLimits {
 /** The documented (and, where marked, observed) values. */
 export const DEFAULT_DISCORD_LIMITS: DiscordLimits = {
   maxContentChars: 2000,
+  maxAttachmentBytes: 10 * 1024 * 1024,
   maxEmbeds: 10,
   embedTitleChars: 256,
   embedDescriptionChars: 4096,

@@ -16,6 +16,21 @@ export interface StoredDiscordMessage {
   edits: number;
   /** Edits made after the message was an hour old (30046). */
   oldEdits: number;
+  /** Files sent with the message (multipart `files[n]`). */
+  readonly attachments?: readonly DiscordAttachment[];
+  /** The person who wrote it, for a message not posted by the bot ({@link DiscordEmulatorCore.postUserMessage}). */
+  readonly authorId?: string;
+}
+
+/** A file a message carries. */
+export interface DiscordAttachment {
+  /** A snowflake-like id. */
+  readonly id: string;
+  readonly filename: string;
+  readonly size: number;
+  /** Where Discord serves it (`https://cdn.discordapp.com/attachments/<channel>/<id>/<filename>`). */
+  readonly url: string;
+  readonly bytes: Uint8Array;
 }
 
 /** Thrown by the emulator's controls for an unknown message. */

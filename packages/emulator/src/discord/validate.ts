@@ -7,9 +7,9 @@ const chars = (value: unknown) => (typeof value === 'string' ? [...value.trim()]
 /**
  * The checks Discord makes on a message body (content, embeds, components), answering 50035 with
  * the field path or 50006 for an empty message. `requireSomething`: creates need one of content,
- * embeds or components; edits do not.
+ * embeds, components or `files` (the count of files sent with it); edits do not.
  */
-export function messageBodyProblem(body: Json, limits: DiscordLimits, requireSomething: boolean): DiscordError | undefined {
+export function messageBodyProblem(body: Json, limits: DiscordLimits, requireSomething: boolean, files = 0): DiscordError | undefined {
   const content = body.content;
   if (content !== undefined && content !== null && typeof content !== 'string') return DiscordErrors.invalidFormBody('content', 'BASE_TYPE_STRING', 'Must be a string.');
   if (typeof content === 'string' && [...content].length > limits.maxContentChars)
@@ -50,6 +50,6 @@ export function messageBodyProblem(body: Json, limits: DiscordLimits, requireSom
       ids.add(id);
     }
   }
-  if (requireSomething && !(typeof content === 'string' && content.trim() !== '') && embeds.length === 0 && rows.length === 0) return DiscordErrors.emptyMessage();
+  if (requireSomething && !(typeof content === 'string' && content.trim() !== '') && embeds.length === 0 && rows.length === 0 && files === 0) return DiscordErrors.emptyMessage();
   return undefined;
 }

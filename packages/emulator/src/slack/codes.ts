@@ -14,6 +14,8 @@ export const SLACK_ROUTES = {
   stopStream: 'chat.stopStream',
   setStatus: 'assistant.threads.setStatus',
   history: 'conversations.history',
+  getUploadUrl: 'files.getUploadURLExternal',
+  completeUpload: 'files.completeUploadExternal',
 } as const;
 
 /** One of {@link SLACK_ROUTES}. */
@@ -44,6 +46,9 @@ export const SLACK_ROUTE_SCOPES: Readonly<Partial<Record<SlackRoute, string>>> =
   'chat.appendStream': 'chat:write',
   'chat.stopStream': 'chat:write',
   'assistant.threads.setStatus': 'chat:write',
+  // https://docs.slack.dev/reference/methods/files.getUploadURLExternal, …/files.completeUploadExternal
+  'files.getUploadURLExternal': 'files:write',
+  'files.completeUploadExternal': 'files:write',
 };
 
 const platform = (error: string): SlackError => ({ status: 200, error });
@@ -109,6 +114,12 @@ export const SlackErrors = {
    * has), HTTP 200 like every platform error (https://docs.slack.dev/reference/methods/chat.postMessage#errors).
    */
   missingScope: (needed: string, provided: readonly string[]): SlackError => ({ status: 200, error: 'missing_scope', fields: { needed, provided: provided.join(',') } }),
+  /** files.getUploadURLExternal without `filename`, or with a `length` of 0 or none ("Typically only occurs when the `length` provided is 0"). */
+  missingArgument: () => platform('missing_argument'),
+  /** files.getUploadURLExternal: `length` over the workspace's upload limit. */
+  fileUploadSizeRestricted: () => platform('file_upload_size_restricted'),
+  /** files.completeUploadExternal: "Could not find the file from the upload ticket" (unknown id, or its bytes never arrived). */
+  fileNotFound: () => platform('file_not_found'),
   /** HTTP 429 `ratelimited` with `Retry-After` seconds (https://api.slack.com/apis/rate-limits). */
   ratelimited: (retryAfterSeconds: number): SlackError => ({
     status: 429,

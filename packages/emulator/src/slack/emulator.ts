@@ -13,6 +13,7 @@ import { DEFAULT_SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { SlackInteractivityEmulator, type SlackClick, type SlackClickResult, type SlackInteractivityConfig } from './interactivity.js';
 import { SlackMessageControlError, SlackMessageStore, type SlackMessageState, type SlackStreamState, type StoredSlackMessage } from './messages.js';
 import { SlackStreams, type SlackOutcome, type SlackThreadStatus } from './streams.js';
+import { SlackFiles, type StoredSlackFile } from './files.js';
 
 /** The bot token and channel the emulator accepts when no options are given. */
 export const DEFAULT_SLACK_WORKSPACE = { botToken: 'xoxb-progresscard-emulator', teamId: 'T0PROGRESS', channel: 'C0PROGRESS' } as const;
@@ -55,6 +56,8 @@ export interface SlackMessageSnapshot {
   readonly maxConcurrentCalls: number;
   /** Set on a message opened with chat.startStream: its stream, as the user sees it. */
   readonly stream?: SlackStreamSnapshot;
+  /** Ids of the files the message carries (see {@link SlackEmulatorCore.files}). */
+  readonly fileIds?: readonly string[];
 }
 
 /** A streamed message's stream (its text is the message's `text`; blocks given at stop are its `blocks`). */
@@ -121,6 +124,8 @@ export interface SlackEmulatorCore {
   stopStreamByUser(ts: string): SlackMessageSnapshot;
   /** The status `assistant.threads.setStatus` set on a thread, until it clears (120 s, or the app's next message there). */
   threadStatus(channel: string, threadTs: string): SlackThreadStatus | undefined;
+  /** Every file uploaded through files.getUploadURLExternal, in upload order, with its bytes and where it was shared. */
+  files(): StoredSlackFile[];
 }
 
 /** A running Slack emulator. */
@@ -194,6 +199,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       updates: m.updates,
       history: history.list({ key: m.ts }),
       maxConcurrentCalls: inFlight.max(m.ts),
+      ...(m.fileIds ? { fileIds: m.fileIds } : {}),
       ...(m.stream
         ? {
             stream: {
@@ -343,6 +349,10 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       return { ok: true, fields: { messages, has_more: found.length > limit } };
     }),
   );
+  const files = new SlackFiles(store, clock, limits.maxFileBytes, (channel) => channelError(channel));
+  app.post(`/api/${SLACK_ROUTES.getUploadUrl}`, (c) => run(c, SLACK_ROUTES.getUploadUrl, (args) => files.getUploadUrl(args)));
+  app.post(`/api/${SLACK_ROUTES.completeUpload}`, (c) => run(c, SLACK_ROUTES.completeUpload, (args, token) => files.complete(args, token)));
+  files.mount(app);
   const interactivity = new SlackInteractivityEmulator(store, history, clock, (ts) => notify('updated', ts));
   interactivity.mount(app);
   app.notFound((c) => c.json({ ok: false, error: 'unknown_method' }, 404));
@@ -379,6 +389,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
     retryClick: (triggerId) => interactivity.retry(triggerId),
     setPublicBaseUrl: (url) => {
       interactivity.baseUrl = url;
+      files.baseUrl = url;
     },
     stopStreamByUser: (ts) => {
       if (!streams.stopByUser(ts)) throw new SlackMessageControlError(`message ${ts} does not stream now`);
@@ -386,6 +397,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       return snapshot(store.require(ts));
     },
     threadStatus: (channel, threadTs) => streams.status(channel, threadTs),
+    files: () => files.list().map((file) => structuredClone(file)),
   };
 }
 

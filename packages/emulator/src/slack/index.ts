@@ -6,3 +6,4 @@ export * from './emulator.js';
 export { SLACK_INTERACTION_ROUTE, type SlackClick, type SlackClickResult, type SlackInteractivityConfig } from './interactivity.js';
 export { SlackStreams, type SlackThreadStatus } from './streams.js';
 export type { SlackStreamState } from './messages.js';
+export type { StoredSlackFile } from './files.js';

@@ -34,6 +34,12 @@ export interface SlackLimits {
   readonly maxMarkdownChars: number;
   /** An assistant thread status clears after two minutes without a message (assistant.threads.setStatus). Default 120 000. */
   readonly statusTimeoutMs: number;
+  /**
+   * Largest file files.getUploadURLExternal accepts (`length`), in bytes; larger answers
+   * `file_upload_size_restricted`. Slack's help centre gives 1 GB per file
+   * (https://slack.com/help/articles/201330736-Add-files-to-Slack; not in the method reference).
+   */
+  readonly maxFileBytes: number;
 }
 
 /** The documented values. */
@@ -50,4 +56,5 @@ export const DEFAULT_SLACK_LIMITS: SlackLimits = {
   streamLifetimeMs: 300_000,
   maxMarkdownChars: 12_000,
   statusTimeoutMs: 120_000,
+  maxFileBytes: 1024 * 1024 * 1024,
 };

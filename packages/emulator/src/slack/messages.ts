@@ -34,6 +34,8 @@ export interface StoredSlackMessage {
   updates: number;
   /** Set on a message opened with chat.startStream. */
   stream?: SlackStream;
+  /** Files the message carries (shared by files.completeUploadExternal). */
+  readonly fileIds?: readonly string[];
 }
 
 /** A stream's state: `streaming` until chat.stopStream, its lifetime, or the user's Stop. */

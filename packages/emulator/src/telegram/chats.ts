@@ -39,6 +39,16 @@ export interface StoredTelegramMessage {
   readonly createdAt: number;
   updatedAt: number;
   edits: number;
+  /** The file of a document message (sendDocument). */
+  readonly document?: TelegramDocument;
+}
+
+/** A file a bot sent with sendDocument. */
+export interface TelegramDocument {
+  readonly fileId: string;
+  readonly fileName: string;
+  readonly size: number;
+  readonly bytes: Uint8Array;
 }
 
 /** A live draft of a private chat (`sendMessageDraft`). */

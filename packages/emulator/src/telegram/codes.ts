@@ -13,6 +13,7 @@ export const TELEGRAM_ROUTES = {
   sendMessageDraft: 'sendMessageDraft',
   answerCallbackQuery: 'answerCallbackQuery',
   deleteMessage: 'deleteMessage',
+  sendDocument: 'sendDocument',
 } as const;
 
 /** One of {@link TELEGRAM_ROUTES}. */
@@ -51,6 +52,10 @@ export const TelegramErrors = {
   draftPeerInvalid: () => bad('TEXTDRAFT_PEER_INVALID'),
   draftIdInvalid: () => bad('draft_id must be non-zero'),
   queryTooOld: () => bad('query is too old and response timeout expired or query ID is invalid'),
+  /** A multipart body over the upload limit (50 MB for bots; the official server's answer, UNCONFIRMED wording). */
+  entityTooLarge: (): TelegramError => ({ error_code: 413, description: 'Request Entity Too Large' }),
+  /** sendDocument without an uploaded `document` (a `file_id` or URL is not emulated). */
+  documentMissing: () => bad('there is no document in the request'),
   blocked: (): TelegramError => ({ error_code: 403, description: 'Forbidden: bot was blocked by the user' }),
   kicked: (): TelegramError => ({ error_code: 403, description: 'Forbidden: bot was kicked from the supergroup chat' }),
   /** HTTP 429 flood control with the seconds to wait. */

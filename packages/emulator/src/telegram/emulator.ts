@@ -8,9 +8,10 @@ import { InFlightTracker } from '../common/in-flight.js';
 import { SlidingWindowLimiter } from '../common/rate-limiter.js';
 import { listen } from '../common/server.js';
 import { TelegramCallbacks, type TelegramClick, type TelegramClickResult, type TelegramWebhookConfig } from './callbacks.js';
-import { TelegramControlError, TelegramStore, type StoredTelegramDraft, type StoredTelegramMessage, type TelegramChat, type TelegramMessageState } from './chats.js';
+import { TelegramControlError, TelegramStore, type TelegramDocument, type StoredTelegramDraft, type StoredTelegramMessage, type TelegramChat, type TelegramMessageState } from './chats.js';
 import { TELEGRAM_ROUTES, TELEGRAM_ROUTE_NAMES, TelegramErrors, type TelegramError, type TelegramRoute } from './codes.js';
 import { parseTelegramHtml } from './html.js';
+import { readArgs, toInt, uploadedFile, type Args } from './args.js';
 import { DEFAULT_TELEGRAM_LIMITS, type TelegramLimits } from './limits.js';
 
 /** The bot token and chats the emulator knows when no options are given. */
@@ -53,6 +54,8 @@ export interface TelegramMessageSnapshot {
   readonly edits: number;
   readonly history: CallRecord[];
   readonly maxConcurrentCalls: number;
+  /** The file of a document message, with its bytes. */
+  readonly document?: TelegramDocument;
 }
 
 /** A change of a message or draft (for the preview page). */
@@ -101,35 +104,8 @@ export interface TelegramEmulator extends TelegramEmulatorCore {
   close(): Promise<void>;
 }
 
-type Args = Record<string, unknown>;
 type Outcome = { ok: true; key?: string; result: unknown; card?: unknown } | { ok: false; error: TelegramError; key?: string };
 const fail = (error: TelegramError, key?: string): Outcome => ({ ok: false, error, key });
-
-async function readArgs(c: Context): Promise<Args> {
-  const type = c.req.header('content-type') ?? '';
-  const query = c.req.query();
-  if (type.includes('application/json')) {
-    const body: unknown = await c.req.json().catch(() => ({}));
-    return { ...query, ...(body && typeof body === 'object' ? (body as Args) : {}) };
-  }
-  if (c.req.method === 'GET') return query;
-  const form = await c.req.parseBody().catch(() => ({}));
-  const parsed: Args = { ...query };
-  for (const [k, v] of Object.entries(form)) {
-    const text = typeof v === 'string' ? v : String(v);
-    try {
-      parsed[k] = k === 'reply_markup' || k === 'reply_parameters' ? JSON.parse(text) : text;
-    } catch {
-      parsed[k] = text;
-    }
-  }
-  return parsed;
-}
-
-const toInt = (value: unknown): number | undefined => {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
-  return Number.isSafeInteger(n) ? n : undefined;
-};
 
 /**
  * Builds the Telegram Bot API emulator (getMe, sendMessage, editMessageText, sendMessageDraft,
@@ -172,6 +148,7 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
       edits: m.edits,
       history: history.list({ key: TelegramStore.key(m.chatId, m.messageId) }),
       maxConcurrentCalls: inFlight.max(TelegramStore.key(m.chatId, m.messageId)),
+      ...(m.document ? { document: m.document } : {}),
     });
   const notify = (kind: TelegramChange['kind'], m: StoredTelegramMessage) => {
     if (changes.size > 0) changes.emit({ platform: 'telegram', kind, at: clock(), message: snapshot(m) });
@@ -264,7 +241,7 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
     chat: { id: chat.id, type: chat.type, ...(chat.isForum ? { is_forum: true } : {}) },
     from: { id: DEFAULT_TELEGRAM_BOT.botId, is_bot: true, first_name: 'progresscard' },
     ...(m.threadId !== undefined ? { message_thread_id: m.threadId, is_topic_message: true } : {}),
-    text: m.text,
+    ...(m.document ? { document: { file_id: m.document.fileId, file_unique_id: m.document.fileId.slice(-12), file_name: m.document.fileName, file_size: m.document.size }, ...(m.text ? { caption: m.text } : {}) } : { text: m.text }),
     ...(m.replyMarkup ? { reply_markup: m.replyMarkup } : {}),
   });
 
@@ -332,6 +309,28 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
         store.draftLog.push({ ...draft });
         if (changes.size > 0) changes.emit({ platform: 'telegram', kind: 'draft', at: now, draft: { ...draft } });
         return { ok: true, key: `draft:${dkey}`, result: true, card: { text: body.source } };
+      },
+    ],
+    // A document uploaded as multipart (https://core.telegram.org/bots/api#senddocument): 50 MB at most; a caption of up to 1024 characters.
+    sendDocument: [
+      (args, token) => {
+        const target = chatOf(args);
+        if (target.error) return fail(target.error);
+        const chat = target.chat!;
+        const file = uploadedFile(args.document);
+        if (!file || file.bytes.length === 0) return fail(TelegramErrors.documentMissing());
+        if (file.bytes.length > limits.maxDocumentBytes) return fail(TelegramErrors.entityTooLarge());
+        const caption = typeof args.caption === 'string' ? args.caption : '';
+        if (caption.length > 1024) return fail(TelegramErrors.messageTooLong());
+        const floodError = flood(chat, token, false);
+        if (floodError) return fail(floodError);
+        const replyTo = toInt((args.reply_parameters as { message_id?: unknown } | undefined)?.message_id);
+        const now = clock();
+        const messageId = store.newId(chat.id);
+        const document = { fileId: `BQACAgIAAx0C${chat.id}_${messageId}`, fileName: file.filename, size: file.bytes.length, bytes: file.bytes };
+        const message = store.add({ chatId: chat.id, messageId, threadId: target.threadId, replyTo, source: caption, text: caption, state: 'live', createdAt: now, updatedAt: now, edits: 0, document });
+        notify('posted', message);
+        return { ok: true, key: TelegramStore.key(chat.id, messageId), result: messageResult(message, chat) };
       },
     ],
     answerCallbackQuery: [(args) => (callbacks.answer(args) ? { ok: true, result: true } : fail(TelegramErrors.queryTooOld()))],

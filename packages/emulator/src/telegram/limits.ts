@@ -18,6 +18,8 @@ export interface TelegramLimits {
   readonly maxTextChars: number;
   /** `callback_data` of an inline button: 1–64 bytes (https://core.telegram.org/bots/api#inlinekeyboardbutton). */
   readonly maxCallbackDataBytes: number;
+  /** A document a bot uploads (sendDocument, multipart): 50 MB (https://core.telegram.org/bots/api#sending-files). */
+  readonly maxDocumentBytes: number;
   /** A draft is "a temporary 30-second preview" (https://core.telegram.org/bots/api#sendmessagedraft). */
   readonly draftLifetimeMs: number;
   /** How long a callback query may be answered. Not documented (UNCONFIRMED); default 15 s. */
@@ -32,6 +34,7 @@ export const DEFAULT_TELEGRAM_LIMITS: TelegramLimits = {
   draftWindows: [{ limit: 1, intervalMs: 1000 }],
   maxTextChars: 4096,
   maxCallbackDataBytes: 64,
+  maxDocumentBytes: 50 * 1024 * 1024,
   draftLifetimeMs: 30_000,
   callbackAnswerMs: 15_000,
 };

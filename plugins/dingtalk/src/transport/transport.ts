@@ -82,6 +82,20 @@ function failedOf(results: unknown): FailedDelivery[] | undefined {
  * - update: the other variables with `PUT /v1.0/card/instances` (`updateCardDataByKey: true`) and the
  *   content through the streaming API (see `ContentMode`); each step only when it changed;
  * - a 200 whose `deliverResults[].success` is false is a failed send ({@link DingTalkDeliveryError}).
+ *
+ * No `attachFile` yet: the final card names an attached file as not uploaded. A robot can send a
+ * file into the chats it writes to (upload with the old-style `POST https://oapi.dingtalk.com/media/upload?type=file`,
+ * https://open.dingtalk.com/document/orgapp/upload-media-files, then `groupMessages/send` /
+ * `oToMessages/batchSend` with `msgKey` `sampleFile`, https://open.dingtalk.com/document/development/robot-message-type),
+ * but the `sampleFile` `msgParam` fields (`mediaId`, `fileName`, `fileType` in community code) are
+ * UNCONFIRMED against the official page, and the upload needs the oapi host, which the emulator
+ * does not serve yet.
+ *
+ * No `messagesAfter`: no DingTalk API lists a group's messages for an app robot (the robot
+ * methods send, recall and query the read state of the robot's own messages,
+ * https://open.dingtalk.com/document/orgapp/chatbots-send-one-on-one-chat-messages-in-batches and
+ * the robot-message pages), and the robot's callback receives only messages that @-mention it. A
+ * DingTalk card gets its completion ping by run time (`afterMs`) only.
  */
 export class DingTalkTransport implements CardTransport<DingTalkCardPayload, DingTalkTarget> {
   /** Cards whose send is between `new` and `delivered`. */

@@ -101,7 +101,7 @@ export function createDiscordRenderer(options: DiscordRendererOptions = {}): Car
       const { heading, items } = changedFilesLines(view.changedFiles, locale);
       blocks.push(cut([`**${escapeMarkdown(heading)}**`, ...items.map((item) => `• ${escapeMarkdown(item)}`)].join('\n'), 500));
     }
-    if ((view.attachments ?? []).length > 0) blocks.push(cut(view.attachments!.map((file) => `• ${escapeMarkdown(attachmentText(file, locale))}`).join('\n'), 500));
+    if ((view.attachments ?? []).length > 0) blocks.push(cut(view.attachments!.map((file) => `• ${attachmentLine(file, locale)}`).join('\n'), 1000));
     return blocks.join('\n\n') || '…';
   };
 
@@ -130,4 +130,10 @@ export function createDiscordRenderer(options: DiscordRendererOptions = {}): Car
       });
     },
   };
+}
+
+/** A file the run attached: a masked link to the uploaded file (`[📎 report.md](url)`), else its text. */
+function attachmentLine(file: NonNullable<CardView['attachments']>[number], locale: Locale): string {
+  const text = escapeMarkdown(attachmentText(file, locale));
+  return file.url && /^https:\/\/[^\s()<>]+$/.test(file.url) ? `[${text.replace(/[[\]]/g, '')}](${file.url})` : text;
 }

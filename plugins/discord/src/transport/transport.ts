@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { CallFailure, CardTransport, MessageRef, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core/plugin';
+import { readAttachmentFile, type AttachedFile, type AttachFileRequest, type CallFailure, type CardTransport, type MessageRef, type MessagesAfterRequest, type ReplyRequest, type SendRequest, type UpdateRequest } from '@progresscard/core/plugin';
 import { discordMessageProblems } from '../render/guards.js';
 import { DISCORD_LIMITS, type DiscordLimits } from '../render/limits.js';
 import { escapeMarkdown } from '../render/markdown.js';
 import type { DiscordMessage } from '../render/payload.js';
 import { DiscordLocalError, classifyDiscordError } from './classify.js';
-import { DISCORD_ROUTES, callDiscord, type DiscordEndpoint } from './routes.js';
+import { DISCORD_MAX_FILE_BYTES, DISCORD_ROUTES, callDiscord, type DiscordEndpoint } from './routes.js';
 
 /** Where a card goes: a channel (or thread) id, or the configured channel when left out. */
 export interface DiscordTarget {
@@ -25,11 +25,14 @@ export class DiscordTransport implements CardTransport<DiscordMessage, DiscordTa
   readonly #channelId: string;
   readonly #limits: DiscordLimits;
   readonly #sent = new Map<string, MessageRef>();
+  readonly #fileRoots: readonly string[];
 
-  constructor(endpoint: DiscordEndpoint, channelId: string, options: { limits?: DiscordLimits } = {}) {
+  /** `options.fileRoots`: where `attachFile` may read (default none: no file is read). */
+  constructor(endpoint: DiscordEndpoint, channelId: string, options: { limits?: DiscordLimits; fileRoots?: readonly string[] } = {}) {
     this.#endpoint = endpoint;
     this.#channelId = channelId;
     this.#limits = options.limits ?? DISCORD_LIMITS;
+    this.#fileRoots = options.fileRoots ?? [];
   }
 
   async send(request: SendRequest<DiscordMessage, DiscordTarget | string>): Promise<MessageRef> {
@@ -75,6 +78,47 @@ export class DiscordTransport implements CardTransport<DiscordMessage, DiscordTa
     const ref: MessageRef = { id: message.id, extra: { channelId: channel } };
     this.#sent.set(request.idempotencyKey, ref);
     return ref;
+  }
+
+  /**
+   * Sends a file the agent produced as a message with one attachment (`multipart/form-data`,
+   * `payload_json` + `files[0]`), a reply to the card once it is sent, else into the card's channel;
+   * `nonce` = the idempotency key with `enforce_nonce`, so a retry posts it once. Read only inside
+   * `fileRoots`, at most 10 MiB (Discord's default per-file limit). Answers the attachment's URL.
+   * @throws Error naming why (no roots, outside them, empty, over 10 MiB) or Discord's refusal
+   *   (40005 Request entity too large on a server with a lower limit).
+   */
+  async attachFile(request: AttachFileRequest<DiscordTarget | string>): Promise<AttachedFile> {
+    if (this.#fileRoots.length === 0) throw new DiscordLocalError('no folder is allowed for uploads (fileRoots not set)');
+    const bytes = await readAttachmentFile(request.path, { maxBytes: DISCORD_MAX_FILE_BYTES, roots: this.#fileRoots });
+    const fromCard = request.message?.extra?.channelId;
+    const channel = typeof fromCard === 'string' ? fromCard : typeof request.target === 'string' ? request.target : (request.target?.channelId ?? this.#channelId);
+    const message = await callDiscord(
+      this.#endpoint,
+      DISCORD_ROUTES.createMessage(channel),
+      {
+        attachments: [{ id: 0, filename: request.name }],
+        nonce: nonceOf(request.idempotencyKey),
+        enforce_nonce: true,
+        ...(request.message ? { message_reference: { message_id: request.message.id, fail_if_not_exists: false } } : {}),
+      },
+      { name: request.name, bytes },
+    );
+    const url = message.attachments?.[0]?.url;
+    return url ? { url } : {};
+  }
+
+  /**
+   * Messages in the card's channel after the card (GET messages `after` the card, up to 100; needs
+   * READ_MESSAGE_HISTORY), leaving out the bot's own replies to the card (continuation parts,
+   * files, pings). More than 100 newer messages: `atMost`.
+   */
+  async messagesAfter(request: MessagesAfterRequest<DiscordTarget | string>): Promise<number> {
+    const known = request.message.extra?.channelId;
+    const channel = typeof known === 'string' ? known : typeof request.target === 'string' ? request.target : (request.target?.channelId ?? this.#channelId);
+    const messages = await callDiscord(this.#endpoint, DISCORD_ROUTES.listMessagesAfter(channel, request.message.id, 100), undefined);
+    const after = messages.filter((m) => !(m.author?.bot && m.message_reference?.message_id === request.message.id)).length;
+    return Math.min(request.atMost, after);
   }
 
   classify(error: unknown): CallFailure {

@@ -21,11 +21,19 @@ export function changedFilesBlocks(view: CardView, locale: Locale, maxChars: num
   return [section([`*${plain(heading)}*`, ...items.map((item) => `• ${plain(item)}`)].join('\n'), 'changed_files', maxChars)];
 }
 
-/** The files the run attached: `📎 report.md`, or why one was not uploaded. */
+/**
+ * The files the run attached: `📎 report.md`, a link to the file when the upload answered its
+ * permalink (`<url|📎 report.md>`, https://docs.slack.dev/messaging/formatting-message-text#linking-urls),
+ * or why one was not uploaded.
+ */
 export function attachmentBlocks(view: CardView, locale: Locale, maxChars: number): SlackBlock[] {
   const files = view.attachments ?? [];
   if (files.length === 0) return [];
-  return [section(files.map((file) => `• ${plain(attachmentText(file, locale))}`).join('\n'), 'attachments', maxChars)];
+  const line = (file: (typeof files)[number]) => {
+    const text = plain(attachmentText(file, locale));
+    return file.url && /^https?:\/\/[^\s<>|]+$/.test(file.url) ? `<${file.url}|${text.replace(/\|/g, '¦')}>` : text;
+  };
+  return [section(files.map((file) => `• ${line(file)}`).join('\n'), 'attachments', maxChars)];
 }
 
 /** The liveness note as a context line while the running card has been quiet. */

@@ -1,4 +1,4 @@
-import type { AssistantThreadsSetStatusArguments, ChatAppendStreamArguments, ChatPostMessageArguments, ChatStartStreamArguments, ChatStopStreamArguments, ChatUpdateArguments, ConversationsHistoryArguments, WebClient } from '@slack/web-api';
+import type { FilesUploadV2Arguments, AssistantThreadsSetStatusArguments, ChatAppendStreamArguments, ChatPostMessageArguments, ChatStartStreamArguments, ChatStopStreamArguments, ChatUpdateArguments, ConversationsHistoryArguments, WebClient } from '@slack/web-api';
 
 /** What a chat call resolves to (the SDK throws for `ok: false`). */
 interface SlackAnswer {
@@ -9,6 +9,8 @@ interface SlackAnswer {
   readonly team_id?: string;
   /** `conversations.history`: the messages found. */
   readonly messages?: readonly unknown[];
+  /** `files.uploadV2`: one files.completeUploadExternal answer per channel, each with the files it shared. */
+  readonly files?: readonly unknown[];
 }
 
 /** One Web API method the transport calls, through the SDK. */
@@ -84,4 +86,22 @@ export const SLACK_API_ROUTES = {
     tier: 'Tier 3: 50+ per minute',
     call: (client, r) => client.conversations.history(r),
   }),
+  /**
+   * Uploads a file and shares it into a channel or thread with the SDK's `files.uploadV2`, which
+   * makes Slack's three calls: files.getUploadURLExternal (`filename`, `length`), a POST of the bytes
+   * to the `upload_url` it answered, files.completeUploadExternal (`files`, `channel_id`, `thread_ts`).
+   */
+  uploadFile: route<FilesUploadV2Arguments>({
+    method: 'files.uploadV2',
+    doc: 'https://docs.slack.dev/reference/methods/files.getUploadURLExternal',
+    tier: 'Tier 4: 100+ per minute (both methods)',
+    call: (client, r) => client.files.uploadV2(r),
+  }),
 } as const;
+
+/**
+ * Largest file the plugin uploads, in bytes: 100 MB. Slack's help centre allows 1 GB per file
+ * (https://slack.com/help/articles/201330736-Add-files-to-Slack); the plugin holds the file in
+ * memory while it uploads, so it stops well below that.
+ */
+export const SLACK_MAX_FILE_BYTES = 100 * 1024 * 1024;

@@ -1,11 +1,11 @@
-import { countingPlatformCalls, platformCallMade, type CallFailure, type CardTransport, type MessageRef, type MessagesAfterRequest, type ReplyRequest, type SendRequest, type UpdateRequest } from '@progresscard/core/plugin';
+import { countingPlatformCalls, platformCallMade, readAttachmentFile, type AttachedFile, type AttachFileRequest, type CallFailure, type CardTransport, type MessageRef, type MessagesAfterRequest, type ReplyRequest, type SendRequest, type UpdateRequest } from '@progresscard/core/plugin';
 import { LogLevel, WebClient } from '@slack/web-api';
 import type { SlackConfig } from '../config.js';
 import { SLACK_LIMITS, type SlackLimits } from '../render/limits.js';
 import type { SlackMessage } from '../render/payload.js';
 import { SlackLocalError, classifySlackError } from './classify.js';
 import { messageProblems } from '../render/guards.js';
-import { SLACK_API_ROUTES } from './routes.js';
+import { SLACK_API_ROUTES, SLACK_MAX_FILE_BYTES } from './routes.js';
 
 /** Where a card goes: a channel id, or the configured channel when left out. */
 export interface SlackTarget {
@@ -44,6 +44,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
   readonly #config: SlackConfig;
   readonly #limits: SlackLimits;
   readonly #sent = new Map<string, MessageRef>();
+  readonly #attached = new Map<string, AttachedFile>();
 
   constructor(config: SlackConfig, options: { client?: WebClient; limits?: SlackLimits } = {}) {
     this.#config = config;
@@ -135,6 +136,39 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
       SLACK_API_ROUTES.history.call(this.#client, { channel, oldest: request.message.id, inclusive: false, limit: Math.max(1, Math.min(request.atMost, 999)) }),
     );
     return Math.min(request.atMost, answer.messages?.length ?? 0);
+  }
+
+  /**
+   * Uploads a file the agent produced into the card's thread (a reply to the card), or into the
+   * card's channel before the card is sent, with the SDK's `files.uploadV2` (files.getUploadURLExternal,
+   * the bytes to its `upload_url`, files.completeUploadExternal with `channel_id` and `thread_ts`;
+   * scope `files:write`). Read only inside `fileRoots`, at most 100 MB. Answers the file's
+   * permalink, which the card links. Slack has no idempotency key for uploads: a file uploaded
+   * once per key is answered again from memory.
+   * @throws Error naming why (no roots, outside them, empty, over 100 MB) or Slack's refusal.
+   */
+  async attachFile(request: AttachFileRequest<SlackTarget | string>): Promise<AttachedFile> {
+    const known = this.#attached.get(request.idempotencyKey);
+    if (known) return known;
+    if (this.#config.fileRoots.length === 0) throw new SlackLocalError('no folder is allowed for uploads (fileRoots not set)');
+    const bytes = await readAttachmentFile(request.path, { maxBytes: SLACK_MAX_FILE_BYTES, roots: this.#config.fileRoots });
+    const replyChannel = request.message?.extra?.channel;
+    const target = typeof request.target === 'string' ? { channel: request.target } : (request.target ?? {});
+    const channel = typeof replyChannel === 'string' ? replyChannel : (target.channel ?? this.#config.channel);
+    const answer = await this.#inChannel(channel, () =>
+      SLACK_API_ROUTES.uploadFile.call(this.#client, {
+        channel_id: channel,
+        ...(request.message ? { thread_ts: request.message.id } : {}),
+        file: bytes,
+        filename: request.name,
+        title: request.name,
+      } as Parameters<typeof SLACK_API_ROUTES.uploadFile.call>[1]),
+    );
+    const permalink = (answer.files?.[0] as { files?: { permalink?: unknown }[] } | undefined)?.files?.[0]?.permalink;
+    const attached: AttachedFile = typeof permalink === 'string' ? { url: permalink } : {};
+    this.#attached.set(request.idempotencyKey, attached);
+    if (this.#attached.size > 10_000) this.#attached.delete(this.#attached.keys().next().value as string);
+    return attached;
   }
 
   classify(error: unknown): CallFailure {

@@ -10,6 +10,8 @@ export const TELEGRAM_METHODS = {
   editMessageText: 'editMessageText',
   /** https://core.telegram.org/bots/api#sendmessagedraft (Bot API 9.3; every bot since 9.5) */
   sendMessageDraft: 'sendMessageDraft',
+  /** https://core.telegram.org/bots/api#senddocument */
+  sendDocument: 'sendDocument',
   /** https://core.telegram.org/bots/api#answercallbackquery */
   answerCallbackQuery: 'answerCallbackQuery',
 } as const satisfies Record<string, keyof ApiMethods<never>>;
@@ -63,21 +65,41 @@ export interface TelegramEndpoint {
  * @throws TelegramApiError for an `ok: false` answer; TelegramRequestError when no answer came.
  */
 export async function callTelegram<M extends TelegramMethod>(endpoint: TelegramEndpoint, method: M, args: Opts<never>[M]): Promise<TelegramResult<M>> {
+  return request<TelegramResult<M>>(endpoint, method, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) });
+}
+
+/**
+ * Sends a file as a document (`sendDocument`, `multipart/form-data` with the file in `document`;
+ * https://core.telegram.org/bots/api#sending-files): `fields` are the other arguments, objects as
+ * JSON (`reply_parameters`).
+ * @throws like {@link callTelegram}.
+ */
+export async function sendTelegramDocument(endpoint: TelegramEndpoint, fields: Record<string, string | number | object>, file: { readonly name: string; readonly bytes: Uint8Array }): Promise<TelegramResult<'sendDocument'>> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+  form.append('document', new Blob([file.bytes]), file.name);
+  // fetch sets the multipart boundary itself.
+  return request<TelegramResult<'sendDocument'>>(endpoint, TELEGRAM_METHODS.sendDocument, { body: form });
+}
+
+async function request<T>(endpoint: TelegramEndpoint, method: TelegramMethod, init: { headers?: Record<string, string>; body: string | FormData }): Promise<T> {
   let response: Response;
-  let body: ApiResponse<TelegramResult<M>>;
+  let body: ApiResponse<T>;
   try {
     response = await fetch(`${endpoint.apiRoot.replace(/\/+$/, '')}/bot${endpoint.botToken}/${method}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(args),
+      ...init,
       signal: AbortSignal.timeout(endpoint.requestTimeoutMs),
     });
-    body = (await response.json()) as ApiResponse<TelegramResult<M>>;
+    body = (await response.json()) as ApiResponse<T>;
   } catch (error) {
     const name = error instanceof Error ? ((error as { code?: string }).code ?? error.name) : typeof error;
     throw new TelegramRequestError(method, name);
   }
   if (body && body.ok === true) return body.result;
-  const failed = (body ?? {}) as Partial<Extract<typeof body, { ok: false }>>;
+  const failed = (body ?? {}) as Partial<Extract<ApiResponse<T>, { ok: false }>>;
   throw new TelegramApiError(method, response.status, String(failed.description ?? `HTTP ${response.status}`), failed.parameters?.retry_after, failed.parameters?.migrate_to_chat_id);
 }
+
+/** Largest document a bot uploads: 50 MB (https://core.telegram.org/bots/api#sending-files). */
+export const TELEGRAM_MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;

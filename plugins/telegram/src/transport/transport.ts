@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CallFailure, CardTransport, MessageRef, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core/plugin';
+import { readAttachmentFile, type AttachedFile, type AttachFileRequest, type CallFailure, type CardTransport, type MessageRef, type ReplyRequest, type SendRequest, type UpdateRequest } from '@progresscard/core/plugin';
 import type { Message } from '@grammyjs/types';
 import { telegramMessageProblems } from '../render/guards.js';
 import { escapeHtml } from '../render/html.js';
@@ -7,7 +7,7 @@ import { TELEGRAM_LIMITS, type TelegramLimits } from '../render/limits.js';
 import type { TelegramMessage } from '../render/payload.js';
 import { TelegramLocalError, classifyTelegramError, isDraftRefused, isNotModified } from './classify.js';
 import { DraftKeeper } from './draft-keeper.js';
-import { TELEGRAM_METHODS, callTelegram, type TelegramEndpoint } from './routes.js';
+import { TELEGRAM_MAX_DOCUMENT_BYTES, TELEGRAM_METHODS, callTelegram, sendTelegramDocument, type TelegramEndpoint } from './routes.js';
 
 /** Where a card goes: a chat id (and a forum topic), or the configured chat when left out. */
 export interface TelegramTarget {
@@ -22,6 +22,8 @@ export interface TelegramTransportConfig extends TelegramEndpoint {
   readonly threadId?: number;
   /** Stream answer parts as drafts in private chats (default true). */
   readonly drafts: boolean;
+  /** Where `attachFile` may read (default none: no file is read). */
+  readonly fileRoots?: readonly string[];
 }
 
 /** A private chat: a user's id is positive (https://core.telegram.org/bots/api#chat). */
@@ -106,6 +108,41 @@ export class TelegramTransport implements CardTransport<TelegramMessage, Telegra
   async reply(request: ReplyRequest<TelegramTarget | number | string>): Promise<MessageRef> {
     const mention = request.mention && /^\d+$/.test(request.mention.id) ? `<a href="tg://user?id=${request.mention.id}">${escapeHtml(request.mention.name ?? request.mention.id)}</a> ` : '';
     return this.send({ target: request.target, payload: { text: `${mention}${escapeHtml(request.text)}` }, idempotencyKey: request.idempotencyKey, replacing: false, replyTo: request.message });
+  }
+
+  /**
+   * Sends a file the agent produced as a document (`sendDocument`, multipart), replying to the card
+   * once it is sent (in its forum topic), else into the card's chat. Read only inside `fileRoots`,
+   * at most 50 MB (the Bot API's upload limit). Telegram gives a bot no link to a message of a
+   * private chat or basic group, so the card names the file without a link. Sent once per key.
+   * @throws Error naming why (no roots, outside them, empty, over 50 MB) or Telegram's refusal.
+   *
+   * There is no `messagesAfter`: the Bot API has no method that reads a chat's history, and a bot
+   * in a group with privacy mode on (the default) receives no updates for people's ordinary
+   * messages (https://core.telegram.org/bots/features#privacy-mode), so it cannot tell how many
+   * messages came after a card. `message_id`s rising per chat would tell only once the bot sees a
+   * later id, and the only later message it sends at the final is the ping itself. A Telegram card
+   * therefore gets its completion ping by run time (`afterMs`) only.
+   */
+  async attachFile(request: AttachFileRequest<TelegramTarget | number | string>): Promise<AttachedFile> {
+    if (this.#sent.has(request.idempotencyKey)) return {};
+    const roots = this.#config.fileRoots ?? [];
+    if (roots.length === 0) throw new TelegramLocalError('no folder is allowed for uploads (fileRoots not set)');
+    const bytes = await readAttachmentFile(request.path, { maxBytes: TELEGRAM_MAX_DOCUMENT_BYTES, roots });
+    const card = request.message && !request.message.id.startsWith(DRAFT_PREFIX) ? request.message : undefined;
+    const { chatId, threadId } = this.#where(request.target, request.message);
+    const replyTo = replyToId(card?.id);
+    const message = await sendTelegramDocument(
+      this.#config,
+      {
+        chat_id: chatId,
+        ...(threadId !== undefined ? { message_thread_id: threadId } : {}),
+        ...(replyTo !== undefined ? { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true } } : {}),
+      },
+      { name: request.name, bytes },
+    );
+    this.#sent.set(request.idempotencyKey, { id: String(message.message_id), extra: { chatId } });
+    return {};
   }
 
   classify(error: unknown): CallFailure {

@@ -45,6 +45,14 @@ const REPLY_SUFFIX = '~reply';
  * and the core sends it again as a fresh message: a post to the user message's `response_url`
  * (single use). A continuation part goes there too. A `response_url` message is posted once, with
  * its first terminal payload (earlier non-final states are kept, not posted: the URL takes one call).
+ *
+ * No `attachFile`: in the HTTP callback mode this plugin uses, a bot cannot send a file. A stream
+ * reply carries text and images only (`msg_item` of `image`, base64), and a `response_url` post
+ * takes `markdown` or `template_card` (https://developer.work.weixin.qq.com/document/path/101138).
+ * Files need the long-connection mode (`aibot_upload_media_*`, then a media reply; official
+ * `@wecom/aibot-node-sdk` `uploadMedia`), which this plugin does not speak. The final card names an
+ * attached file as not uploaded. No `messagesAfter` either: the bot sees only the messages sent to
+ * it, and no API lists a chat's history.
  */
 export class WeComTransport implements CardTransport<WeComPayload, WeComTarget | string> {
   private readonly replies = new Map<string, ReplyMessage>();

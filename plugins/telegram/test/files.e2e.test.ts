@@ -1,0 +1,51 @@
+/**
+ * Telegram over its emulator (real loopback HTTP): a file the agent attached is sent as a document
+ * (sendDocument, multipart) replying to the card in its forum topic, and the final card names it;
+ * a file outside `fileRoots` is never read and the card says why.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_TELEGRAM_BOT } from '@progresscard/emulator';
+import { harness, type Harness } from './harness.js';
+
+let h: Harness | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function folder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'progresscard-telegram-files-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('Telegram: files the agent produced', () => {
+  it('sends the report as a document replying to the card in its topic, and the final card names it', { timeout: 60_000 }, async () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'report.md'), '# Weekly report\n\nAll green.\n');
+    const outside = join(folder(), 'id_rsa.txt');
+    writeFileSync(outside, 'not for the chat');
+    h = await harness({ plugin: { fileRoots: [dir] } });
+    const card = h.cards.open('telegram');
+    card.start({ title: 'Weekly report' });
+    await expect.poll(() => card.message?.id, { timeout: 20_000 }).toBeDefined();
+    card.attach(join(dir, 'report.md'));
+    card.attach(outside);
+    card.complete('The report is attached.');
+    const final = await card.finalDelivery;
+    expect(final).toMatchObject({ ok: true, status: 'completed' });
+    const documents = h.emulator.messages({ chatId: DEFAULT_TELEGRAM_BOT.groupChat }).filter((m) => m.document);
+    expect(documents).toHaveLength(1);
+    expect(documents[0]).toMatchObject({ replyTo: Number(final.message!.id), threadId: DEFAULT_TELEGRAM_BOT.topic, document: { fileName: 'report.md' } });
+    expect(Buffer.from(documents[0]!.document!.bytes).toString()).toContain('All green.');
+    const shown = h.emulator.message(DEFAULT_TELEGRAM_BOT.groupChat, Number(final.message!.id))!.text;
+    expect(shown).toContain('📎 report.md');
+    expect(shown).not.toContain('report.md (not uploaded');
+    expect(shown).toContain('📎 id_rsa.txt (not uploaded: outside the allowed folders, or not found)');
+  });
+});
