@@ -49,7 +49,7 @@ export const DEFAULT_SLOT_RANK: SlotRank = 'structural';
  * Windows smaller than this are one card's or one chat's own (Feishu's 5/s per message or chat):
  * no slots are kept free in them, every rank may fill them.
  */
-export const SHARED_WINDOW_MIN_LIMIT = 10;
+const SHARED_WINDOW_MIN_LIMIT = 10;
 
 /** Calls of `rank` a window of `limit` calls may hold (at least 1). */
 export function rankLimit(limit: number, rank: SlotRank): number {
