@@ -49,7 +49,7 @@ local function earliest(key, arrival)
     local burstSpacing = math.huge
     for _, window in ipairs(key.windows) do burstSpacing = math.min(burstSpacing, (window.span + delay) / window.limit) end
     at = math.max(at, key.last + burstSpacing * burstShare)
-    if not burst then
+    if not burst or #key.windows < 2 then
       at = math.max(at, key.last + key.spacing)
       for _, window in ipairs(key.windows) do at = math.max(at, key.last + (window.span + delay) / window.limit) end
     end
@@ -57,7 +57,7 @@ local function earliest(key, arrival)
       if window.nth then at = math.max(at, window.nth + window.span + delay) end
     end
   end
-  if not burst and key.pacedAt then at = math.max(at, key.pacedAt) end
+  if (not burst or #key.windows < 2) and key.pacedAt then at = math.max(at, key.pacedAt) end
   return at
 end
 for round = 1, 16 do

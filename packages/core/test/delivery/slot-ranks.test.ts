@@ -131,7 +131,7 @@ describe('first cards in a burst', () => {
  */
 async function fourProcesses(shared: boolean) {
   vi.useFakeTimers({ now: 1_700_000_000_000 });
-  const overrides = { budget: [{ limit: 20, intervalMs: 1000 }], perCardIntervalMs: 250 };
+  const overrides = { budget: FEISHU_ROUTE, perCardIntervalMs: 250 };
   const store = new InMemoryBudgetStore();
   const channels: MemoryChannel[] = Array.from({ length: 4 }, () => memoryChannel({ overrides, latencyMs: 30 }));
   const products = channels.map((channel) => {
@@ -168,11 +168,12 @@ async function fourProcesses(shared: boolean) {
 describe('finals first across processes sharing one budget store', () => {
   it("process B's finals are not held behind the updates of processes A1–A3, and together they keep the limit", { timeout: 60_000 }, async () => {
     const { finalWaits, calls, busyCalls } = await fourProcesses(true);
-    // A1–A3 did fill the route: 18 calls a second (all their updates may take of 20) over 18 s
-    expect(busyCalls).toBeGreaterThan(18 * 18);
+    // A1–A3 did fill the route: about 16 calls a second (its paced rate) over 18 s
+    expect(busyCalls).toBeGreaterThan(18 * 15);
     expect(finalWaits).toHaveLength(6);
-    // each final: its call reaching the platform (30 ms) plus at most two slots (52.5 ms at 20/s)
-    for (const wait of finalWaits) expect(wait).toBeLessThanOrEqual(2 * 30 + 2 * 52.5);
-    expect(maxCallsInWindow(calls, 1000)).toBeLessThanOrEqual(20);
+    // each final: its call reaching the platform (30 ms) plus at most two paced slots (61.2 ms at 16.3/s)
+    for (const wait of finalWaits) expect(wait).toBeLessThanOrEqual(2 * 30 + 2 * 61.2);
+    expect(maxCallsInWindow(calls, 1000)).toBeLessThanOrEqual(50);
+    expect(maxCallsInWindow(calls, 60_000)).toBeLessThanOrEqual(1000);
   });
 });

@@ -139,7 +139,8 @@ class KeyPacer {
     const count = arrivals.length - this.head;
     const last = this.lastArrival;
     let at = Math.max(arrival, last + burstSpacingMs(this.windows, latencyMarginMs));
-    if (!SLOT_RANK_POLICY[rank].burst) {
+    // A key of one window has no burst capacity beyond its pace (DingTalk's 20/s): every rank is paced.
+    if (!SLOT_RANK_POLICY[rank].burst || this.windows.length < 2) {
       at = Math.max(at, this.pacedAt, last + this.spacingMs);
       for (const window of this.windows) at = Math.max(at, last + (window.spanMs + latencyMarginMs) / window.limit);
     }

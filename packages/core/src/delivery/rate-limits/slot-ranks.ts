@@ -11,8 +11,8 @@ export type SlotRank = 'final' | 'first-card' | 'structural' | 'progress';
 /** What a rank may do with a key's budget. */
 export interface SlotRankPolicy {
   /**
-   * True: the call may run ahead of the key's paced schedule (see {@link burstSpacingMs}), as long
-   * as every window has room (a key idle for a while spends its burst capacity:
+   * True: the call may run ahead of the key's paced schedule (see {@link burstSpacingMs}) on a key
+   * of several windows (a key of one window has no capacity beyond its pace), as long as every window has room (a key idle for a while spends its burst capacity:
    * Feishu's 50/s within 1 000/min). False: the call waits for the paced schedule, which calls of
    * bursting ranks pushed back (they are paid back from the lower ranks' share).
    */
