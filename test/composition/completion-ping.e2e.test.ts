@@ -71,7 +71,8 @@ describe('completion ping over the emulators', () => {
     card.complete('All green.');
     expect((await card.finalDelivery).ok).toBe(true);
     const calls = feishuEmulator!.calls().filter((call) => !call.route.startsWith('auth.'));
-    expect(calls.map((call) => call.route)).toEqual(['im.message.create']);
-    expect(feishuEmulator!.messages()[0]!.content).toContain('All green.');
+    // One send (a CardKit card, the default, creates its entity first) and no update.
+    expect(calls.map((call) => call.route)).toEqual(['cardkit.card.create', 'im.message.create']);
+    expect(JSON.stringify(feishuEmulator!.messages()[0]!.card)).toContain('All green.');
   });
 });

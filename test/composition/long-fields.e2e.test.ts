@@ -63,9 +63,10 @@ describe('single-line fields of any length', () => {
     const message = emulators.feishu.messages()[0]!;
     // The rich card (the plain fallback has no header), with the answer and a short footer naming the model.
     expect(message.card).toMatchObject({ header: { template: 'green' } });
-    expect(message.content).toContain('END-OF-ANSWER');
-    expect(message.content).toMatch(/m{20,80}…/);
-    expect(message.content).not.toContain('m'.repeat(200));
+    const shown = JSON.stringify(message.card);
+    expect(shown).toContain('END-OF-ANSWER');
+    expect(shown).toMatch(/m{20,80}…/);
+    expect(shown).not.toContain('m'.repeat(200));
 
     const dingtalkContent = emulators.dingtalk.cards()[0]!.display.content;
     expect(dingtalkContent).toContain('END-OF-ANSWER');

@@ -47,7 +47,8 @@ describe('Feishu and DingTalk in one composition', () => {
     for (const card of [onFeishu, onDingTalk]) card.toolStarted('c1', 'shell', '{"command":"npm test"}');
     // Each platform accepts a card whose running time has advanced: the ticks reach both (however late).
     const shown = (bodies: unknown[]) => bodies.some((body) => /running · [1-9]\d*s/.test(JSON.stringify(body)));
-    const feishuBodies = () => feishuEmulator!.calls({ route: 'im.message.patch', outcome: 'accepted' }).map((call) => call.card);
+    // Every card a Feishu message accepted (CardKit updates of the default mode, or patches).
+    const feishuBodies = () => feishuEmulator!.messages().flatMap((m) => m.history.filter((call) => call.outcome === 'accepted').map((call) => call.card));
     // The content reaches DingTalk through the AI-card streaming API.
     const dingtalkBodies = () => dingtalkEmulator!.calls({ route: 'card.streaming', outcome: 'accepted' }).map((call) => call.request);
     await expect.poll(() => shown(feishuBodies()), { timeout: 15_000 }).toBe(true);

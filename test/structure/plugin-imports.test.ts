@@ -45,8 +45,8 @@ const plugins = readdirSync(join(repoRoot, 'plugins'), { withFileTypes: true })
   .map((entry) => entry.name);
 
 describe('plugins import the core only through its public entry points', () => {
-  it('finds the six channels', () => {
-    expect(plugins).toEqual(expect.arrayContaining(['feishu', 'dingtalk', 'slack', 'telegram', 'discord', 'wecom']));
+  it('finds the seven channels', () => {
+    expect(plugins).toEqual(expect.arrayContaining(['feishu', 'dingtalk', 'slack', 'telegram', 'discord', 'wecom', 'teams']));
   });
 
   it.each(plugins)('%s: sources import only @progresscard/core/plugin', (name) => {

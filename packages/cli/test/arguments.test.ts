@@ -25,7 +25,7 @@ describe('argument handling', () => {
   it('rejects a bad --port, --channel, --lang and --format, each naming itself', async () => {
     const cases: Array<[string[], string]> = [
       [['demo', '--port', '70000'], '--port'],
-      [['replay', 'x.jsonl', '--channel', 'teams'], '--channel'],
+      [['replay', 'x.jsonl', '--channel', 'mattermost'], '--channel'],
       [['replay', 'x.jsonl', '--lang', 'fr'], '--lang'],
       [['replay', 'x.jsonl', '--format', 'yaml'], '--format'],
       [['replay', 'x.jsonl', '--max-gap', '1.5s'], '--max-gap'],

@@ -52,7 +52,11 @@ describe('progresscard emulator', () => {
 
     const state = (await fetch(`${previewUrl}api/state`).then((r) => r.json())) as { run: { phase: string }; panels: Array<{ id: string }> };
     expect(state.run.phase).toBe('emulator');
-    expect(state.panels.map((p) => p.id)).toEqual(['feishu', 'dingtalk', 'slack', 'telegram', 'discord', 'wecom']);
+    const teamsForm = new URLSearchParams({ grant_type: 'client_credentials', client_id: value('TEAMS_APP_ID'), client_secret: value('TEAMS_APP_PASSWORD'), scope: 'https://api.botframework.com/.default' });
+    const teamsToken = await fetch(`${value('TEAMS_LOGIN_URL')}/${value('TEAMS_TENANT_ID')}/oauth2/v2.0/token`, { method: 'POST', body: teamsForm }).then((r) => r.json() as Promise<{ access_token?: string }>);
+    expect(teamsToken.access_token).toBeTruthy();
+
+    expect(state.panels.map((p) => p.id)).toEqual(['feishu', 'dingtalk', 'slack', 'telegram', 'discord', 'wecom', 'teams']);
 
     t.abort();
     expect(await run).toBe(EXIT.ok);

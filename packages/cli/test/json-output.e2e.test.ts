@@ -26,6 +26,7 @@ describe('replay --json', () => {
       ['telegram', ['completed'], true],
       ['discord', ['completed'], true],
       ['wecom', ['completed'], true],
+      ['teams', ['completed'], true],
     ]);
     for (const channel of parsed.summary.channels) {
       // send + at least the final update, all read back from the emulator's call history; WeCom pulls
@@ -49,6 +50,10 @@ describe('replay --json', () => {
     expect(data.state).toBe('finished');
     expect(data.cardParamMap.msgTitle).toBe('Fix the flaky test');
     expect(data.cardParamMap.msgContent).toContain('race');
+
+    const teams = parsed.cards.find((c) => c.channel === 'teams')!;
+    expect(teams).toMatchObject({ status: 'completed', delivered: true, payloadSource: 'emulator' });
+    expect(JSON.stringify(teams.payload)).toContain('✅ **Completed** · Fix the flaky test');
   }, 30_000);
 
   it('replays to one channel only with --channel', async () => {

@@ -71,7 +71,7 @@ describe('replay engine', () => {
     // The trace says completed, but the Feishu emulator answers every card call with a 500.
     const trace = await loadTrace(fixture('short-run.events.jsonl'), 'short-run');
     emulators = await startEmulators(['feishu']);
-    for (const route of ['im.message.create', 'im.message.patch']) {
+    for (const route of ['im.message.create', 'im.message.patch', 'cardkit.card.create', 'cardkit.card.update', 'cardkit.card.settings', 'cardkit.element.content']) {
       emulators.emulator(feishuChannel)!.faults.add({ route, respond: { status: 500, body: { code: 500, msg: 'injected outage' } } });
     }
     const result = await replayTrace({ trace, speed: 30, channels: emulatedPlugins(emulators, { tickMs: replayTickMs(30) }), finalTimeoutMs: 4_000 });

@@ -23,6 +23,7 @@ export { MAX_TIMER_MS } from './shared/timer-duration.js';
 
 // Stores: API budgets (the throttle) and open cards, in memory or shared (`@progresscard/redis`).
 export { InMemoryBudgetStore, budgetSafetyMarginMs, pacingIntervalMs, type BudgetStore, type SlotRequest } from './delivery/rate-limits/budget-store.js';
+export { SLOT_RANK_POLICY, DEFAULT_SLOT_RANK, BURST_SPACING_SHARE, rankLimit, type SlotRank, type SlotRankPolicy } from './delivery/rate-limits/slot-ranks.js';
 export { InMemoryCardStore, type CardStore, type StoredCard, type StoredTool, type StoredFinal, type StoredFinishedTool, type CardLease, type LeaseRenewal } from './delivery/durable/card-store.js';
 export { DEFAULT_LEASE_TTL_MS } from './delivery/durable/card-leases.js';
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/failures/retry-settings.js';

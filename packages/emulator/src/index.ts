@@ -5,3 +5,4 @@ export * from './slack/index.js';
 export * from './telegram/index.js';
 export * from './discord/index.js';
 export * from './wecom/index.js';
+export * from './teams/index.js';

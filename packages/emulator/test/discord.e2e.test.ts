@@ -35,6 +35,19 @@ describe('Discord REST emulator', () => {
     expect((await call('PATCH', `${messages}/${id}`, { content: 'x' })).body).toMatchObject({ code: 10008 });
   });
 
+  it('an edit the client gave up on is still applied after its injected latency: a late apply, over a newer edit (F17)', async () => {
+    emulator = await startDiscordEmulator();
+    const id = (await call('POST', messages, { content: 'one' })).body.id as string;
+    emulator.faults.add({ route: 'messages.edit', nth: 1, latencyMs: 800 });
+    const late = fetch(`${emulator.apiUrl}${messages}/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json', authorization: `Bot ${APP.botToken}` }, body: JSON.stringify({ content: 'two (older)' }), signal: AbortSignal.timeout(100) });
+    await expect(late).rejects.toThrow();
+    expect((await call('PATCH', `${messages}/${id}`, { content: 'three (newer)' })).status).toBe(200);
+    expect(emulator.message(id)!.content).toBe('three (newer)');
+    for (const until = Date.now() + 10_000; emulator.message(id)!.content !== 'two (older)' && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    // No version on an edit: the late one replaces the newer content.
+    expect(emulator.message(id)!.content).toBe('two (older)');
+  });
+
   it('refuses what Discord refuses with 50035 naming the field, 50006, 10003, 50001, 401', async () => {
     emulator = await startDiscordEmulator({ channelsWithoutAccess: ['42'] });
     expect((await call('POST', messages, { content: 'x'.repeat(2001) })).body).toMatchObject({ code: 50035, errors: { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] } } });

@@ -1,50 +1,63 @@
 /**
  * The paced budget of `BudgetStore.reserve` as one Lua script, so that a reservation over several
  * keys is atomic across every process using the Redis. Mirrors core's `InMemoryBudgetStore`: per key
- * the arrivals (newest last, the latest `max(limit)` kept, enough for every window), a pause, and the
- * earliest departure at which every key allows one more arrival.
+ * the arrivals (newest last, the latest `max(limit)` kept, enough for every window), a pause, the
+ * paced schedule (earliest arrival of a paced rank's next call; bursting ranks push it back), and
+ * the earliest departure at which every key allows one more arrival of the request's rank.
  *
- * KEYS: for each budget key, its arrivals list then its pause key.
- * ARGV: notBefore, arrivalDelayMs, reserve (1) or only look (0), then for each key: its spacing (ms),
- * its window count n, and n pairs of limit and widened span (ms).
+ * KEYS: for each budget key, its arrivals list, its pause key, then its paced-schedule key.
+ * ARGV: notBefore, arrivalDelayMs, reserve (1) or only look (0), burst (1: the rank may run ahead of
+ * the paced schedule) or not (0), the share of the fastest window's spacing a burst keeps
+ * (`BURST_SPACING_SHARE`), then for each key: its spacing (ms), its window count n, and n
+ * triples of limit, the limit for the request's rank (`rankLimit`) and widened span (ms).
  * Returns the departure (epoch ms) as a string, so that fractions survive.
  */
 export const RESERVE_SCRIPT = `
 local notBefore = tonumber(ARGV[1])
 local delay = tonumber(ARGV[2])
 local reserve = ARGV[3] == '1'
-local count = #KEYS / 2
+local burst = ARGV[4] == '1'
+local burstShare = tonumber(ARGV[5])
+local count = #KEYS / 3
 local keys = {}
-local pos = 4
+local pos = 6
 local departure = notBefore
 for i = 1, count do
-  local key = { list = KEYS[2 * i - 1], spacing = tonumber(ARGV[pos]), windows = {}, maxLimit = 0, horizon = 0 }
+  local key = { list = KEYS[3 * i - 2], paced = KEYS[3 * i], spacing = tonumber(ARGV[pos]), windows = {}, maxLimit = 0, horizon = 0 }
   local n = tonumber(ARGV[pos + 1])
   pos = pos + 2
   local length = redis.call('LLEN', key.list)
   for w = 1, n do
-    local window = { limit = tonumber(ARGV[pos]), span = tonumber(ARGV[pos + 1]) }
-    pos = pos + 2
+    local window = { limit = tonumber(ARGV[pos]), rankLimit = tonumber(ARGV[pos + 1]), span = tonumber(ARGV[pos + 2]) }
+    pos = pos + 3
     if window.limit > key.maxLimit then key.maxLimit = window.limit end
     if window.span > key.horizon then key.horizon = window.span end
-    if length >= window.limit then window.nth = tonumber(redis.call('LINDEX', key.list, -window.limit)) end
+    if length >= window.rankLimit then window.nth = tonumber(redis.call('LINDEX', key.list, -window.rankLimit)) end
     key.windows[w] = window
   end
   local last = redis.call('LINDEX', key.list, -1)
   if last then key.last = tonumber(last) end
-  local paused = redis.call('GET', KEYS[2 * i])
+  local pacedAt = redis.call('GET', key.paced)
+  if pacedAt then key.pacedAt = tonumber(pacedAt) end
+  local paused = redis.call('GET', KEYS[3 * i - 1])
   if paused and tonumber(paused) > departure then departure = tonumber(paused) end
   keys[i] = key
 end
 local function earliest(key, arrival)
   local at = arrival
   if key.last then
-    at = math.max(at, key.last + key.spacing)
+    local burstSpacing = math.huge
+    for _, window in ipairs(key.windows) do burstSpacing = math.min(burstSpacing, (window.span + delay) / window.limit) end
+    at = math.max(at, key.last + burstSpacing * burstShare)
+    if not burst or #key.windows < 2 then
+      at = math.max(at, key.last + key.spacing)
+      for _, window in ipairs(key.windows) do at = math.max(at, key.last + (window.span + delay) / window.limit) end
+    end
     for _, window in ipairs(key.windows) do
-      at = math.max(at, key.last + (window.span + delay) / window.limit)
       if window.nth then at = math.max(at, window.nth + window.span + delay) end
     end
   end
+  if (not burst or #key.windows < 2) and key.pacedAt then at = math.max(at, key.pacedAt) end
   return at
 end
 for round = 1, 16 do
@@ -54,12 +67,16 @@ for round = 1, 16 do
   departure = candidate
 end
 if reserve then
-  local arrival = string.format('%.17g', departure + delay)
+  local arrival = departure + delay
+  local stored = string.format('%.17g', arrival)
   for i = 1, count do
     local key = keys[i]
-    redis.call('RPUSH', key.list, arrival)
+    local ttl = math.ceil(2 * key.horizon + delay)
+    redis.call('RPUSH', key.list, stored)
     redis.call('LTRIM', key.list, -key.maxLimit, -1)
-    redis.call('PEXPIRE', key.list, math.ceil(2 * key.horizon + delay))
+    redis.call('PEXPIRE', key.list, ttl)
+    local pacedAt = math.max(key.pacedAt or arrival, arrival) + key.spacing
+    redis.call('SET', key.paced, string.format('%.17g', pacedAt), 'PX', math.ceil(ttl + math.max(0, pacedAt - arrival)))
   end
 end
 return string.format('%.17g', departure)

@@ -1,4 +1,4 @@
-import { budgetSafetyMarginMs, InMemoryBudgetStore, pacingIntervalMs, type BudgetKey, type BudgetStore, type BudgetWindow, type Logger, type SlotRequest } from '@progresscard/core';
+import { BURST_SPACING_SHARE, budgetSafetyMarginMs, DEFAULT_SLOT_RANK, InMemoryBudgetStore, pacingIntervalMs, rankLimit, SLOT_RANK_POLICY, type BudgetKey, type BudgetStore, type BudgetWindow, type Logger, type SlotRequest } from '@progresscard/core';
 import type { Redis } from 'ioredis';
 import { PAUSE_SCRIPT, RESERVE_SCRIPT } from './budget-script.js';
 import { luaCommand, type LuaCommand } from './lua-command.js';
@@ -82,7 +82,7 @@ export class RedisBudgetStore implements BudgetStore {
     for (const { key, windows } of request.keys) checkWindows(key, windows);
     if (this.client.status === 'ready') {
       try {
-        const departure = Number(await this.reserveScript(request.keys.length * 2, ...this.scriptKeys(request), ...this.scriptArgs(request, reserve)));
+        const departure = Number(await this.reserveScript(request.keys.length * 3, ...this.scriptKeys(request), ...this.scriptArgs(request, reserve)));
         this.recovered();
         return departure;
       } catch (error) {
@@ -96,14 +96,15 @@ export class RedisBudgetStore implements BudgetStore {
   }
 
   private scriptKeys(request: SlotRequest): string[] {
-    return request.keys.flatMap(({ key }) => [`${this.prefix}budget:${key}`, `${this.prefix}pause:${key}`]);
+    return request.keys.flatMap(({ key }) => [`${this.prefix}budget:${key}`, `${this.prefix}pause:${key}`, `${this.prefix}paced:${key}`]);
   }
 
   private scriptArgs(request: SlotRequest, reserve: boolean): string[] {
-    const args = [String(request.notBefore), String(Math.max(0, request.arrivalDelayMs)), reserve ? '1' : '0'];
+    const rank = request.rank ?? DEFAULT_SLOT_RANK;
+    const args = [String(request.notBefore), String(Math.max(0, request.arrivalDelayMs)), reserve ? '1' : '0', SLOT_RANK_POLICY[rank].burst ? '1' : '0', String(BURST_SPACING_SHARE)];
     for (const { windows } of request.keys) {
       args.push(String(pacingIntervalMs(windows)), String(windows.length));
-      for (const window of windows) args.push(String(window.limit), String(window.intervalMs + budgetSafetyMarginMs(window.intervalMs)));
+      for (const window of windows) args.push(String(window.limit), String(rankLimit(window.limit, rank)), String(window.intervalMs + budgetSafetyMarginMs(window.intervalMs)));
     }
     return args;
   }

@@ -88,6 +88,38 @@ describe('RedisBudgetStore', () => {
     expect(Math.max(...departures) - T0).toBeGreaterThan(9 * 1050);
   });
 
+  it('serves finals of one process ahead of the updates three others keep taking, and keeps the same departures as the in-memory store', async () => {
+    const prefix = uniquePrefix('ranks');
+    const stores = await Promise.all([0, 1, 2, 3].map(() => open(prefix)));
+    const memory = new InMemoryBudgetStore();
+    const key: BudgetKey = FEISHU_PATCH;
+    const finalsAt = [T0 + 2000, T0 + 4000, T0 + 6000];
+    const waits: number[] = [];
+    const arrivals: number[] = [];
+    // Like each process's pump: a call is reserved once the store says its slot is due. Processes
+    // 1–3 always have updates waiting and look first at every step; process 4 has the finals.
+    const take = async (store: RedisStore, request: SlotRequest): Promise<boolean> => {
+      const due = await store.budgets.nextDeparture(request);
+      expect(due).toBe(memory.nextDeparture(request));
+      if (due > request.notBefore) return false;
+      const departure = await store.budgets.reserve(request);
+      expect(departure).toBe(memory.reserve(request));
+      arrivals.push(departure);
+      return true;
+    };
+    for (let t = T0; t < T0 + 7000; t += 5) {
+      for (const store of stores.slice(0, 3)) await take(store, { keys: [key], notBefore: t, arrivalDelayMs: 0, rank: 'progress' });
+      const final = finalsAt[waits.length];
+      if (final !== undefined && final <= t && (await take(stores[3]!, { keys: [key], notBefore: t, arrivalDelayMs: 0, rank: 'final' }))) waits.push(t - final);
+    }
+    expect(waits).toHaveLength(3);
+    // each final within one paced slot (61.2 ms), however many updates the others have waiting
+    for (const wait of waits) expect(wait).toBeLessThanOrEqual(65);
+    expect(overfull(arrivals, 50, 1000 + budgetSafetyMarginMs(1000))).toBe(0);
+    // and the updates used the route meanwhile at its paced rate (16.3/s)
+    expect(arrivals.length).toBeGreaterThan(6.5 * 15);
+  });
+
   it('a pause set by one process holds the others back', async () => {
     const prefix = uniquePrefix('pause');
     const [first, second] = await Promise.all([open(prefix), open(prefix)]);

@@ -53,6 +53,12 @@ const TemplateKeysSchema = z.object({
  * - `target`: default destination, `{type:'group', openConversationId}` or `{type:'user', userId}`;
  *   `ProgressCards.open(channel, target)` may give one per card.
  * - `baseUrl`: default `https://api.dingtalk.com`; any http(s) URL, e.g. the emulator's.
+ * - `oapiBaseUrl`: the old-style host files are uploaded to (`/media/upload`, with a token from its
+ *   `/gettoken`); default `https://oapi.dingtalk.com`, or `baseUrl` when that is not the default
+ *   (the emulator serves both).
+ * - `fileRoots`: directories files attached with `card.attach(path)` may be read from and sent by
+ *   the robot into the card's chat (at most 20 MB each). Default none: the final card names the
+ *   file as not uploaded and no file is read.
  * - feature switches (the core kit's, also from `DINGTALK_CARD_*` variables, which win): `progressive`,
  *   `footerStyle`, `footerFields`, `toolFoldAfter` (overrides `maxToolLines`), `cardPer`, `locale`
  *   (default: the run's, else the channel's), `completionPing`, `runCallCap`, `monthlyQuota`; see `resolveFeatureSwitches`.
@@ -97,6 +103,8 @@ export const DingTalkConfigSchema = z.object({
   cardTemplateId: z.string().trim().min(1),
   target: DingTalkTargetSchema.optional(),
   baseUrl: HttpUrlSchema.default(DINGTALK_API_BASE_URL),
+  oapiBaseUrl: HttpUrlSchema.optional(),
+  fileRoots: z.array(z.string().min(1)).default([]),
   timeZone: z
     .string()
     .refine((tz) => {

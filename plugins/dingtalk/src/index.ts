@@ -16,6 +16,7 @@ export {
 } from './config.js';
 export type { DingTalkCardPayload, FailedCardState, StreamEnd } from './render/payload.js';
 export type { ContentMode } from './transport/card-writer.js';
+export { DINGTALK_MAX_FILE_BYTES, DINGTALK_OAPI_BASE_URL } from './transport/media-upload.js';
 export type { DingTalkTarget } from './transport/target.js';
 export { DingTalkStreamCallbacks, type DingTalkStreamCallbacksOptions } from './interaction/stream-callbacks.js';
 export { DingTalkHttpCallbacks, verifyDingTalkSignature, type DingTalkHttpCallbacksOptions } from './interaction/http-callbacks.js';

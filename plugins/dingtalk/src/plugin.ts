@@ -1,5 +1,5 @@
 import { defineChannel, type ChannelContext, type DefinedChannel } from '@progresscard/core/plugin';
-import { DINGTALK_DEFAULTS, DINGTALK_MONTHLY_QUOTA, DingTalkConfigError, DingTalkConfigSchema, type DingTalkConfig } from './config.js';
+import { DINGTALK_API_BASE_URL, DINGTALK_DEFAULTS, DINGTALK_MONTHLY_QUOTA, DingTalkConfigError, DingTalkConfigSchema, type DingTalkConfig } from './config.js';
 import { DINGTALK_ENV_VARIABLES } from './env.js';
 import type { DingTalkCardPayload } from './render/payload.js';
 import { DingTalkRenderer } from './render/renderer.js';
@@ -9,6 +9,7 @@ import type { DingTalkTarget } from './transport/target.js';
 import { AccessTokenCache } from './transport/token.js';
 import { DingTalkTransport } from './transport/transport.js';
 import { CardWriter } from './transport/card-writer.js';
+import { DINGTALK_OAPI_BASE_URL, DingTalkMediaUploader } from './transport/media-upload.js';
 import { dingtalkInteraction } from './interaction/callbacks.js';
 
 /** The DingTalk channel plugin as `dingtalk(config)` returns it; `config` shows `appSecret` and `callbacks.apiSecret` as `<hidden>`. */
@@ -85,6 +86,18 @@ export const dingtalk = defineChannel({
       defaultTarget: c.target,
       callbackType: c.callbacks ? (c.callbacks.mode === 'http' ? 'HTTP' : 'STREAM') : undefined,
       callbackRouteKey: c.callbacks?.mode === 'http' ? c.callbacks.routeKey : undefined,
+      files: {
+        roots: c.fileRoots,
+        uploader: new DingTalkMediaUploader({
+          // A non-default baseUrl (the emulator, a proxy) serves the old-style routes too, unless told otherwise: no token goes to a host not configured.
+          baseUrl: c.oapiBaseUrl ?? (c.baseUrl === DINGTALK_API_BASE_URL ? DINGTALK_OAPI_BASE_URL : c.baseUrl),
+          timeoutMs: c.timeoutMs,
+          appKey: c.appKey,
+          appSecret: c.appSecret,
+          http,
+          now: options.now,
+        }),
+      },
     });
     const interaction = dingtalkInteraction(c, { http, tokens }, (view) => renderer.render(view));
     return { renderer, transport, ...(interaction ? { interaction } : {}) };

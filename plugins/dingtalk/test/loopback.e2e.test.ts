@@ -134,7 +134,9 @@ describe('DingTalk plugin ↔ core ↔ emulator', () => {
     expect(Math.abs(wordsShown * 5 - shownChars)).toBeLessThanOrEqual(21 * 5);
     expect(totalChars - shownChars).toBeGreaterThan(400_000);
     expect(shownText).not.toContain('END-OF-ANSWER');
-  });
+    // 21 cards of 2 500 characters each go through the emulator's rate limits: tens of seconds on a busy
+    // machine, not the e2e default of 20 s.
+  }, 120_000);
 
   it('an invalid openConversationId fails the card after one try of its final, with one error, no retry ladder', async () => {
     const s = await setup();

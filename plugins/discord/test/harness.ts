@@ -11,6 +11,8 @@ export interface HarnessOptions {
   readonly emulator?: DiscordEmulatorOptions;
   /** Turn the buttons on, verified with the emulator's own public key (its key pair is made per emulator). */
   readonly interactive?: boolean;
+  /** Retry settings of the core beside the harness's shorter retry delays. */
+  readonly retry?: Parameters<typeof createProgressCards>[0]['retry'];
 }
 
 /**
@@ -45,7 +47,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   });
   const logger = recordingLogger();
   const t0 = Date.now();
-  const cards = createProgressCards({ channels: [plugin], logger, env: {}, retry: { finalRetryDelaysMs: [500, 1000, 2000], updateRetryDelaysMs: [500, 1000, 2000] } });
+  const cards = createProgressCards({ channels: [plugin], logger, env: {}, retry: { finalRetryDelaysMs: [500, 1000, 2000], updateRetryDelaysMs: [500, 1000, 2000], ...options.retry } });
   return {
     emulator,
     plugin,

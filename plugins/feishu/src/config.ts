@@ -6,7 +6,7 @@ const RECEIVE_ID_TYPES = ['chat_id', 'open_id', 'user_id', 'union_id', 'email'] 
 /** One of {@link RECEIVE_ID_TYPES}. */
 export type ReceiveIdType = (typeof RECEIVE_ID_TYPES)[number];
 
-/** How cards reach Feishu: patched card messages, or CardKit card entities with a streamed answer. */
+/** How cards reach Feishu: patched card messages, or CardKit card entities with a streamed answer (the default). */
 export const FEISHU_CARD_MODES = ['message', 'cardkit'] as const;
 /** One of {@link FEISHU_CARD_MODES}. */
 export type FeishuCardMode = (typeof FEISHU_CARD_MODES)[number];
@@ -83,10 +83,12 @@ export const FEISHU_CARDKIT_DEFAULTS: ChannelSettings = {
  * - `overflow`: an answer too long for one card continues in follow-up cards (default) or is only cut.
  * - `callbacks`: how card button clicks come back (see {@link FeishuCallbacksSchema}); without it,
  *   open questions show the text reply to type instead of buttons.
- * - `mode`: `message` (default) sends a card message and patches it (`im.v1.message.patch`);
- *   `cardkit` creates a CardKit card entity in streaming mode, sends it by reference and types the
- *   answer out with element-content updates (https://open.larkoffice.com/document/uAjLw4CM/ukzMukzMukzM/feishu-cards/streaming-updates-openapi-overview).
- *   CardKit needs the app permission `cardkit:card:write` and Feishu clients 7.20+.
+ * - `mode`: `cardkit` (default) creates a CardKit card entity in streaming mode, sends it by
+ *   reference and types the answer out with element-content updates
+ *   (https://open.larkoffice.com/document/uAjLw4CM/ukzMukzMukzM/feishu-cards/streaming-updates-openapi-overview);
+ *   it needs the app permission `cardkit:card:write` and Feishu clients 7.20+. Without the permission
+ *   (code 99991672) the channel falls back to `message` for the rest of the process, with one warning.
+ *   `message` sends a card message and patches it (`im.v1.message.patch`).
  * - `workingReaction`: opt-in; `true` (the `Typing` emoji) or a Feishu emoji type (`OnIt`, case-sensitive,
  *   https://open.feishu.cn/document/server-docs/im-v1/message-reaction/emojis-introduce): the bot's own
  *   card message carries that reaction while the run goes on and loses it at the final, on every
@@ -114,7 +116,7 @@ export const FeishuConfigSchema = z
     requestTimeoutMs: z.number().int().positive().max(MAX_TIMER_MS, { message: `at most ${MAX_TIMER_MS} ms (setTimeout's limit)` }).default(10_000),
     overflow: z.enum(['follow-up', 'truncate']).default('follow-up'),
     callbacks: FeishuCallbacksSchema.optional(),
-    mode: z.enum(FEISHU_CARD_MODES).default('message'),
+    mode: z.enum(FEISHU_CARD_MODES).default('cardkit'),
     workingReaction: z
       .union([z.boolean(), z.string().regex(/^[A-Za-z0-9_]+$/, 'expected a Feishu emoji type such as Typing or OnIt')])
       .default(false)

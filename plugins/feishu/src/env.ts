@@ -5,7 +5,7 @@ import { FeishuConfigError, type FeishuConfigInput } from './config.js';
  * The environment variables `feishu.fromEnv()` reads, in order. Required: `FEISHU_APP_ID`,
  * `FEISHU_APP_SECRET` and `FEISHU_CHAT_ID` (the chat cards go to, an `oc_…` chat_id); optional:
  * `FEISHU_DOMAIN` (`feishu`, `lark` or a base URL such as an emulator's), `FEISHU_CARD_MODE`
- * (`message` or `cardkit`), `FEISHU_CALLBACKS` (`long-connection` or `http:<port>`: card buttons) and,
+ * (`cardkit`, the default, or `message`), `FEISHU_CALLBACKS` (`long-connection` or `http:<port>`: card buttons) and,
  * with `http:<port>`, `FEISHU_CALLBACK_VERIFICATION_TOKEN` / `FEISHU_CALLBACK_ENCRYPT_KEY`
  * (`callbacks.verificationToken` / `callbacks.encryptKey`: without either, HTTP callbacks are not verified).
  */
@@ -14,7 +14,7 @@ export const FEISHU_ENV_VARIABLES: readonly EnvVariable<FeishuConfigInput>[] = [
   { name: 'FEISHU_APP_SECRET', field: 'appSecret', required: true, secret: true, hint: 'the app secret' },
   { name: 'FEISHU_CHAT_ID', field: 'receiveId', required: true, hint: 'the chat cards go to, oc_…' },
   { name: 'FEISHU_DOMAIN', field: 'domain', required: false, hint: 'feishu (default), lark or a base URL' },
-  { name: 'FEISHU_CARD_MODE', field: 'mode', required: false, hint: 'message (default) or cardkit (streamed answer)' },
+  { name: 'FEISHU_CARD_MODE', field: 'mode', required: false, hint: 'cardkit (default: streamed answer; needs cardkit:card:write) or message (patched card)' },
   {
     name: 'FEISHU_CALLBACKS',
     field: 'callbacks',

@@ -22,8 +22,9 @@ export interface FeishuPluginOptions {
 }
 
 /**
- * The Feishu/Lark channel: Card JSON 2.0 cards sent and patched through the official SDK, or with
- * `mode: 'cardkit'` CardKit card entities whose answer types itself out; an answer too long for one
+ * The Feishu/Lark channel through the official SDK: CardKit card entities whose answer types itself
+ * out (the default, `mode: 'cardkit'`; plain patched cards without the `cardkit:card:write` scope),
+ * or with `mode: 'message'` Card JSON 2.0 card messages patched in place; an answer too long for one
  * card continues in reply cards (`renderContinuations`).
  *
  * ```ts

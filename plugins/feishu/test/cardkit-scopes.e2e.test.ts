@@ -111,7 +111,9 @@ describe('Feishu CardKit without its scope, and refused card entities', () => {
     const finals = await runCards(h, c.events, 3);
 
     for (const final of finals) expect(final).toMatchObject({ ok: false, error: expect.stringMatching(/^feishu lacks permission scope im:message, im:message:send_as_bot/) });
-    expect(h.emulator.calls({ route: 'im.message.create' })).toHaveLength(1);
+    // CardKit (the default) creates each card's entity first, so the three sends may already be in
+    // flight when the first refusal comes back: at most one refused send per card, never a ladder.
+    expect(h.emulator.calls({ route: 'im.message.create' }).length).toBeLessThanOrEqual(3);
     const problems = h.logger.lines.filter((line) => line.startsWith('warn') || line.startsWith('error'));
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^error feishu: the app lacks permission scope im:message, im:message:send_as_bot: send stops/);

@@ -7,7 +7,8 @@ import { f05Answer } from './views.js';
  * Field fault cases as Feishu answers them (F05's answer is generated, see views.ts): the per-message
  * limit 230020 (F01), 5 updates/s a message (F02), Feishu's card markdown limits (F05) and the
  * edit window (F10). The shared behaviour (F01, F02, F05, F06, F08 on any channel) runs in
- * conformance.e2e.test.ts.
+ * conformance.e2e.test.ts. The faults are on the IM card's patch route, so every card here is a
+ * patched IM card (`mode: 'message'`); CardKit's answers to the same cases are in cases-cardkit.e2e.test.ts.
  */
 const cases = loadFaultCases(new URL('./fixtures/faults.jsonl', import.meta.url));
 
@@ -22,7 +23,7 @@ const PATCH = 'im.message.patch';
 describe('field fault cases (Feishu, through the emulator)', () => {
   it('F01 rate limit answered mid-run: latest state wins, never older, one message', async () => {
     const c = cases.get('F01')!;
-    h = await harness({ scale: 10 });
+    h = await harness({ scale: 10, plugin: { mode: 'message' } });
     // "FEISHU patch #2 -> 400 {code:230020}"
     h.emulator.faults.add({ route: PATCH, nth: 2, respond: { status: 400, body: { code: 230020, msg: 'This operation triggers the frequency limit.' } } });
     const card = h.cards.open('feishu');
@@ -44,7 +45,7 @@ describe('field fault cases (Feishu, through the emulator)', () => {
 
   it('F02 burst of state changes: one request in flight, never stale, under 5 updates/s', async () => {
     const c = cases.get('F02')!;
-    h = await harness({ scale: 5 });
+    h = await harness({ scale: 5, plugin: { mode: 'message' } });
     // "every call takes 400 ms to answer"
     h.emulator.faults.add({ route: PATCH, latencyMs: 400 });
     const card = h.cards.open('feishu');
@@ -64,7 +65,7 @@ describe('field fault cases (Feishu, through the emulator)', () => {
   it('F05 content over the limits: nothing refused, valid markdown, the main card says it was shortened', async () => {
     const c = cases.get('F05')!;
     const events = c.events.map((e) => (e.type === 'answer.delta' ? { ...e, text: f05Answer() } : e));
-    h = await harness({ scale: 10 });
+    h = await harness({ scale: 10, plugin: { mode: 'message' } });
     const card = h.cards.open('feishu', undefined, { locale: 'en' });
     await h.play(card, events);
     const final = await card.finalDelivery;
@@ -84,7 +85,7 @@ describe('field fault cases (Feishu, through the emulator)', () => {
   it('F05 content over the limits: the rest follows in reply cards, once each', async () => {
     const c = cases.get('F05')!;
     const events = c.events.map((e) => (e.type === 'answer.delta' ? { ...e, text: f05Answer() } : e));
-    h = await harness({ scale: 10 });
+    h = await harness({ scale: 10, plugin: { mode: 'message' } });
     const card = h.cards.open('feishu', undefined, { locale: 'en' });
     await h.play(card, events);
     const final = await card.finalDelivery;
@@ -102,7 +103,7 @@ describe('field fault cases (Feishu, through the emulator)', () => {
 
   it('F10 card past its edit window: one failed call, no retry loop, the final goes out once as a fresh card', async () => {
     const c = cases.get('F10')!;
-    h = await harness({ scale: 20 });
+    h = await harness({ scale: 20, plugin: { mode: 'message' } });
     // "FEISHU patch answers 400 {code:230031} from the first call on" (for the card's first message)
     const off = h.emulator.onChange((change) => {
       if (change.kind !== 'created') return;

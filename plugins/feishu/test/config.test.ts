@@ -14,6 +14,7 @@ describe('feishu config', () => {
       replyInThread: false,
       requestTimeoutMs: 10_000,
       overflow: 'follow-up',
+      mode: 'cardkit',
     });
     const plugin = feishu(base, { env: {} });
     // Feature switches at their defaults: progressive updates, compact footer, one card per run, and a
@@ -24,8 +25,10 @@ describe('feishu config', () => {
       tickMs: 3000,
       budget: [{ limit: 50, intervalMs: 1000 }, { limit: 1000, intervalMs: 60_000 }],
       perCardIntervalMs: 250,
-      debounceMs: 2500,
+      // CardKit (the default mode) releases text every second: the client types each piece out.
+      debounceMs: 1000,
     });
+    expect(feishu({ ...base, mode: 'message' }, { env: {} }).defaults).toMatchObject({ debounceMs: 2500 });
     expect(plugin.overrides).toEqual({});
     expect(FEISHU_DEFAULTS.tickMs).toBe(3000);
   });

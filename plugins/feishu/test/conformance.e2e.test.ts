@@ -54,6 +54,9 @@ const driver: ConformanceDriver = {
         appSecret,
         domain: emulator.baseUrl,
         receiveId: 'oc_team',
+        // The driver maps send/update to the IM card's routes (create/patch): a patched IM card.
+        // CardKit (the default mode) has its cases in cases-cardkit.e2e.test.ts.
+        mode: 'message',
         ...setup.timing,
         ...(setup.interaction ? { callbacks: { mode: 'http', port: 0, verificationToken: VERIFICATION_TOKEN, encryptKey: ENCRYPT_KEY } } : {}),
       },

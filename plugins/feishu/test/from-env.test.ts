@@ -30,9 +30,10 @@ describe('feishu.fromEnv', () => {
     expect(attempt).toThrow(/^feishu domain \(FEISHU_DOMAIN\) = "ftp:\/\/open.feishu.cn" /);
   });
 
-  it('FEISHU_CARD_MODE=cardkit turns on the streamed CardKit mode; a wrong value names the variable', () => {
+  it('CardKit is the default; FEISHU_CARD_MODE=message turns on the patched IM card; a wrong value names the variable', () => {
+    expect(feishu.fromEnv({}, { env: ENV }).config.mode).toBe('cardkit');
+    expect(feishu.fromEnv({}, { env: { ...ENV, FEISHU_CARD_MODE: 'message' } }).config.mode).toBe('message');
     expect(feishu.fromEnv({}, { env: { ...ENV, FEISHU_CARD_MODE: 'cardkit' } }).config.mode).toBe('cardkit');
-    expect(feishu.fromEnv({}, { env: ENV }).config.mode).toBe('message');
     expect(() => feishu.fromEnv({}, { env: { ...ENV, FEISHU_CARD_MODE: 'stream' } })).toThrow(/^feishu mode \(FEISHU_CARD_MODE\) = "stream" /);
   });
 

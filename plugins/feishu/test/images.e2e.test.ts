@@ -87,7 +87,8 @@ describe('Feishu: images in tool results and answers (over loopback)', () => {
   });
 
   it('a key Feishu no longer accepts (230099 / 200570): the update is sent again without the image, the card is not stuck', async () => {
-    h = await harness({ scale: 10 });
+    // 230099 is the IM patch's answer: the card here is a patched IM card.
+    h = await harness({ scale: 10, plugin: { mode: 'message' } });
     const card = h.cards.open('feishu', undefined, { locale: 'en' });
     await h.play(card, [
       { at: 0, type: 'run.started', title: 'Expired key', locale: 'en' },

@@ -36,7 +36,8 @@ describe('Feishu: the opt-in "working" reaction on the bot\'s own card (over loo
     ['the card message was recalled (removing its reaction fails, ignored)', (em: Harness['emulator'], first: string) => em.recall(first)],
   ] as const) {
     it(`the final on a fresh message removes the reaction from the earlier one: ${scenario}`, async () => {
-      h = await harness({ scale: 10, plugin: { workingReaction: 'OnIt' } });
+      // A patched IM card: the broken first message refuses patches, which a CardKit card never sends.
+      h = await harness({ scale: 10, plugin: { workingReaction: 'OnIt', mode: 'message' } });
       const card = h.cards.open('feishu');
       await h.play(card, RUN.slice(0, 2));
       await h.cards.idle();

@@ -12,7 +12,11 @@ export interface HarnessOptions {
   /** Default: the emulator's forum supergroup, topic 42. */
   readonly plugin?: Partial<TelegramConfigInput>;
   readonly emulator?: TelegramEmulatorOptions;
+  /** Retry settings of the core beside the harness's scaled delays (script time, like every core setting). */
+  readonly retry?: CoreOptions['retry'];
 }
+
+type CoreOptions = Parameters<typeof createProgressCards>[0];
 
 /** A Telegram emulator, the plugin pointed at it over loopback, and a composition of the core. */
 export interface Harness {
@@ -63,7 +67,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     clock: { now: () => t0 + (Date.now() - t0) * scale },
     logger,
     env: {},
-    retry: { finalRetryDelaysMs: [1000, 2000, 4000].map((d) => d / scale), updateRetryDelaysMs: [1000, 2000, 4000].map((d) => d / scale) },
+    retry: { finalRetryDelaysMs: [1000, 2000, 4000].map((d) => d / scale), updateRetryDelaysMs: [1000, 2000, 4000].map((d) => d / scale), ...options.retry },
   });
   const wall = (atMs: number) => t0 + atMs / scale;
   return {

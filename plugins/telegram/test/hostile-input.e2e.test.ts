@@ -1,3 +1,4 @@
+import { HOSTILE_EVENTS, LONE_SURROGATE } from '@progresscard/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
 
@@ -11,28 +12,11 @@ afterEach(async () => {
   h = undefined;
 });
 
-const circular: Record<string, unknown> = { a: 1 };
-circular.self = circular;
-const HOSTILE: Record<string, unknown>[] = [
-  { type: 'run.started', title: 'x\ud83d <b>bold</b> & <script> \u0000 ' + 'T'.repeat(5000) },
-  null as never,
-  { type: 'nope' },
-  { type: 'answer.delta', text: 42 },
-  { type: 'tool.started', id: 't1', name: '<i>sh</i>\ud83d', args: { command: 'echo "<a href=x>" & ls `x', big: 10n } },
-  { type: 'tool.started', id: 't2', name: 'x'.repeat(10_000), args: circular },
-  { type: 'thinking.delta', text: '<tg-spoiler>**\ud83d' },
-  { type: 'tool.finished', id: 't1', ok: true, summary: '</b></i></code><pre>' + '\ud83d'.repeat(3) },
-  { type: 'tool.finished', id: 't2', ok: false, error: '&amp;&lt;' + 'e'.repeat(20_000) },
-  { type: 'answer.delta', text: 'A '.repeat(3000) + '```\nunclosed <pre> & \ud83d' },
-  { type: 'answer.delta', text: '\n| a | b |\n|---|---|\n| <x> | & |\n' + '😀'.repeat(2500) },
-  { type: 'run.completed', answer: 'FINAL <answer> & done ' + '\ud83d' + 'z'.repeat(6000) },
-];
-
 describe('Telegram: hostile input', () => {
   it('push never throws, nothing is refused, the card ends completed with the answer', async () => {
     h = await harness({ scale: 10 });
     const card = h.cards.open('telegram');
-    for (const [i, event] of HOSTILE.entries()) {
+    for (const [i, event] of HOSTILE_EVENTS.entries()) {
       expect(() => card.push(event as never), `event ${i}`).not.toThrow();
     }
     const final = await card.finalDelivery;
@@ -40,6 +24,6 @@ describe('Telegram: hostile input', () => {
     expect(h.emulator.calls({ outcome: 'rejected' })).toEqual([]);
     const [message] = h.emulator.messages();
     expect(message!.text).toContain('FINAL <answer> & done');
-    expect(message!.text).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+    expect(message!.text).not.toMatch(LONE_SURROGATE);
   }, 60_000);
 });

@@ -39,6 +39,15 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
+/** What a channel's scope check found: `warn` when a scope is missing and the channel falls back. */
+export interface ScopeCheckResult {
+  readonly status: 'pass' | 'warn';
+  /** One line: the scope, and what the channel does with or without it. */
+  readonly summary: string;
+  /** How to grant the scope, or how to choose the mode that does not need it. */
+  readonly details: readonly string[];
+}
+
 /** One platform API call as an emulator recorded it (the fields both emulators share). */
 export interface EmulatorCall {
   readonly seq: number;
@@ -128,6 +137,13 @@ export interface ChannelDescriptor<Id extends string = string, Emulator extends 
      * @throws Error with the platform's answer (code and message, never the secret).
      */
     checkCredentials?(env: Env): Promise<void>;
+    /**
+     * Asks the platform whether the app holds the permission scopes the plugin's mode uses beyond
+     * sending cards (e.g. Feishu's `cardkit:card:write` for CardKit cards), and says what the channel
+     * falls back to without them. Absent: `doctor` has no scope to check for this channel.
+     * @throws Error when the platform could not be asked (the check then warns: cards still go out).
+     */
+    checkScopes?(env: Env, plugin: AnyChannelPlugin): Promise<ScopeCheckResult>;
     /** What the `callbacks` check says about card callbacks (buttons) on this platform. */
     readonly callbacks: {
       /** How to turn card callbacks on (config and the platform console), shown when they are off or refused. */

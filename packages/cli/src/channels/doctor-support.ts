@@ -1,5 +1,5 @@
 /**
- * Small helpers the channel descriptors' `doctor` sections share: a token call over fetch, and
+ * Small helpers the channel descriptors' `doctor` sections share: JSON calls over fetch, and
  * every string inside a payload.
  */
 
@@ -27,6 +27,25 @@ export async function postJson(url: string, body: unknown, headers: Readonly<Rec
     return { status: response.status, json: JSON.parse(text) as Record<string, unknown> };
   } catch {
     throw new Error(`POST ${url} answered HTTP ${response.status} with a body that is not JSON`);
+  }
+}
+
+/**
+ * GETs `url` and returns the parsed JSON answer, whatever its status.
+ * @throws Error naming the URL when the request fails or the answer is not JSON.
+ */
+export async function getJson(url: string, headers: Readonly<Record<string, string>> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+  let response: Response;
+  try {
+    response = await fetch(url, { headers, signal: AbortSignal.timeout(CREDENTIALS_TIMEOUT_MS) });
+  } catch (error) {
+    throw new Error(`GET ${url} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const text = await response.text();
+  try {
+    return { status: response.status, json: JSON.parse(text) as Record<string, unknown> };
+  } catch {
+    throw new Error(`GET ${url} answered HTTP ${response.status} with a body that is not JSON`);
   }
 }
 

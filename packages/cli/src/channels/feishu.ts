@@ -5,6 +5,7 @@ import { CliUsageError } from '../errors.js';
 import { feishuTemplate, renderFeishuMessage } from '../preview/render-feishu.js';
 import type { ChannelDescriptor, Env } from './descriptor.js';
 import { postJson, stringsIn } from './doctor-support.js';
+import { checkFeishuScopes } from './feishu-scopes.js';
 
 /** The chat the demo's Feishu cards go to (any `oc_…` id is a chat to the emulator). */
 export const EMULATED_FEISHU_CHAT_ID = 'oc_progresscarddemo';
@@ -19,7 +20,8 @@ const FEISHU_RATE_LIMIT_CODES = new Set([99991400, 230020]);
 
 /**
  * `FEISHU_CARD_MODE` for the emulated channel too (`message` or `cardkit`; the real channel reads it
- * through `feishu.fromEnv`): with `cardkit` the demo's cards are CardKit entities whose answer types out.
+ * through `feishu.fromEnv`): without it the plugin's default, CardKit entities whose answer types out;
+ * with `message` patched IM card messages.
  */
 function emulatedCardMode(env: NodeJS.ProcessEnv = process.env): { mode?: 'message' | 'cardkit' } {
   const mode = env.FEISHU_CARD_MODE?.trim();
@@ -28,7 +30,7 @@ function emulatedCardMode(env: NodeJS.ProcessEnv = process.env): { mode?: 'messa
   return { mode };
 }
 
-/** Feishu / Lark: message cards sent and patched through the im/v1 API, or CardKit entities (`FEISHU_CARD_MODE=cardkit`). */
+/** Feishu / Lark: CardKit entities whose answer types out (the default), or message cards patched through the im/v1 API (`FEISHU_CARD_MODE=message`). */
 export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
   id: 'feishu',
   label: 'Feishu / Lark',
@@ -92,6 +94,7 @@ export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
         throw new Error(`Feishu refused the app credentials: code ${String(json.code)} (${String(json.msg ?? '')})`);
       }
     },
+    checkScopes: (env, plugin) => checkFeishuScopes(feishuBaseUrl(env), env, plugin),
     payloadProblems: (payload) => {
       const card = payload as { schema?: unknown; header?: { title?: unknown }; body?: { elements?: unknown } } | null;
       const problems: string[] = [];

@@ -5,9 +5,10 @@ import { discordChannel } from './discord.js';
 import { slackChannel } from './slack.js';
 import { telegramChannel } from './telegram.js';
 import { wecomChannel } from './wecom.js';
+import { teamsChannel } from './teams.js';
 
 /** The channels this CLI ships with, in the order commands list them. Add a built-in channel here. */
-export const CHANNELS = [feishuChannel, dingtalkChannel, slackChannel, telegramChannel, discordChannel, wecomChannel] as const satisfies readonly AnyChannelDescriptor[];
+export const CHANNELS = [feishuChannel, dingtalkChannel, slackChannel, telegramChannel, discordChannel, wecomChannel, teamsChannel] as const satisfies readonly AnyChannelDescriptor[];
 
 /** A channel the CLI ships with. */
 export type BuiltInChannelId = (typeof CHANNELS)[number]['id'];

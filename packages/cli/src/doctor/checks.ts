@@ -51,6 +51,20 @@ function stressViews(): Array<{ name: string; view: CardView }> {
   ];
 }
 
+/**
+ * Whether the app holds the scopes the plugin's mode uses beyond sending cards. A missing one is a
+ * warning (the channel falls back and cards still go out); so is a platform that could not be asked.
+ */
+async function scopesCheck(descriptor: AnyChannelDescriptor, plugin: AnyChannelPlugin, env: Env): Promise<DoctorCheck> {
+  if (!descriptor.doctor.checkScopes) return check('scopes', 'pass', 'the plugin brings no scope check (checkScopes); a refused scope shows in the delivery check');
+  try {
+    const result = await descriptor.doctor.checkScopes(env, plugin);
+    return check('scopes', result.status, result.summary, result.details);
+  } catch (error) {
+    return check('scopes', 'warn', `the permission scopes could not be checked: ${message(error)}`);
+  }
+}
+
 function rendererCheck(descriptor: AnyChannelDescriptor, plugin: AnyChannelPlugin): DoctorCheck {
   const problems: string[] = [];
   for (const { name, view } of sampleViews()) {
@@ -173,7 +187,7 @@ export async function checkChannel(input: ChannelCheckInput): Promise<{ checks: 
   const { descriptor, env } = input;
   const missing = descriptor.real.requiredEnv.filter((name) => !env[name]?.trim());
   const skipAll = (reason: string) =>
-    (['credentials', 'renderer', 'guards', 'delivery', 'callbacks', 'budget', 'switches'] as const).map((layer) => check(layer, 'skip', reason));
+    (['credentials', 'scopes', 'renderer', 'guards', 'delivery', 'callbacks', 'budget', 'switches'] as const).map((layer) => check(layer, 'skip', reason));
   if (missing.length > 0) {
     return { checks: [check('config', 'fail', `missing ${missing.join(', ')}`, [`set ${missing.join(', ')} (values are never printed)`]), ...skipAll('config failed')] };
   }
@@ -198,6 +212,7 @@ export async function checkChannel(input: ChannelCheckInput): Promise<{ checks: 
     credentialsOk = false;
     checks.push(check('credentials', 'fail', message(error)));
   }
+  checks.push(credentialsOk ? await scopesCheck(descriptor, plugin, env) : check('scopes', 'skip', 'credentials failed'));
   const renderer = rendererCheck(descriptor, plugin);
   checks.push(renderer, guardsCheck(descriptor, plugin));
   const canSend = credentialsOk && renderer.status !== 'fail';

@@ -6,10 +6,10 @@ import type { PlanResult } from '../plan/budget-plan.js';
  */
 
 /** The layer a check looks at; a failing check names the layer at fault. */
-export type DoctorLayer = 'config' | 'credentials' | 'renderer' | 'guards' | 'delivery' | 'callbacks' | 'budget' | 'switches';
+export type DoctorLayer = 'config' | 'credentials' | 'scopes' | 'renderer' | 'guards' | 'delivery' | 'callbacks' | 'budget' | 'switches';
 
 /** Every layer, in the order checks run. */
-export const DOCTOR_LAYERS: readonly DoctorLayer[] = ['config', 'credentials', 'renderer', 'guards', 'delivery', 'callbacks', 'budget', 'switches'];
+export const DOCTOR_LAYERS: readonly DoctorLayer[] = ['config', 'credentials', 'scopes', 'renderer', 'guards', 'delivery', 'callbacks', 'budget', 'switches'];
 
 /**
  * `pass`: fine; `warn`: fine but worth knowing (counts as passing); `fail`: broken; `skip`: not run

@@ -17,14 +17,18 @@ const MESSAGE_TRANSITIONS: Readonly<Record<MessagePhase, readonly MessagePhase[]
   gone: ['live'],
 };
 
-/** A change worth sending (a {@link ChangeKind} other than `none`). */
-export type CardChange = Exclude<ChangeKind, 'none'>;
+/**
+ * A change worth sending: a {@link ChangeKind} other than `none`, or `text` (streamed answer or
+ * thinking text released onto the card: it ranks below a tool starting or finishing, so structure
+ * is never held back behind text of any card).
+ */
+export type CardChange = Exclude<ChangeKind, 'none'> | 'text';
 
 /** Order of value under overload: lower goes first (the flush queue's rank). */
-export const CHANGE_RANK: Readonly<Record<CardChange, number>> = { terminal: 0, structural: 1, elapsed: 2 };
+export const CHANGE_RANK: Readonly<Record<CardChange, number>> = { terminal: 0, structural: 1, text: 2, elapsed: 3 };
 
 /** The change of a flush queue rank. */
-export const CHANGE_OF_RANK: readonly CardChange[] = ['terminal', 'structural', 'elapsed'];
+export const CHANGE_OF_RANK: readonly CardChange[] = ['terminal', 'structural', 'text', 'elapsed'];
 
 /**
  * Why a card's final was not sent on purpose (see {@link FinalDelivery.skipped}):

@@ -57,7 +57,7 @@ export class CardFlush {
   /** Decides one flush of `record`. Never throws; has no effect when it returns a call (the pump may put the card back to wait for a slot). */
   decide(record: CardDeliveryRecord): FlushDecision {
     const { plugin, stop, continuations, refusedOperations } = this.parts;
-    const shown = record.outage.decorate(record.card.view());
+    const shown = continuations.decorate(record, record.outage.decorate(record.card.view()));
     const final = isTerminalStatus(shown.status);
     const view = withQuota(shown, record, final, plugin.switches?.monthlyQuota, plugin.transport.callsPerOperation?.final);
     const { credentialProbes } = this.parts;

@@ -33,14 +33,14 @@ export class CardSlot {
     if (since === undefined) return;
     if (!alwaysBuffer && this.channel.hasRoom) {
       this.clearDebounce();
-      if (this.state.releaseText()) this.channel.markDirty(this.delivery, 'structural');
+      if (this.state.releaseText()) this.channel.markDirty(this.delivery, 'text');
       return;
     }
     if (this.debounce) return;
     const wait = Math.max(0, since + this.channel.settings.debounceMs - now);
     this.debounce = setTimeout(() => {
       this.debounce = undefined;
-      if (this.state.releaseText()) this.channel.markDirty(this.delivery, 'structural');
+      if (this.state.releaseText()) this.channel.markDirty(this.delivery, 'text');
     }, wait);
     this.debounce.unref();
   }

@@ -260,7 +260,8 @@ export class LiveProgressCard extends EventMethods implements ProgressCard, Tick
     if (this.verbosity === 'quiet') return { accepted: true };
     this.updateTicker(slot);
     slot.scheduleQuietTimer();
-    if (result.change !== 'none') this.runtime.channel.markDirty(slot.delivery, result.change);
+    // Text the buffer released ranks below structure (see `CardChange`).
+    if (result.change !== 'none') this.runtime.channel.markDirty(slot.delivery, result.released && result.change === 'structural' ? 'text' : result.change);
     // Card-per-turn mode always buffers streamed text (see `CardSlot.releaseOrBuffer`).
     slot.releaseOrBuffer(now, this.options.cardPer === 'turn');
     return { accepted: true };

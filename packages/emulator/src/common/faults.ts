@@ -29,7 +29,12 @@ export interface FaultRule {
   /** Stop after matching this many calls. */
   readonly times?: number;
   readonly respond?: FaultResponse;
-  /** Added delay in ms (real time) before the call is answered. */
+  /**
+   * Added delay in ms (real time) before the call is handled and answered. The call is applied
+   * after the delay whether or not the client still waits: with a delay longer than the client's
+   * timeout it is a late apply (the client saw a timeout, the platform applied the call later,
+   * maybe over newer calls), and for a create an answer that was lost.
+   */
   readonly latencyMs?: number;
   /** Free text shown in listings. */
   readonly label?: string;

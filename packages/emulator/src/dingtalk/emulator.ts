@@ -16,6 +16,7 @@ import { DELIVERY_ROUTE, DINGTALK_ROUTES, DINGTALK_ROUTE_NAMES, type DingTalkRou
 import { resolveDingTalkOptions } from './options.js';
 import { dingTalkResponse, serveDingTalkCall, type PipelineContext } from './pipeline.js';
 import { DingTalkTokenRegistry } from './tokens.js';
+import { DingTalkMediaStore, mountOapiRoutes } from './media.js';
 import { displayOf } from './template-model.js';
 import type {
   DingTalkCallRecord,
@@ -44,7 +45,8 @@ function toDingTalkRecord(r: CallRecord): DingTalkCallRecord {
 
 /**
  * Builds the DingTalk card API emulator (token, createAndDeliver, create, deliver, instance update,
- * streaming, robot group and 1:1 messages) with the documented validation, error envelopes, the 20 QPS per app per API limit, the
+ * streaming, robot group and 1:1 messages, and on the old-style host `gettoken` and the media upload
+ * robots send files with) with the documented validation, error envelopes, the 20 QPS per app per API limit, the
  * monthly quota, a template model (streaming switch, failed state, blank cards: `display` of every
  * card), fault injection and read-back, without listening.
  * @throws DingTalkEmulatorOptionError for bad options.
@@ -79,6 +81,7 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
     missingScopes: o.missingScopes,
     metered: { count: 0 },
     robotMessages: [],
+    media: new DingTalkMediaStore(),
     callbackRoutes: new Map(),
     notify(result) {
       if (changes.size === 0 || !result.change || !result.card) return;
@@ -95,6 +98,7 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
     const opened = await stream.open(body);
     return opened ? c.json(opened) : c.json({ code: 'InvalidAuthentication', message: 'clientId or clientSecret is wrong' }, 401);
   });
+  mountOapiRoutes(app, { tokens, media: ctx.media, clock, maxMediaBytes: o.maxMediaBytes });
   for (const route of DINGTALK_ROUTE_NAMES) {
     const { method, path } = DINGTALK_ROUTES[route];
     app.on(method, path, (c) => serveDingTalkCall(ctx, c, route));
@@ -146,6 +150,7 @@ export function createDingTalkEmulator(options: DingTalkEmulatorOptions = {}): D
       return card && snapshot(card);
     },
     robotMessages: () => structuredClone(ctx.robotMessages),
+    mediaFiles: () => ctx.media.list().map((file) => ({ ...file, bytes: new Uint8Array(file.bytes) })),
     calls: (filter = {}) => history.list({ route: filter.route, key: filter.outTrackId, outcome: filter.outcome }).map(toDingTalkRecord),
     counts: () => history.counts(),
     onChange: (listener) => changes.subscribe(listener),

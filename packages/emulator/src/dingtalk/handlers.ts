@@ -4,6 +4,7 @@ import type { DingTalkCardInstance, DingTalkCardSpace, DingTalkCardStore } from 
 import { DingTalkApiFailure, failures } from './errors.js';
 import type { DingTalkTokenRegistry } from './tokens.js';
 import { acceptRobotMessage, type DingTalkRobotMessage } from './robot-messages.js';
+import type { DingTalkMediaStore } from './media.js';
 import { parseCreate, parseDeliver, parseStreaming, parseUpdate } from './validation.js';
 
 /**
@@ -61,6 +62,8 @@ export interface HandlerContext {
   readonly maxStreamingContentChars?: number;
   /** Robot messages accepted so far, oldest first. */
   readonly robotMessages: DingTalkRobotMessage[];
+  /** Files uploaded to `/media/upload` (what `sampleFile` messages name). */
+  readonly media: DingTalkMediaStore;
   /** HTTP card callback URLs by `callbackRouteKey` (`POST /v1.0/card/callbacks/register`). */
   readonly callbackRoutes: Map<string, DingTalkCallbackRoute>;
 }
@@ -162,9 +165,9 @@ export function handle(ctx: HandlerContext, route: DingTalkRoute, body: unknown)
       return { body: { success: true, result: true }, card, change: applied ? 'streamed' : undefined };
     }
     case 'robot.groupMessages.send':
-      return { body: acceptRobotMessage(body, 'group', ctx.clock(), ctx.robotMessages) };
+      return { body: acceptRobotMessage(body, 'group', ctx.clock(), ctx.robotMessages, ctx.media) };
     case 'robot.oToMessages.batchSend':
-      return { body: acceptRobotMessage(body, 'user', ctx.clock(), ctx.robotMessages) };
+      return { body: acceptRobotMessage(body, 'user', ctx.clock(), ctx.robotMessages, ctx.media) };
     default:
       throw new DingTalkApiFailure(500, 'unknownError', '未知错误');
   }

@@ -34,3 +34,4 @@ export { CARD_CALLBACK_TOPIC as DINGTALK_CARD_CALLBACK_TOPIC } from './stream.js
 export { dingTalkCallbackSignature, type DingTalkClick, type DingTalkCallbackResult } from './callbacks.js';
 export type { DingTalkCallbackRoute } from './handlers.js';
 export type { DingTalkRobotMessage } from './robot-messages.js';
+export { DEFAULT_MAX_MEDIA_BYTES as DINGTALK_DEFAULT_MAX_MEDIA_BYTES, type DingTalkMediaFile } from './media.js';

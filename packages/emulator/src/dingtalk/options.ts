@@ -1,6 +1,7 @@
 import { systemClock, type LimitWindow } from '../common/index.js';
 import { DEFAULT_DINGTALK_APP, DEFAULT_TOKEN_TTL_SECONDS, type DingTalkAppCredentials } from './tokens.js';
 import type { DingTalkEmulatorOptions } from './types.js';
+import { DEFAULT_MAX_MEDIA_BYTES } from './media.js';
 
 /** Default per app, per API limit: 20 calls per second (https://open.dingtalk.com/document/development/how-to-process-api-throttling-on-the-dingtalk-server). */
 export const DINGTALK_DEFAULT_RATE_LIMIT: readonly LimitWindow[] = [{ limit: 20, intervalMs: 1000 }];
@@ -30,6 +31,8 @@ export function resolveDingTalkOptions(options: DingTalkEmulatorOptions) {
   if (max !== undefined && (!Number.isInteger(max) || max <= 0)) throw bad('maxStreamingContentChars', max, 'must be a positive integer');
   const quota = options.monthlyQuota;
   if (quota !== undefined && (!Number.isInteger(quota) || quota < 0)) throw bad('monthlyQuota', quota, 'must be a non-negative integer');
+  const maxMediaBytes = options.maxMediaBytes ?? DEFAULT_MAX_MEDIA_BYTES;
+  if (!Number.isInteger(maxMediaBytes) || maxMediaBytes <= 0) throw bad('maxMediaBytes', maxMediaBytes, 'must be a positive integer (bytes)');
   return {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
@@ -41,6 +44,7 @@ export function resolveDingTalkOptions(options: DingTalkEmulatorOptions) {
     streamingKeys: options.streamingKeys && new Set(options.streamingKeys),
     maxStreamingContentChars: max,
     monthlyQuota: quota,
+    maxMediaBytes,
     missingScopes: new Set(options.missingScopes ?? []) as ReadonlySet<string>,
     template: options.template ?? {},
     templateModels: options.templateModels ?? {},

@@ -1,12 +1,16 @@
 import { randomHex } from '../common/index.js';
 import { DingTalkApiFailure } from './errors.js';
+import type { DingTalkMediaStore } from './media.js';
 
 /**
  * Robot messages: `POST /v1.0/robot/groupMessages/send` (a group) and
  * `POST /v1.0/robot/oToMessages/batchSend` (1:1 chats), the plain messages a robot posts
  * (https://open.dingtalk.com/document/orgapp/the-robot-sends-a-group-message,
  * https://open.dingtalk.com/document/orgapp/chatbots-send-one-on-one-chat-messages-in-batches).
- * `msgParam` must be a JSON string of at most 15 000 bytes.
+ * `msgParam` must be a JSON string of at most 15 000 bytes. A `sampleFile` message's `msgParam`
+ * is `{mediaId, fileName, fileType}` (community SDKs and connectors; UNCONFIRMED against the
+ * official page, https://open.dingtalk.com/document/development/robot-message-type): its `mediaId`
+ * must name a file uploaded to `/media/upload`.
  */
 
 /** One robot message the emulator accepted. */
@@ -34,7 +38,7 @@ const invalid = (code: string, message = code) => new DingTalkApiFailure(400, co
  * Validates a robot message body and stores it.
  * @throws DingTalkApiFailure 400 `invalidParameter.*` naming the bad field.
  */
-export function acceptRobotMessage(body: unknown, kind: 'group' | 'user', at: number, store: DingTalkRobotMessage[]): { processQueryKey: string } {
+export function acceptRobotMessage(body: unknown, kind: 'group' | 'user', at: number, store: DingTalkRobotMessage[], media?: DingTalkMediaStore): { processQueryKey: string } {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   if (typeof b.robotCode !== 'string' || b.robotCode === '') throw invalid('invalidParameter.robotCode.empty');
   if (typeof b.msgKey !== 'string' || b.msgKey === '') throw invalid('invalidParameter.msgKey.empty');
@@ -47,6 +51,7 @@ export function acceptRobotMessage(body: unknown, kind: 'group' | 'user', at: nu
     throw invalid('invalidParameter.msgParam.invalid');
   }
   if (typeof msgParam !== 'object' || msgParam === null) throw invalid('invalidParameter.msgParam.invalid');
+  if (b.msgKey === 'sampleFile') checkFileParam(msgParam as Record<string, unknown>, media);
   const processQueryKey = `${randomHex(16)}=`;
   if (kind === 'group') {
     if (typeof b.openConversationId !== 'string' || b.openConversationId === '') throw invalid('invalidParameter.openConversationId.empty');
@@ -57,4 +62,11 @@ export function acceptRobotMessage(body: unknown, kind: 'group' | 'user', at: nu
     store.push({ processQueryKey, robotCode: b.robotCode, userIds: userIds as string[], msgKey: b.msgKey, msgParam: msgParam as Record<string, unknown>, sentAt: at });
   }
   return { processQueryKey };
+}
+
+/** A `sampleFile` message names an uploaded file, its name and its type (the extension). */
+function checkFileParam(param: Record<string, unknown>, media: DingTalkMediaStore | undefined): void {
+  if (typeof param.mediaId !== 'string' || !media?.get(param.mediaId)) throw invalid('invalidParameter.mediaId.invalid', `mediaId = ${JSON.stringify(param.mediaId)} (no such uploaded file)`);
+  if (typeof param.fileName !== 'string' || param.fileName === '') throw invalid('invalidParameter.fileName.empty');
+  if (typeof param.fileType !== 'string' || param.fileType === '') throw invalid('invalidParameter.fileType.empty');
 }

@@ -1,5 +1,6 @@
 import type { DingTalkCallbackResult, DingTalkClick } from './callbacks.js';
 import type { DingTalkRobotMessage } from './robot-messages.js';
+import type { DingTalkMediaFile } from './media.js';
 import type { Hono } from 'hono';
 import type { Clock, FaultInjector, RouteCounts, LimitWindow } from '../common/index.js';
 import type { DingTalkCardInstance } from './card-store.js';
@@ -45,6 +46,11 @@ export interface DingTalkEmulatorOptions {
    * Default: unlimited.
    */
   readonly monthlyQuota?: number;
+  /**
+   * Most bytes a file sent to `POST /media/upload` may have; larger ones answer errcode 40006.
+   * Default 20 MB (community sources, unconfirmed).
+   */
+  readonly maxMediaBytes?: number;
   /** What the template does with the data: streaming switch, failed state, blank-card size (see `DingTalkTemplateModel`). */
   readonly template?: DingTalkTemplateModel;
   /** The model of particular templates by `cardTemplateId` (e.g. one without the streaming switch); others use {@link template}. */
@@ -140,6 +146,8 @@ export interface DingTalkEmulatorCore {
   cards(): DingTalkCardSnapshot[];
   /** Robot messages (`groupMessages/send`, `oToMessages/batchSend`) accepted so far, oldest first. */
   robotMessages(): DingTalkRobotMessage[];
+  /** Files uploaded to the old-style `POST /media/upload` (what `sampleFile` messages name), oldest first. */
+  mediaFiles(): DingTalkMediaFile[];
   /** One card, or undefined. */
   card(outTrackId: string): DingTalkCardSnapshot | undefined;
   /** Every call (accepted and rejected) in arrival order, optionally filtered. */

@@ -27,6 +27,8 @@ export const FEISHU_ROUTES = {
   reactionCreate: 'im.reaction.create',
   /** `DELETE /open-apis/im/v1/messages/:message_id/reactions/:reaction_id` (https://open.feishu.cn/document/server-docs/im-v1/message-reaction/delete). */
   reactionDelete: 'im.reaction.delete',
+  /** `GET /open-apis/application/v6/scopes`: the app's scopes and whether the tenant granted each (https://open.feishu.cn/document/uAjLw4CM/ukTMukTMukTM/application-v6/scope/list). */
+  scopeList: 'application.scope.list',
 } as const;
 
 /** One of {@link FEISHU_ROUTES}. */

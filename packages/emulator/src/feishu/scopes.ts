@@ -27,3 +27,14 @@ export function missingScopeError(route: FeishuRoute, missing: ReadonlySet<strin
   if (!accepted?.every((scope) => missing.has(scope))) return undefined;
   return { status: 400, code: 99991672, msg: `Access denied. One of the following scopes is required: [${accepted.join(', ')}].` };
 }
+
+/**
+ * The answer of `GET /open-apis/application/v6/scopes` (查询租户授权状态,
+ * https://open.feishu.cn/document/uAjLw4CM/ukTMukTMukTM/application-v6/scope/list): the scopes the
+ * app asks for, each with `grant_status` 1 (granted) or 2 (not granted). The emulated app asks for
+ * every scope its routes accept; the ones in `missing` are not granted.
+ */
+export function appScopes(missing: ReadonlySet<string>): Array<{ scope_name: string; grant_status: 1 | 2 }> {
+  const names = new Set([...Object.values(FEISHU_ROUTE_SCOPES).flat(), ...missing]);
+  return [...names].sort().map((name) => ({ scope_name: name, grant_status: missing.has(name) ? 2 : 1 }));
+}

@@ -177,6 +177,16 @@ export class CardWriter {
     await this.http.call(DINGTALK_API_ROUTES.updateCard, { outTrackId, cardData: { cardParamMap }, cardUpdateOptions: { updateCardDataByKey: true } }, token);
   }
 
+  /**
+   * One streaming call with the whole content (`isFull: true`), never a slice of it. The streaming
+   * doc (https://open.dingtalk.com/document/development/api-streamingupdate) gives `content` as
+   * "≤ 1K per call, preferably ≤ 3K in total", but a variable bound to a markdown component must be
+   * written with `isFull: true` (an append is refused), so a call carries the full text. Whether the
+   * 1K per call is enforced is UNCONFIRMED: the open-source AI-card bridges (DingTalk-Real-AI
+   * dingtalk-openclaw-connector `card.ts`, soimy/openclaw-channel-dingtalk `card-service.ts`) send the
+   * whole accumulated text of several KB per call without an error. What bounds a call here is the
+   * renderer's `maxContentChars` (under the 3K total; longer answers continue in follow-up messages).
+   */
   private async stream(outTrackId: string, content: string, end: DingTalkCardPayload['streamEnd']): Promise<void> {
     const token = await this.tokens.get();
     await this.http.call(

@@ -4,7 +4,7 @@
  */
 
 /** Which platform call failed. */
-export type DingTalkOperation = 'token' | 'createAndDeliver' | 'deliver' | 'update' | 'stream' | 'robotMessage' | 'registerCallback';
+export type DingTalkOperation = 'token' | 'createAndDeliver' | 'deliver' | 'update' | 'stream' | 'robotMessage' | 'registerCallback' | 'oapiToken' | 'mediaUpload';
 
 /**
  * DingTalk answered with an error: a non-2xx status with `{requestid, code, message}`

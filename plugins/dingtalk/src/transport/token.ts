@@ -5,6 +5,9 @@ import { DINGTALK_API_ROUTES } from './routes.js';
 /** Refresh this long before `expireIn` runs out (DingTalk-Real-AI connector: 5 min before the 2 h expiry). */
 const TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
 
+/** Fetches a token: `accessToken` and its lifetime `expireIn` in seconds. */
+export type TokenSource = () => Promise<{ accessToken?: unknown; expireIn?: unknown }>;
+
 /**
  * The app's access token from `POST /v1.0/oauth2/accessToken` (`{appKey, appSecret}` →
  * `{accessToken, expireIn}` in seconds), cached until shortly before it expires: 5 min early, or a
@@ -23,12 +26,15 @@ export class AccessTokenCache {
   readonly #appSecret: string;
   /** Epoch ms. */
   readonly #now: () => number;
+  /** Where tokens come from instead of `POST /v1.0/oauth2/accessToken` (e.g. the old-style `gettoken`). */
+  readonly #source: TokenSource | undefined;
 
-  constructor(http: DingTalkHttp, appKey: string, appSecret: string, now: () => number = Date.now) {
+  constructor(http: DingTalkHttp, appKey: string, appSecret: string, now: () => number = Date.now, source?: TokenSource) {
     this.#http = http;
     this.#appKey = appKey;
     this.#appSecret = appSecret;
     this.#now = now;
+    this.#source = source;
   }
 
   /**
@@ -53,7 +59,7 @@ export class AccessTokenCache {
   private async fetch(): Promise<string> {
     const epoch = this.#epoch;
     const startedAt = this.#now();
-    const body = await this.#http.call(DINGTALK_API_ROUTES.accessToken, { appKey: this.#appKey, appSecret: this.#appSecret });
+    const body = this.#source ? await this.#source() : await this.#http.call(DINGTALK_API_ROUTES.accessToken, { appKey: this.#appKey, appSecret: this.#appSecret });
     if (typeof body.accessToken !== 'string' || body.accessToken === '') {
       throw new DingTalkApiError('token', 200, 'token.missing', 'the answer had no accessToken');
     }

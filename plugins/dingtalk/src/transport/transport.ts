@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { countingPlatformCalls, showValue, type CardTransport, type CallFailure, type MessageRef, type ReplyRequest, type SendRequest, type TransportNotice, type UpdateRequest } from '@progresscard/core/plugin';
+import { countingPlatformCalls, readAttachmentFile, showValue, type AttachedFile, type AttachFileRequest, type CardTransport, type CallFailure, type MessageRef, type ReplyRequest, type SendRequest, type TransportNotice, type UpdateRequest } from '@progresscard/core/plugin';
 import { classifyDingTalkError } from './classify.js';
 import { DingTalkApiError, DingTalkDeliveryError, DingTalkStreamingRefusedError, DingTalkTargetError, type FailedDelivery } from './errors.js';
 import type { DingTalkCardPayload } from '../render/payload.js';
@@ -8,6 +8,7 @@ import { DINGTALK_API_ROUTES } from './routes.js';
 import { DingTalkTargetSchema, deliveryFields, describeTarget, type DingTalkTarget } from './target.js';
 import type { AccessTokenCache } from './token.js';
 import type { CardWriter } from './card-writer.js';
+import { DINGTALK_MAX_FILE_BYTES, fileTypeOf, type DingTalkMediaUploader } from './media-upload.js';
 
 /**
  * Where the first message of a card stands while its send may be retried (per outTrackId):
@@ -45,6 +46,8 @@ export interface DingTalkTransportOptions {
   readonly callbackType?: 'STREAM' | 'HTTP';
   /** The route key of HTTP card callbacks (with `callbackType: 'HTTP'`). */
   readonly callbackRouteKey?: string;
+  /** Uploads files for `attachFile`, read only inside `roots` (none: no file is read). */
+  readonly files?: { readonly uploader: DingTalkMediaUploader; readonly roots: readonly string[] };
 }
 
 const OUT_TRACK_ID_PREFIX = 'pc-';
@@ -83,13 +86,8 @@ function failedOf(results: unknown): FailedDelivery[] | undefined {
  *   content through the streaming API (see `ContentMode`); each step only when it changed;
  * - a 200 whose `deliverResults[].success` is false is a failed send ({@link DingTalkDeliveryError}).
  *
- * No `attachFile` yet: the final card names an attached file as not uploaded. A robot can send a
- * file into the chats it writes to (upload with the old-style `POST https://oapi.dingtalk.com/media/upload?type=file`,
- * https://open.dingtalk.com/document/orgapp/upload-media-files, then `groupMessages/send` /
- * `oToMessages/batchSend` with `msgKey` `sampleFile`, https://open.dingtalk.com/document/development/robot-message-type),
- * but the `sampleFile` `msgParam` fields (`mediaId`, `fileName`, `fileType` in community code) are
- * UNCONFIRMED against the official page, and the upload needs the oapi host, which the emulator
- * does not serve yet.
+ * - attachFile: a file the agent produced is uploaded and sent by the robot into the card's chat
+ *   (see {@link DingTalkTransport.attachFile}).
  *
  * No `messagesAfter`: no DingTalk API lists a group's messages for an app robot (the robot
  * methods send, recall and query the read state of the robot's own messages,
@@ -100,7 +98,7 @@ function failedOf(results: unknown): FailedDelivery[] | undefined {
 export class DingTalkTransport implements CardTransport<DingTalkCardPayload, DingTalkTarget> {
   /** Cards whose send is between `new` and `delivered`. */
   private readonly phases = new Map<string, { phase: CardSendPhase; target: DingTalkTarget }>();
-  /** Replies already posted, by idempotency key (the robot API takes no key of its own). */
+  /** Replies and files already posted, by idempotency key (the robot API takes no key of its own). */
   private readonly replies = new Map<string, MessageRef>();
 
   constructor(private readonly options: DingTalkTransportOptions) {}
@@ -221,14 +219,51 @@ export class DingTalkTransport implements CardTransport<DingTalkCardPayload, Din
     if (known) return known;
     const target = this.resolveTarget(request.target);
     const name = request.mention ? `@${request.mention.name ?? request.mention.id} ` : '';
-    const message = { robotCode: this.options.robotCode, msgKey: 'sampleText', msgParam: JSON.stringify({ content: `${name}${request.text}` }) };
+    return this.robotMessage(target, 'sampleText', { content: `${name}${request.text}` }, request.idempotencyKey);
+  }
+
+  /**
+   * Sends a file the agent produced into the card's chat: read only inside `fileRoots`, at most
+   * 20 MB ({@link DINGTALK_MAX_FILE_BYTES}); uploaded with `POST https://oapi.dingtalk.com/media/upload?type=file`
+   * (https://open.dingtalk.com/document/orgapp/upload-media-files), then sent by the robot as a
+   * `sampleFile` message (`groupMessages/send` for a group, `oToMessages/batchSend` for a 1:1
+   * chat) with `msgParam` `{"mediaId", "fileName", "fileType"}` (`fileType` the extension). The
+   * `sampleFile` key is in the official catalogue (https://open.dingtalk.com/document/development/robot-message-type);
+   * its `msgParam` fields agree across independent SDKs and connectors but are UNCONFIRMED
+   * against the official page, as is the 20 MB limit. A robot message cannot reply to a card, and
+   * DingTalk gives no link to it: the card names the file. Sent once per key.
+   * @throws Error naming why (no roots, outside them, empty, over 20 MB), DingTalkApiError
+   *   (e.g. `errcode 40006` for a file the upload refuses), DingTalkTargetError, DingTalkNetworkError.
+   */
+  async attachFile(request: AttachFileRequest<DingTalkTarget>): Promise<AttachedFile> {
+    if (this.replies.has(request.idempotencyKey)) return {};
+    const files = this.options.files;
+    if (!files || files.roots.length === 0) throw new Error('no folder is allowed for uploads (fileRoots not set)');
+    const target = this.resolveTarget(request.target);
+    const bytes = await readAttachmentFile(request.path, { maxBytes: DINGTALK_MAX_FILE_BYTES, roots: files.roots });
+    const mediaId = await files.uploader.upload(request.name, bytes);
+    const param = { mediaId, fileName: request.name, fileType: fileTypeOf(request.name) };
+    try {
+      await this.robotMessage(target, 'sampleFile', param, request.idempotencyKey);
+    } catch (error) {
+      // The core retries no upload: a token DingTalk no longer takes is fetched again here, once.
+      if (this.classify(error).kind !== 'auth') throw error;
+      this.options.tokens.invalidate();
+      await this.robotMessage(target, 'sampleFile', param, request.idempotencyKey);
+    }
+    return {};
+  }
+
+  /** A robot message into the target's chat; the API takes no idempotency key, so a key already answered here is not sent again. */
+  private async robotMessage(target: DingTalkTarget, msgKey: string, param: Record<string, unknown>, idempotencyKey: string): Promise<MessageRef> {
+    const message = { robotCode: this.options.robotCode, msgKey, msgParam: JSON.stringify(param) };
     const token = await this.options.tokens.get();
     const answer = target.type === 'group'
       ? await this.options.http.call(DINGTALK_API_ROUTES.groupMessage, { ...message, openConversationId: target.openConversationId }, token)
       : await this.options.http.call(DINGTALK_API_ROUTES.userMessage, { ...message, userIds: [target.userId] }, token);
-    const ref: MessageRef = { id: String(answer.processQueryKey ?? request.idempotencyKey) };
-    this.replies.set(request.idempotencyKey, ref);
-    // Keys of the latest replies are enough: a retry follows its first try within seconds.
+    const ref: MessageRef = { id: String(answer.processQueryKey ?? idempotencyKey) };
+    this.replies.set(idempotencyKey, ref);
+    // Keys of the latest messages are enough: a retry follows its first try within seconds.
     if (this.replies.size > 1000) this.replies.delete(this.replies.keys().next().value!);
     return ref;
   }

@@ -14,6 +14,8 @@ export const TELEGRAM_METHODS = {
   sendDocument: 'sendDocument',
   /** https://core.telegram.org/bots/api#answercallbackquery */
   answerCallbackQuery: 'answerCallbackQuery',
+  /** https://core.telegram.org/bots/api#deletemessage ("Bots can delete outgoing messages in private chats, groups, and supergroups", sent less than 48 hours ago) */
+  deleteMessage: 'deleteMessage',
 } as const satisfies Record<string, keyof ApiMethods<never>>;
 
 /** One of {@link TELEGRAM_METHODS}. */
@@ -59,13 +61,44 @@ export interface TelegramEndpoint {
 }
 
 /**
+ * What to do with an answer that comes after the caller was told the call timed out: the request is
+ * kept open `windowMs` longer than `requestTimeoutMs` to hear it (a send the platform applied late).
+ */
+export interface LateAnswer<T> {
+  readonly windowMs: number;
+  /** The call succeeded after all (never called for a late error). */
+  onAnswer(result: T): void;
+}
+
+/**
  * Calls one Bot API method with a JSON body (https://core.telegram.org/bots/api#making-requests)
  * over Node's built-in `fetch`; no retries (the core's). The token is in the URL only, never in
- * an error.
- * @throws TelegramApiError for an `ok: false` answer; TelegramRequestError when no answer came.
+ * an error. With `late`, the call still fails after `requestTimeoutMs`, but its answer is awaited
+ * `late.windowMs` longer and given to `late.onAnswer` when it succeeds.
+ * @throws TelegramApiError for an `ok: false` answer; TelegramRequestError when no answer came in time.
  */
-export async function callTelegram<M extends TelegramMethod>(endpoint: TelegramEndpoint, method: M, args: Opts<never>[M]): Promise<TelegramResult<M>> {
-  return request<TelegramResult<M>>(endpoint, method, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) });
+export function callTelegram<M extends TelegramMethod>(endpoint: TelegramEndpoint, method: M, args: Opts<never>[M], late?: LateAnswer<TelegramResult<M>>): Promise<TelegramResult<M>> {
+  const init = { headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) };
+  if (!late) return request<TelegramResult<M>>(endpoint, method, init, endpoint.requestTimeoutMs);
+  const pending = request<TelegramResult<M>>(endpoint, method, init, endpoint.requestTimeoutMs + late.windowMs);
+  return new Promise((resolve, reject) => {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      reject(new TelegramRequestError(method, 'TimeoutError'));
+    }, endpoint.requestTimeoutMs);
+    pending.then(
+      (result) => {
+        clearTimeout(timer);
+        if (timedOut) late.onAnswer(result);
+        else resolve(result);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        if (!timedOut) reject(error);
+      },
+    );
+  });
 }
 
 /**
@@ -79,17 +112,17 @@ export async function sendTelegramDocument(endpoint: TelegramEndpoint, fields: R
   for (const [key, value] of Object.entries(fields)) form.append(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
   form.append('document', new Blob([file.bytes]), file.name);
   // fetch sets the multipart boundary itself.
-  return request<TelegramResult<'sendDocument'>>(endpoint, TELEGRAM_METHODS.sendDocument, { body: form });
+  return request<TelegramResult<'sendDocument'>>(endpoint, TELEGRAM_METHODS.sendDocument, { body: form }, endpoint.requestTimeoutMs);
 }
 
-async function request<T>(endpoint: TelegramEndpoint, method: TelegramMethod, init: { headers?: Record<string, string>; body: string | FormData }): Promise<T> {
+async function request<T>(endpoint: TelegramEndpoint, method: TelegramMethod, init: { headers?: Record<string, string>; body: string | FormData }, timeoutMs: number): Promise<T> {
   let response: Response;
   let body: ApiResponse<T>;
   try {
     response = await fetch(`${endpoint.apiRoot.replace(/\/+$/, '')}/bot${endpoint.botToken}/${method}`, {
       method: 'POST',
       ...init,
-      signal: AbortSignal.timeout(endpoint.requestTimeoutMs),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     body = (await response.json()) as ApiResponse<T>;
   } catch (error) {

@@ -7,7 +7,8 @@ import { TELEGRAM_LIMITS, type TelegramLimits } from '../render/limits.js';
 import type { TelegramMessage } from '../render/payload.js';
 import { TelegramLocalError, classifyTelegramError, isDraftRefused, isNotModified } from './classify.js';
 import { DraftKeeper } from './draft-keeper.js';
-import { TELEGRAM_MAX_DOCUMENT_BYTES, TELEGRAM_METHODS, callTelegram, sendTelegramDocument, type TelegramEndpoint } from './routes.js';
+import { TELEGRAM_MAX_DOCUMENT_BYTES, TELEGRAM_METHODS, TelegramApiError, TelegramRequestError, callTelegram, sendTelegramDocument, type TelegramEndpoint } from './routes.js';
+import { LATE_SEND_ANSWER_MS, SentMessages } from './sent-messages.js';
 
 /** Where a card goes: a chat id (and a forum topic), or the configured chat when left out. */
 export interface TelegramTarget {
@@ -45,14 +46,14 @@ const DRAFT_PREFIX = 'draft:';
  * (https://core.telegram.org/bots/api#sendmessagedraft); a chat that refuses drafts
  * (TEXTDRAFT_PEER_INVALID) gets ordinary messages from then on. "Message is not modified" is a
  * success. Sends are remembered by idempotency key (Telegram has none), so a repeated key answers
- * the same message.
+ * the same message; a send that timed out is still listened to, so the message it made late is the
+ * retry's, or deleted as a duplicate (see {@link SentMessages}).
  */
 export class TelegramTransport implements CardTransport<TelegramMessage, TelegramTarget | number | string> {
   readonly #config: TelegramTransportConfig;
   readonly #limits: TelegramLimits;
-  readonly #sent = new Map<string, MessageRef>();
-  /** Drafts persisted as messages: draft ref id → the message's id. */
-  readonly #persisted = new Map<string, number>();
+  /** Messages by idempotency key; a draft persisted as a message under `persisted:<draft ref id>`. */
+  readonly #sent = new SentMessages((message) => this.#deleteOrphan(message));
   readonly #noDrafts = new Set<string>();
   /** Re-sends drafts an answer pause would let expire (Telegram drops a draft 30 s after its last update). */
   readonly #keeper = new DraftKeeper((ref, payload) => this.#sendDraft(ref, payload));
@@ -63,23 +64,22 @@ export class TelegramTransport implements CardTransport<TelegramMessage, Telegra
   }
 
   async send(request: SendRequest<TelegramMessage, TelegramTarget | number | string>): Promise<MessageRef> {
-    const known = this.#sent.get(request.idempotencyKey);
+    const key = request.idempotencyKey;
+    const known = this.#sent.known(key);
     if (known) return known;
     this.#guard(request.payload);
     const { chatId, threadId } = this.#where(request.target, request.replyTo);
     const stream = request.payload.stream;
     let ref: MessageRef;
     if (stream && !stream.persist && this.#draftsIn(chatId)) {
-      const draftId = draftIdOf(request.idempotencyKey);
+      const draftId = draftIdOf(key);
       ref = { id: `${DRAFT_PREFIX}${chatId}:${draftId}`, extra: { chatId, ...(threadId !== undefined ? { threadId } : {}), draftId, replyTo: request.replyTo?.id } };
       const drafted = await this.#draft(ref, request.payload);
-      if (!drafted) ref = await this.#post(chatId, threadId, request.payload, replyToId(request.replyTo?.id ?? request.replyToMessage?.messageId));
+      if (!drafted) ref = await this.#post(chatId, threadId, request.payload, replyToId(request.replyTo?.id ?? request.replyToMessage?.messageId), key);
     } else {
-      ref = await this.#post(chatId, threadId, request.payload, replyToId(request.replyTo?.id ?? request.replyToMessage?.messageId));
+      ref = await this.#post(chatId, threadId, request.payload, replyToId(request.replyTo?.id ?? request.replyToMessage?.messageId), key);
     }
-    this.#sent.set(request.idempotencyKey, ref);
-    if (this.#sent.size > 10_000) this.#sent.delete(this.#sent.keys().next().value as string);
-    return ref;
+    return this.#sent.answered(key, ref);
   }
 
   async update(request: UpdateRequest<TelegramMessage>): Promise<void> {
@@ -87,15 +87,18 @@ export class TelegramTransport implements CardTransport<TelegramMessage, Telegra
     const { id, extra } = request.message;
     const chatId = (extra?.chatId as number | string | undefined) ?? this.#config.chatId;
     if (id.startsWith(DRAFT_PREFIX)) {
-      const persisted = this.#persisted.get(id);
-      if (persisted !== undefined) return this.#edit(chatId, persisted, request.payload);
+      const persistedKey = `persisted:${id}`;
+      const persisted = this.#sent.known(persistedKey);
+      if (persisted !== undefined) return this.#edit(chatId, Number(persisted.id), request.payload);
       const persist = request.final || request.payload.stream?.persist !== false;
       if (!persist && (await this.#draft(request.message, request.payload))) return;
       // Persisting: no refresh may show the draft again after the message.
       await this.#keeper.before(request.message);
       this.#keeper.stop(id);
-      const message = await this.#post(chatId, extra?.threadId as number | undefined, request.payload, replyToId(extra?.replyTo as string | undefined));
-      this.#persisted.set(id, Number(message.id));
+      const message = await this.#post(chatId, extra?.threadId as number | undefined, request.payload, replyToId(extra?.replyTo as string | undefined), persistedKey);
+      const kept = this.#sent.answered(persistedKey, message);
+      // A late answer of an earlier try persisted it first: that message gets this content.
+      if (kept.id !== message.id) await this.#edit(chatId, Number(kept.id), request.payload);
       return;
     }
     await this.#edit(chatId, Number(id), request.payload);
@@ -125,7 +128,7 @@ export class TelegramTransport implements CardTransport<TelegramMessage, Telegra
    * therefore gets its completion ping by run time (`afterMs`) only.
    */
   async attachFile(request: AttachFileRequest<TelegramTarget | number | string>): Promise<AttachedFile> {
-    if (this.#sent.has(request.idempotencyKey)) return {};
+    if (this.#sent.known(request.idempotencyKey)) return {};
     const roots = this.#config.fileRoots ?? [];
     if (roots.length === 0) throw new TelegramLocalError('no folder is allowed for uploads (fileRoots not set)');
     const bytes = await readAttachmentFile(request.path, { maxBytes: TELEGRAM_MAX_DOCUMENT_BYTES, roots });
@@ -141,7 +144,7 @@ export class TelegramTransport implements CardTransport<TelegramMessage, Telegra
       },
       { name: request.name, bytes },
     );
-    this.#sent.set(request.idempotencyKey, { id: String(message.message_id), extra: { chatId } });
+    this.#sent.answered(request.idempotencyKey, { id: String(message.message_id), extra: { chatId } });
     return {};
   }
 
@@ -187,7 +190,10 @@ export class TelegramTransport implements CardTransport<TelegramMessage, Telegra
     });
   }
 
-  async #post(chatId: number | string, threadId: number | undefined, payload: TelegramMessage, replyTo: number | undefined): Promise<MessageRef> {
+  /** Sends a message; when its answer comes only after the timeout, {@link SentMessages.lateAnswer} gets it under `key`. */
+  async #post(chatId: number | string, threadId: number | undefined, payload: TelegramMessage, replyTo: number | undefined, key: string): Promise<MessageRef> {
+    const refOf = (message: Message.TextMessage): MessageRef => ({ id: String(message.message_id), extra: { chatId: message.chat?.id ?? chatId, ...(threadId !== undefined ? { threadId } : {}) } });
+    const late = { windowMs: LATE_SEND_ANSWER_MS, onAnswer: (message: Message.TextMessage) => this.#sent.lateAnswer(key, refOf(message)) };
     const message: Message.TextMessage = await callTelegram(this.#config, TELEGRAM_METHODS.sendMessage, {
       chat_id: chatId,
       text: payload.text,
@@ -196,8 +202,23 @@ export class TelegramTransport implements CardTransport<TelegramMessage, Telegra
       ...(threadId !== undefined ? { message_thread_id: threadId } : {}),
       ...(replyTo !== undefined ? { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true } } : {}),
       ...(payload.keyboard?.length ? { reply_markup: { inline_keyboard: payload.keyboard.map((row) => [...row]) } } : {}),
-    });
-    return { id: String(message.message_id), extra: { chatId: message.chat?.id ?? chatId, ...(threadId !== undefined ? { threadId } : {}) } };
+    }, late);
+    return refOf(message);
+  }
+
+  /** Deletes a duplicate a late send answer revealed: retried after a flood wait or a lost answer, then left (never rejects). */
+  async #deleteOrphan(message: MessageRef): Promise<void> {
+    const chatId = (message.extra?.chatId as number | string | undefined) ?? this.#config.chatId;
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      try {
+        await callTelegram(this.#config, TELEGRAM_METHODS.deleteMessage, { chat_id: chatId, message_id: Number(message.id) });
+        return;
+      } catch (error) {
+        const waitS = error instanceof TelegramApiError ? error.retryAfter : error instanceof TelegramRequestError ? attempt : undefined;
+        if (waitS === undefined) return;
+        await new Promise((resolve) => setTimeout(resolve, waitS * 1000));
+      }
+    }
   }
 
   async #edit(chatId: number | string, messageId: number, payload: TelegramMessage): Promise<void> {

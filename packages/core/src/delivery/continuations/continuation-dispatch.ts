@@ -1,4 +1,4 @@
-import type { CardView } from '../../card/view.js';
+import { isTerminalStatus, type CardView } from '../../card/view.js';
 import type { BudgetedCall, ChannelPlugin, MessageRef } from '../../plugin/contract.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
@@ -11,6 +11,7 @@ import type { FinalLadder } from '../failures/final-ladder.js';
 import type { ChannelBudget } from '../rate-limits/channel-budget.js';
 import { WAIT, again, type FlushCall, type FlushOutcome } from '../schedule/flush-outcome.js';
 import { nextPendingPart, renderContinuationParts, type PendingPart } from './continuation-render.js';
+import { withoutUndeliveredParts } from './undelivered-parts.js';
 
 /** What {@link ContinuationDispatch} is built from: the channel's own parts. */
 export interface ContinuationDispatchParts {
@@ -33,7 +34,26 @@ export interface ContinuationDispatchParts {
  * part's message).
  */
 export class ContinuationDispatch {
+  /** The last cut final of each card, by the answer and kept parts it was made for (a cut renders the answer a dozen times). */
+  private readonly cuts = new WeakMap<CardDeliveryRecord, { answer: string; kept: number; cut: Pick<CardView, 'answer' | 'error'> }>();
+
   constructor(private readonly parts: ContinuationDispatchParts) {}
+
+  /**
+   * The view the main message shows: `view` itself, except for a final whose continuation parts
+   * were given up, which is cut to the parts the chat has and says what was not delivered (see
+   * {@link withoutUndeliveredParts}), so the card never points at follow-up messages that do not exist.
+   */
+  decorate(record: CardDeliveryRecord, view: CardView): CardView {
+    if (!isTerminalStatus(view.status)) return view;
+    const kept = record.parts.keptParts();
+    if (kept === undefined) return view;
+    const known = this.cuts.get(record);
+    if (known && known.answer === view.answer && known.kept === kept) return { ...view, ...known.cut };
+    const cut = withoutUndeliveredParts(this.parts.plugin.renderer, view, kept, this.renderFailed(record));
+    this.cuts.set(record, { answer: view.answer, kept, cut: { answer: cut.answer, error: cut.error } });
+    return cut;
+  }
 
   /** Render keys of the continuation parts of `view` (none when the renderer has none or throws). */
   keys(record: CardDeliveryRecord, view: CardView): string[] {

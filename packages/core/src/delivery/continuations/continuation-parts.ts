@@ -17,12 +17,28 @@ class PartState {
  */
 export class ContinuationParts {
   private parts: PartState[] = [];
+  /** Set once a final part was given up: how many leading parts the chat keeps; the rest are undeliverable. */
+  private kept: number | undefined;
 
   constructor(private readonly baseKey: () => string) {}
 
   /** Forgets every part (a new main message gets new parts). */
   reset(): void {
     this.parts = [];
+    this.kept = undefined;
+  }
+
+  /**
+   * Undefined while no part was given up. Once one was: how many parts (from part 2, in order) the
+   * chat shows as delivered and not given up — the final keeps only those, and every later part is
+   * undeliverable. Only shrinks (a kept part given up later shortens it again).
+   */
+  keptParts(): number | undefined {
+    if (this.kept === undefined && !this.parts.some((part) => part.givenUp)) return undefined;
+    let leading = 0;
+    while (leading < this.parts.length && this.parts[leading]!.acceptedKey !== undefined && !this.parts[leading]!.givenUp) leading += 1;
+    this.kept = Math.min(this.kept ?? leading, leading);
+    return this.kept;
   }
 
   /** Index (0 = part 2) of the first part whose render `keys[i]` was not accepted yet and not given up. */
@@ -35,15 +51,20 @@ export class ContinuationParts {
     return undefined;
   }
 
-  /** How many of `keys` are accepted as they are now. */
+  /** How many of `keys` are accepted as they are now (once parts were given up: the parts kept). */
   deliveredCount(keys: readonly string[]): number {
+    if (this.kept !== undefined) return Math.min(this.kept, keys.length);
     let count = 0;
     for (const [index, key] of keys.entries()) if (this.parts[index]?.acceptedKey === key) count += 1;
     return count;
   }
 
-  /** Numbers (from 2, as the chat shows them) of the parts of `keys` not accepted as they are. */
+  /**
+   * Numbers (from 2, as the chat shows them) of the parts of `keys` not accepted as they are; once
+   * parts were given up, every part after those kept (see {@link keptParts}).
+   */
   missingParts(keys: readonly string[]): number[] {
+    if (this.kept !== undefined) return keys.flatMap((_, index) => (index < this.kept! ? [] : [index + 2]));
     return keys.flatMap((key, index) => (this.parts[index]?.acceptedKey === key ? [] : [index + 2]));
   }
 

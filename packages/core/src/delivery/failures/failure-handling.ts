@@ -137,6 +137,11 @@ export class FailureHandling {
       record.parts.replace(index);
       return again();
     }
+    if (action === 'stop-operation' && final && !record.parts.message(index)) {
+      // The part's send is refused, but the main message may still be updated: it says what is missing.
+      record.parts.giveUp(index);
+      return again();
+    }
     if (action === 'stop-channel' || action === 'stop-card' || action === 'stop-operation') {
       // The main message holds the final already; the missing parts are reported when it settles.
       if (action === 'stop-channel') this.parts.stop.stop(failure, fields);

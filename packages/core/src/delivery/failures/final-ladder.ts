@@ -91,6 +91,7 @@ export class FinalLadder {
   partAfterFailure(record: CardDeliveryRecord, index: number, failures: number, now: number, waitMs: number): FlushOutcome {
     const delays = this.retry.finalRetryDelaysMs;
     if (failures <= delays.length) return again(now + Math.max(waitMs, delays[failures - 1]!));
+    // The main message is cut before this part and says what was not delivered (`ContinuationDispatch.decorate`).
     record.parts.giveUp(index);
     return again();
   }

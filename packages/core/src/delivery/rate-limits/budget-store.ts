@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from '../../shared/clock.js';
 import type { BudgetKey, BudgetWindow } from '../../plugin/contract.js';
+import { burstSpacingMs, DEFAULT_SLOT_RANK, rankLimit, SLOT_RANK_POLICY, type SlotRank } from './slot-ranks.js';
 
 /** What {@link BudgetStore.reserve} is asked for: one call drawing from every key at once. */
 export interface SlotRequest {
@@ -13,6 +14,8 @@ export interface SlotRequest {
    * call may arrive anywhere from at once to twice as late, windows are widened by it as well.
    */
   readonly arrivalDelayMs: number;
+  /** How much the call matters (default `structural`): see {@link SlotRank} and `SLOT_RANK_POLICY`. */
+  readonly rank?: SlotRank;
 }
 
 /**
@@ -26,11 +29,15 @@ export interface SlotRequest {
  *   `t ≥ notBefore` at which every key allows one more call, records the call under every key and
  *   returns `t`; two concurrent reservations never get the same slot of a key.
  * - A call is counted at its expected arrival `t + arrivalDelayMs`, not at `t`.
- * - Keys are paced, not burst: arrivals of one key are at least `max(window.intervalMs / limit)`
- *   apart, and no window ever holds more than its `limit` arrivals, each window widened by
+ * - No window ever holds more than its `limit` arrivals, each window widened by
  *   {@link budgetSafetyMarginMs} plus the request's `arrivalDelayMs` (the latency margin: arrival
- *   jitter up to that much cannot push an extra call into a window). No start-up burst: an idle key's first call goes at once, the
- *   next one a spacing later.
+ *   jitter up to that much cannot push an extra call into a window).
+ * - Ranks (`SLOT_RANK_POLICY`), the same in every process: a key keeps a paced schedule (one
+ *   call per `max(window.intervalMs / limit)`, widened). Paced ranks (`structural`, `progress`)
+ *   wait for it; bursting ranks (`final`, `first-card`) may run ahead of it at the rate of the
+ *   key's fastest window while every window has room, and each call they make pushes the schedule
+ *   back one spacing (the paced ranks pay it back). A rank leaves the last slots of each shared
+ *   window (see `rankLimit`) to the ranks above it. Arrivals of a key stay in reservation order.
  * - A key paused with {@link pauseUntil} gives no departure before the pause ends.
  * - State of a key whose last arrival is older than its longest window may be forgotten.
  */
@@ -92,6 +99,8 @@ class KeyPacer {
   /** Arrival times, oldest first, from index `head` on. */
   private arrivals: number[] = [];
   private head = 0;
+  /** The paced schedule: earliest arrival of a paced rank's next call (bursts push it back). */
+  private pacedAt = Number.NEGATIVE_INFINITY;
   pausedUntil = 0;
 
   constructor(
@@ -119,14 +128,25 @@ class KeyPacer {
     return this.arrivals.at(-1) ?? Number.NEGATIVE_INFINITY;
   }
 
-  /** Earliest arrival ≥ `arrival` this key allows, every window widened by `latencyMarginMs` more. */
-  earliestArrival(arrival: number, latencyMarginMs: number): number {
+  /** Epoch ms after which the key's state no longer matters. */
+  get lastUse(): number {
+    return Math.max(this.lastArrival, this.pacedAt);
+  }
+
+  /** Earliest arrival ≥ `arrival` this key allows a call of `rank`, every window widened by `latencyMarginMs` more. */
+  earliestArrival(arrival: number, latencyMarginMs: number, rank: SlotRank): number {
     const arrivals = this.arrivals;
     const count = arrivals.length - this.head;
-    let at = Math.max(arrival, this.lastArrival + this.spacingMs);
+    const last = this.lastArrival;
+    let at = Math.max(arrival, last + burstSpacingMs(this.windows, latencyMarginMs));
+    // A key of one window has no burst capacity beyond its pace (DingTalk's 20/s): every rank is paced.
+    if (!SLOT_RANK_POLICY[rank].burst || this.windows.length < 2) {
+      at = Math.max(at, this.pacedAt, last + this.spacingMs);
+      for (const window of this.windows) at = Math.max(at, last + (window.spanMs + latencyMarginMs) / window.limit);
+    }
     for (const window of this.windows) {
-      at = Math.max(at, this.lastArrival + (window.spanMs + latencyMarginMs) / window.limit);
-      if (count >= window.limit) at = Math.max(at, arrivals[arrivals.length - window.limit]! + window.spanMs + latencyMarginMs);
+      const limit = rankLimit(window.limit, rank);
+      if (count >= limit) at = Math.max(at, arrivals[arrivals.length - limit]! + window.spanMs + latencyMarginMs);
     }
     return at;
   }
@@ -135,6 +155,7 @@ class KeyPacer {
   record(arrival: number): void {
     const arrivals = this.arrivals;
     arrivals.push(arrival);
+    this.pacedAt = Math.max(this.pacedAt, arrival) + this.spacingMs;
     const keepAfter = arrival - 2 * this.horizonMs;
     while (this.head < arrivals.length - 1 && arrivals[this.head]! < keepAfter) this.head += 1;
     if (this.head > 1024 && this.head * 2 > arrivals.length) {
@@ -161,7 +182,7 @@ export class InMemoryBudgetStore implements BudgetStore {
   reserve(request: SlotRequest): number {
     const pacers = request.keys.map(({ key, windows }) => this.pacer(key, windows));
     const delay = Math.max(0, request.arrivalDelayMs);
-    const departure = this.departure(pacers, request.notBefore, delay);
+    const departure = this.departure(pacers, request.notBefore, delay, request.rank ?? DEFAULT_SLOT_RANK);
     for (const pacer of pacers) pacer.record(departure + delay);
     this.reservations += 1;
     if (this.reservations % 4096 === 0) this.forgetIdle();
@@ -171,16 +192,16 @@ export class InMemoryBudgetStore implements BudgetStore {
   /** @throws Error when a window's `limit` or `intervalMs` is not a positive integer. */
   nextDeparture(request: SlotRequest): number {
     const pacers = request.keys.map(({ key, windows }) => this.pacer(key, windows));
-    return this.departure(pacers, request.notBefore, Math.max(0, request.arrivalDelayMs));
+    return this.departure(pacers, request.notBefore, Math.max(0, request.arrivalDelayMs), request.rank ?? DEFAULT_SLOT_RANK);
   }
 
-  private departure(pacers: readonly KeyPacer[], notBefore: number, delay: number): number {
+  private departure(pacers: readonly KeyPacer[], notBefore: number, delay: number, rank: SlotRank): number {
     let departure = notBefore;
     for (const pacer of pacers) departure = Math.max(departure, pacer.pausedUntil);
     // Each key's earliest arrival only grows with the candidate, so this settles in a few rounds.
     for (let round = 0; round < 16; round += 1) {
       let next = departure;
-      for (const pacer of pacers) next = Math.max(next, pacer.earliestArrival(departure + delay, delay) - delay);
+      for (const pacer of pacers) next = Math.max(next, pacer.earliestArrival(departure + delay, delay, rank) - delay);
       if (next === departure) break;
       departure = next;
     }
@@ -212,7 +233,7 @@ export class InMemoryBudgetStore implements BudgetStore {
   private forgetIdle(): void {
     const now = this.clock.now();
     for (const [key, pacer] of this.pacers) {
-      if (pacer.lastArrival < now - pacer.horizonMs && pacer.pausedUntil <= now) {
+      if (pacer.lastUse < now - pacer.horizonMs && pacer.pausedUntil <= now) {
         this.pacers.delete(key);
         this.pauses.delete(key);
       }

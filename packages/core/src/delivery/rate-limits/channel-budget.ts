@@ -4,6 +4,11 @@ import type { Clock } from '../../shared/clock.js';
 import { ArrivalDelayEstimate } from './arrival-delay.js';
 import { pacingIntervalMs, type BudgetStore } from './budget-store.js';
 import type { FlushGate } from '../schedule/flush-calls.js';
+import { CHANGE_OF_RANK } from '../card-delivery-record.js';
+import type { SlotRank } from './slot-ranks.js';
+
+/** The store's rank of a flush by the change it shows (a send that is not a final: `first-card`). */
+const SLOT_RANK_OF_CHANGE = { terminal: 'final', structural: 'structural', text: 'progress', elapsed: 'progress' } as const satisfies Record<(typeof CHANGE_OF_RANK)[number], SlotRank>;
 
 /**
  * A channel's view of its budgets: which keys a call draws from (the plugin's `budgetKeys`, or
@@ -17,6 +22,8 @@ export class ChannelBudget implements FlushGate {
   private readonly arrivalDelay = new ArrivalDelayEstimate();
   private readonly defaultKey: string;
   private readonly lanes = new Map<'send' | 'update', string>();
+  /** The kind of call each key list from {@link keysOf} was made for (to rank its reservations). */
+  private readonly kinds = new WeakMap<readonly BudgetKey[], BudgetedCall['kind']>();
 
   constructor(
     private readonly plugin: ChannelPlugin,
@@ -44,16 +51,28 @@ export class ChannelBudget implements FlushGate {
 
   /** The budgets of one call. */
   keysOf(call: BudgetedCall): readonly BudgetKey[] {
-    if (this.plugin.budgetKeys) return this.plugin.budgetKeys(call as BudgetedCall<never>, this.settings);
-    return [{ key: this.defaultKey, windows: this.settings.budget }];
+    const keys = this.plugin.budgetKeys ? this.plugin.budgetKeys(call as BudgetedCall<never>, this.settings) : [{ key: this.defaultKey, windows: this.settings.budget }];
+    this.kinds.set(keys, call.kind);
+    return keys;
   }
 
-  reserve(keys: readonly BudgetKey[]): Promise<number> | number {
-    return this.store.reserve({ keys, notBefore: this.notBefore(keys), arrivalDelayMs: this.arrivalDelay.ms });
+  /**
+   * The store's rank of a flush whose call draws from `keys` (from {@link keysOf}) and shows a
+   * change of flush rank `rank` (see `CHANGE_RANK`): a final stays `final`, any other new message is
+   * a `first-card`, updates rank by their change.
+   */
+  slotRank(keys: readonly BudgetKey[], rank: number | undefined): SlotRank {
+    const change = rank === undefined ? 'structural' : (CHANGE_OF_RANK[rank] ?? 'elapsed');
+    if (change !== 'terminal' && this.kinds.get(keys) === 'send') return 'first-card';
+    return SLOT_RANK_OF_CHANGE[change];
   }
 
-  nextDeparture(keys: readonly BudgetKey[]): Promise<number> | number {
-    return this.store.nextDeparture({ keys, notBefore: this.notBefore(keys), arrivalDelayMs: this.arrivalDelay.ms });
+  reserve(keys: readonly BudgetKey[], rank?: number): Promise<number> | number {
+    return this.store.reserve({ keys, notBefore: this.notBefore(keys), arrivalDelayMs: this.arrivalDelay.ms, rank: this.slotRank(keys, rank) });
+  }
+
+  nextDeparture(keys: readonly BudgetKey[], rank?: number): Promise<number> | number {
+    return this.store.nextDeparture({ keys, notBefore: this.notBefore(keys), arrivalDelayMs: this.arrivalDelay.ms, rank: this.slotRank(keys, rank) });
   }
 
   /** Now, or later when a key's platform-announced window is spent ({@link BudgetKey.notBefore}). */

@@ -15,8 +15,8 @@ export interface PreparedCall {
 
 /** The budgets every call passes. */
 export interface FlushGate {
-  /** Epoch ms a call under `keys` could leave at, without reserving it. */
-  nextDeparture(keys: readonly BudgetKey[]): Promise<number> | number;
-  /** Reserves a slot under `keys`; resolves with the epoch ms the call may leave at. */
-  reserve(keys: readonly BudgetKey[]): Promise<number> | number;
+  /** Epoch ms a call under `keys` of flush rank `rank` could leave at, without reserving it. */
+  nextDeparture(keys: readonly BudgetKey[], rank?: number): Promise<number> | number;
+  /** Reserves a slot under `keys` for a call of flush rank `rank`; resolves with the epoch ms the call may leave at. */
+  reserve(keys: readonly BudgetKey[], rank?: number): Promise<number> | number;
 }

@@ -224,7 +224,7 @@ export class FlushPump<T extends Flushable> {
       this.reserving += 1;
       let departure: number;
       try {
-        const reserved = this.gate.reserve(call.keys);
+        const reserved = this.gate.reserve(call.keys, rank);
         departure = typeof reserved === 'number' ? reserved : await reserved;
       } catch {
         // The budget store failed: never call without a slot; try this card again later.
@@ -285,7 +285,7 @@ export class FlushPump<T extends Flushable> {
       }
       let departure: number;
       try {
-        const next = this.gate.nextDeparture(call.keys);
+        const next = this.gate.nextDeparture(call.keys, rank);
         departure = typeof next === 'number' ? next : await next;
       } catch {
         departure = this.clock.now();

@@ -1,0 +1,92 @@
+import type { CallFailure, CardTransport, MessageRef, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core/plugin';
+import { conversationTypeOf, type TeamsConfig } from '../config.js';
+import { teamsActivityProblems } from '../render/guards.js';
+import { TEAMS_LIMITS, type TeamsLimits } from '../render/limits.js';
+import { activityOf, type TeamsActivity, type TeamsMessage } from '../render/payload.js';
+import { TeamsLocalError, classifyTeamsError } from './classify.js';
+import { callConnector, type TeamsConnectorRoute } from './routes.js';
+import { conversationOf, type TeamsConversationRef, type TeamsTarget } from './target.js';
+import { TeamsTokenSource } from './token.js';
+
+/** What the transport needs of the config. */
+export type TeamsTransportConfig = Pick<TeamsConfig, 'appId' | 'appPassword' | 'tenantId' | 'loginUrl' | 'serviceUrl' | 'conversationId' | 'conversationType' | 'requestTimeoutMs'>;
+
+/**
+ * Sends and updates cards over the Bot Connector REST API at the conversation's `serviceUrl`: a card is an
+ * activity with one Adaptive Card attachment, sent to the conversation and replaced in place with `PUT`
+ * (https://learn.microsoft.com/microsoftteams/platform/bots/how-to/update-and-delete-bot-messages); a
+ * continuation part is a reply to the card's activity. Every call carries the bot's client-credentials token
+ * ({@link TeamsTokenSource}). The connector takes no idempotency key: sends are remembered by the core's key,
+ * so a repeated key answers the same activity (a send whose answer was lost may still post twice: UNCONFIRMED
+ * whether Teams dedupes).
+ */
+export class TeamsTransport implements CardTransport<TeamsMessage, TeamsTarget> {
+  readonly #config: TeamsTransportConfig;
+  readonly #limits: TeamsLimits;
+  readonly #sent = new Map<string, MessageRef>();
+  readonly tokens: TeamsTokenSource;
+
+  constructor(config: TeamsTransportConfig, options: { limits?: TeamsLimits; tokens?: TeamsTokenSource } = {}) {
+    this.#config = config;
+    this.#limits = options.limits ?? TEAMS_LIMITS;
+    this.tokens = options.tokens ?? new TeamsTokenSource(config);
+  }
+
+  /** The conversation of a target (the configured one when absent). */
+  conversation(target: TeamsTarget | undefined): TeamsConversationRef {
+    return conversationOf(target) ?? { id: this.#config.conversationId, type: conversationTypeOf(this.#config.conversationId, this.#config.conversationType) };
+  }
+
+  /** The `serviceUrl` of a conversation or message. */
+  serviceUrlOf(where: { serviceUrl?: unknown } | undefined): string {
+    return typeof where?.serviceUrl === 'string' ? where.serviceUrl : this.#config.serviceUrl;
+  }
+
+  async send(request: SendRequest<TeamsMessage, TeamsTarget>): Promise<MessageRef> {
+    const known = this.#sent.get(request.idempotencyKey);
+    if (known) return known;
+    const activity = this.#guarded(activityOf(request.payload));
+    const conversation = request.replyTo ? { id: String(request.replyTo.extra?.conversationId ?? this.conversation(request.target).id), serviceUrl: request.replyTo.extra?.serviceUrl } : this.conversation(request.target);
+    const serviceUrl = this.serviceUrlOf(conversation);
+    const answer = request.replyTo
+      ? await this.call(serviceUrl, 'replyToActivity', [conversation.id, request.replyTo.id], activity)
+      : await this.call(serviceUrl, 'sendToConversation', [conversation.id], activity);
+    if (!answer.id) throw new TeamsLocalError('the connector answered a send without an activity id');
+    const ref: MessageRef = { id: answer.id, extra: { conversationId: conversation.id, serviceUrl } };
+    this.#sent.set(request.idempotencyKey, ref);
+    if (this.#sent.size > 10_000) this.#sent.delete(this.#sent.keys().next().value as string);
+    return ref;
+  }
+
+  async update(request: UpdateRequest<TeamsMessage>): Promise<void> {
+    const activity = this.#guarded(activityOf(request.payload));
+    const conversationId = String(request.message.extra?.conversationId ?? this.#config.conversationId);
+    await this.call(this.serviceUrlOf(request.message.extra), 'updateActivity', [conversationId, request.message.id], activity);
+  }
+
+  /** The completion ping: a short message replying to the card, mentioning nobody (a mention needs an `entities` mention of a known user: left out). */
+  async reply(request: ReplyRequest<TeamsTarget>): Promise<MessageRef> {
+    const who = request.mention?.name ? `${request.mention.name}: ` : '';
+    return this.send({ target: request.target, payload: { text: `${who}${request.text}`, summary: request.text }, idempotencyKey: request.idempotencyKey, replacing: false, replyTo: request.message });
+  }
+
+  async refreshAuth(): Promise<void> {
+    this.tokens.invalidate();
+  }
+
+  classify(error: unknown): CallFailure {
+    return classifyTeamsError(error);
+  }
+
+  /** One connector call with the bot's token. */
+  async call<R extends TeamsConnectorRoute>(serviceUrl: string, route: R, args: string[], activity: TeamsActivity): Promise<{ id?: string }> {
+    const bearer = await this.tokens.get();
+    return callConnector({ serviceUrl, bearer, timeoutMs: this.#config.requestTimeoutMs }, route, args as never, activity);
+  }
+
+  #guarded(activity: TeamsActivity): TeamsActivity {
+    const problems = teamsActivityProblems(activity, this.#limits);
+    if (problems.length > 0) throw new TeamsLocalError(`activity not sent, Teams would refuse it: ${problems.join('; ')}`);
+    return activity;
+  }
+}

@@ -1,0 +1,43 @@
+import { faultCase, loadFaultCases } from '@progresscard/core/testing';
+import { DEFAULT_TELEGRAM_BOT as BOT } from '@progresscard/emulator';
+import { afterEach, describe, expect, it } from 'vitest';
+import { harness, statusLine, waitFor, type Harness } from './harness.js';
+
+/** The shared fault case F17, copied into fixtures/faults-more.jsonl with Telegram's answers (its script at 8 times its times). */
+const cases = loadFaultCases(new URL('./fixtures/faults-more.jsonl', import.meta.url));
+const EDIT = 'editMessageText';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe('Telegram: an edit that timed out on the client is applied late by the platform, over the final (F17)', () => {
+  it('the message ends showing the final, and finalDelivery is reported only after the late edit landed', async () => {
+    // editMessageText carries no version, so a late edit of an older state replaces whatever the message shows.
+    h = await harness({ plugin: { requestTimeoutMs: 1000 }, retry: { lateApplyWindowMs: 14_000 } });
+    h.emulator.faults.add({ route: EDIT, nth: 1, latencyMs: 9000, label: 'applied 9 s after it arrived: the client gave up after 1 s' });
+    const card = h.cards.open('telegram');
+    let reportedAt = Number.NaN;
+    void card.finalDelivery.then(() => (reportedAt = Date.now()));
+    await h.play(card, faultCase(cases, 'F17').events);
+    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+    // Whatever was reported, look once the late edit was applied (it arrives 9 s after it was sent).
+    await waitFor(() => h!.emulator.calls({ route: EDIT }).some((call) => call.outcome === 'accepted' && call.at - call.receivedAt! >= 8000), 'the late edit', 20_000);
+    const [message, ...more] = h.emulator.messages({ chatId: BOT.groupChat });
+    expect(more).toEqual([]);
+    // In the order the platform applied them (a call is recorded when applied).
+    const applied = message!.history.filter((call) => call.outcome === 'accepted').map((call) => ({ at: call.at, final: /Completed/.test((call.card as { text: string }).text) }));
+    const firstFinal = applied.findIndex((call) => call.final);
+    const late = applied.findIndex((call, i) => i > firstFinal && !call.final);
+    // The fault happened: an older state (the running tool) was applied after the final...
+    expect(firstFinal).toBeGreaterThan(0);
+    expect(late).toBeGreaterThan(firstFinal);
+    // ...and the final was applied again after it, before the card reported its final.
+    expect(applied.at(-1)!.final).toBe(true);
+    expect(reportedAt).toBeGreaterThanOrEqual(applied[late]!.at);
+    expect(statusLine(message)).toMatch(/Completed/);
+    expect(message!.text).toContain('FINAL-ANSWER');
+  });
+});
