@@ -3,21 +3,21 @@
 // which builds it, so this takes minutes; the line says which package is being packed and how long
 // each took).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 
-const WORKSPACES = [
-  'packages/core',
-  'plugins/feishu',
-  'plugins/dingtalk',
-  'plugins/slack',
-  'plugins/telegram',
-  'plugins/discord',
-  'packages/sources',
-  'packages/adapters',
-  'packages/emulator',
-  'packages/redis',
-  'packages/cli',
-];
+// Every workspace of the root package.json whose package is not private (read, not listed, so a new
+// plugin is packed the day it is added).
+const root = JSON.parse(readFileSync('package.json', 'utf8'));
+const WORKSPACES = root.workspaces
+  .flatMap((pattern) =>
+    pattern.endsWith('/*')
+      ? readdirSync(pattern.slice(0, -2), { withFileTypes: true })
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => `${pattern.slice(0, -2)}/${entry.name}`)
+          .sort()
+      : [pattern],
+  )
+  .filter((folder) => existsSync(`${folder}/package.json`) && JSON.parse(readFileSync(`${folder}/package.json`, 'utf8')).private !== true);
 const destination = '.artifacts/packages';
 mkdirSync(destination, { recursive: true });
 const started = Date.now();

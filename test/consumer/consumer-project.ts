@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -10,8 +10,27 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The publishable packages, as workspace folders. */
-export const PACKAGE_DIRS = ['packages/core', 'plugins/feishu', 'plugins/dingtalk', 'plugins/slack', 'plugins/telegram', 'plugins/discord', 'plugins/wecom', 'packages/sources', 'packages/adapters', 'packages/emulator', 'packages/redis', 'packages/cli'] as const;
+/**
+ * The publishable packages, as workspace folders: every workspace of the root package.json whose
+ * package is not private (read, not listed, so a new plugin is packed the day it is added).
+ */
+export const PACKAGE_DIRS: readonly string[] = publishableWorkspaces();
+
+function publishableWorkspaces(): string[] {
+  const root = JSON.parse(readFileSync(`${REPO_ROOT}package.json`, 'utf8')) as { workspaces: string[] };
+  const folders = root.workspaces.flatMap((pattern) =>
+    pattern.endsWith('/*')
+      ? readdirSync(`${REPO_ROOT}${pattern.slice(0, -2)}`, { withFileTypes: true })
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => `${pattern.slice(0, -2)}/${entry.name}`)
+          .sort()
+      : [pattern],
+  );
+  return folders.filter((folder) => {
+    const manifest = `${REPO_ROOT}${folder}/package.json`;
+    return existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { private?: boolean }).private !== true;
+  });
+}
 
 /** The repo's TypeScript compiler (a consumer would use its own; this one is pinned and installed). */
 export const TSC = `${REPO_ROOT}node_modules/typescript/bin/tsc`;

@@ -141,6 +141,7 @@ describe('the packed packages in a project outside the repo', () => {
       ['telegram', ['completed']],
       ['discord', ['completed']],
       ['wecom', ['completed']],
+      ['teams', ['completed']],
     ]);
   }, 120_000);
 
