@@ -107,10 +107,19 @@ describe('live preview page', () => {
     let phase: RunInfo['phase'] = 'replaying';
     const preview = await startPreviewServer({ sources: emulators.sources, runInfo: () => ({ title: 't', trace: trace.name, phase }), port: 0 });
     try {
-      // Feishu answers the 2nd patch with its per-message frequency limit (230020).
+      // Feishu answers the 2nd patch of its IM card (the operator's rollback mode, FEISHU_CARD_MODE=message;
+      // CardKit is the default) with its per-message frequency limit (230020).
       emulators.emulator(feishuChannel)!.faults.add({ route: 'im.message.patch', nth: 2, respond: { status: 400, body: { code: 230020, msg: 'This operation triggers the frequency limit.' } } });
       await page.goto(preview.url);
-      const result = await replayTrace({ trace, speed: 4, channels: emulatedPlugins(emulators, { tickMs: replayTickMs(4) }), onProgress: () => preview.notify() });
+      process.env.FEISHU_CARD_MODE = 'message';
+      const channels = (() => {
+        try {
+          return emulatedPlugins(emulators, { tickMs: replayTickMs(4) });
+        } finally {
+          delete process.env.FEISHU_CARD_MODE;
+        }
+      })();
+      const result = await replayTrace({ trace, speed: 4, channels, onProgress: () => preview.notify() });
       phase = 'done';
       preview.notify();
       expect(result.cards.every((c) => c.status === 'completed' && c.final?.ok)).toBe(true);

@@ -26,7 +26,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const channel = () => feishu({ ...APP, domain: emulator.baseUrl, receiveId: 'oc_lease' });
+const channel = () => feishu({ ...APP, domain: emulator.baseUrl, receiveId: 'oc_lease', mode: 'message' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a process cut off from Redis', () => {

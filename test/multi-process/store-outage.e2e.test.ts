@@ -43,7 +43,7 @@ describe.skipIf(process.env.REDIS_URL !== undefined)('a Redis outage longer than
       env: {},
       store,
       leaseTtlMs: LEASE_MS,
-      channels: [feishu({ ...APP, domain: emulator.baseUrl, receiveId: 'oc_outage', tickMs: 1000 })],
+      channels: [feishu({ ...APP, domain: emulator.baseUrl, receiveId: 'oc_outage', mode: 'message', tickMs: 1000 })],
     });
     const runs = [0, 1, 2].map((index) => {
       const card = cards.open('feishu', undefined, { runId: `outage-${index}`, locale: 'en' });
