@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readImageBytes } from '../../src/plugin/index.js';
+import { readAttachmentFile, readImageBytes } from '../../src/plugin/index.js';
 import type { CardImage } from '../../src/index.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==', 'base64');
@@ -51,5 +51,19 @@ describe('readImageBytes: local paths only inside imageRoots, image bytes only',
     await expect(readImageBytes(atPath('/proc/self/status'), { maxBytes: 1_000_000, imageRoots: ['/proc'] })).rejects.toThrow(/not a PNG, JPEG, GIF or WebP/);
     const base64: CardImage = { id: 'img_b', alt: 'b', source: { kind: 'base64', mediaType: 'image/png', data: Buffer.from('hello').toString('base64') }, origin: 'tool' };
     await expect(readImageBytes(base64, { maxBytes: 1000 })).rejects.toThrow(/not a PNG/);
+  });
+});
+
+describe('readAttachmentFile: memory follows the file, not the limit', () => {
+  it('a 10-byte file under a 100 MB limit holds 11 bytes at most, and a file over the limit is still refused', async () => {
+    const { dir } = await root();
+    await writeFile(join(dir, 'note.txt'), '0123456789');
+    await writeFile(join(dir, 'big.txt'), Buffer.alloc(5000, 0x61));
+    const read = await readAttachmentFile(join(dir, 'note.txt'), { roots: [dir], maxBytes: 100 * 1024 * 1024 });
+    expect(read.toString()).toBe('0123456789');
+    // the bytes' backing memory is sized from the file: 20 concurrent reads used to hold 2 GB
+    expect(read.buffer.byteLength).toBeLessThanOrEqual(64);
+    await expect(readAttachmentFile(join(dir, 'big.txt'), { roots: [dir], maxBytes: 4096 })).rejects.toThrow('larger than');
+    await expect(readAttachmentFile(join(dir, 'big.txt'), { roots: [dir], maxBytes: 5000 })).resolves.toHaveLength(5000);
   });
 });

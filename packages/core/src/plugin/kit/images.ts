@@ -98,15 +98,24 @@ async function readBounded(path: string, maxBytes: number, timeoutMs: number): P
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const read = (async () => {
-      if (!(await file.stat()).isFile()) throw notRegular();
-      const buffer = Buffer.alloc(maxBytes + 1);
+      const stats = await file.stat();
+      if (!stats.isFile()) throw notRegular();
+      // Sized from the file (not from the limit: a 10-byte file under a 100 MB limit must not hold
+      // 100 MB), one byte more to see a file larger than the limit; grown if the file grows meanwhile.
+      const cap = maxBytes + 1;
+      let buffer = Buffer.alloc(Math.min(cap, stats.size + 1));
       let length = 0;
-      while (length < buffer.length) {
+      for (;;) {
         const { bytesRead } = await file.read(buffer, length, buffer.length - length, null);
         if (bytesRead === 0) break;
         length += bytesRead;
+        if (length < buffer.length) continue;
+        if (buffer.length >= cap) break;
+        const grown = Buffer.alloc(Math.min(cap, buffer.length * 2));
+        buffer.copy(grown, 0, 0, length);
+        buffer = grown;
       }
-      return buffer.subarray(0, length);
+      return length === buffer.length ? buffer : buffer.subarray(0, length);
     })();
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`image ${JSON.stringify(path)}: reading took longer than ${timeoutMs} ms`)), timeoutMs);
