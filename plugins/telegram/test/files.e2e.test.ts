@@ -48,4 +48,24 @@ describe('Telegram: files the agent produced', () => {
     expect(shown).not.toContain('report.md (not uploaded');
     expect(shown).toContain('📎 id_rsa.txt (not uploaded: outside the allowed folders, or not found)');
   });
+
+  it("three files attached as a private-chat run ends all arrive, though its chat's 1-a-second window answers one of them 429", { timeout: 90_000 }, async () => {
+    const dir = folder();
+    for (let i = 0; i < 3; i += 1) writeFileSync(join(dir, `f${i}.txt`), `file ${i}`);
+    h = await harness({ plugin: { fileRoots: [dir], chatId: DEFAULT_TELEGRAM_BOT.privateChat, threadId: undefined } as never });
+    // the second document meets the chat's window, as it does next to the card's own edits
+    h.emulator.faults.add({ route: 'sendDocument', nth: 2, respond: { status: 429, body: { ok: false, error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } } } });
+    const card = h.cards.open('telegram');
+    card.start({ title: 'Files' });
+    await expect.poll(() => card.message?.id, { timeout: 20_000 }).toBeDefined();
+    for (let i = 0; i < 3; i += 1) card.attach(join(dir, `f${i}.txt`));
+    card.complete('FINAL');
+    const final = await card.finalDelivery;
+    expect(final).toMatchObject({ ok: true, status: 'completed' });
+    const documents = h.emulator.messages({ chatId: DEFAULT_TELEGRAM_BOT.privateChat }).filter((m) => m.document);
+    expect(documents.map((m) => m.document!.fileName).sort()).toEqual(['f0.txt', 'f1.txt', 'f2.txt']);
+    expect(h.emulator.calls({ route: 'sendDocument' }).filter((call) => call.status === 429).length).toBeGreaterThanOrEqual(1);
+    const shown = h.emulator.message(DEFAULT_TELEGRAM_BOT.privateChat, Number(final.message!.id))!.text;
+    expect(shown).not.toContain('not uploaded');
+  });
 });

@@ -17,6 +17,9 @@ export interface AttachmentUploadDeps {
   readonly changed: () => void;
 }
 
+/** Tries of one upload the platform answered with a rate limit (each after the wait it asked for). */
+const MAX_RATE_LIMITED_UPLOAD_ATTEMPTS = 3;
+
 /**
  * Uploads the files a card's run attached, one platform call each through the transport's
  * `attachFile`, drawn from the channel's budget as a `send` (a file message is a message). Each
@@ -56,16 +59,27 @@ export class AttachmentUploads {
     if (!attach) {
       outcome = { reason: `${channel.plugin.id} cannot upload files` };
     } else {
-      try {
-        await channel.acquire({ kind: 'send', target, ...(this.deps.message() ? { replyTo: this.deps.message() } : {}) });
-        const request = { message: this.deps.message(), target, path: file.path, name: file.name, idempotencyKey: `${cardId}-${file.id}` };
-        const timeoutMs = channel.settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-        const attached = await withCallTimeout(() => attach.call(transport, request), timeoutMs);
-        outcome = attached.url ? { url: attached.url } : {};
-      } catch (error) {
-        const failure = classifyCallError(transport, error);
-        logger.warn(`${channel.plugin.id} card ${cardId}: file ${file.name} not uploaded (${failure.kind}: ${failure.detail})`);
-        outcome = { reason: shortReason(error, failure.detail) };
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await channel.acquire({ kind: 'send', target, ...(this.deps.message() ? { replyTo: this.deps.message() } : {}) });
+          const request = { message: this.deps.message(), target, path: file.path, name: file.name, idempotencyKey: `${cardId}-${file.id}` };
+          const timeoutMs = channel.settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+          const attached = await withCallTimeout(() => attach.call(transport, request), timeoutMs);
+          outcome = attached.url ? { url: attached.url } : {};
+          break;
+        } catch (error) {
+          const failure = classifyCallError(transport, error);
+          // A rate-limited upload was not applied: it is tried again after the wait the platform asked
+          // for (Telegram's 429 retry_after: a file sent next to the card's own edits in a private chat).
+          // Other failures may have been applied (a timeout) or will not change: they are not repeated.
+          if (failure.kind === 'rate-limited' && attempt < MAX_RATE_LIMITED_UPLOAD_ATTEMPTS) {
+            await new Promise((resolve) => setTimeout(resolve, failure.retryAfterMs ?? 1000 * attempt));
+            continue;
+          }
+          logger.warn(`${channel.plugin.id} card ${cardId}: file ${file.name} not uploaded (${failure.kind}: ${failure.detail})`);
+          outcome = { reason: shortReason(error, failure.detail) };
+          break;
+        }
       }
     }
     if (state.settleAttachment(file.id, outcome)) this.deps.changed();
