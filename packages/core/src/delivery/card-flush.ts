@@ -14,7 +14,7 @@ import type { FinalLadder } from './failures/final-ladder.js';
 import type { OutageProbes } from './failures/outage-probes.js';
 import type { RefusedOperations } from './failures/refused-operations.js';
 import type { ChannelBudget } from './rate-limits/channel-budget.js';
-import { WAIT, again, settle, type FlushDecision, type FlushOutcome } from './schedule/flush-outcome.js';
+import { WAIT, again, isFlushCall, settle, type FlushDecision, type FlushOutcome } from './schedule/flush-outcome.js';
 import type { StreamDispatch } from './streams/stream-dispatch.js';
 
 /** What {@link CardFlush} is built from: the channel's own parts. */
@@ -70,7 +70,14 @@ export class CardFlush {
       return WAIT;
     }
     const streamed = this.parts.streams.prepare(record, final, view);
-    if (streamed !== undefined) return streamed;
+    if (streamed !== undefined) {
+      // A stream's final shows the card's share of the answer; the rest goes out as continuation parts replying to it, before the final settles.
+      if (!isFlushCall(streamed) && streamed.next === 'settle' && streamed.ok) {
+        const part = continuations.next(record, view);
+        if (part) return continuations.prepare(record, final, part);
+      }
+      return streamed;
+    }
     let payload: unknown;
     let key: string;
     try {

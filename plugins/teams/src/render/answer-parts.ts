@@ -21,6 +21,11 @@ function head(text: string, max: number): string {
   return slice;
 }
 
+/** UTF-16 length of the card's share of a trimmed answer (see {@link splitAnswer}), before code fences are closed. */
+export function answerShareLength(trimmedAnswer: string, cardChars: number): number {
+  return head(trimmedAnswer, cardChars).length;
+}
+
 /**
  * Splits an answer: the card shows its first `cardChars`, each continuation message the next `partChars`,
  * at most `maxParts` of them; breaks fall on paragraph, line or word ends where possible. Pure: the same

@@ -19,7 +19,7 @@ import {
   type FooterStyle,
   type Locale,
 } from '@progresscard/core/plugin';
-import { splitAnswer } from './answer-parts.js';
+import { answerShareLength, splitAnswer } from './answer-parts.js';
 import { cardActions, decisionBlocks, replyLine, type ControlStyle } from './controls.js';
 import { TEAMS_LIMITS, type TeamsLimits } from './limits.js';
 import type { AdaptiveCard, AdaptiveElement, TeamsMessage } from './payload.js';
@@ -44,6 +44,18 @@ export interface TeamsRenderer extends CardRenderer<TeamsMessage> {
   streamCard(view: CardView, reason: 'final' | 'roll-over'): AdaptiveCard;
   /** The informative update of a stream without text yet (the blue progress line): status and the latest tool call, ≤ 1000 characters. */
   informative(view: CardView): string;
+  /**
+   * The answer text a stream's closing message shows: the card's share of `view.answer` (the rest goes
+   * in continuation replies, `renderContinuations`) without its first `from` UTF-16 units, which earlier
+   * streams of the card showed. Empty when those showed the whole share already.
+   */
+  streamText(view: CardView, from: number): string;
+  /**
+   * Most answer characters (code points) a stream chunk carries: three quarters of the card's share, since
+   * the share may end at a paragraph break in its last fifth and the closing message must start with
+   * what was streamed; no chunk nears the message size limit.
+   */
+  readonly streamTextChars: number;
 }
 
 /**
@@ -163,8 +175,20 @@ export function createTeamsRenderer(options: TeamsRendererOptions = {}): TeamsRe
 
     streamCard(view, reason) {
       if (reason === 'roll-over') return card([text(`_${TEAMS_TEXTS[localeOf(view)].continuesInNext}_`, { isSubtle: true, size: 'Small' })]);
-      return card([...topBlocks(view), ...bottomBlocks(view)]);
+      const { parts } = shares(view);
+      const below = parts.length > 0 ? [text(`_${TEAMS_TEXTS[localeOf(view)].continuesBelow(parts.length)}_`, { isSubtle: true })] : [];
+      return card([...topBlocks(view), ...below, ...bottomBlocks(view)]);
     },
+
+    streamText(view, from) {
+      const { card, parts, leftOut } = shares(view);
+      if (parts.length === 0 && leftOut === 0) return view.answer.slice(from);
+      if (from === 0) return card;
+      const leading = view.answer.length - view.answer.trimStart().length;
+      return view.answer.slice(from, Math.max(from, leading + answerShareLength(view.answer.trim(), limits.cardAnswerChars))).trimStart();
+    },
+
+    streamTextChars: Math.floor(limits.cardAnswerChars * 0.75),
 
     informative(view) {
       const running = [...view.tools].reverse().find((tool) => tool.state === 'running') ?? view.tools.at(-1);

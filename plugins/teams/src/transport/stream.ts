@@ -15,6 +15,13 @@ interface OpenStream {
   text: string;
   /** The latest informative line sent. */
   informative?: string;
+  /** Answer characters (UTF-16 units) earlier streams of the card showed before this one opened. */
+  readonly from: number;
+}
+
+/** The first `max` code points of `text`. */
+function firstCodePoints(text: string, max: number): string {
+  return text.length <= max ? text : [...text].slice(0, Math.max(0, max)).join('');
 }
 
 /** A `streaminfo` entity (https://learn.microsoft.com/microsoftteams/platform/bots/streaming-ux). */
@@ -50,13 +57,14 @@ export class TeamsStreamTransport implements StreamTransport<TeamsTarget> {
     if (known) return known;
     const conversation = this.#transport.conversation(request.target);
     const serviceUrl = this.#transport.serviceUrlOf(conversation);
-    const text = request.content.text;
+    const from = Math.max(0, request.view.answer.length - request.content.text.length);
+    const text = this.#capped(request.content.text, from);
     const informative = text === '' ? this.#renderer.informative(request.view) : undefined;
     const activity: TeamsActivity = { type: 'typing', text: informative ?? text, entities: [streamInfo(informative ? 'informative' : 'streaming', undefined, 1)] };
     const answer = await this.#transport.call(serviceUrl, 'sendToConversation', [conversation.id], activity);
     if (!answer.id) throw new TeamsLocalError('the connector answered a stream start without a stream id');
     const ref: MessageRef = { id: answer.id, extra: { conversationId: conversation.id, serviceUrl, stream: true } };
-    this.#open.set(ref.id, { conversationId: conversation.id, serviceUrl, sequence: 1, text: informative ? '' : text, ...(informative ? { informative } : {}) });
+    this.#open.set(ref.id, { conversationId: conversation.id, serviceUrl, sequence: 1, text: informative ? '' : text, from, ...(informative ? { informative } : {}) });
     this.#started.set(request.idempotencyKey, ref);
     if (this.#started.size > 10_000) this.#started.delete(this.#started.keys().next().value as string);
     return ref;
@@ -64,7 +72,7 @@ export class TeamsStreamTransport implements StreamTransport<TeamsTarget> {
 
   async append(request: StreamAppendRequest): Promise<void> {
     const stream = this.#stream(request.stream);
-    const text = request.content.text;
+    const text = this.#capped(request.content.text, stream.from);
     if (text !== stream.text && text !== '') {
       await this.#chunk(stream, { type: 'typing', text, entities: [streamInfo('streaming', request.stream.id, stream.sequence + 1)] });
       stream.text = text;
@@ -83,7 +91,14 @@ export class TeamsStreamTransport implements StreamTransport<TeamsTarget> {
 
   async stop(request: StreamStopRequest): Promise<void> {
     const stream = this.#stream(request.stream);
-    const text = request.content.text === '' ? stream.text : request.content.text;
+    // The card's share of the answer only (the rest continues in reply messages the core sends after the
+    // final): uncapped, a long answer made the closing message too large (403 ContentStreamNotAllowed).
+    const from = request.content.text === '' ? stream.from : Math.max(0, request.view.answer.length - request.content.text.length);
+    const share = request.content.text === '' ? stream.text : this.#renderer.streamText(request.view, from);
+    // The closing text must start with what was streamed (else 400 "Streamed text must include the previously
+    // streamed content"): if the share ends before it (a rare cut, e.g. many surrogate pairs), the streamed
+    // text stands and the first reply repeats its tail.
+    const text = share.startsWith(stream.text) ? share : stream.text;
     const card = this.#renderer.streamCard(request.view, request.reason);
     const activity: TeamsActivity = {
       type: 'message',
@@ -95,6 +110,11 @@ export class TeamsStreamTransport implements StreamTransport<TeamsTarget> {
     this.#open.delete(request.stream.id);
   }
 
+  /** A stream chunk's text cut to the card's share (what earlier streams showed counts against it); the closing message cuts it exactly. */
+  #capped(text: string, from: number): string {
+    return firstCodePoints(text, this.#renderer.streamTextChars - from);
+  }
+
   async #chunk(stream: OpenStream, activity: TeamsActivity): Promise<void> {
     await this.#transport.call(stream.serviceUrl, 'sendToConversation', [stream.conversationId], activity);
     stream.sequence += 1;
@@ -104,7 +124,7 @@ export class TeamsStreamTransport implements StreamTransport<TeamsTarget> {
     const known = this.#open.get(ref.id);
     if (known) return known;
     // A stream this process did not open (a restart): continue from what the ref says, sequence unknown.
-    const stream: OpenStream = { conversationId: String(ref.extra?.conversationId), serviceUrl: this.#transport.serviceUrlOf(ref.extra), sequence: 1, text: '' };
+    const stream: OpenStream = { conversationId: String(ref.extra?.conversationId), serviceUrl: this.#transport.serviceUrlOf(ref.extra), sequence: 1, text: '', from: 0 };
     this.#open.set(ref.id, stream);
     return stream;
   }

@@ -116,7 +116,12 @@ export class StreamDispatch {
     if (started) record.continuedIn(started);
     record.callSucceeded();
     this.deps.store.put(record, view);
-    if (session.phase === 'finished') return this.settled(record);
+    if (session.phase === 'finished') {
+      // The stream message holds the final: continuation parts (the answer past the card's share) reply to it; the next flush sends them or settles.
+      record.accepted(`stream-final-${session.sequence}`);
+      this.clearKeepAlive(record);
+      return again();
+    }
     // More to send (text over the per-call limit, a roll-over's fresh stream, the final): at once.
     if (final || step.op === 'stop-roll-over' || session.next(record.card.view(), false, this.deps.clock.now())) return again();
     this.scheduleKeepAlive(record, session);
