@@ -111,7 +111,7 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
   sharedOptions(
     program
       .command('replay')
-      .description('replay any agent trace file (Claude Code, Codex, Gemini CLI, or progresscard events JSONL) into live cards')
+      .description('replay any agent trace file (Claude Code, Codex, Gemini CLI, Cursor, OpenCode, Copilot CLI, OpenHands, or progresscard events JSONL) into live cards')
       .argument('<file>', 'trace file, or the name of a bundled trace')
       .addOption(new Option('--format <format>', 'trace format').choices(FORMAT_CHOICES).default('auto'))
       .addOption(channelFlag('which platform(s) to replay to'))
