@@ -24,6 +24,8 @@ function teamsStreaming(config: TeamsConfig, transport: TeamsTransport, renderer
     text: 'full',
     chunks: ['tasks'],
     platformStop: true,
+    // The closing message holds the card's share of the answer (a message is at most 40 KB); the rest follows in replies.
+    continuationReplies: true,
     appliesTo: (card) => transport.conversation(card.target).type === 'personal',
     transport: new TeamsStreamTransport(transport, renderer),
   };

@@ -148,6 +148,13 @@ export interface StreamingMode<Target = unknown> {
   readonly platformStop: boolean;
   /** Most characters of text one call may carry (Slack 12 000); longer text goes in several calls. Absent: no limit. */
   readonly maxTextCharsPerCall?: number;
+  /**
+   * True when a stream's closing message holds only the card's share of the answer (Teams: a message has a
+   * size limit): after the final stream call the core sends the renderer's continuation parts
+   * (`renderContinuations`) as replies to the stream message, then settles the final. Absent: the stream
+   * holds the whole answer and no continuation part is sent.
+   */
+  readonly continuationReplies?: boolean;
   /** Whether `card` is streamed (Slack: only thread replies). Absent: every card. */
   appliesTo?(card: StreamCandidate<Target>): boolean;
   readonly transport: StreamTransport<Target>;

@@ -116,6 +116,7 @@ export class StreamDispatch {
     if (started) record.continuedIn(started);
     record.callSucceeded();
     this.deps.store.put(record, view);
+    if (session.phase === 'finished' && !this.mode!.continuationReplies) return this.settled(record);
     if (session.phase === 'finished') {
       // The stream message holds the final: continuation parts (the answer past the card's share) reply to it; the next flush sends them or settles.
       record.accepted(`stream-final-${session.sequence}`);
