@@ -61,6 +61,7 @@ describe('--real against the emulators', () => {
         ['telegram', ['completed']],
         ['discord', ['completed']],
         ['wecom', ['completed']],
+        ['teams', ['completed']],
       ]);
     } finally {
       emulator.abort();
