@@ -299,12 +299,18 @@ export function describeChannelConformance(driver: ConformanceDriver): void {
         card.start({ title: 'Pick' });
         const answer = card.ask({ prompt: 'Which region?', choices: ['eu-west', 'us-east'] });
         const message = await shown(t.run);
-        // A double click: both land before either is answered; the first decides.
+        // A double click: both land before either is answered; the first the product handles decides.
+        // (Which one that is depends on the platform's delivery and the callback's own checks, e.g. a
+        // signature verified per request: on a busy machine the later click can be handled first.)
         await Promise.allSettled([
           t.click({ messageId: message.id, user: 'U1', control: { kind: 'choice', label: 'eu-west' } }),
           sleep(10).then(() => t.click({ messageId: message.id, user: 'U2', control: { kind: 'choice', label: 'us-east' } })),
         ]);
-        await expect(answer).resolves.toMatchObject({ text: 'eu-west', by: { id: 'U1' } });
+        const decided = await answer;
+        expect([
+          { text: 'eu-west', by: 'U1' },
+          { text: 'us-east', by: 'U2' },
+        ]).toContainEqual({ text: decided.text, by: decided.by?.id });
       });
 
       it('stop ends the card cancelled; only the requester decides', async (context) => {
