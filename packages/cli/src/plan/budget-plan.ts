@@ -1,4 +1,4 @@
-import { pacingIntervalMs, type BudgetWindow } from '@progresscard/core';
+import { pacingIntervalMs, type BudgetWindow } from '@progresscard/core/store';
 
 /**
  * Budget arithmetic for `progresscard plan` and `doctor`. Every figure comes from one number,
