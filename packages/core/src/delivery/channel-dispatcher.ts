@@ -69,6 +69,8 @@ export class ChannelDispatcher {
   private readonly pump: FlushPump<CardDeliveryRecord>;
   /** The channel's budgets: keys per call, slots, the arrival delay. */
   private readonly budget: ChannelBudget;
+  /** Makes every platform call of the channel through its call chain. */
+  private readonly calls: CallPipeline;
   private readonly counters = { sent: 0, updated: 0, failed: 0, rateLimited: 0, unchanged: 0 };
   /** Writes delivery state to the card store. */
   private readonly store: CardStoreWriter;
@@ -117,6 +119,7 @@ export class ChannelDispatcher {
     );
     const probes = new OutageProbes(plugin.id, clock, logger, retry, (record) => this.pump.request(record, CHANGE_RANK.structural));
     const calls = new CallPipeline({ plugin, settings, clock, budget, observers, stop, probes, counters });
+    this.calls = calls;
     const credentialProbes = new CredentialProbes({
       channel: plugin.id,
       clock,
@@ -133,7 +136,7 @@ export class ChannelDispatcher {
     });
     this.credentialProbes = credentialProbes;
     stop.onLift(() => credentialProbes.lifted());
-    const failures = new FailureHandling({ plugin, settings, clock, logger, retry, budget, stop, refusedOperations, probes, credentialProbes, ladder, counters });
+    const failures = new FailureHandling({ plugin, settings, clock, logger, retry, budget, stop, refusedOperations, probes, credentialProbes, ladder, counters, through: calls.through });
     const continuations = new ContinuationDispatch({ plugin, clock, logger, budget, calls, failures, ladder, store });
     this.streams = new StreamDispatch({ plugin, clock, logger, budget, calls, failures, store, wake: (record) => this.markDirty(record, 'elapsed') });
     this.settlement = new FinalSettlement({ plugin, clock, logger, budget, store, parts: continuations, calls, failures, ladder, leaseWaits, refusedOperations });
@@ -146,6 +149,14 @@ export class ChannelDispatcher {
    */
   get hasRoom(): boolean {
     return this.pump.backlog <= this.budget.roomyBacklog;
+  }
+
+  /**
+   * Makes one call outside the card flushes (a completion ping, a count of messages, an upload)
+   * through the channel's call chain: bounded by its timeout. Rejects with the call's error.
+   */
+  platformCall<T>(call: () => Promise<T>, kind: 'reply' | 'read' | 'upload'): Promise<T> {
+    return this.calls.through(call, { kind });
   }
 
   /** Waits for a budget slot for one call made outside the card flushes (e.g. a completion ping). */
