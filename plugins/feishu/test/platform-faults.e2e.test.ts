@@ -8,7 +8,7 @@ import { f05Answer } from './views.js';
  * limit 230020 (F01), 5 updates/s a message (F02), Feishu's card markdown limits (F05) and the
  * edit window (F10). The shared behaviour (F01, F02, F05, F06, F08 on any channel) runs in
  * conformance.e2e.test.ts. The faults are on the IM card's patch route, so every card here is a
- * patched IM card (`mode: 'message'`); CardKit's answers to the same cases are in cases-cardkit.e2e.test.ts.
+ * patched IM card (`mode: 'message'`); CardKit's answers to the same cases are in platform-faults-cardkit.e2e.test.ts.
  */
 const cases = loadFaultCases(new URL('./fixtures/faults.jsonl', import.meta.url));
 
