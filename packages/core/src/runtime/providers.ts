@@ -162,6 +162,7 @@ export function registerProviders(container: DependencyContainer, options: Provi
       orphanGraceMs: settings.orphanGraceMs,
       durable: settings.durable,
       isShutDown: () => lifecycle.shutDown,
+      relayListening: c.resolve(SERVICES.Interactions).relayListening,
     });
   });
 }
