@@ -13,7 +13,7 @@ import { channelIds, channelList, type ChannelId } from './channels/index.js';
 import { realEnvHelp } from './channels/real.js';
 import { parseChannel, parseIdle, parseLang, parseMaxGap, parsePort, parsePositiveInteger, parseSpeed } from './options.js';
 import { DEFAULT_PREVIEW_PORT } from './preview/server.js';
-import { FORMAT_CHOICES, type FormatChoice } from './replay/trace.js';
+import { FORMAT_CHOICES, FORMAT_DESCRIPTIONS, type FormatChoice } from './replay/trace.js';
 import { CLI_VERSION } from './version.js';
 
 /** `--channel <id|…|all>`, every channel by default; `--help` shows the default as `all`, not as a JSON list. */
@@ -111,13 +111,13 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
   sharedOptions(
     program
       .command('replay')
-      .description('replay any agent trace file (Claude Code, Codex, Gemini CLI, Cursor, OpenCode, Copilot CLI, OpenHands, or progresscard events JSONL) into live cards')
+      .description(`replay an agent trace file of any of ${Object.keys(FORMAT_DESCRIPTIONS).length} formats ('progresscard replay --help' lists them) into live cards`)
       .argument('<file>', 'trace file, or the name of a bundled trace')
-      .addOption(new Option('--format <format>', 'trace format').choices(FORMAT_CHOICES).default('auto'))
+      .addOption(new Option('--format <format>', 'trace format (default: detected from the first lines)').choices(FORMAT_CHOICES).default('auto'))
       .addOption(channelFlag('which platform(s) to replay to'))
       .option('--json', 'print only a JSON summary with the final card payloads on stdout (implies --no-preview unless --keep-open)', false),
   )
-    .addHelpText('after', `\nBundled traces:\n${bundledTraces().map((t) => `  ${t.name.padEnd(38)} ${t.description}`).join('\n')}\n${REAL_HELP}`)
+    .addHelpText('after', `\nTrace formats (--format):\n${Object.entries(FORMAT_DESCRIPTIONS).map(([format, what]) => `  ${format.padEnd(38)} ${what}`).join('\n')}\n\nBundled traces:\n${bundledTraces().map((t) => `  ${t.name.padEnd(38)} ${t.description}`).join('\n')}\n${REAL_HELP}`)
     .action(async (file: string, flags: SharedFlags & { format: FormatChoice; channel: ChannelId[]; json: boolean }) => {
       const preview = flags.preview && (!flags.json || flags.keepOpen);
       setExitCode(
