@@ -14,6 +14,7 @@ import { realEnvHelp } from './channels/real.js';
 import { parseChannel, parseIdle, parseLang, parseMaxGap, parsePort, parsePositiveInteger, parseSpeed } from './options.js';
 import { DEFAULT_PREVIEW_PORT } from './preview/server.js';
 import { FORMAT_CHOICES, FORMAT_DESCRIPTIONS, type FormatChoice } from './replay/trace.js';
+import { STOPPED_AGENT_IDLE_FACTOR } from './watch/session-follower.js';
 import { CLI_VERSION } from './version.js';
 
 /** `--channel <id|…|all>`, every channel by default; `--help` shows the default as `all`, not as a JSON list. */
@@ -131,13 +132,13 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
 
   program
     .command('watch')
-    .description('mirror the Claude Code, Codex and Gemini CLI sessions running on this machine into live cards, until Ctrl-C')
+    .description('mirror the Claude Code, Codex and Gemini CLI sessions running on this machine into live cards; runs on until Ctrl-C, each card ends with its run')
     .option('--claude <dir>', 'Claude Code projects folder (default ~/.claude/projects)')
     .option('--codex <dir>', 'Codex sessions folder (default ~/.codex/sessions)')
     .option('--gemini <dir>', 'Gemini CLI folder (default ~/.gemini/tmp)')
     .option('--dir <dir>', 'a folder of trace files of any format (repeatable); given folders replace the defaults and must exist', (dir: string, dirs: string[] = []) => [...dirs, dir])
     .option('--state <file>', 'where read positions and open cards are kept', defaultStatePath())
-    .option('--idle <ms>', 'a Claude Code / Gemini run with no tool running ends after this long without new lines', parseIdle, DEFAULT_IDLE_MS)
+    .option('--idle <ms>', `a Claude Code / Gemini run with no tool running ends after this long without new lines; a run of a format that records its end (Codex) ends as cancelled after ${STOPPED_AGENT_IDLE_FACTOR}× this without new lines`, parseIdle, DEFAULT_IDLE_MS)
     .addOption(channelFlag('which platform(s) to post to'))
     .option('--lang <zh|en>', 'card language (default: the run\'s, else the channel\'s: zh on Feishu and DingTalk, en on Slack, Telegram and Discord)', parseLang)
     .option('--port <port>', 'preview page port (0 = any free port)', parsePort, DEFAULT_PREVIEW_PORT)

@@ -5,7 +5,7 @@
  * `replay` makes of the same file.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -110,5 +110,27 @@ describe('progresscard watch', () => {
     appendFileSync(file, assistant(300, 'msg_2', [{ type: 'text', text: 'One file: README.md.' }], 'end_turn'));
     await expect.poll(() => JSON.stringify(feishu.messages()[0]!.card), { timeout: 15_000 }).toContain('Completed');
     expect(JSON.stringify(feishu.messages()[0]!.card)).toContain('One file: README.md.');
+  }, 60_000);
+
+  it('ends a Codex run whose rollout stops without its end record once the file stayed quiet for 10 × --idle (3 s here)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pc-watch-codex-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const sessions = join(dir, 'sessions');
+    mkdirSync(sessions, { recursive: true });
+    const emulators = await startEmulators(['feishu']);
+    cleanup.push(() => emulators.close());
+    const feishu = emulators.emulator(feishuChannel)!;
+    const idleMs = 300;
+    const watch = startWatch(sessions, join(dir, 'state.json'), emulators, idleMs);
+    cleanup.push(() => watch.stop());
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The first 40 records of a bundled Codex rollout: the run is under way, and its end is never written.
+    const rollout = bundledTraces().find((t) => t.name === 'codex-rollout-plain.jsonl')!;
+    const head = readFileSync(rollout.path, 'utf8').split('\n').slice(0, 40).join('\n');
+    appendFileSync(join(sessions, 'rollout-2025-09-19T09-02-12-stopped.jsonl'), `${head}\n`);
+    await expect.poll(() => feishu.messages().length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => JSON.stringify(feishu.messages()[0]!.card), { timeout: 30_000 }).toContain('Cancelled');
+    expect(JSON.stringify(feishu.messages()[0]!.card)).toContain('without recording');
+    expect(feishu.messages()).toHaveLength(1);
   }, 60_000);
 });
