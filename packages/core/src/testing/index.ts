@@ -11,3 +11,6 @@ export { loadFaultCases, parseFaultCases, faultCase, type FaultCase, type FaultC
 export { maxCallsInWindow } from './call-windows.js';
 export { HOSTILE_EVENTS, LONE_SURROGATE, stringsIn } from './hostile-input.js';
 export { inProcessChannel, type InProcessChannel, type InProcessChannelOptions, type InProcessApp, type InProcessTimers } from './in-process.js';
+export { temporaryFolders, type TemporaryFolders } from './temporary-folders.js';
+export { lateEditOverFinal, type AppliedCall, type LateEditOutcome } from './late-edits.js';
+export { runShapedScript } from './run-script.js';
