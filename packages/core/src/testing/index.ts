@@ -1,7 +1,8 @@
 /**
  * `@progresscard/core/testing`: helpers for tests of the core, of plugins and of products built on
  * them. Play a script on fake time, look at the card after a script, keep what the core logged,
- * read field fault cases. Nothing here starts a server or waits on wall time.
+ * read field fault cases. Nothing here starts a server; only {@link wallTimeScript} and
+ * {@link sleepUntil} (for tests over real loopback HTTP) wait on wall time.
  */
 export { fakeTime, type FakeTime, type FakeTimers } from './fake-time.js';
 export { playEvents, type ScriptedEvent, type EventSink, type PlayEventsOptions } from './play-events.js';
@@ -14,3 +15,4 @@ export { inProcessChannel, type InProcessChannel, type InProcessChannelOptions, 
 export { temporaryFolders, type TemporaryFolders } from './temporary-folders.js';
 export { lateEditOverFinal, type AppliedCall, type LateEditOutcome } from './late-edits.js';
 export { runShapedScript } from './run-script.js';
+export { wallTimeScript, sleepUntil, type WallTimeScript } from './wall-time-script.js';
