@@ -20,7 +20,9 @@ export type TeamsPlugin = DefinedChannel<'teams', TeamsMessage, TeamsTarget, Tea
  */
 function teamsStreaming(config: TeamsConfig, transport: TeamsTransport, renderer: TeamsRenderer): StreamingMode<TeamsTarget> {
   return {
-    lifetime: { maxAgeMs: config.streaming.lifetimeMs },
+    // Closed before its two minutes even when quiet: a stream left to time out ends with 403 "Content stream
+    // finished due to exceeded streaming time" and no final message (https://learn.microsoft.com/microsoftteams/platform/bots/streaming-ux).
+    lifetime: { maxAgeMs: config.streaming.lifetimeMs, closeBeforeMaxAge: true },
     text: 'full',
     chunks: ['tasks'],
     platformStop: true,
