@@ -64,10 +64,19 @@ export class TeamsTransport implements CardTransport<TeamsMessage, TeamsTarget> 
     await this.call(this.serviceUrlOf(request.message.extra), 'updateActivity', [conversationId, request.message.id], activity);
   }
 
-  /** The completion ping: a short message replying to the card, mentioning nobody (a mention needs an `entities` mention of a known user: left out). */
+  /**
+   * The completion ping: a short message replying to the card that @mentions the requester (its `id` the
+   * user's Teams id, `29:…`, as in the `from` of the activities Teams sent): `<at>Name</at>` in the text and a
+   * `mention` entity `{ mentioned: { id, name }, text }` naming the same tag, which notifies that user
+   * (https://learn.microsoft.com/microsoftteams/platform/bots/how-to/conversations/channel-and-group-conversations#add-mentions-to-your-messages).
+   */
   async reply(request: ReplyRequest<TeamsTarget>): Promise<MessageRef> {
-    const who = request.mention?.name ? `${request.mention.name}: ` : '';
-    return this.send({ target: request.target, payload: { text: `${who}${request.text}`, summary: request.text }, idempotencyKey: request.idempotencyKey, replacing: false, replyTo: request.message });
+    const mention = request.mention;
+    if (!mention) return this.send({ target: request.target, payload: { text: request.text, summary: request.text }, idempotencyKey: request.idempotencyKey, replacing: false, replyTo: request.message });
+    const name = (mention.name ?? mention.id).replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!);
+    const tag = `<at>${name}</at>`;
+    const entities = [{ type: 'mention', text: tag, mentioned: { id: mention.id, name: mention.name ?? mention.id } }];
+    return this.send({ target: request.target, payload: { text: `${tag} ${request.text}`, summary: request.text, entities }, idempotencyKey: request.idempotencyKey, replacing: false, replyTo: request.message });
   }
 
   async refreshAuth(): Promise<void> {
