@@ -1,15 +1,16 @@
 import type { CallFailure, CardTransport, MessageRef, ReplyRequest, SendRequest, UpdateRequest } from '@progresscard/core/plugin';
-import { conversationTypeOf, type TeamsConfig } from '../config.js';
+import { TEAMS_CONVERSATION_WINDOWS, TEAMS_PERSONAL_CHAT_WINDOWS, conversationTypeOf, type TeamsConfig } from '../config.js';
 import { teamsActivityProblems } from '../render/guards.js';
 import { TEAMS_LIMITS, type TeamsLimits } from '../render/limits.js';
 import { activityOf, type TeamsActivity, type TeamsMessage } from '../render/payload.js';
 import { TeamsLocalError, classifyTeamsError } from './classify.js';
 import { callConnector, type TeamsConnectorRoute } from './routes.js';
+import { ConversationSendWindows } from './send-windows.js';
 import { conversationOf, type TeamsConversationRef, type TeamsTarget } from './target.js';
 import { TeamsTokenSource } from './token.js';
 
 /** What the transport needs of the config. */
-export type TeamsTransportConfig = Pick<TeamsConfig, 'appId' | 'appPassword' | 'tenantId' | 'loginUrl' | 'serviceUrl' | 'conversationId' | 'conversationType' | 'requestTimeoutMs'>;
+export type TeamsTransportConfig = Pick<TeamsConfig, 'appId' | 'appPassword' | 'tenantId' | 'loginUrl' | 'serviceUrl' | 'conversationId' | 'conversationType' | 'conversationBudget' | 'requestTimeoutMs'>;
 
 /**
  * Sends and updates cards over the Bot Connector REST API at the conversation's `serviceUrl`: a card is an
@@ -24,12 +25,16 @@ export class TeamsTransport implements CardTransport<TeamsMessage, TeamsTarget> 
   readonly #config: TeamsTransportConfig;
   readonly #limits: TeamsLimits;
   readonly #sent = new Map<string, MessageRef>();
+  readonly #windows: ConversationSendWindows;
   readonly tokens: TeamsTokenSource;
 
   constructor(config: TeamsTransportConfig, options: { limits?: TeamsLimits; tokens?: TeamsTokenSource } = {}) {
     this.#config = config;
     this.#limits = options.limits ?? TEAMS_LIMITS;
     this.tokens = options.tokens ?? new TeamsTokenSource(config);
+    this.#windows = new ConversationSendWindows(
+      (id) => config.conversationBudget ?? (conversationTypeOf(id, id === config.conversationId ? config.conversationType : undefined) === 'personal' ? TEAMS_PERSONAL_CHAT_WINDOWS : TEAMS_CONVERSATION_WINDOWS),
+    );
   }
 
   /** The conversation of a target (the configured one when absent). */
@@ -87,9 +92,10 @@ export class TeamsTransport implements CardTransport<TeamsMessage, TeamsTarget> 
     return classifyTeamsError(error);
   }
 
-  /** One connector call with the bot's token. */
+  /** One connector call with the bot's token, once its conversation's windows have room as Teams counts them ({@link ConversationSendWindows}). */
   async call<R extends TeamsConnectorRoute>(serviceUrl: string, route: R, args: string[], activity: TeamsActivity): Promise<{ id?: string }> {
     const bearer = await this.tokens.get();
+    await this.#windows.admit(args[0]!);
     return callConnector({ serviceUrl, bearer, timeoutMs: this.#config.requestTimeoutMs }, route, args as never, activity);
   }
 
