@@ -16,7 +16,7 @@ describe('many cards at once in one Teams group chat (in process, fake time, the
   it.each([0, 400])('20 cards opened at once, the first token taking %i ms: no 429, every card posted and completed with its answer', async (tokenMs) => {
     t = inProcess();
     if (tokenMs > 0) t.emulator.faults.add({ route: 'token', times: 1, latencyMs: tokenMs });
-    const cards = Array.from({ length: 20 }, (_, i) => t!.cards.open('teams', undefined, { locale: 'en' }));
+    const cards = Array.from({ length: 20 }, () => t!.cards.open('teams', undefined, { locale: 'en' }));
     for (const [i, card] of cards.entries()) {
       card.start({ title: `Job ${i}` });
       card.toolStarted(`c${i}`, 'shell', { command: `make job-${i}` });
