@@ -11,7 +11,8 @@ const JITTER_MARGIN_MS = 50;
  * slots they were counted at, and a call paced a second after the first slot then came less than a
  * second after them (429 with 7 a second). This guard counts the calls when they really leave and
  * holds one back, without a request, until every window of its conversation has room; when the core's
- * pacing holds (the usual case) it never waits.
+ * pacing holds (the usual case) it never waits. Updates, deletes and stream activities are counted like
+ * sends (whether Teams counts them is not stated on that page: UNCONFIRMED).
  */
 export class ConversationSendWindows {
   readonly #sent = new Map<string, number[]>();

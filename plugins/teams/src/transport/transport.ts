@@ -95,7 +95,9 @@ export class TeamsTransport implements CardTransport<TeamsMessage, TeamsTarget> 
    * The completion ping: a short message replying to the card that @mentions the requester (its `id` the
    * user's Teams id, `29:…`, as in the `from` of the activities Teams sent): `<at>Name</at>` in the text and a
    * `mention` entity `{ mentioned: { id, name }, text }` naming the same tag, which notifies that user
-   * (https://learn.microsoft.com/microsoftteams/platform/bots/how-to/conversations/channel-and-group-conversations#add-mentions-to-your-messages).
+   * (https://learn.microsoft.com/microsoftteams/platform/bots/how-to/conversations/channel-and-group-conversations#add-mentions-to-your-messages;
+   * the shape of Microsoft's bot samples, `Mention { Mentioned = From, Text = "<at>…</at>" }`). The name is
+   * escaped as XML text (`<`, `>`, `&`).
    */
   async reply(request: ReplyRequest<TeamsTarget>): Promise<MessageRef> {
     const mention = request.mention;
