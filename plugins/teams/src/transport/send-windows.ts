@@ -1,5 +1,8 @@
 import type { BudgetWindow } from '@progresscard/core/plugin';
 
+/** Conversations whose recent calls are kept (the least recently used forgotten first). */
+const REMEMBERED_CONVERSATIONS = 10_000;
+
 /** Extra ms each window is held against the arrival jitter between leaving here and Teams counting the call. */
 const JITTER_MARGIN_MS = 50;
 
@@ -29,7 +32,10 @@ export class ConversationSendWindows {
     for (let wait = this.#waitMs(conversationId); wait > 0; wait = this.#waitMs(conversationId)) await new Promise((resolve) => setTimeout(resolve, wait));
     const sent = this.#sent.get(conversationId) ?? [];
     sent.push(this.#now());
+    // Most recently used last: the conversation quiet the longest is forgotten first.
+    this.#sent.delete(conversationId);
     this.#sent.set(conversationId, sent);
+    if (this.#sent.size > REMEMBERED_CONVERSATIONS) this.#sent.delete(this.#sent.keys().next().value as string);
   }
 
   /** Ms until one more call fits; also forgets calls older than every window. */
