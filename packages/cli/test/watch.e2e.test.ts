@@ -45,6 +45,21 @@ function startWatch(dir: string, statePath: string, emulators: Emulators, idleMs
   return { stop: async () => { abort(); return finished; }, out };
 }
 
+/** A sessions folder, a Feishu emulator and one `watch` of the folder with `idleMs`, all undone after the test. */
+async function watchedFolder(prefix: string, idleMs: number) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  const sessions = join(dir, 'sessions');
+  mkdirSync(sessions, { recursive: true });
+  const emulators = await startEmulators(['feishu']);
+  cleanup.push(() => emulators.close());
+  const watch = startWatch(sessions, join(dir, 'state.json'), emulators, idleMs);
+  cleanup.push(() => watch.stop());
+  // watch is up before the first line is written (the file is then a new session, mirrored from its start).
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  return { sessions, feishu: emulators.emulator(feishuChannel)! };
+}
+
 /** A Feishu card as JSON, without the clock time the footer shows (when it was sent). */
 const comparable = (card: unknown) => JSON.stringify(card).replace(/ · \d{2}:\d{2}(?=<\/font>)/g, '');
 
@@ -87,17 +102,8 @@ describe('progresscard watch', () => {
   }, 60_000);
 
   it('ends a Claude Code turn at stop_reason end_turn, without waiting for the idle timeout', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pc-watch-end-turn-'));
-    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-    const sessions = join(dir, 'sessions');
-    mkdirSync(sessions, { recursive: true });
-    const emulators = await startEmulators(['feishu']);
-    cleanup.push(() => emulators.close());
-    const feishu = emulators.emulator(feishuChannel)!;
     // An idle timeout far longer than the test: only the end_turn line can end the run in time.
-    const watch = startWatch(sessions, join(dir, 'state.json'), emulators, 600_000);
-    cleanup.push(() => watch.stop());
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const { sessions, feishu } = await watchedFolder('pc-watch-end-turn-', 600_000);
     const now = Date.now();
     const record = (offset: number, fields: Record<string, unknown>) => `${JSON.stringify({ sessionId: 's', uuid: `u${offset}`, timestamp: new Date(now + offset).toISOString(), ...fields })}\n`;
     const assistant = (offset: number, id: string, content: unknown[], stop: string) =>
@@ -113,17 +119,7 @@ describe('progresscard watch', () => {
   }, 60_000);
 
   it('ends a Codex run whose rollout stops without its end record once the file stayed quiet for 10 × --idle (3 s here)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pc-watch-codex-'));
-    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-    const sessions = join(dir, 'sessions');
-    mkdirSync(sessions, { recursive: true });
-    const emulators = await startEmulators(['feishu']);
-    cleanup.push(() => emulators.close());
-    const feishu = emulators.emulator(feishuChannel)!;
-    const idleMs = 300;
-    const watch = startWatch(sessions, join(dir, 'state.json'), emulators, idleMs);
-    cleanup.push(() => watch.stop());
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const { sessions, feishu } = await watchedFolder('pc-watch-codex-', 300);
     // The first 40 records of a bundled Codex rollout: the run is under way, and its end is never written.
     const rollout = bundledTraces().find((t) => t.name === 'codex-rollout-plain.jsonl')!;
     const head = readFileSync(rollout.path, 'utf8').split('\n').slice(0, 40).join('\n');
