@@ -121,7 +121,9 @@ export interface ProgressCards {
    * Continues a run whose process stopped (a restart, a crash): finds its open card in the card
    * store, waits until its owner's lease expired (at most one lease), claims it and returns a card
    * that updates the same message. Running tool calls keep their original start times; later
-   * events update that message. Events from before the restart are not replayed.
+   * events update that message. Events from before the restart are not replayed. With a shared
+   * click relay (`store.clicks`), it claims the card only once this process listens for the clicks
+   * other processes hand it, so a click on the card's buttons right after it resolved is answered.
    * @throws Error (as a rejection) when no open card of `runId` is stored, its channel is not in this
    *   composition, a live process keeps renewing its lease, or the composition was shut down.
    */
