@@ -1,4 +1,4 @@
-import { viewAfterEvents } from '@progresscard/core/testing';
+import { viewAfterEvents, type ScriptedEvent } from '@progresscard/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createSlackRenderer } from '../src/render/renderer.js';
 import { SLACK_LIMITS } from '../src/render/limits.js';
@@ -13,8 +13,8 @@ const named = (blocks: readonly SlackBlock[] | undefined, name: string) => loose
 const start = { type: 'run.started', title: 'Deploy', at: 0 };
 const plan = (statuses: string[]) => ({ type: 'plan.updated', items: statuses.map((status, i) => ({ text: `Step ${i + 1}`, status })), at: 10 });
 /** `n` shell calls, call `i` started at 100 + i; all finished but the last (running) and call 1 (failed). */
-function tools(n: number): Record<string, unknown>[] {
-  const events: Record<string, unknown>[] = [];
+function tools(n: number): ScriptedEvent[] {
+  const events: ScriptedEvent[] = [];
   for (let i = 0; i < n; i += 1) {
     events.push({ type: 'tool.started', callId: `c${i}`, name: 'shell', args: `{"command":"make step${i}"}`, at: 100 + i * 10 });
     if (i === 1) events.push({ type: 'tool.finished', callId: `c${i}`, summary: 'exit 2', isError: true, at: 105 + i * 10 });
