@@ -1,6 +1,7 @@
 import { viewAfterEvents, type ScriptedEvent } from '@progresscard/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createSlackRenderer } from '../src/render/renderer.js';
+import { slack } from '../src/index.js';
 import { SLACK_LIMITS } from '../src/render/limits.js';
 import { slackMessageProblems } from '../src/render/guards.js';
 import type { SlackBlock } from '../src/render/payload.js';
@@ -73,5 +74,9 @@ describe('Slack AI blocks in an edited message (plan, task_card)', () => {
   it('aiBlocks: false draws the plan and tools as sections and tables preformatted', () => {
     const message = createSlackRenderer({ aiBlocks: false }).render(viewAfterEvents([start, plan(['pending']), ...tools(2), { type: 'answer.delta', text: '| a | b |\n|---|---|\n| 1 | 2 |', at: 300 }], { locale: 'en' }));
     expect(loose(message.blocks).filter((b) => ['plan', 'task_card', 'table'].includes(b.type))).toEqual([]);
+    const config = { botToken: 'xoxb-test', channel: 'C0TEST' };
+    const view = viewAfterEvents([start, plan(['pending'])], { locale: 'en' });
+    expect(ofType(slack({ ...config, aiBlocks: false }).renderer.render(view).blocks, 'plan')).toEqual([]);
+    expect(ofType(slack(config).renderer.render(view).blocks, 'plan')).toHaveLength(1);
   });
 });
