@@ -19,7 +19,7 @@ interface Task {
 const MARKS: Record<string, string> = { complete: '✓', in_progress: '◐', error: '✕', pending: '○' };
 
 /** The plain text of a `rich_text` (or `raw_text` / `raw_number`) value, a line per section. */
-export function richTextOf(value: unknown): string {
+function richTextOf(value: unknown): string {
   const v = value as { text?: unknown; elements?: { elements?: { text?: unknown }[] }[] } | undefined;
   if (typeof v?.text === 'string') return v.text;
   return (v?.elements ?? []).map((section) => (section.elements ?? []).map((leaf) => (typeof leaf.text === 'string' ? leaf.text : '')).join('')).join('\n');

@@ -41,7 +41,7 @@ export interface SlackRichText {
  * Used alone in a message or as a `plan`'s task: Slack refuses `plan` and `task_card` blocks side
  * by side in one message (UNCONFIRMED in Slack's docs; a third-party report, see limits.ts).
  */
-export interface SlackTaskCard {
+interface SlackTaskCard {
   readonly task_id: string;
   readonly title: string;
   readonly status?: SlackTaskStatus;
