@@ -4,16 +4,18 @@
  * bundled real traces, on simulated time against an in-process model of the platforms' documented
  * limits (the same sliding windows the emulators enforce), each seed given (default 1, 2, 3).
  * Deterministic for a seed up to the order of promise callbacks. `--real-time` runs the real Feishu
- * plugin over HTTP against the emulator. Prints a table per channel and workload (median seed,
+ * plugin over HTTP against the emulator; `--idle` puts real-time points beside their simulated
+ * figures (idle-check.ts). Prints a table per channel and workload (median seed,
  * spread over seeds); writes results/latest.json and results/staleness.svg. Asserts nothing.
  *
  * Options: `npm run bench -- --help` (parsed in options.ts). The default `--out` is results/, which
  * a run overwrites.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { startFeishuEmulatorProcess } from './http-platform.js';
+import { idleTable, machineNote, runIdleCheck } from './idle-check.js';
 import { parseBenchOptions } from './options.js';
 import { markdownTables, seconds, stalenessPlot } from './report.js';
 import { medianOverSeeds } from './seeds.js';
@@ -21,7 +23,17 @@ import { runPoint, type PointResult } from './run-point.js';
 import { VirtualTime } from './virtual-time.js';
 import { runsPerChat, syntheticRuns, traceRuns, traceScripts } from './workload.js';
 
-const { ns, seeds, channels, workloads, designs, realTime, transport, limitMs, outDir, nGiven } = parseBenchOptions(process.argv);
+const { ns, seeds, channels, workloads, designs, realTime, transport, limitMs, outDir, nGiven, idle } = parseBenchOptions(process.argv);
+
+if (idle) {
+  const points = await runIdleCheck(channels as ('feishu' | 'dingtalk')[], ns, seeds[0]!, limitMs);
+  console.log(`\nReal time against simulated time (seed ${seeds[0]}); ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}. ${machineNote()}\n`);
+  console.log(idleTable(points));
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'idle-check.json'), `${JSON.stringify({ date: new Date().toISOString(), loadAverage: loadavg(), points }, null, 2)}\n`);
+  console.log(`wrote ${join(outDir, 'idle-check.json')}`);
+  process.exit(0);
+}
 
 const realImmediate = setImmediate;
 
