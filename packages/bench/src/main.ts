@@ -37,6 +37,8 @@ if (idle) {
 }
 
 const realImmediate = setImmediate;
+// Read before the run writes its results (which would mark the tree changed).
+const commitAtStart = readme ? currentCommit() : '';
 
 const scripts = workloads.includes('traces') ? await traceScripts() : [];
 const results: PointResult[] = [];
@@ -85,7 +87,7 @@ writeFileSync(join(outDir, `${name}.json`), `${JSON.stringify({ machine, date, r
 if (!realTime) writeFileSync(join(outDir, 'staleness.svg'), `${stalenessPlot(summary, 'synthetic', `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}; ${date.slice(0, 10)}, seeds ${seeds.join(',')}`)}\n`);
 console.log(`wrote ${join(outDir, `${name}.json`)}${realTime ? '' : ` and ${join(outDir, 'staleness.svg')}`}`);
 if (readme) {
-  const commit = currentCommit();
+  const commit = commitAtStart;
   writeReadmeTables(
     [
       `Measured ${date.slice(0, 10)} at commit ${commit} with seeds ${seeds.join(', ')} on ${machine}; synthetic workload on simulated time (\`npm run bench -- --readme\`, ${((Date.now() - started) / 1000).toFixed(0)} s; simulated points do not depend on the machine's load). The bound of a seed is the progresscard run's, shared by the other designs of that seed (a column shows its median seed's).`,
