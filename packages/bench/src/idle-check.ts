@@ -15,7 +15,7 @@ import { VirtualTime } from './virtual-time.js';
 import { syntheticRuns } from './workload.js';
 
 /** Real-time figures count as matching the simulation within this factor (issue 31's target). */
-export const REAL_TIME_TOLERANCE = 1.5;
+const REAL_TIME_TOLERANCE = 1.5;
 
 /** Below this many ms a real-time figure counts as matching whatever the ratio (timer and loopback noise). */
 const NOISE_FLOOR_MS = 50;

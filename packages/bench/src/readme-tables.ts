@@ -23,7 +23,7 @@ export const BEGIN_MARKER = '<!-- bench:tables:begin (written by `npm run bench 
 export const END_MARKER = '<!-- bench:tables:end -->';
 
 /** The repository's README. */
-export const README_PATH = fileURLToPath(new URL('../../../README.md', import.meta.url));
+const README_PATH = fileURLToPath(new URL('../../../README.md', import.meta.url));
 
 /** The short commit of the working tree, with `+changes` when it has uncommitted changes (`unknown` outside git). */
 export function currentCommit(): string {
