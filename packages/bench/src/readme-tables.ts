@@ -14,6 +14,7 @@ export const README_POINTS: readonly { readonly channels: readonly ChannelName[]
   { channels: ['feishu', 'dingtalk'], ns: [1, 50, 500] },
   { channels: ['slack', 'slack-stream'], ns: [1, 2, 5, 10, 50] },
   { channels: ['telegram-private', 'telegram-group', 'discord', 'discord-shifting'], ns: [1, 50] },
+  { channels: ['teams-group', 'teams-personal'], ns: [1, 50, 500] },
 ];
 
 /** Seeds of the README's run. */
