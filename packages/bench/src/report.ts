@@ -19,7 +19,8 @@ const DESIGN_LABEL: Record<Design, string> = { progresscard: 'pc', 'p-throttle':
 
 /** `0.31 s (0.28–0.40)` over seeds, or the median alone when one seed. */
 function withSpread(median: number, spread: Spread | undefined, format: (x: number) => string): string {
-  if (!spread || spread.min === spread.max) return format(median);
+  // NaN (a seed without that figure) has no spread to show.
+  if (!spread || spread.min === spread.max || Number.isNaN(spread.min) || Number.isNaN(spread.max)) return format(median);
   return `${format(median)} (${format(spread.min)}–${format(spread.max)})`;
 }
 
