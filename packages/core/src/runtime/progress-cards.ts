@@ -8,6 +8,7 @@ import type { ChannelStats } from '../delivery/channel-dispatcher.js';
 import type { DeliveryListener } from '../delivery/delivery-observers.js';
 import type { RetrySettings } from '../delivery/failures/retry-settings.js';
 import type { ChannelPlugin, ChannelSettings, ClickReply, Requester } from '../plugin/contract.js';
+import type { AppPool } from '../plugin/app-pool.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { OpenCardOptions, ProgressCard } from './progress-card.js';
@@ -32,9 +33,13 @@ export interface ProgressCardsStore {
 
 /** Options of `createProgressCards`. */
 export interface ProgressCardsOptions {
-  /** The channels cards can be opened on, e.g. `[feishu(cfg), dingtalk(cfg)]` (default: those the parent registers). */
+  /**
+   * The channels cards can be opened on, e.g. `[feishu(cfg), dingtalk(cfg)]` (default: those the
+   * parent registers). An {@link AppPool} (`appPool([feishu(app1), feishu(app2)])`) is one channel
+   * over several apps: cards are opened on its id and each goes through one app, sticky per chat.
+   */
   // biome-ignore lint/suspicious/noExplicitAny: each channel has its own payload and target types; the core passes them through without looking inside.
-  readonly channels: readonly ChannelPlugin<any, any>[];
+  readonly channels: readonly (ChannelPlugin<any, any> | AppPool<any, any>)[];
   /** Time source (default the parent's, else the wall clock). */
   readonly clock?: Clock;
   /** Where warnings go (default the parent's, else stderr). */
