@@ -10,7 +10,6 @@ import {
   createProgressCards,
   InMemoryBudgetStore,
   InMemoryCardStore,
-  InMemoryClickRelay,
   memoryChannel,
   silentLogger,
   type CallFailure,
@@ -62,7 +61,7 @@ describe('appPool', () => {
     await shutDown(a.cards, b.cards);
   });
 
-  it('paces each app on its own budget: together past one app's 5 a second, neither past its own, each shared by both processes', async () => {
+  it('paces each app on its own budget: together past one app’s 5 a second, neither past its own, each shared by both processes', async () => {
     vi.useFakeTimers({ now: 1_700_000_000_000 });
     const store: ProgressCardsStore = { budgets: new InMemoryBudgetStore(), cards: new InMemoryCardStore() };
     const apps = [memoryChannel(), memoryChannel()];
