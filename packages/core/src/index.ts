@@ -55,7 +55,7 @@ export { DEFAULT_VERBOSITY, type ChatType, type VerbositySetting } from './card/
 export type * from './plugin/contract.js';
 export { resolveChannelSettings } from './plugin/channel-settings.js';
 export { appPool, type AppPool, type AppPoolOptions } from './plugin/app-pool.js';
-export { appsFromEnv, type AppsFromEnvFactory } from './plugin/apps-from-env.js';
+export { appEnv, appsFromEnv, type AppsFromEnvFactory } from './plugin/apps-from-env.js';
 export { ChannelConfigError } from './plugin/kit/config.js';
 export { MissingEnvError } from './plugin/kit/env.js';
 export {

@@ -31,14 +31,35 @@ export function appsFromEnv<Plugin extends ChannelPlugin>(factory: AppsFromEnvFa
     if (n > 1 && !variables.some((variable) => env[variable.name]?.trim())) return apps;
     const given: Record<string, string | undefined> = { ...env };
     if (n > 1) {
-      for (const [index, variable] of factory.env.entries()) {
-        if (variable.required || variable.secret || variable.into !== undefined || hasParts(factory.env, variable.field)) continue;
-        given[variables[index]!.name] ??= env[variable.name];
-      }
+      for (const [index, variable] of factory.env.entries()) if (fallsBack(variable, factory.env)) given[variables[index]!.name] ??= env[variable.name];
     }
     const config = configFromEnv(factory.id, variables, given, {});
     apps.push(withEnvNames(variables, {}, () => factory(config, { env })));
   }
+}
+
+/**
+ * The environment as app `n` of a channel sees it under the channel's usual names (see
+ * {@link appsFromEnv} for the convention): for n = 1 `env` itself; for n ≥ 2 a copy in which each
+ * variable `V` holds `V_<n>` (or app 1's `V` where an optional setting falls back), or undefined
+ * when no variable with the suffix is set (there is no app n). For tools that check each app with
+ * code written for one (`progresscard doctor`).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: only the variables' names, flags and fields are read.
+export function appEnv(variables: readonly EnvVariable<any>[], env: EnvSource, n: number): EnvSource | undefined {
+  if (n === 1) return env;
+  if (!variables.some((variable) => env[`${variable.name}_${n}`]?.trim())) return undefined;
+  const seen: Record<string, string | undefined> = { ...env };
+  for (const variable of variables) {
+    const own = env[`${variable.name}_${n}`];
+    seen[variable.name] = own ?? (fallsBack(variable, variables) ? env[variable.name] : undefined);
+  }
+  return seen;
+}
+
+/** Whether app n ≥ 2 takes app 1's value of `variable` when it sets none: optional settings, not secrets or callback settings. */
+function fallsBack(variable: EnvVariable<Record<string, unknown>>, variables: readonly EnvVariable<Record<string, unknown>>[]): boolean {
+  return !variable.required && !variable.secret && variable.into === undefined && !hasParts(variables, variable.field);
 }
 
 /** True when `field` is an object some variables fill key by key (`callbacks`): app-specific. */
