@@ -131,9 +131,15 @@ export interface ProgressCards {
    *   composition, a live process keeps renewing its lease, or the composition was shut down.
    */
   resume(runId: string, options?: Pick<OpenOptions, 'requester'>): Promise<ProgressCard>;
-  /** Effective settings of a channel (defaults ← config ← env). @throws Error naming an unknown channel id. */
+  /**
+   * Effective settings of a channel (defaults ← config ← env); of an app pool's id, its first app's
+   * (each app also answers by its own id, `feishu-app2`). @throws Error naming an unknown channel id.
+   */
   settings(channelId: string): ChannelSettings;
-  /** Call counters of a channel since the composition was created. @throws Error naming an unknown channel id. */
+  /**
+   * Call counters of a channel since the composition was created; of an app pool's id, summed over
+   * its apps (each app also answers by its own id). @throws Error naming an unknown channel id.
+   */
   stats(channelId: string): ChannelStats;
   /** Open cards, timers and calls in flight right now. */
   diagnostics(): ProgressCardsDiagnostics;
