@@ -20,11 +20,11 @@ import { parseBenchOptions } from './options.js';
 import { README_POINTS, currentCommit, writeReadmeTables } from './readme-tables.js';
 import { markdownTables, seconds, stalenessPlot } from './report.js';
 import { medianOverSeeds } from './seeds.js';
-import { runPoint, type PointResult } from './run-point.js';
+import { MULTI_APP_CHANNELS, runPoint, type PointResult } from './run-point.js';
 import { VirtualTime } from './virtual-time.js';
 import { runsPerChat, syntheticRuns, traceRuns, traceScripts } from './workload.js';
 
-const { ns, seeds, channels, workloads, designs, realTime, transport, limitMs, outDir, nGiven, idle, readme } = parseBenchOptions(process.argv);
+const { apps: appCounts, ns, seeds, channels, workloads, designs, realTime, transport, limitMs, outDir, nGiven, idle, readme } = parseBenchOptions(process.argv);
 
 if (idle) {
   const points = await runIdleCheck(channels as ('feishu' | 'dingtalk')[], ns, seeds[0]!, limitMs);
@@ -47,7 +47,9 @@ const started = Date.now();
 const plans = readme ? README_POINTS.flatMap((group) => group.channels.map((channel) => ({ channel, ns: group.ns }))) : channels.map((channel) => ({ channel, ns }));
 for (const workload of workloads) {
   for (const { channel, ns } of plans) {
-    for (const n of ns) {
+    // Each N with each app count (several apps: Feishu and DingTalk on simulated time).
+    for (const [n, apps] of ns.flatMap((n) => appCounts.map((apps) => [n, apps] as const))) {
+      if (apps > 1 && (realTime || !MULTI_APP_CHANNELS.includes(channel))) continue;
       for (const seed of seeds) {
         // The traces at N = 5000, and N = 5000 of the channels added later, take minutes of CPU: only when asked for with --n.
         if ((workload === 'traces' || (channel !== 'feishu' && channel !== 'dingtalk')) && n > 500 && !nGiven) continue;
@@ -59,12 +61,12 @@ for (const workload of workloads) {
           const virtual = realTime ? undefined : new VirtualTime(1_800_000_000_000);
           virtual?.install();
           try {
-            const result = await runPoint(design, channel, workload, runs, seed, { virtual, realImmediate, limitMs, ...(emulator ? { emulator } : {}) }, bound);
+            const result = await runPoint(design, channel, workload, runs, seed, { virtual, realImmediate, limitMs, ...(emulator ? { emulator } : {}) }, bound, apps);
             bound ??= result;
             results.push(result);
             const rejected = Object.values(result.rejections).reduce((a, b) => a + b, 0);
             console.error(
-              `${workload} ${channel} N=${n} seed=${seed} ${design}: ${result.calls} calls, ${rejected} rejected, tool p99 ${seconds(result.staleness.tool.p99)}, final p99 ${seconds(result.final.p99)}, cpu ${(result.cpuMs / 1000).toFixed(1)} s${result.eventLoopDelayMs ? `, event-loop delay p99 ${result.eventLoopDelayMs.p99.toFixed(0)} ms, load ${result.loadAverage?.toFixed(1)}` : ''}`,
+              `${workload} ${channel} N=${n}${apps > 1 ? ` apps=${apps}` : ''} seed=${seed} ${design}: ${result.calls} calls, ${rejected} rejected, tool p99 ${seconds(result.staleness.tool.p99)}, final p99 ${seconds(result.final.p99)}, cpu ${(result.cpuMs / 1000).toFixed(1)} s${result.eventLoopDelayMs ? `, event-loop delay p99 ${result.eventLoopDelayMs.p99.toFixed(0)} ms, load ${result.loadAverage?.toFixed(1)}` : ''}`,
             );
           } finally {
             virtual?.uninstall();

@@ -8,6 +8,8 @@ import { DESIGNS, type Design } from './run-point.js';
 export interface BenchOptions {
   /** Concurrent runs per point. */
   readonly ns: readonly number[];
+  /** Apps (bots) per channel at each point (`appPool`, cards sticky per chat); default 1. */
+  readonly apps: readonly number[];
   /** Seeds; tables show the median over them with the spread. */
   readonly seeds: readonly number[];
   readonly channels: readonly ChannelName[];
@@ -62,6 +64,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
         'Deterministic for a seed on simulated time. Prints a table per channel and workload.',
     )
     .addOption(new Option('--n <list>', 'concurrent runs per point, comma-separated (default 1,50,500,5000; real time 50,500)').argParser(listOf('--n', positiveInteger('--n'))))
+    .addOption(new Option('--apps <list>', 'apps (bots) per channel, comma-separated, each with its own credentials and limits, cards sticky per chat (feishu, dingtalk; simulated time)').default([1], '1').argParser(listOf('--apps', positiveInteger('--apps'))))
     .addOption(new Option('--seeds <list>', 'seeds, comma-separated; tables show the median over seeds with the lowest–highest').default([1, 2, 3], '1,2,3').argParser(listOf('--seeds', positiveInteger('--seeds'))))
     .addOption(new Option('--seed <n>', 'one seed (same as --seeds <n>)').argParser(positiveInteger('--seed')))
     .addOption(new Option('--channels <list>', `channels, comma-separated: ${CHANNELS.join(', ')} (default all; real time feishu); discord-shifting: Discord changing its announced limits at 20 s and 50 s`).argParser(listOf('--channels', oneOf('--channels', CHANNELS))))
@@ -77,19 +80,20 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       'after',
       '\nWarning: the default --out is packages/bench/results/, the committed results the README shows;\n' +
         'a run overwrites them. Pass --out <dir> (e.g. --out /tmp/bench) to keep them.\n\n' +
-        'Examples:\n  npm run bench -- --n 50 --channels feishu --workloads synthetic --out /tmp/bench\n  npm run bench -- --real-time --limit-s 30 --out /tmp/bench\n  npm run bench -- --idle            (on an idle machine: real time against simulated, Feishu and DingTalk)',
+        'Examples:\n  npm run bench -- --n 50 --channels feishu --workloads synthetic --out /tmp/bench\n  npm run bench -- --n 20000 --apps 1,10 --channels feishu --workloads synthetic --designs progresscard --seeds 1 --out /tmp/bench\n  npm run bench -- --real-time --limit-s 30 --out /tmp/bench\n  npm run bench -- --idle            (on an idle machine: real time against simulated, Feishu and DingTalk)',
     )
     .showHelpAfterError()
     .allowExcessArguments(false);
   program.parse(argv as string[]);
-  const o = program.opts<{ n?: number[]; seeds: number[]; seed?: number; channels?: ChannelName[]; workloads?: ('synthetic' | 'traces')[]; designs?: Design[]; realTime: boolean; idle: boolean; readme: boolean; transport: 'model' | 'http'; limitS?: number; out: string }>();
+  const o = program.opts<{ apps: number[]; n?: number[]; seeds: number[]; seed?: number; channels?: ChannelName[]; workloads?: ('synthetic' | 'traces')[]; designs?: Design[]; realTime: boolean; idle: boolean; readme: boolean; transport: 'model' | 'http'; limitS?: number; out: string }>();
   if (o.readme) {
-    return { ns: [], seeds: README_SEEDS, channels: [], designs: DESIGNS, transport: 'model', workloads: ['synthetic'], realTime: false, limitMs: 30 * 60 * 1000, outDir: DEFAULT_OUT, nGiven: true, idle: false, readme: true };
+    return { apps: [1], ns: [], seeds: README_SEEDS, channels: [], designs: DESIGNS, transport: 'model', workloads: ['synthetic'], realTime: false, limitMs: 30 * 60 * 1000, outDir: DEFAULT_OUT, nGiven: true, idle: false, readme: true };
   }
   if (o.idle) {
     const given = o.channels ?? ['feishu', 'dingtalk'];
     if (given.some((c) => c !== 'feishu' && c !== 'dingtalk')) program.error(`error: --idle compares Feishu and DingTalk only; got --channels ${given.join(',')}`);
     return {
+      apps: [1],
       ns: o.n ?? [50, 500],
       seeds: o.seed === undefined ? (program.getOptionValueSource('seeds') === 'default' ? [1] : o.seeds) : [o.seed],
       channels: given,
@@ -110,6 +114,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   }
   return {
     ns: o.n ?? (o.realTime ? [50, 500] : [1, 50, 500, 5000]),
+    apps: o.apps,
     seeds: o.seed === undefined ? o.seeds : [o.seed],
     channels,
     designs: o.designs ?? DESIGNS,

@@ -196,12 +196,14 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
     .addOption(channelFlag('which platform(s)'))
     .option('--tick-ms <ms>', 'tick of running tools (default: the channel\'s)', parsePositiveInteger)
     .option('--processes <n>', 'processes sharing one app\'s budget', parsePositiveInteger, 1)
+    .option('--apps <n>', 'apps (bots) of the channel the cards are spread over, each with its own budget (appPool)', parsePositiveInteger, 1)
+    .option('--runs <n>', 'runs with running tools to plan for: prints how many apps keep them fully fresh', parsePositiveInteger)
     .option('--run-minutes <n>', 'typical run length for the quota figures', parsePositiveInteger, 10)
     .option('--monthly-quota <calls>', 'platform calls a month (default: the platform\'s known quota)', parsePositiveInteger)
     .option('--run-call-cap <calls>', 'most calls one run may spend (stretches the tick)', parsePositiveInteger)
     .option('--json', 'print the figures as JSON', false)
-    .action(async (flags: { channel: ChannelId[]; tickMs?: number; processes: number; runMinutes: number; monthlyQuota?: number; runCallCap?: number; json: boolean }) => {
-      setExitCode(await runPlan({ channels: flags.channel, tickMs: flags.tickMs, processes: flags.processes, runMinutes: flags.runMinutes, monthlyQuota: flags.monthlyQuota, runCallCap: flags.runCallCap, json: flags.json }, io));
+    .action(async (flags: { channel: ChannelId[]; tickMs?: number; processes: number; apps: number; runs?: number; runMinutes: number; monthlyQuota?: number; runCallCap?: number; json: boolean }) => {
+      setExitCode(await runPlan({ channels: flags.channel, tickMs: flags.tickMs, processes: flags.processes, apps: flags.apps, runs: flags.runs, runMinutes: flags.runMinutes, monthlyQuota: flags.monthlyQuota, runCallCap: flags.runCallCap, json: flags.json }, io));
     });
 
   program

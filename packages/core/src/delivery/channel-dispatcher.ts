@@ -1,5 +1,5 @@
 import { isTerminalStatus, type CardView } from '../card/view.js';
-import type { BudgetedCall, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
+import type { BudgetedCall, CallFailureKind, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import { CallPipeline } from './calls/call-pipeline.js';
@@ -188,6 +188,11 @@ export class ChannelDispatcher {
     // this one died delivers it (only a card stored already: its lease is then held).
     if (change === 'terminal' && this.deps.leases.holds(record.card.id)) this.store.put(record, record.card.view());
     this.pump.request(record, CHANGE_RANK[change], change === 'terminal');
+  }
+
+  /** The failure kind that stopped the channel (`auth`, `quota`), or undefined while it runs. */
+  get stoppedBy(): CallFailureKind | undefined {
+    return this.stop.stoppedBy;
   }
 
   /** Counters since the channel was created. */
