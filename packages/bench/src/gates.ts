@@ -1,15 +1,17 @@
 import { AnnouncedLimits, type BudgetKey, type BudgetedCall, type ChannelSettings } from '@progresscard/core/plugin';
-import { DEFAULT_DISCORD_LIMITS, DEFAULT_SLACK_LIMITS, DEFAULT_TELEGRAM_LIMITS, DiscordBuckets, SlidingWindowLimiter, type DiscordBucketLimit, type LimitWindow } from '@progresscard/emulator';
+import { DEFAULT_DISCORD_LIMITS, DEFAULT_SLACK_LIMITS, DEFAULT_TEAMS_LIMITS, DEFAULT_TELEGRAM_LIMITS, DiscordBuckets, SlidingWindowLimiter, type DiscordBucketLimit, type LimitWindow } from '@progresscard/emulator';
 
 /** Which platform a point runs against (Telegram and Discord in the forms the issue names). */
-export type ChannelName = 'feishu' | 'dingtalk' | 'telegram-private' | 'telegram-group' | 'discord' | 'discord-shifting' | 'slack' | 'slack-stream';
+export type ChannelName = 'feishu' | 'dingtalk' | 'telegram-private' | 'telegram-group' | 'discord' | 'discord-shifting' | 'slack' | 'slack-stream' | 'teams-group' | 'teams-personal';
 
 /**
  * Every channel the bench knows, in table order. `slack`: cards posted in channels and edited
  * (chat.postMessage + chat.update); `slack-stream`: cards that reply in a thread to their
- * requester, streamed natively (chat.startStream / appendStream / stopStream).
+ * requester, streamed natively (chat.startStream / appendStream / stopStream). `teams-group`: Adaptive
+ * Cards sent and updated in group chats (ten runs a chat); `teams-personal`: one run a 1:1 chat, streamed
+ * natively (streaming activities, rolled over before each stream's two minutes).
  */
-export const CHANNEL_NAMES: readonly ChannelName[] = ['feishu', 'dingtalk', 'telegram-private', 'telegram-group', 'discord', 'discord-shifting', 'slack', 'slack-stream'];
+export const CHANNEL_NAMES: readonly ChannelName[] = ['feishu', 'dingtalk', 'telegram-private', 'telegram-group', 'discord', 'discord-shifting', 'slack', 'slack-stream', 'teams-group', 'teams-personal'];
 
 /** An API route as the gates count it: a message's send and update, or a native stream's calls. */
 export type GateRoute = 'send' | 'update' | 'start' | 'append' | 'stop';
@@ -186,6 +188,31 @@ function slackGate(stream: boolean, clock: () => number): Gate {
   };
 }
 
+/**
+ * Teams as its emulator limits it (https://learn.microsoft.com/microsoftteams/platform/bots/how-to/rate-limit):
+ * per bot per conversation 7 a second, 8 in 2 s, 60 in 30 s (and 1 800 an hour in a 1:1 chat), every send,
+ * update and stream activity counted; 30 a second per app; a refusal is HTTP 429 (no `Retry-After`
+ * documented: the plugin's retry waits its own backoff, modelled as 1 s).
+ */
+function teamsGate(personal: boolean, clock: () => number): Gate {
+  const limits = DEFAULT_TEAMS_LIMITS;
+  const conversationWindows = personal ? [...limits.perConversationWindows, ...limits.personalChatWindows] : limits.perConversationWindows;
+  const app = new SlidingWindowLimiter([{ limit: 30, intervalMs: 1000 }], clock);
+  const conversation = new SlidingWindowLimiter(conversationWindows, clock);
+  return {
+    appRate: 30,
+    budgetedRoutes: personal ? ['append'] : ['send', 'update'],
+    chatRate: rateOf(conversationWindows),
+    admit(call) {
+      const ofApp = app.tryAcquire('app');
+      if (!ofApp.allowed) return { refusal: { code: '429', retryAfterMs: 1000, scope: 'channel' } };
+      const ofConversation = conversation.tryAcquire(call.chat);
+      if (!ofConversation.allowed) return { refusal: { code: '429', retryAfterMs: 1000, scope: 'card' } };
+      return {};
+    },
+  };
+}
+
 /** The gate of `channel` on `clock`. */
 export function gateOf(channel: ChannelName, clock: () => number): Gate {
   switch (channel) {
@@ -204,5 +231,9 @@ export function gateOf(channel: ChannelName, clock: () => number): Gate {
       return slackGate(false, clock);
     case 'slack-stream':
       return slackGate(true, clock);
+    case 'teams-group':
+      return teamsGate(false, clock);
+    case 'teams-personal':
+      return teamsGate(true, clock);
   }
 }

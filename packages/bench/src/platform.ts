@@ -80,17 +80,21 @@ export class PlatformModel {
    * now through `onStreamShown(target, shown, at)` — the card's answer characters so far, and its
    * tool changes (a task seen counts one, a task seen complete or failed two), as the renderer
    * wrapper's payloads do for edited messages; `terminal` once the stream stops with the final.
+   * `textMode`: the stream's text mode (`full`: each call carries the stream's whole text, Teams).
    */
   streamTransport(
     chatOf: (target: unknown) => string,
+    textMode: 'append' | 'full',
     onStreamShown: (target: unknown, shown: { toolChanges: number; answerChars: number; terminal: boolean }, at: number) => void,
   ): StreamTransport<unknown> {
-    const streams = new Map<string, { target: unknown; card: StreamedCard }>();
+    const streams = new Map<string, { target: unknown; card: StreamedCard; before: number }>();
     const cards = new Map<unknown, StreamedCard>();
-    const shownAfter = (card: StreamedCard, content: StreamContent, terminal: boolean) => {
+    // `before`: answer characters the card's earlier streams showed (full text mode counts from there).
+    const shownAfter = (card: StreamedCard, content: StreamContent, terminal: boolean, before: number) => {
       const tasks = new Map(card.tasks);
       for (const task of content.tasks ?? []) tasks.set(task.id, Math.max(tasks.get(task.id) ?? 0, task.status === 'complete' || task.status === 'error' ? 2 : 1));
-      return { tasks, answerChars: card.answerChars + content.text.length, terminal };
+      const answerChars = textMode === 'full' ? Math.max(card.answerChars, before + content.text.length) : card.answerChars + content.text.length;
+      return { tasks, answerChars, terminal };
     };
     const accept = (target: unknown, card: StreamedCard, next: ReturnType<typeof shownAfter>, at: number) => {
       card.tasks = next.tasks;
@@ -106,22 +110,23 @@ export class PlatformModel {
           card = { tasks: new Map(), answerChars: 0 };
           cards.set(request.target, card);
         }
-        const next = shownAfter(card, request.content, false);
+        const before = card.answerChars;
+        const next = shownAfter(card, request.content, false, before);
         const at = await this.call({ route: 'start', chat: chatOf(request.target), message: undefined, draft: false }, undefined, undefined);
         accept(request.target, card, next, at);
         const id = `s${this.nextMessage++}`;
-        streams.set(id, { target: request.target, card });
+        streams.set(id, { target: request.target, card, before });
         return { id, extra: { chat: chatOf(request.target) } };
       },
       append: async (request) => {
         const stream = streams.get(request.stream.id)!;
-        const next = shownAfter(stream.card, request.content, false);
+        const next = shownAfter(stream.card, request.content, false, stream.before);
         const at = await this.call({ route: 'append', chat: chatOf(stream.target), message: request.stream.id, draft: false }, undefined, undefined);
         accept(stream.target, stream.card, next, at);
       },
       stop: async (request) => {
         const stream = streams.get(request.stream.id)!;
-        const next = shownAfter(stream.card, request.content, request.reason === 'final');
+        const next = shownAfter(stream.card, request.content, request.reason === 'final', stream.before);
         const at = await this.call({ route: 'stop', chat: chatOf(stream.target), message: request.stream.id, draft: false }, undefined, undefined);
         accept(stream.target, stream.card, next, at);
       },

@@ -3,6 +3,7 @@ import { dingtalk } from '@progresscard/plugin-dingtalk';
 import { discord } from '@progresscard/plugin-discord';
 import { feishu } from '@progresscard/plugin-feishu';
 import { slack } from '@progresscard/plugin-slack';
+import { teams } from '@progresscard/plugin-teams';
 import { telegram } from '@progresscard/plugin-telegram';
 import { NaiveCard } from './naive.js';
 import { PThrottleBudgetStore } from './p-throttle-store.js';
@@ -96,7 +97,7 @@ export interface TimeDriver {
   readonly store?: ProgressCardsStore;
 }
 
-const PER_CARD_INTERVAL_MS: Record<ChannelName, number> = { feishu: 250, dingtalk: 500, 'telegram-private': 1000, 'telegram-group': 1000, discord: 1000, 'discord-shifting': 1000, slack: 1000, 'slack-stream': 1000 };
+const PER_CARD_INTERVAL_MS: Record<ChannelName, number> = { feishu: 250, dingtalk: 500, 'telegram-private': 1000, 'telegram-group': 1000, discord: 1000, 'discord-shifting': 1000, slack: 1000, 'slack-stream': 1000, 'teams-group': 1000, 'teams-personal': 1000 };
 
 function basePlugin(channel: ChannelName, emulator?: EmulatorProcess): ChannelPlugin {
   if (emulator && channel !== 'feishu') throw new Error(`--real-time runs over HTTP against the Feishu emulator only; channel ${JSON.stringify(channel)} has no emulator wired in the bench`);
@@ -118,6 +119,10 @@ function basePlugin(channel: ChannelName, emulator?: EmulatorProcess): ChannelPl
     case 'slack-stream':
       // One workspace (one bot token): its chat.update and stream budgets are shared by every card.
       return slack({ botToken: 'xoxb-bench', channel: 'C0BENCH', streaming: { mode: 'native', teamId: 'T0BENCH' } }, { env: {} }) as ChannelPlugin;
+    case 'teams-group':
+    case 'teams-personal':
+      // One bot: the app's 30 a second shared by every card; each conversation's windows by its own key.
+      return teams({ appId: 'bench-app', appPassword: 'bench-secret', conversationId: channel === 'teams-personal' ? 'a:bench0' : '19:bench0@thread.v2' }, { env: {} }) as ChannelPlugin;
   }
 }
 
@@ -127,6 +132,8 @@ function chatIdOf(channel: ChannelName, chat: string): string {
   if (channel === 'telegram-private') return String(1000 + index);
   if (channel === 'telegram-group') return `-100${1000 + index}`;
   if (channel === 'feishu') return `oc_bench${index}`;
+  if (channel === 'teams-personal') return `a:bench${index}`;
+  if (channel === 'teams-group') return `19:bench${index}@thread.v2`;
   return chat;
 }
 
@@ -154,10 +161,10 @@ export async function runPoint(
     ? observedTransport(base.transport as CardTransport<unknown, unknown>, calls, (payload, at, target) => tracker.accepted((target as { run: number }).run, payload, at))
     : model.transport(chatOf);
   // Slack streams cards that reply in a thread to their requester: the stream calls go to the model too.
-  const streamed = channel === 'slack-stream';
+  const streamed = channel === 'slack-stream' || channel === 'teams-personal';
   const streaming =
     streamed && base.streaming
-      ? { streaming: { ...base.streaming, transport: model.streamTransport(chatOf, (target, shown, at) => tracker.acceptedShown((target as { run: number }).run, shown, at)) } }
+      ? { streaming: { ...base.streaming, transport: model.streamTransport(chatOf, base.streaming.text, (target, shown, at) => tracker.acceptedShown((target as { run: number }).run, shown, at)) } }
       : {};
   const budgetKeys = time.emulator ? base.budgetKeys?.bind(base) : (model.gate.budgetKeys ?? base.budgetKeys?.bind(base));
   let cards: ProgressCards | undefined;
@@ -183,8 +190,8 @@ export async function runPoint(
   const cpu0 = process.cpuUsage();
   for (const [index, run] of runs.entries()) {
     const chatId = chatIdOf(channel, run.chat);
-    const target = { receiveId: chatId, chatId, channel: chatId, run: index };
-    const options = streamed ? { replyTo: { messageId: `${1_800_000_000 + index}.000100` }, requester: { id: `U${index}` } } : undefined;
+    const target = { receiveId: chatId, chatId, channel: chatId, conversationId: chatId, run: index };
+    const options = channel === 'teams-personal' ? { requester: { id: `29:bench${index}` } } : streamed ? { replyTo: { messageId: `${1_800_000_000 + index}.000100` }, requester: { id: `U${index}` } } : undefined;
     setTimeout(() => {
       const card = cards ? cards.open(base.id, target, options) : new NaiveCard(renderer, transport, target);
       if (card instanceof NaiveCard) naive.push(card);

@@ -16,9 +16,9 @@ export interface RunScript {
   readonly events: readonly ScriptedEvent[];
 }
 
-/** Runs per chat: runs share chats, as a team's agents share a group; a Telegram private chat is one user's, one run at a time. */
+/** Runs per chat: runs share chats, as a team's agents share a group; a Telegram private chat or a Teams 1:1 chat is one user's, one run at a time (Teams streams one at a time in a chat). */
 export function runsPerChat(channel: ChannelName): number {
-  return channel === 'telegram-private' ? 1 : 10;
+  return channel === 'telegram-private' || channel === 'teams-personal' ? 1 : 10;
 }
 
 /**

@@ -20,7 +20,11 @@ export type TeamsPlugin = DefinedChannel<'teams', TeamsMessage, TeamsTarget, Tea
  */
 function teamsStreaming(config: TeamsConfig, transport: TeamsTransport, renderer: TeamsRenderer): StreamingMode<TeamsTarget> {
   return {
-    lifetime: { maxAgeMs: config.streaming.lifetimeMs },
+    // Closed before its two minutes even when quiet: a stream left to time out refuses its final with 403 "Content
+    // stream finished due to exceeded streaming time" (https://learn.microsoft.com/microsoftteams/platform/bots/streaming-ux);
+    // Microsoft's Agents SDK then switches to updating the activity (microsoft/Agents-for-net#958). What the chat
+    // shows of a stream left unclosed is UNCONFIRMED: closing it keeps the card's end on every stream.
+    lifetime: { maxAgeMs: config.streaming.lifetimeMs, closeBeforeMaxAge: true },
     text: 'full',
     chunks: ['tasks'],
     platformStop: true,

@@ -20,7 +20,8 @@ describe('WeCom pulls the card: every poll is served from the latest state', () 
       card.toolFinished(`t${minute}`, `step ${minute} ok`);
       await time.advance(30_000);
     }
-    card.complete(`Refactor done.\n\n${'Details line.\n'.repeat(40)}\nALL-DONE-AFTER-12-MINUTES`);
+    const answer = `Refactor done.\n\n${Array.from({ length: 40 }, (_, i) => `Details line ${i}.`).join('\n')}\n\nALL-DONE-AFTER-12-MINUTES`;
+    card.complete(answer);
     const finalDelivery = card.finalDelivery;
     await time.advance(30_000);
     const final = await finalDelivery;
@@ -41,7 +42,8 @@ describe('WeCom pulls the card: every poll is served from the latest state', () 
     // The final went out once, through the user message's response_url, with the whole answer.
     expect(reply!.kind).toBe('reply');
     expect(reply!.id).toBe(final.message!.id);
-    expect(reply!.text).toContain('ALL-DONE-AFTER-12-MINUTES');
+    // The complete answer, every line once and in order.
+    expect(reply!.text).toContain(answer);
     expect(reply!.text).toContain('make step-11');
     expect(reply!.calls).toEqual([expect.objectContaining({ op: 'send', refused: false })]);
     expect(bot.logger.entries.filter((e) => e.level === 'error')).toEqual([]);

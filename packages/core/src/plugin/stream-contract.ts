@@ -27,6 +27,14 @@ export interface StreamLifetime {
   readonly idleExpiryMs?: number;
   /** How long before either limit the core acts (default: a tenth of the shorter limit, at most 30 000). */
   readonly rollOverMarginMs?: number;
+  /**
+   * Close a quiet stream (nothing new to send) with a roll-over stop `rollOverMarginMs` before its
+   * `maxAgeMs`, instead of leaving it to reach its end unclosed; the next content opens a fresh stream.
+   * For a platform whose stream left open past its life ends without its final message (Teams: 403
+   * "Content stream finished due to exceeded streaming time", the bot "must switch … to updating the
+   * final activity"). Default false.
+   */
+  readonly closeBeforeMaxAge?: boolean;
 }
 
 /**

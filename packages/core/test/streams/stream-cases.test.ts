@@ -60,6 +60,30 @@ describe('F25 an idle stream expires (WeCom-like: a stream with no update for 6 
   });
 });
 
+describe('F25 with a maximum age (Teams-like: a stream ends two minutes after its start)', () => {
+  const c = faultCase(cases, 'F25');
+  it('closeBeforeMaxAge: each quiet stream is closed before its end of life, none expires unclosed; the answer and the final still show', async () => {
+    const { channel, card } = start({ lifetime: { maxAgeMs: 120_000, closeBeforeMaxAge: true } });
+    await playEvents(card, c.events, fakeTime(vi), { startAt: Date.now() });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+    const streams = [...channel.messages.values()].map((message) => message.stream!);
+    expect(streams.length).toBeGreaterThanOrEqual(2);
+    expect(streams.map((stream) => stream.state)).toEqual(streams.map(() => 'stopped'));
+    expect(streams.map((stream) => stream.text).join('')).toBe('The index is rebuilt: 12k documents, 3 shards.');
+    expect(streams.at(-1)).toMatchObject({ status: 'completed' });
+    expect(channel.calls.filter((call) => call.failure)).toEqual([]);
+  });
+
+  it('without it, a quiet stream is left to reach its end of life (the platform closes it), and the card goes on in a fresh one', async () => {
+    const { channel, card } = start({ lifetime: { maxAgeMs: 120_000 } });
+    await playEvents(card, c.events, fakeTime(vi), { startAt: Date.now() });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+    expect(channel.messages.get('s1')!.stream!.state).not.toBe('stopped');
+  });
+});
+
 describe('F27 the user stops the stream with the platform\'s own Stop', () => {
   const c = faultCase(cases, 'F27');
   async function stoppedRun(withHandler: boolean) {

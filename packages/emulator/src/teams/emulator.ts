@@ -222,9 +222,9 @@ export function createTeamsEmulator(options: TeamsEmulatorOptions = {}): TeamsEm
         ? fail(TeamsErrors.unauthorized(), key)
         : !conversation
           ? fail(TeamsErrors.conversationNotFound(), key)
-          : !body || typeof body !== 'object'
+          : route !== TEAMS_ROUTES.deleteActivity && (!body || typeof body !== 'object')
             ? fail(TeamsErrors.badRequest('The request body is not a JSON activity'), key)
-            : handler(appId, conversation, body);
+            : handler(appId, conversation, body ?? {});
       if (!outcome.ok) {
         history.record({ route, key: outcome.key ?? key, outcome: 'rejected', status: outcome.error.status, code: outcome.error.status, msg: `${outcome.error.code}: ${outcome.error.message}`, request: body, receivedAt });
         return errorResponse(outcome.error);

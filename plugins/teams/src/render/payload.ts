@@ -65,6 +65,8 @@ export interface TeamsMessage {
   readonly text?: string;
   /** The line notifications and the chat list show for a card. */
   readonly summary: string;
+  /** Entities of a text message: the `mention` of the completion ping's requester. */
+  readonly entities?: readonly Record<string, unknown>[];
 }
 
 /** The MIME type of an Adaptive Card attachment. */
@@ -83,6 +85,6 @@ export interface TeamsActivity {
 
 /** The activity that carries `message`. */
 export function activityOf(message: TeamsMessage): TeamsActivity {
-  if (!message.card) return { type: 'message', textFormat: 'markdown', text: message.text ?? message.summary };
+  if (!message.card) return { type: 'message', textFormat: 'markdown', text: message.text ?? message.summary, ...(message.entities ? { entities: message.entities } : {}) };
   return { type: 'message', summary: message.summary, attachments: [{ contentType: ADAPTIVE_CARD_CONTENT_TYPE, content: message.card }] };
 }

@@ -1,3 +1,4 @@
+import { awaitLateAnswer, type LateAnswer } from '@progresscard/core/plugin';
 import type { TeamsActivity } from '../render/payload.js';
 
 /**
@@ -13,6 +14,8 @@ export const TEAMS_CONNECTOR_ROUTES = {
   replyToActivity: { method: 'POST', path: (conversationId: string, activityId: string) => `v3/conversations/${encodeURIComponent(conversationId)}/activities/${encodeURIComponent(activityId)}` },
   /** Update an activity in place. */
   updateActivity: { method: 'PUT', path: (conversationId: string, activityId: string) => `v3/conversations/${encodeURIComponent(conversationId)}/activities/${encodeURIComponent(activityId)}` },
+  /** Delete an activity (a duplicate card a late send made). */
+  deleteActivity: { method: 'DELETE', path: (conversationId: string, activityId: string) => `v3/conversations/${encodeURIComponent(conversationId)}/activities/${encodeURIComponent(activityId)}` },
 } as const;
 
 /** One of {@link TEAMS_CONNECTOR_ROUTES}. */
@@ -64,12 +67,19 @@ function retryAfterMs(header: string | null): number | undefined {
 }
 
 /**
- * Calls one connector route with a JSON activity over Node's `fetch`, no retries (the core's).
+ * Calls one connector route with a JSON activity (none for a delete) over Node's `fetch`, no retries
+ * (the core's). With `late`, the call still fails after `timeoutMs`, but its answer is awaited
+ * `late.windowMs` longer and given to `late.onAnswer` when it succeeds (a send Teams applied late).
  * @returns the answer's JSON (`{ id }` for sends, `{}` for stream chunks).
  * @throws TeamsApiError for an error status (also a 202 whose body names an error, such as
  *   `ContentStreamSequenceOrderPreConditionFailed`); TeamsRequestError when no answer came.
  */
-export async function callConnector<R extends TeamsConnectorRoute>(call: ConnectorCall, route: R, args: Parameters<(typeof TEAMS_CONNECTOR_ROUTES)[R]['path']>, activity: TeamsActivity): Promise<{ id?: string }> {
+export function callConnector<R extends TeamsConnectorRoute>(call: ConnectorCall, route: R, args: Parameters<(typeof TEAMS_CONNECTOR_ROUTES)[R]['path']>, activity: TeamsActivity | undefined, late?: LateAnswer<{ id?: string }>): Promise<{ id?: string }> {
+  if (!late) return exchange(call, route, args, activity, call.timeoutMs);
+  return awaitLateAnswer(exchange(call, route, args, activity, call.timeoutMs + late.windowMs), call.timeoutMs, () => new TeamsRequestError(route, 'TimeoutError'), late);
+}
+
+async function exchange<R extends TeamsConnectorRoute>(call: ConnectorCall, route: R, args: Parameters<(typeof TEAMS_CONNECTOR_ROUTES)[R]['path']>, activity: TeamsActivity | undefined, timeoutMs: number): Promise<{ id?: string }> {
   const spec = TEAMS_CONNECTOR_ROUTES[route];
   const url = new URL((spec.path as (...a: string[]) => string)(...args), call.serviceUrl.endsWith('/') ? call.serviceUrl : `${call.serviceUrl}/`);
   let response: Response;
@@ -77,9 +87,9 @@ export async function callConnector<R extends TeamsConnectorRoute>(call: Connect
   try {
     response = await fetch(url, {
       method: spec.method,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${call.bearer}` },
-      body: JSON.stringify(activity),
-      signal: AbortSignal.timeout(call.timeoutMs),
+      headers: { ...(activity ? { 'content-type': 'application/json' } : {}), authorization: `Bearer ${call.bearer}` },
+      ...(activity ? { body: JSON.stringify(activity) } : {}),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     body = (await response.json().catch(() => undefined)) as typeof body;
   } catch (error) {

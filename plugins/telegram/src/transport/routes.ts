@@ -1,4 +1,5 @@
 import type { ApiMethods, ApiResponse, Opts } from '@grammyjs/types';
+import { awaitLateAnswer, type LateAnswer } from '@progresscard/core/plugin';
 
 /** The Bot API methods the plugin calls, each with its documentation. Types are `@grammyjs/types`'s (Bot API 10.3). */
 export const TELEGRAM_METHODS = {
@@ -61,16 +62,6 @@ export interface TelegramEndpoint {
 }
 
 /**
- * What to do with an answer that comes after the caller was told the call timed out: the request is
- * kept open `windowMs` longer than `requestTimeoutMs` to hear it (a send the platform applied late).
- */
-export interface LateAnswer<T> {
-  readonly windowMs: number;
-  /** The call succeeded after all (never called for a late error). */
-  onAnswer(result: T): void;
-}
-
-/**
  * Calls one Bot API method with a JSON body (https://core.telegram.org/bots/api#making-requests)
  * over Node's built-in `fetch`; no retries (the core's). The token is in the URL only, never in
  * an error. With `late`, the call still fails after `requestTimeoutMs`, but its answer is awaited
@@ -81,24 +72,7 @@ export function callTelegram<M extends TelegramMethod>(endpoint: TelegramEndpoin
   const init = { headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) };
   if (!late) return request<TelegramResult<M>>(endpoint, method, init, endpoint.requestTimeoutMs);
   const pending = request<TelegramResult<M>>(endpoint, method, init, endpoint.requestTimeoutMs + late.windowMs);
-  return new Promise((resolve, reject) => {
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      reject(new TelegramRequestError(method, 'TimeoutError'));
-    }, endpoint.requestTimeoutMs);
-    pending.then(
-      (result) => {
-        clearTimeout(timer);
-        if (timedOut) late.onAnswer(result);
-        else resolve(result);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        if (!timedOut) reject(error);
-      },
-    );
-  });
+  return awaitLateAnswer(pending, endpoint.requestTimeoutMs, () => new TelegramRequestError(method, 'TimeoutError'), late);
 }
 
 /**

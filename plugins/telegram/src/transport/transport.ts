@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readAttachmentFile, type AttachedFile, type AttachFileRequest, type CallFailure, type CardTransport, type MessageRef, type ReplyRequest, type SendRequest, type UpdateRequest } from '@progresscard/core/plugin';
+import { LATE_SEND_ANSWER_MS, SentMessages, readAttachmentFile, type AttachedFile, type AttachFileRequest, type CallFailure, type CardTransport, type MessageRef, type ReplyRequest, type SendRequest, type UpdateRequest } from '@progresscard/core/plugin';
 import type { Message } from '@grammyjs/types';
 import { telegramMessageProblems } from '../render/guards.js';
 import { escapeHtml } from '../render/html.js';
@@ -8,7 +8,6 @@ import type { TelegramMessage } from '../render/payload.js';
 import { TelegramLocalError, classifyTelegramError, isDraftRefused, isNotModified } from './classify.js';
 import { DraftKeeper } from './draft-keeper.js';
 import { TELEGRAM_MAX_DOCUMENT_BYTES, TELEGRAM_METHODS, TelegramApiError, TelegramRequestError, callTelegram, sendTelegramDocument, type TelegramEndpoint } from './routes.js';
-import { LATE_SEND_ANSWER_MS, SentMessages } from './sent-messages.js';
 
 /** Where a card goes: a chat id (and a forum topic), or the configured chat when left out. */
 export interface TelegramTarget {

@@ -74,7 +74,7 @@ export class StreamSession {
     const hasContent = addedText !== '' || content.plan !== undefined || (content.tasks?.length ?? 0) > 0;
     if (opening) return hasContent || final ? { op: 'start', content, addedText, keepAlive: false } : undefined;
     const rollOverDue = now >= this.endOfLife() - margin || full;
-    if ((hasContent || final) && rollOverDue) return { op: 'stop-roll-over', content: this.emptyContent(), addedText: '', keepAlive: false };
+    if ((hasContent || final || this.mode.lifetime.closeBeforeMaxAge === true) && rollOverDue) return { op: 'stop-roll-over', content: this.emptyContent(), addedText: '', keepAlive: false };
     // The final closes the stream only with the last of the text; before that, text goes as appends.
     if (final && complete) return { op: 'stop-final', content, addedText, keepAlive: false };
     if (hasContent) return { op: 'append', content, addedText, keepAlive: false };
@@ -83,11 +83,15 @@ export class StreamSession {
     return undefined;
   }
 
-  /** Epoch ms a keep-alive is due for the open stream; undefined when none will be. */
+  /** Epoch ms a keep-alive (or the close of a quiet stream, `closeBeforeMaxAge`) is due for the open stream; undefined when none will be. */
   wakeAt(): number | undefined {
-    const idle = this.mode.lifetime.idleExpiryMs;
-    if (this.state !== 'streaming' || idle === undefined) return undefined;
-    return this.lastAcceptedAt + idle - rollOverMarginMs(this.mode.lifetime);
+    const { idleExpiryMs: idle, closeBeforeMaxAge } = this.mode.lifetime;
+    if (this.state !== 'streaming') return undefined;
+    const margin = rollOverMarginMs(this.mode.lifetime);
+    const keepAlive = idle === undefined ? Number.POSITIVE_INFINITY : this.lastAcceptedAt + idle - margin;
+    const close = closeBeforeMaxAge === true ? this.endOfLife() - margin : Number.POSITIVE_INFINITY;
+    const at = Math.min(keepAlive, close);
+    return Number.isFinite(at) ? at : undefined;
   }
 
   /** The platform accepted `step` at `now` (a start answered with `stream`). */

@@ -61,3 +61,4 @@ export {
 } from './callback-server.js';
 export { AnnouncedLimits, type LimitAnnouncement } from './announced-limits.js';
 export { countingPlatformCalls, platformCallMade } from './platform-calls.js';
+export { SentMessages, LATE_SEND_ANSWER_MS, awaitLateAnswer, type LateAnswer } from './sent-messages.js';
