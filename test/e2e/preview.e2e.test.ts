@@ -4,9 +4,11 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgressCards, silentLogger } from '@progresscard/core';
+import { DEFAULT_SLACK_WORKSPACE, DEFAULT_TEAMS_BOT, type SlackEmulator } from '@progresscard/emulator';
 import {
   emulatedPlugins,
   feishuChannel,
+  slackChannel,
   loadTrace,
   main,
   replayTickMs,
@@ -34,10 +36,11 @@ describe('live preview page', () => {
   let browser: Browser;
   let page: Page;
 
+  // Launching Chromium next to other test runs on a loaded machine can take longer than the 10 s hook default.
   beforeAll(async () => {
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  });
+  }, 60_000);
   afterAll(async () => {
     await browser?.close();
   });
@@ -178,4 +181,43 @@ describe('live preview page', () => {
       await emulators.close();
     }
   }, 60_000);
+  it('a live Slack thread stream and a Teams 1:1 stream show the platform\'s Stop; a click on the page cancels each run through the user-stop path', async () => {
+    const emulators = await startEmulators(['slack', 'teams']);
+    const cards = createProgressCards({ channels: emulatedPlugins(emulators, { tickMs: 1000 }), logger: silentLogger, env: {} });
+    const preview = await startPreviewServer({ sources: emulators.sources, runInfo: () => ({ title: 't', phase: 'emulator' }), port: 0 });
+    try {
+      const slackEmulator = emulators.emulator(slackChannel) as SlackEmulator;
+      const question = slackEmulator.postUserMessage(DEFAULT_SLACK_WORKSPACE.channel, 'summarise the release', { user: 'U0ANA' });
+      const runs = {
+        slack: cards.open('slack', undefined, { locale: 'en', title: 'Release notes', replyTo: { messageId: question.ts, inThread: true }, requester: { id: 'U0ANA', name: 'Ana' } }),
+        teams: cards.open('teams', { conversationId: DEFAULT_TEAMS_BOT.personalChat, conversationType: 'personal' }, { locale: 'en', title: 'Release notes' }),
+      };
+      const heard: Record<string, string[]> = { slack: [], teams: [] };
+      for (const [channel, card] of Object.entries(runs)) {
+        card.onStop((by) => void heard[channel]!.push(by.id));
+        card.answer('Release 2.4 adds dark mode. ');
+      }
+      await page.goto(preview.url);
+      for (const [channel, card] of Object.entries(runs)) {
+        const panel = page.locator(`[data-channel="${channel}"]`);
+        const stop = panel.locator('.card-holder button[data-button="platform-stop"]');
+        // The Stop shows once the stream is open (its first call accepted).
+        await stop.first().waitFor({ timeout: 15_000 });
+        await stop.first().click();
+        await expect.poll(() => panel.locator('.notice').innerText(), { timeout: 10_000 }).toContain('stream stopped');
+        // The next stream call is refused as stopped by the user: the run is cancelled, onStop hears it, nothing is re-posted.
+        card.answer('It also fixes the login bug.');
+        await expect.poll(() => card.view().status, { timeout: 15_000 }).toBe('cancelled');
+        expect(await card.finalDelivery).toMatchObject({ status: 'cancelled' });
+        expect(heard[channel]!.length).toBe(1);
+        // The stopped stream shows no Stop any more.
+        await expect.poll(() => stop.count(), { timeout: 10_000 }).toBe(0);
+      }
+      expect(slackEmulator.messages({ threadTs: question.ts }).map((m) => m.text)).toEqual(['Release 2.4 adds dark mode. ']);
+    } finally {
+      await cards.shutdown();
+      await preview.close();
+      await emulators.close();
+    }
+  }, 90_000);
 });

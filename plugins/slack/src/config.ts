@@ -36,6 +36,9 @@ export const SLACK_DEFAULTS: ChannelSettings = {
  *   items together in a plan block), `timeline` or `dense`; `lifetimeMs` how long Slack keeps a
  *   stream open (default 300 000: not documented, measured by users; the core rolls over before
  *   it); `teamId` the workspace (`recipient_team_id`; default: learnt once from auth.test).
+ * - `aiBlocks`: Slack's AI-app blocks in cards edited in place (default true): the plan as a `plan`
+ *   block, tool calls as `task_card` blocks, an answer's first table as a `table` block
+ *   (https://docs.slack.dev/reference/block-kit/blocks); false keeps mrkdwn sections and code-block tables.
  * - `fileRoots`: directories files attached with `card.attach(path)` may be read from and uploaded
  *   (a path must resolve, symlinks followed, inside one of them). Default none: the final card
  *   names the file as not uploaded and no file is read.
@@ -67,6 +70,7 @@ export const SlackConfigSchema = z
       .strict()
       .default({ mode: 'native', taskDisplayMode: 'plan', lifetimeMs: 300_000 }),
     fileRoots: z.array(z.string().min(1)).default([]),
+    aiBlocks: z.boolean().default(true),
   })
   .strict();
 

@@ -68,7 +68,7 @@ export const slack = defineChannel({
   credentials: 'the bot token (SLACK_BOT_TOKEN)',
   configError: SlackConfigError,
   create: ({ config, rendering, options }: ChannelContext<SlackConfig, SlackPluginOptions>) => {
-    const renderer = createSlackRenderer({ ...rendering, controls: config.interactivity ? 'buttons' : 'text' });
+    const renderer = createSlackRenderer({ ...rendering, controls: config.interactivity ? 'buttons' : 'text', aiBlocks: config.aiBlocks });
     const transport = new SlackTransport(config, { client: options.client });
     return {
       renderer,

@@ -19,14 +19,14 @@ function answer(fault: ConformanceFault): FaultResponse {
   }
 }
 
-/** Every text a Slack message shows: its `text` and each text object of its blocks. */
+/** Every text a Slack message shows: its `text`, each text object of its blocks and the titles of plan and task_card blocks. */
 function shownText(message: { text: string; blocks: unknown[] | undefined }): string {
   const texts: string[] = [message.text];
   const walk = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(walk);
     else if (value && typeof value === 'object') {
       for (const [key, inner] of Object.entries(value)) {
-        if (key === 'text' && typeof inner === 'string') texts.push(inner);
+        if ((key === 'text' || key === 'title') && typeof inner === 'string') texts.push(inner);
         else walk(inner);
       }
     }

@@ -3,6 +3,7 @@ import { MissingEnvError } from '@progresscard/core';
 import { SLACK_ENV_VARIABLES, slack, SlackConfigError, slackMessageProblems, type SlackInteractivity, type SlackMessage, type SlackPlugin } from '@progresscard/plugin-slack';
 import { CliUsageError } from '../errors.js';
 import { renderSlackMessage, slackCardState } from '../preview/render-slack.js';
+import { PLATFORM_STOP_BUTTON } from '../preview/model.js';
 import type { ChannelDescriptor } from './descriptor.js';
 import { postJson, stringsIn } from './doctor-support.js';
 
@@ -75,12 +76,12 @@ export const slackChannel: ChannelDescriptor<'slack', SlackEmulator> = {
         .filter((m) => m.state !== 'deleted')
         .map((m) => ({
           id: m.ts,
-          revision: `${m.updates}:${m.state}`,
+          revision: `${m.updates}:${m.state}:${m.stream?.state ?? ''}:${m.stream?.chunks.length ?? ''}`,
           state: slackCardState(m.blocks),
           createdAt: m.createdAt,
           updatedAt: m.updatedAt,
           version: m.updates,
-          render: () => renderSlackMessage(m.text, m.blocks),
+          render: () => renderSlackMessage(m.text, m.blocks, m.stream),
         })),
     // Slack answers errors as strings (`ratelimited`, `message_not_found`); the call's `msg` holds them.
     calls: (emulator) => emulator.calls().map((call) => ({ ...call, code: call.outcome === 'accepted' ? 0 : (call.msg ?? call.code) })),
@@ -92,6 +93,15 @@ export const slackChannel: ChannelDescriptor<'slack', SlackEmulator> = {
       return held ? { text: held.text, blocks: held.blocks } : undefined;
     },
     async click(emulator, click) {
+      // The platform's Stop on a live stream: later stream calls answer `stopped_by_user` (https://docs.slack.dev/reference/methods/chat.appendStream).
+      if (click.button === PLATFORM_STOP_BUTTON) {
+        try {
+          emulator.stopStreamByUser(click.cardId);
+          return { ok: true, message: 'stream stopped' };
+        } catch (error) {
+          return { ok: false, message: (error as Error).message };
+        }
+      }
       const result = await emulator.click({ ts: click.cardId, user: click.user, name: click.user, button: click.button, input: click.input });
       // Slack has no toast: a refusal reaches the user as an ephemeral message, a decision replaces the card.
       return { ok: result.error === undefined, message: result.error ?? result.ephemeral[0] ?? (result.cardUpdated ? 'card updated in place' : '') };

@@ -3,6 +3,7 @@ import { DEFAULT_TEAMS_BOT, startTeamsEmulator, type TeamsEmulator } from '@prog
 import { TEAMS_ENV_VARIABLES, TeamsConfigError, teams, teamsMessageProblems, type TeamsInvokeEndpoint, type TeamsMessage, type TeamsPlugin } from '@progresscard/plugin-teams';
 import { CliUsageError } from '../errors.js';
 import { adaptiveCardsOf, renderTeamsActivity, teamsCardState } from '../preview/render-teams.js';
+import { PLATFORM_STOP_BUTTON } from '../preview/model.js';
 import type { ChannelDescriptor } from './descriptor.js';
 import { stringsIn } from './doctor-support.js';
 
@@ -88,7 +89,7 @@ export const teamsChannel: ChannelDescriptor<'teams', TeamsEmulator> = {
             createdAt: a.createdAt,
             updatedAt: a.updatedAt,
             version: a.updates,
-            render: () => renderTeamsActivity(a.text, a.attachments, a.stream?.informative),
+            render: () => renderTeamsActivity(a.text, a.attachments, a.stream?.informative, a.stream?.state === 'streaming'),
           };
         }),
     calls: (emulator) => emulator.calls().map((call) => ({ ...call, code: call.outcome === 'accepted' ? 0 : (call.msg ?? call.code) })),
@@ -102,6 +103,16 @@ export const teamsChannel: ChannelDescriptor<'teams', TeamsEmulator> = {
     async click(emulator, click) {
       const held = emulator.activities().find((a) => a.id === click.cardId);
       if (!held) return { ok: false, message: `no card ${click.cardId}` };
+      // Teams' Stop on a streaming message: later stream updates are refused, "Content stream was canceled by user"
+      // (https://learn.microsoft.com/microsoftteams/platform/bots/streaming-ux).
+      if (click.button === PLATFORM_STOP_BUTTON) {
+        try {
+          emulator.stopStreamByUser(held.conversationId, held.id);
+          return { ok: true, message: 'stream stopped' };
+        } catch (error) {
+          return { ok: false, message: (error as Error).message };
+        }
+      }
       const result = await emulator.click({ conversationId: held.conversationId, activityId: held.id, button: click.button, user: { id: click.user, name: click.user } });
       const value = (result.body as { value?: unknown } | undefined)?.value;
       return { ok: result.error === undefined && result.status === 200, message: result.error ?? (typeof value === 'string' ? value : 'card updated') };

@@ -41,6 +41,13 @@ export interface PanelSnapshot {
   readonly counts: PreviewCounts;
 }
 
+/**
+ * The `data-button` of the platform's own Stop control drawn on a live stream (Slack's stop of an
+ * agent stream, Teams' Stop on a streaming message): a click asks the emulator for the user's stop
+ * instead of a card button's callback.
+ */
+export const PLATFORM_STOP_BUTTON = 'platform-stop';
+
 /** Calls kept per panel in a snapshot (the counters still cover all of them). */
 export const MAX_PREVIEW_CALLS = 300;
 

@@ -1,4 +1,6 @@
-import { escapeHtml } from './markdown.js';
+import { escapeHtml, renderMarkdown } from './markdown.js';
+import { PLATFORM_STOP_BUTTON } from './model.js';
+import { planHtml, streamHtml, tableHtml, taskCardHtml } from './render-slack-ai.js';
 
 /**
  * Slack Block Kit → HTML. Blocks hold mrkdwn already escaped by the plugin (`&amp;`, `&lt;`, `&gt;`),
@@ -9,11 +11,26 @@ import { escapeHtml } from './markdown.js';
 interface Block {
   readonly type?: string;
   readonly block_id?: string;
-  readonly text?: { readonly text?: string };
+  readonly text?: string | { readonly text?: string };
   // A context element's text is a string; a button's is a plain_text object.
   readonly elements?: readonly { readonly type?: string; readonly text?: string | { readonly text?: string }; readonly style?: string }[];
   readonly label?: { readonly text?: string };
   readonly element?: { readonly placeholder?: { readonly text?: string } };
+  // plan, task_card and table blocks (render-slack-ai.ts); a markdown block's text is a string.
+  readonly title?: string;
+  readonly tasks?: readonly { readonly task_id?: string; readonly title?: string; readonly status?: string; readonly details?: unknown }[];
+  readonly task_id?: string;
+  readonly status?: string;
+  readonly details?: unknown;
+  readonly rows?: readonly (readonly unknown[])[];
+  readonly column_settings?: readonly { readonly align?: string }[];
+}
+
+/** A streamed message's stream, as the emulator shows it (`SlackStreamSnapshot`). */
+export interface SlackPreviewStream {
+  readonly state: string;
+  readonly planTitle?: string;
+  readonly tasks: readonly { readonly id: string; readonly title: string; readonly status: string; readonly details?: string }[];
 }
 
 const textOf = (text: string | { readonly text?: string } | undefined) => (typeof text === 'string' ? text : (text?.text ?? ''));
@@ -43,15 +60,31 @@ export function slackCardState(blocks: unknown): string {
   return 'running';
 }
 
-/** Renders one Slack message (its blocks, or its text when it has none) as an HTML fragment. */
-export function renderSlackMessage(text: string, blocks: unknown): string {
+/**
+ * Renders one Slack message (its blocks, or its text when it has none) as an HTML fragment. A
+ * streamed message shows its plan, task steps and text, the blocks given at stop below them, and
+ * while it streams the Stop control Slack puts on an agent's stream (`data-button` {@link PLATFORM_STOP_BUTTON}).
+ */
+export function renderSlackMessage(text: string, blocks: unknown, stream?: SlackPreviewStream): string {
   const list = Array.isArray(blocks) ? (blocks as Block[]) : [];
+  if (stream) {
+    const stop = stream.state === 'streaming' ? `<button type="button" class="el btn btn-default btn-stop" data-button="${PLATFORM_STOP_BUTTON}">■ Stop</button>` : '';
+    return streamHtml(text, { planTitle: stream.planTitle, tasks: stream.tasks }) + renderBlocks(list) + stop;
+  }
   if (list.length === 0) return `<div class="el markdown">${mrkdwn(text)}</div>`;
+  return renderBlocks(list);
+}
+
+function renderBlocks(list: readonly Block[]): string {
   return list
     .map((b) => {
-      if (b.type === 'header') return `<div class="card-header"><div class="title">${escapeHtml(b.text?.text ?? '')}</div></div>`;
-      if (b.type === 'section') return `<div class="el markdown">${mrkdwn(b.text?.text ?? '')}</div>`;
+      if (b.type === 'header') return `<div class="card-header"><div class="title">${escapeHtml(textOf(b.text))}</div></div>`;
+      if (b.type === 'section') return `<div class="el markdown">${mrkdwn(textOf(b.text))}</div>`;
       if (b.type === 'context') return `<div class="el note">${(b.elements ?? []).map((e) => mrkdwn(textOf(e.text))).join(' ')}</div>`;
+      if (b.type === 'plan') return planHtml(b.title ?? '', b.tasks ?? []);
+      if (b.type === 'task_card') return taskCardHtml(b);
+      if (b.type === 'table') return tableHtml(b.rows ?? [], b.column_settings);
+      if (b.type === 'markdown') return `<div class="el markdown">${renderMarkdown(typeof b.text === 'string' ? b.text : '')}</div>`;
       // Buttons and the answer input: the page sends a click to the emulator (`data-button`), as a Slack user would.
       if (b.type === 'actions') {
         return (b.elements ?? [])

@@ -1,4 +1,5 @@
 import { escapeHtml, renderMarkdown } from './markdown.js';
+import { PLATFORM_STOP_BUTTON } from './model.js';
 
 /**
  * Teams activities → HTML for the preview page. The plugin sends Adaptive Cards
@@ -31,8 +32,11 @@ export function adaptiveCardsOf(attachments: readonly unknown[]): { body?: CardE
   });
 }
 
-/** Renders one Teams activity (its text and Adaptive Cards) as an HTML fragment. */
-export function renderTeamsActivity(text: string, attachments: readonly unknown[], informative?: string): string {
+/**
+ * Renders one Teams activity (its text and Adaptive Cards) as an HTML fragment; a message that streams
+ * now shows the Stop button Teams puts on every stream (`data-button` {@link PLATFORM_STOP_BUTTON}).
+ */
+export function renderTeamsActivity(text: string, attachments: readonly unknown[], informative?: string, streaming = false): string {
   const parts: string[] = [];
   if (informative && text === '') parts.push(`<div class="el note">${escapeHtml(informative)}</div>`);
   if (text !== '') parts.push(`<div class="el markdown">${renderMarkdown(text)}</div>`);
@@ -44,5 +48,6 @@ export function renderTeamsActivity(text: string, attachments: readonly unknown[
       if (action.type === 'Action.Execute' && action.title) parts.push(`<button type="button" class="el btn btn-default" data-button="${escapeHtml(action.title)}">${escapeHtml(action.title)}</button>`);
     }
   }
+  if (streaming) parts.push(`<button type="button" class="el btn btn-default btn-stop" data-button="${PLATFORM_STOP_BUTTON}">■ Stop</button>`);
   return parts.join('');
 }

@@ -1,4 +1,4 @@
-import { isTerminalStatus } from '../card/view.js';
+import { isTerminalStatus, type CardView } from '../card/view.js';
 import type { BudgetedCall, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
@@ -136,7 +136,11 @@ export class ChannelDispatcher {
     const failures = new FailureHandling({ plugin, settings, clock, logger, retry, budget, stop, refusedOperations, probes, credentialProbes, ladder, counters });
     const continuations = new ContinuationDispatch({ plugin, clock, logger, budget, calls, failures, ladder, store });
     this.streams = new StreamDispatch({ plugin, clock, logger, budget, calls, failures, store, wake: (record) => this.markDirty(record, 'elapsed') });
-    this.settlement = new FinalSettlement({ plugin, clock, logger, budget, store, parts: continuations, calls, failures, ladder, leaseWaits, refusedOperations });
+    // A stream that holds the whole answer leaves no continuation parts to report (Slack: a 30 000-character
+    // answer streamed whole was reported 'continuation part 2 of 2 undeliverable').
+    const streams = this.streams;
+    const parts = { keys: (record: CardDeliveryRecord, view: CardView) => (streams.holdsWholeAnswer(record) ? [] : continuations.keys(record, view)) };
+    this.settlement = new FinalSettlement({ plugin, clock, logger, budget, store, parts, calls, failures, ladder, leaseWaits, refusedOperations });
     this.flush = new CardFlush({ plugin, clock, budget, calls, failures, ladder, stop, refusedOperations, probes, credentialProbes, store, continuations, streams: this.streams, counters });
   }
 

@@ -1,3 +1,4 @@
+import { AGENT_BLOCK_TYPES, agentBlockProblem, agentMessageProblem } from './agent-blocks.js';
 import type { SlackLimits } from './limits.js';
 
 /** Why a `blocks` value breaks a Block Kit rule, or undefined when it is fine. */
@@ -26,11 +27,14 @@ export function blockProblem(blocks: unknown, limits: SlackLimits): string | und
       const text = (b as { text?: unknown }).text;
       if (typeof text !== 'string' || text === '') return `blocks[${i}] markdown needs text`;
       if ([...text].length > limits.maxMarkdownChars) return `blocks[${i}] markdown text over ${limits.maxMarkdownChars} characters`;
+    } else if (AGENT_BLOCK_TYPES.has(b.type)) {
+      const problem = agentBlockProblem(b as Record<string, unknown>, limits);
+      if (problem) return `blocks[${i}] ${problem}`;
     } else if (b.type !== 'divider') {
       return `blocks[${i}] type ${b.type} is not emulated`;
     }
   }
-  return undefined;
+  return agentMessageProblem(blocks);
 }
 
 /**

@@ -32,6 +32,12 @@ export interface SlackLimits {
   readonly streamLifetimeMs: number;
   /** `markdown_text` (and a `markdown` block's text) at most 12 000 characters (chat.startStream arguments). */
   readonly maxMarkdownChars: number;
+  /** Tasks of a `plan` block: 50 (third-party, slack-morphism; Slack's page gives none, UNCONFIRMED). */
+  readonly maxPlanTasks: number;
+  /** Rows of a `table` block: 100 (https://docs.slack.dev/reference/block-kit/blocks/table-block). */
+  readonly maxTableRows: number;
+  /** Cells of a `table` row, and its `column_settings`: 20 (same page). */
+  readonly maxTableCells: number;
   /** An assistant thread status clears after two minutes without a message (assistant.threads.setStatus). Default 120 000. */
   readonly statusTimeoutMs: number;
   /**
@@ -55,6 +61,9 @@ export const DEFAULT_SLACK_LIMITS: SlackLimits = {
   appendStreamWindows: [{ limit: 100, intervalMs: 60_000 }],
   streamLifetimeMs: 300_000,
   maxMarkdownChars: 12_000,
+  maxPlanTasks: 50,
+  maxTableRows: 100,
+  maxTableCells: 20,
   statusTimeoutMs: 120_000,
   maxFileBytes: 1024 * 1024 * 1024,
 };

@@ -1,6 +1,7 @@
 import type { SlackMessage } from './payload.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { codePointLength } from '@progresscard/core/plugin';
+import { agentBlockProblems } from './agent-blocks.js';
 
 /** Why Slack would refuse `message` (`invalid_blocks`, `msg_too_long`), empty when it would not. */
 export function messageProblems(message: SlackMessage, limits: SlackLimits): string[] {
@@ -13,7 +14,11 @@ export function messageProblems(message: SlackMessage, limits: SlackLimits): str
     if (block.type === 'section' && codePointLength(block.text.text) > limits.maxSectionChars) problems.push(`blocks[${i}] section over ${limits.maxSectionChars} characters`);
     if (block.type === 'section' && block.text.text === '') problems.push(`blocks[${i}] section is empty`);
     if (block.type === 'context' && block.elements.length > limits.maxContextElements) problems.push(`blocks[${i}] context over ${limits.maxContextElements} elements`);
+    if (block.type === 'plan' && block.tasks.length > limits.maxPlanTasks) problems.push(`blocks[${i}] plan over ${limits.maxPlanTasks} tasks`);
+    if (block.type === 'table' && block.rows.length > limits.maxTableRows) problems.push(`blocks[${i}] table over ${limits.maxTableRows} rows`);
+    if (block.type === 'table' && block.rows.some((row) => row.length > limits.maxTableColumns)) problems.push(`blocks[${i}] table row over ${limits.maxTableColumns} cells`);
   }
+  problems.push(...agentBlockProblems(blocks));
   return problems;
 }
 

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { tablesAsPreformatted } from './tables.js';
-import { cut, DEFAULT_TITLES, formatFooter, isTerminalStatus, oneLine, reasoningOpen, statusLabel, thinkingHeading, fitToolTree, toolTreeRows, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
-import type { SlackBlock, SlackMessage } from './payload.js';
+import { splitAtNativeTable, tablesAsPreformatted } from './tables.js';
+import { codePointLength, cut, DEFAULT_TITLES, formatFooter, isTerminalStatus, oneLine, reasoningOpen, statusLabel, thinkingHeading, fitToolTree, toolTreeRows, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
+import type { SlackBlock, SlackMessage, SlackTableBlock } from './payload.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { plainMrkdwn, splitSections, toMrkdwn } from './mrkdwn.js';
 import { controlBlocks, decisionBlocks, type ControlStyle } from './controls.js';
 import { attachmentBlocks, changedFilesBlocks, imagesBlocks, livenessBlocks, planBlocks } from './sections.js';
+import { planBlock, toolTaskCards } from './agent-blocks.js';
 import { SLACK_TEXTS, type SlackTexts } from './texts.js';
 
 /** Options of {@link createSlackRenderer}. */
@@ -21,6 +22,11 @@ export interface SlackRendererOptions {
   readonly limits?: SlackLimits;
   /** How open questions are drawn (default `text`: the reply to type; `buttons` needs interactivity). */
   readonly controls?: ControlStyle;
+  /**
+   * Slack's AI blocks (default true): the plan as a `plan` block, tool calls as `task_card` blocks,
+   * the answer's first table as a `table` block. False: mrkdwn sections and aligned preformatted tables.
+   */
+  readonly aiBlocks?: boolean;
 }
 
 const STATUS_EMOJI = { running: ':hourglass_flowing_sand:', waiting: ':raising_hand:', completed: ':white_check_mark:', failed: ':x:', cancelled: ':no_entry_sign:' } as const;
@@ -49,18 +55,42 @@ function freshBlockIds(blocks: readonly SlackBlock[]): SlackBlock[] {
   });
 }
 
-/** The answer as section texts: main message first, then each thread reply's, and how many code points were left out. */
-function answerParts(answer: string, limits: SlackLimits): { main: string[]; replies: string[][]; leftOut: number } {
+/** One piece of the answer: a section's mrkdwn text, or the native table. */
+type AnswerItem = string | SlackTableBlock;
+
+/**
+ * The answer as pieces: main message first, then each thread reply's, and how many code points were
+ * left out. With `nativeTable`, the answer's first table that fits is a `table` block in its place
+ * (counted as one section), the others aligned preformatted blocks.
+ */
+function answerParts(answer: string, limits: SlackLimits, nativeTable: boolean): { main: AnswerItem[]; replies: AnswerItem[][]; leftOut: number } {
   // Only the sections that are sent are split; the rest is only counted.
   const kept = limits.mainAnswerSections + limits.maxReplies * limits.replyAnswerSections;
-  const { sections, leftOut } = answer.trim() === '' ? { sections: [], leftOut: 0 } : splitSections(toMrkdwn(tablesAsPreformatted(answer)), limits.maxSectionChars, kept);
-  const main = sections.slice(0, limits.mainAnswerSections);
-  const replies: string[][] = [];
-  for (let from = limits.mainAnswerSections; from < sections.length; from += limits.replyAnswerSections) {
-    replies.push(sections.slice(from, from + limits.replyAnswerSections));
+  const split = (markdown: string, max: number) => (markdown.trim() === '' || max <= 0 ? { sections: [], leftOut: markdown.trim() === '' ? 0 : codePointLength(markdown) } : splitSections(toMrkdwn(markdown), limits.maxSectionChars, max));
+  const withTable = nativeTable ? splitAtNativeTable(answer, { maxTableRows: limits.maxTableRows, maxTableColumns: limits.maxTableColumns, maxChars: limits.maxSectionChars }) : undefined;
+  let items: AnswerItem[];
+  let leftOut: number;
+  if (withTable) {
+    const before = split(withTable.before, kept);
+    const after = split(withTable.after, kept - before.sections.length - 1);
+    const tableKept = before.sections.length < kept && before.leftOut === 0;
+    items = [...before.sections, ...(tableKept ? [withTable.table] : []), ...(tableKept ? after.sections : [])];
+    leftOut = before.leftOut + (tableKept ? after.leftOut : codePointLength(withTable.after));
+  } else {
+    const all = split(tablesAsPreformatted(answer), kept);
+    items = [...all.sections];
+    leftOut = all.leftOut;
+  }
+  const main = items.slice(0, limits.mainAnswerSections);
+  const replies: AnswerItem[][] = [];
+  for (let from = limits.mainAnswerSections; from < items.length; from += limits.replyAnswerSections) {
+    replies.push(items.slice(from, from + limits.replyAnswerSections));
   }
   return { main, replies, leftOut };
 }
+
+/** An answer piece as its block: a section, or the table. */
+const answerBlock = (item: AnswerItem, i: number): SlackBlock => (typeof item === 'string' ? section(item, `answer_${i + 1}`) : item);
 
 function toolsBlock(view: CardView, t: SlackTexts, limits: SlackLimits, toolsShown: number): SlackBlock | undefined {
   if (view.tools.length === 0) return undefined;
@@ -75,7 +105,9 @@ function toolsBlock(view: CardView, t: SlackTexts, limits: SlackLimits, toolsSho
 
 /**
  * The Slack renderer: a Block Kit card of a header (status emoji and title), a context line (status,
- * round), the liveness note, the plan checklist, tool calls, thinking while running, the answer in sections of at most 3000 characters, the
+ * round), the liveness note, the plan (a `plan` block), tool calls (`task_card` blocks when there is no
+ * plan block; else a section), thinking while running, the answer in sections of at most 3000
+ * characters (its first table that fits a `table` block), the
  * changed files (final card) and a context footer. An answer longer than the main message holds continues in thread replies
  * ({@link CardRenderer.renderContinuations}). The fallback is the same content as plain `text`.
  */
@@ -95,36 +127,57 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
   const titleOf = (view: CardView) => (view.title.trim() ? view.title : DEFAULT_TITLES[localeOf(view)]);
   const headline = (view: CardView) => `${statusLabel(view.status, localeOf(view))} · ${oneLine(titleOf(view), 120)}`;
 
-  return {
-    render(view) {
-      const locale = localeOf(view);
-      const t = SLACK_TEXTS[locale];
-      const { main, replies, leftOut } = answerParts(view.answer, limits);
-      const blocks: SlackBlock[] = [
-        { type: 'header', text: { type: 'plain_text', text: oneLine(titleOf(view), limits.maxHeaderChars), emoji: true } },
-        context(`${STATUS_EMOJI[view.status]} *${statusLabel(view.status, locale)}*${view.round > 0 ? ` · ${t.round(view.round)}` : ''}`, 'status'),
-      ];
-      blocks.push(...livenessBlocks(view, locale, options.timeZone), ...planBlocks(view, locale, limits.maxSectionChars));
+  /**
+   * The card's blocks. With `aiBlocks` (and the renderer's `aiBlocks` option on), the plan is a `plan`
+   * block and, without one, the latest tool calls are `task_card` blocks (see agent-blocks.ts);
+   * otherwise both are mrkdwn sections. The answer's first table that fits is a `table` block either way.
+   */
+  const draw = (view: CardView, aiBlocks: boolean): SlackMessage => {
+    const locale = localeOf(view);
+    const t = SLACK_TEXTS[locale];
+    const useAiBlocks = aiBlocks && options.aiBlocks !== false;
+    const { main, replies, leftOut } = answerParts(view.answer, limits, options.aiBlocks !== false);
+    const blocks: SlackBlock[] = [
+      { type: 'header', text: { type: 'plain_text', text: oneLine(titleOf(view), limits.maxHeaderChars), emoji: true } },
+      context(`${STATUS_EMOJI[view.status]} *${statusLabel(view.status, locale)}*${view.round > 0 ? ` · ${t.round(view.round)}` : ''}`, 'status'),
+    ];
+    blocks.push(...livenessBlocks(view, locale, options.timeZone));
+    const plan = useAiBlocks ? planBlock(view, locale, limits) : undefined;
+    blocks.push(...(plan ? [plan] : planBlocks(view, locale, limits.maxSectionChars)));
+    // Slack refuses a plan next to task cards (agent-blocks.ts): with a plan block the tool calls stay a section.
+    const cards = useAiBlocks && !plan && view.tools.length > 0 ? toolTaskCards(view, locale, limits) : undefined;
+    if (cards) {
+      if (cards.olderCalls > 0) blocks.push(context(`_${t.tools(view.tools.length)} · ${t.olderTools(cards.olderCalls)}_`, 'tools'));
+      blocks.push(...cards.blocks);
+    } else {
       const tools = toolsBlock(view, t, limits, options.toolFoldAfter ?? TOOLS_SHOWN);
       if (tools) blocks.push(tools);
-      // Block Kit has no fold: the reasoning shows open (its header and latest text) while the agent
-      // thinks with nothing answered yet, and folds to its header ("Thought for 12s") after.
-      if (view.thinking.trim() !== '') {
-        const heading = `_${thinkingHeading(view, locale)}_`;
-        const open = !isTerminalStatus(view.status) && reasoningOpen(view);
-        blocks.push(context(cut(open ? `${heading} ${toMrkdwn(oneLine(view.thinking.slice(-600), 600))}` : heading, limits.maxSectionChars), 'thinking'));
-      }
-      for (const [i, text] of main.entries()) blocks.push(section(text, `answer_${i + 1}`));
-      if (replies.length > 0) blocks.push(context(`_${t.continuesInThread(replies.length)}_`, 'notice'));
-      else if (leftOut > 0) blocks.push(context(`_${t.cutNotice(leftOut)}_`, 'notice'));
-      blocks.push(...imagesBlocks(view, locale, limits.maxSectionChars));
-      if (view.status === 'waiting' && view.waitingFor) blocks.push(section(cut(`*${t.waitingFor}:* ${toMrkdwn(view.waitingFor)}`, limits.maxSectionChars), 'waiting'));
-      if (view.error) blocks.push(section(cut(`:warning: ${toMrkdwn(view.error)}`, limits.maxSectionChars), 'error'));
-      blocks.push(...decisionBlocks(view, limits.maxSectionChars), ...controlBlocks(view, options.controls ?? 'text'));
-      blocks.push(...changedFilesBlocks(view, locale, limits.maxSectionChars));
-      blocks.push(...attachmentBlocks(view, locale, limits.maxSectionChars));
-      blocks.push(context(toMrkdwn(footer(view)), 'footer'));
-      return { text: cut(plainMrkdwn(headline(view)), limits.maxTextChars), blocks: freshBlockIds(blocks) };
+    }
+    // Block Kit has no fold: the reasoning shows open (its header and latest text) while the agent
+    // thinks with nothing answered yet, and folds to its header ("Thought for 12s") after.
+    if (view.thinking.trim() !== '') {
+      const heading = `_${thinkingHeading(view, locale)}_`;
+      const open = !isTerminalStatus(view.status) && reasoningOpen(view);
+      blocks.push(context(cut(open ? `${heading} ${toMrkdwn(oneLine(view.thinking.slice(-600), 600))}` : heading, limits.maxSectionChars), 'thinking'));
+    }
+    blocks.push(...main.map(answerBlock));
+    if (replies.length > 0) blocks.push(context(`_${t.continuesInThread(replies.length)}_`, 'notice'));
+    else if (leftOut > 0) blocks.push(context(`_${t.cutNotice(leftOut)}_`, 'notice'));
+    blocks.push(...imagesBlocks(view, locale, limits.maxSectionChars));
+    if (view.status === 'waiting' && view.waitingFor) blocks.push(section(cut(`*${t.waitingFor}:* ${toMrkdwn(view.waitingFor)}`, limits.maxSectionChars), 'waiting'));
+    if (view.error) blocks.push(section(cut(`:warning: ${toMrkdwn(view.error)}`, limits.maxSectionChars), 'error'));
+    blocks.push(...decisionBlocks(view, limits.maxSectionChars), ...controlBlocks(view, options.controls ?? 'text'));
+    blocks.push(...changedFilesBlocks(view, locale, limits.maxSectionChars));
+    blocks.push(...attachmentBlocks(view, locale, limits.maxSectionChars));
+    blocks.push(context(toMrkdwn(footer(view)), 'footer'));
+    return { text: cut(plainMrkdwn(headline(view)), limits.maxTextChars), blocks: freshBlockIds(blocks) };
+  };
+
+  return {
+    render(view) {
+      // The tool calls as task cards make the most blocks: past Slack's 50, they go back to one section.
+      const native = draw(view, true);
+      return (native.blocks?.length ?? 0) <= limits.maxBlocks ? native : draw(view, false);
     },
 
     renderFallback(view) {
@@ -135,10 +188,10 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
 
     renderContinuations(view) {
       const t = SLACK_TEXTS[localeOf(view)];
-      const { replies, leftOut } = answerParts(view.answer, limits);
-      return replies.map((sections, i) => {
+      const { replies, leftOut } = answerParts(view.answer, limits, options.aiBlocks !== false);
+      return replies.map((items, i) => {
         const last = i === replies.length - 1;
-        const blocks: SlackBlock[] = [context(`_${oneLine(titleOf(view), 100)} ${t.part(i + 2)}_`, 'part_label'), ...sections.map((text, j) => section(text, `answer_${j + 1}`))];
+        const blocks: SlackBlock[] = [context(`_${oneLine(titleOf(view), 100)} ${t.part(i + 2)}_`, 'part_label'), ...items.map(answerBlock)];
         if (last && leftOut > 0) blocks.push(context(`_${t.cutNotice(leftOut)}_`, 'notice'));
         return { text: plainMrkdwn(`${oneLine(titleOf(view), 100)} ${t.part(i + 2)}`), blocks: freshBlockIds(blocks) };
       });

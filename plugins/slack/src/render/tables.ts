@@ -1,5 +1,7 @@
 import { Lexer, type Token, type Tokens } from 'marked';
 import { codePointLength } from '@progresscard/core/plugin';
+import { richText } from './agent-blocks.js';
+import type { SlackTableBlock } from './payload.js';
 
 /** One table as rows of cell texts, the header first. */
 function rowsOf(table: Tokens.Table): string[][] {
@@ -43,4 +45,57 @@ export function tablesAsPreformatted(markdown: string): string {
     rest = rest.slice(at + raw.length);
   }
   return out + rest;
+}
+
+/** Limits a table must keep to be drawn as a `table` block (see `SlackLimits`). */
+export interface TableBlockLimits {
+  readonly maxTableRows: number;
+  readonly maxTableColumns: number;
+  /** Code points of all cells together (the plugin keeps a table within one section's share of the message). */
+  readonly maxChars: number;
+}
+
+/** The answer around its native table: the text before and after (their other tables preformatted) and the `table` block. */
+export interface AnswerWithTable {
+  readonly before: string;
+  readonly table: SlackTableBlock;
+  readonly after: string;
+}
+
+const ALIGN = { left: 'left', center: 'center', right: 'right' } as const;
+
+/** The table as a `table` block (cells as `rich_text`, alignment from the `|:--:|` row), or undefined when it does not fit. */
+function tableBlock(table: Tokens.Table, limits: TableBlockLimits): SlackTableBlock | undefined {
+  const rows = rowsOf(table);
+  const columns = Math.max(...rows.map((row) => row.length));
+  const chars = rows.reduce((sum, row) => sum + row.reduce((n, cell) => n + codePointLength(cell), 0), 0);
+  if (rows.length > limits.maxTableRows || columns > limits.maxTableColumns || chars > limits.maxChars) return undefined;
+  const aligned = table.align.slice(0, columns).map((align) => (align ? { align: ALIGN[align] } : {}));
+  return {
+    type: 'table',
+    block_id: 'answer_table',
+    // Every row as wide as the widest (a short row is padded), an empty cell as a space: Slack refuses empty text.
+    rows: rows.map((row) => Array.from({ length: columns }, (_, c) => richText([row[c] || ' ']))),
+    ...(aligned.some((setting) => 'align' in setting) ? { column_settings: aligned } : {}),
+  };
+}
+
+/**
+ * The answer's first top-level GFM table that fits a `table` block
+ * (https://docs.slack.dev/reference/block-kit/blocks/table-block), with the text before and after
+ * it; every other table is an aligned preformatted block ({@link tablesAsPreformatted}), since Slack
+ * takes one table per message (third-party reports; see `SlackLimits`). Undefined when no table fits.
+ */
+export function splitAtNativeTable(markdown: string, limits: TableBlockLimits): AnswerWithTable | undefined {
+  if (!markdown.includes('|')) return undefined;
+  const tables = new Lexer({ gfm: true }).lex(markdown).filter((token: Token): token is Tokens.Table => token.type === 'table');
+  for (const table of tables) {
+    const block = tableBlock(table, limits);
+    if (!block) continue;
+    const raw = table.raw.replace(/\n+$/, '');
+    const at = markdown.indexOf(raw);
+    if (at < 0) continue;
+    return { before: tablesAsPreformatted(markdown.slice(0, at)).trimEnd(), table: block, after: tablesAsPreformatted(markdown.slice(at + raw.length)).replace(/^\s*\n/, '') };
+  }
+  return undefined;
 }

@@ -49,6 +49,16 @@ export class StreamDispatch {
     this.mode = deps.plugin.streaming;
   }
 
+  /**
+   * True when the card's stream ended holding its whole answer (the final, or the user's stop) and the
+   * channel sends no continuation replies after a stream ({@link StreamingMode.continuationReplies}):
+   * the renderer's continuation parts are then not the card's to deliver.
+   */
+  holdsWholeAnswer(record: CardDeliveryRecord): boolean {
+    const phase = this.sessions.get(record)?.phase;
+    return this.mode?.continuationReplies !== true && (phase === 'finished' || phase === 'stopped-by-user');
+  }
+
   /** The card's stream session; undefined when the card is not (or no longer) streamed. */
   private sessionOf(record: CardDeliveryRecord): StreamSession | undefined {
     const mode = this.mode;
