@@ -127,5 +127,30 @@ describe('field fault cases (Feishu, through the emulator)', () => {
     expect(textOf(fresh!.card, 'answer')).toBe('Released.');
     const completedCards = h.emulator.messages().filter((m) => (m.card as { header?: { template?: string } }).header?.template === 'green');
     expect(completedCards).toHaveLength(1);
+    // The old card does not stay "running" next to the final: the fresh card replies to it (naming it)
+    // and, still inside the recall window, it is recalled.
+    expect(fresh!.parentId).toBe(old!.messageId);
+    expect(h.emulator.calls({ key: old!.messageId, route: 'im.message.delete' }).map((x) => x.code)).toEqual([0]);
+    expect(h.emulator.message(old!.messageId)!.state).toBe('recalled');
+  });
+
+  it('a card 15 days old (230031 from the emulator\'s own edit window): recall is refused past the 24-hour recall window, so the fresh final names it as the message it replies to', async () => {
+    h = await harness({ scale: 20, plugin: { mode: 'message' } });
+    const off = h.emulator.onChange((change) => {
+      if (change.kind !== 'created') return;
+      off();
+      h!.emulator.age(change.message.messageId, 15 * 24 * 60 * 60 * 1000);
+    });
+    const card = h.cards.open('feishu');
+    await h.play(card, cases.get('F10')!.events);
+    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed', freshMessage: true });
+    await h.until(9100 + 3000);
+    const [old, fresh, ...more] = h.emulator.messages();
+    expect(more).toEqual([]);
+    expect(h.emulator.calls({ key: old!.messageId, route: PATCH }).map((x) => x.code)).toEqual([230031]);
+    expect(h.emulator.calls({ key: old!.messageId, route: 'im.message.delete' }).map((x) => x.code)).toEqual([230009]);
+    expect(old!.state).toBe('live');
+    expect(fresh!.parentId).toBe(old!.messageId);
+    expect(textOf(fresh!.card, 'answer')).toBe('Released.');
   });
 });
