@@ -62,3 +62,14 @@ export {
 export { AnnouncedLimits, type LimitAnnouncement } from './announced-limits.js';
 export { countingPlatformCalls, platformCallMade } from './platform-calls.js';
 export { SentMessages, LATE_SEND_ANSWER_MS, awaitLateAnswer, type LateAnswer } from './sent-messages.js';
+export {
+  displayWidth,
+  splitTableRow,
+  markdownPieces,
+  alignedTableLines,
+  tablesAsAligned,
+  type MarkdownTable,
+  type MarkdownPiece,
+  type TableAlign,
+  type AlignedTableLimits,
+} from './tables.js';
