@@ -17,6 +17,7 @@ import {
   type FooterField,
   type FooterStyle,
   type Locale,
+  tablesAsAligned,
 } from '@progresscard/core/plugin';
 import { CustomIdRegistry } from '../interaction/custom-id.js';
 import { componentsOf, decisionLines, replyLine, type ControlStyle } from './controls.js';
@@ -63,9 +64,11 @@ export function createDiscordRenderer(options: DiscordRendererOptions = {}): Car
     oneLine(formatFooter({ ...view.footer, model: view.footer.model === undefined ? undefined : oneLine(view.footer.model, 80) }, { locale: localeOf(view), style: options.footerStyle ?? 'compact', fields: options.footerFields, timeZone: options.timeZone }), 300);
   const answerShares = (view: CardView) => {
     if (view.answer.trim() === '') return { card: undefined, parts: [] as string[], leftOut: 0 };
-    const first = splitMarkdown(view.answer, limits.cardAnswerChars, 1);
-    const consumed = view.answer.trim().length - first.leftOut;
-    const rest = splitMarkdown(view.answer.trim().slice(consumed), limits.partAnswerChars, limits.maxParts);
+    // Discord markdown has no tables (https://support.discord.com/hc/en-us/articles/210298617): a GFM table becomes an aligned code block.
+    const answer = tablesAsAligned(view.answer, { locale: localeOf(view) });
+    const first = splitMarkdown(answer, limits.cardAnswerChars, 1);
+    const consumed = answer.trim().length - first.leftOut;
+    const rest = splitMarkdown(answer.trim().slice(consumed), limits.partAnswerChars, limits.maxParts);
     return { card: first.pieces[0], parts: rest.pieces, leftOut: rest.leftOut };
   };
 

@@ -18,6 +18,7 @@ import {
   type FooterField,
   type FooterStyle,
   type Locale,
+  tablesAsAligned,
 } from '@progresscard/core/plugin';
 import { CallbackDataRegistry } from '../interaction/callback-data.js';
 import { decisionLines, keyboardOf, replyLine, type ControlStyle } from './controls.js';
@@ -73,14 +74,16 @@ export function createTelegramRenderer(options: TelegramRendererOptions = {}): C
   /** The answer split into the card's share and the follow-up messages' shares. */
   const answerShares = (view: CardView): { card: string | undefined; parts: string[]; leftOut: number } => {
     if (view.answer.trim() === '') return { card: undefined, parts: [], leftOut: 0 };
+    // Telegram HTML has no tables (https://core.telegram.org/bots/api#html-style): a GFM table becomes a fenced, aligned block, drawn as <pre>.
+    const answer = tablesAsAligned(view.answer, { locale: localeOf(view) });
     if (options.answerAsDraft) {
-      const { pieces, leftOut } = splitMarkdown(view.answer, limits.partAnswerChars, limits.maxParts);
+      const { pieces, leftOut } = splitMarkdown(answer, limits.partAnswerChars, limits.maxParts);
       return { card: undefined, parts: pieces, leftOut };
     }
-    const first = splitMarkdown(view.answer, limits.cardAnswerChars, 1);
+    const first = splitMarkdown(answer, limits.cardAnswerChars, 1);
     const card = first.pieces[0];
-    const consumed = view.answer.trim().length - first.leftOut;
-    const rest = splitMarkdown(view.answer.trim().slice(consumed), limits.partAnswerChars, limits.maxParts);
+    const consumed = answer.trim().length - first.leftOut;
+    const rest = splitMarkdown(answer.trim().slice(consumed), limits.partAnswerChars, limits.maxParts);
     return { card, parts: rest.pieces, leftOut: rest.leftOut };
   };
 

@@ -14,6 +14,7 @@ import {
   type FooterField,
   type FooterStyle,
   type Locale,
+  tablesAsAligned,
 } from '@progresscard/core/plugin';
 import { decisionLines, replyLine, templateCardOf } from './controls.js';
 import { WECOM_LIMITS, type WeComLimits } from './limits.js';
@@ -82,7 +83,8 @@ export function createWeComRenderer(options: WeComRendererOptions = {}): CardRen
 
   /** The answer's share in the stream and in the follow-up message. */
   const answerShares = (view: CardView, frameBytes: number) => {
-    const answer = agentMarkdown(view.answer);
+    // Whether WeCom's stream markdown draws GFM tables is UNCONFIRMED: a table becomes an aligned code block, which it does draw.
+    const answer = agentMarkdown(tablesAsAligned(view.answer, { locale: localeOf(view) }));
     if (answer.trim() === '') return { card: undefined, parts: [] as string[], leftOut: 0 };
     const first = Math.max(1000, limits.streamBytes - frameBytes - MOVED_NOTE_RESERVE - 200);
     const { pieces, leftOut } = splitByBytes(answer, first, limits.streamBytes - 200, 1 + limits.maxParts);
