@@ -25,8 +25,17 @@ interface AdaptiveTextInput {
   readonly maxLength?: number;
 }
 
+/** A `Table` (schema 1.5, https://learn.microsoft.com/en-us/adaptive-cards/schema-explorer/table): the first row is the header. */
+export interface AdaptiveTable {
+  readonly type: 'Table';
+  readonly columns: readonly { readonly width: number; readonly horizontalCellContentAlignment?: 'Left' | 'Center' | 'Right' }[];
+  readonly rows: readonly { readonly type: 'TableRow'; readonly cells: readonly { readonly type: 'TableCell'; readonly items: readonly AdaptiveTextBlock[] }[] }[];
+  readonly firstRowAsHeader: true;
+  readonly separator?: boolean;
+}
+
 /** An element of a card's body. */
-export type AdaptiveElement = AdaptiveTextBlock | AdaptiveTextInput;
+export type AdaptiveElement = AdaptiveTextBlock | AdaptiveTextInput | AdaptiveTable;
 
 /** What an `Action.Execute` carries back in its invoke's `value.action.data`. */
 export interface TeamsActionData {

@@ -18,8 +18,10 @@ import {
   type FooterField,
   type FooterStyle,
   type Locale,
+  tablesAsAligned,
 } from '@progresscard/core/plugin';
 import { answerShareLength, splitAnswer } from './answer-parts.js';
+import { answerElements } from './answer-table.js';
 import { cardActions, decisionBlocks, replyLine, type ControlStyle } from './controls.js';
 import { TEAMS_LIMITS, type TeamsLimits } from './limits.js';
 import type { AdaptiveCard, AdaptiveElement, TeamsMessage } from './payload.js';
@@ -147,7 +149,7 @@ export function createTeamsRenderer(options: TeamsRendererOptions = {}): TeamsRe
       const body = topBlocks(view);
       if (view.thinking.trim() !== '' && !isTerminalStatus(view.status) && view.answer.trim() === '') body.push(text(`_${t.thinking}:_ ${oneLine(view.thinking.slice(-400), 400)}`, { isSubtle: true, separator: true }));
       const { card: answer, parts, leftOut } = shares(view);
-      if (answer !== '') body.push(text(safeAgentText(answer), { separator: true }));
+      if (answer !== '') body.push(...answerElements(answer, safeAgentText, (value, subtle) => text(value, subtle ? { isSubtle: true } : {}), { locale }).map((element, i) => (i === 0 && element.type === 'TextBlock' ? { ...element, separator: true } : element)));
       if (parts.length > 0) body.push(text(`_${t.continuesBelow(parts.length)}_`, { isSubtle: true }));
       else if (leftOut > 0) body.push(text(`_${t.cutNotice(leftOut)}_`, { isSubtle: true }));
       if (view.images.length > 0) body.push(text(view.images.map((image) => imagePlaceholderText(image, locale)).join('  ')));
@@ -159,7 +161,7 @@ export function createTeamsRenderer(options: TeamsRendererOptions = {}): TeamsRe
     renderFallback(view) {
       // Plain Markdown without a card: nothing the card schema could refuse remains; well under the limit.
       const locale = localeOf(view);
-      const parts = [statusLine(view), ...view.tools.slice(-TOOLS_SHOWN).map((tool) => `- ${oneLine(tool.text, 200)}`), safeAgentText(cut(view.answer, limits.cardAnswerChars)), view.error ?? '', footer(view)];
+      const parts = [statusLine(view), ...view.tools.slice(-TOOLS_SHOWN).map((tool) => `- ${oneLine(tool.text, 200)}`), safeAgentText(tablesAsAligned(cut(view.answer, limits.cardAnswerChars), { locale })), view.error ?? '', footer(view)];
       const body = parts.filter((p) => p.trim() !== '').join('\n\n');
       return { text: body, summary: oneLine(`${statusLabel(view.status, locale)} · ${view.title}`, 120) };
     },
@@ -169,7 +171,8 @@ export function createTeamsRenderer(options: TeamsRendererOptions = {}): TeamsRe
       const { parts, leftOut } = shares(view);
       return parts.map((piece, i) => {
         const notice = i === parts.length - 1 && leftOut > 0 ? `\n\n_${t.cutNotice(leftOut)}_` : '';
-        return { text: `_${oneLine(view.title, 100)} ${t.part(i + 2)}_\n\n${safeAgentText(piece)}${notice}`, summary: oneLine(`${view.title} ${t.part(i + 2)}`, 120) };
+        // A reply is Markdown text: a table becomes an aligned code block (whether Teams draws GFM tables in a message is UNCONFIRMED).
+        return { text: `_${oneLine(view.title, 100)} ${t.part(i + 2)}_\n\n${safeAgentText(tablesAsAligned(piece, { locale: localeOf(view) }))}${notice}`, summary: oneLine(`${view.title} ${t.part(i + 2)}`, 120) };
       });
     },
 
