@@ -1,5 +1,5 @@
 import { Lexer, type Token, type Tokens } from 'marked';
-import { codePointLength } from '@progresscard/core/plugin';
+import { alignedTableLines, codePointLength } from '@progresscard/core/plugin';
 import { richText } from './agent-blocks.js';
 import type { SlackTableBlock } from './payload.js';
 
@@ -9,21 +9,10 @@ function rowsOf(table: Tokens.Table): string[][] {
   return [table.header.map(text), ...table.rows.map((row) => row.map(text))];
 }
 
-/** The table as an aligned preformatted block: columns padded to their widest cell, a dash rule under the header. */
+/** The table as the kit's aligned preformatted block (columns padded in display columns, rows capped with a notice). */
 function alignedBlock(table: Tokens.Table): string {
-  const rows = rowsOf(table);
-  const columns = Math.max(...rows.map((row) => row.length));
-  const widths = Array.from({ length: columns }, (_, c) => Math.max(1, ...rows.map((row) => codePointLength(row[c] ?? ''))));
-  const line = (row: readonly string[]) =>
-    widths
-      .map((width, c) => {
-        const cell = row[c] ?? '';
-        return cell + ' '.repeat(width - codePointLength(cell));
-      })
-      .join('  ')
-      .trimEnd();
-  const rule = widths.map((width) => '-'.repeat(width)).join('  ');
-  return ['```', line(rows[0]!), rule, ...rows.slice(1).map(line), '```'].join('\n');
+  const [header = [], ...rows] = rowsOf(table);
+  return ['```', ...alignedTableLines({ header, align: table.align.map((align) => align ?? undefined), rows }), '```'].join('\n');
 }
 
 /**
