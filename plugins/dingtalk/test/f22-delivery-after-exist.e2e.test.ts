@@ -28,8 +28,7 @@ async function start(deliveryFailures: number) {
   emulator = s.emulator;
   emulator.faults.add({ route: 'card.createAndDeliver', nth: 1, latencyMs: 700 * STRETCH });
   emulator.failDelivery({ times: deliveryFailures, errorMsg: 'SYSTEM_ERROR' });
-  const stretched = (delays: number[]) => delays.map((ms) => ms * STRETCH);
-  cards = createProgressCards({ channels: [s.plugin], logger: silentLogger, env: {}, retry: { finalRetryDelaysMs: stretched([200, 200, 200]), updateRetryDelaysMs: stretched([1000, 1000, 1000]), probeDelaysMs: stretched([500]), lateApplyWindowMs: 1000 * STRETCH } });
+  cards = createProgressCards({ channels: [s.plugin], logger: silentLogger, env: {}, retry: { finalRetryDelaysMs: [200, 200, 200], updateRetryDelaysMs: [1000, 1000, 1000], probeDelaysMs: [500], lateApplyWindowMs: 1000 * STRETCH } });
   const card = cards.open('dingtalk');
   const t0 = Date.now();
   for (const event of faultCase(cases, 'F22').events) {

@@ -69,6 +69,9 @@ export class CardFlush {
       record.pause();
       return WAIT;
     }
+    // The final names every attached file as uploaded or not: while an upload is in flight the ended
+    // card waits (its uploads mark it dirty again once settled), never settling as "uploading…".
+    if (final && view.attachments?.some((file) => file.state === 'pending')) return WAIT;
     const streamed = this.parts.streams.prepare(record, final, view);
     if (streamed !== undefined) {
       // A stream's final shows the card's share of the answer; the rest goes out as continuation parts replying to it, before the final settles.
