@@ -69,9 +69,6 @@ export class CardFlush {
       record.pause();
       return WAIT;
     }
-    // The final names every attached file as uploaded or not: while an upload is in flight the ended
-    // card waits (its uploads mark it dirty again once settled), never settling as "uploading…".
-    if (final && view.attachments?.some((file) => file.state === 'pending')) return WAIT;
     const streamed = this.parts.streams.prepare(record, final, view);
     if (streamed !== undefined) {
       // A stream's final shows the card's share of the answer; the rest goes out as continuation parts replying to it, before the final settles.
@@ -146,7 +143,7 @@ export class CardFlush {
       const replaces = replacing ? record.message : undefined;
       const request = { target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing, final, images, extraCalls, ...(replaces && { replaces }) };
       return transport.send(replyToMessage ? { ...request, replyToMessage } : request);
-    });
+    }, call === 'update');
     if (!result.ok) {
       const { failure } = result;
       if (failure.kind !== 'auth') record.credentialsPassed();
