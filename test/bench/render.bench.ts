@@ -17,6 +17,8 @@ import { feishu } from '@progresscard/plugin-feishu';
 import { slack } from '@progresscard/plugin-slack';
 import { telegram } from '@progresscard/plugin-telegram';
 import { discord } from '@progresscard/plugin-discord';
+import { teams } from '@progresscard/plugin-teams';
+import { wecom } from '@progresscard/plugin-wecom';
 
 const SIZES = [10_000, 100_000, 500_000];
 const UNITS = { prose: 'word ', tables: '| a | b |\n|---|---|\n| 1 | 2 |\n\n' } as const;
@@ -29,6 +31,10 @@ const RENDERERS: Record<string, () => CardRenderer<unknown>> = {
   slack: () => slack({ botToken: 'xoxb-bench', channel: 'C0BENCH' }).renderer as CardRenderer<unknown>,
   telegram: () => telegram({ botToken: DEFAULT_TELEGRAM_BOT.botToken, chatId: DEFAULT_TELEGRAM_BOT.privateChat }).renderer as CardRenderer<unknown>,
   discord: () => discord({ botToken: DEFAULT_DISCORD_APP.botToken, channelId: DEFAULT_DISCORD_APP.channel }).renderer as CardRenderer<unknown>,
+  wecom: () => wecom({ token: 'progresscardBench', encodingAESKey: 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG', botId: 'aib_bench' }, { env: {} }).renderer as CardRenderer<unknown>,
+  teams: () =>
+    teams({ appId: 'bench-app', appPassword: 'bench', serviceUrl: 'https://smba.example.test/teams/', conversationId: '19:bench@thread.v2' }, { env: {} })
+      .renderer as CardRenderer<unknown>,
 };
 
 function terminalView(chars: number, unit: string): CardView {
@@ -68,52 +74,63 @@ for (const [kind, unit] of Object.entries(UNITS)) {
 }
 
 const TEN_MB = 10_000_000;
-/** 10 MB of prose, flattened (as a parsed JSON string arrives). */
-const huge = (seed: string): string => {
-  const text = `${seed} `.repeat(Math.ceil(TEN_MB / (seed.length + 1))).slice(0, TEN_MB);
+/** 10 MB of `unit` repeated, flattened (as a parsed JSON string arrives). */
+const huge = (unit: string): string => {
+  const text = unit.repeat(Math.ceil(TEN_MB / unit.length)).slice(0, TEN_MB);
   text.charCodeAt(TEN_MB - 1);
   return JSON.parse(JSON.stringify(text)) as string;
 };
+/** One row per kind of 10 MB input: the events that feed it to a card. */
 const HUGE_INPUTS: Record<string, () => AgentEvent[]> = {
-  answer: () => [{ type: 'run.completed', answer: huge('answer') }],
-  delta: () => [{ type: 'answer.delta', text: huge('delta') }, { type: 'run.completed' }],
-  tool: () => [
-    { type: 'tool.started', callId: 'c1', name: 'Write', args: { file_path: '/tmp/big.txt', content: huge('file') } },
-    { type: 'tool.finished', callId: 'c1', summary: huge('written') },
+  'answer prose': () => [{ type: 'run.completed', answer: huge('answer ') }],
+  'answer tables': () => [{ type: 'run.completed', answer: huge(UNITS.tables) }],
+  'answer code': () => [{ type: 'run.completed', answer: huge('```ts\nconst x = 1; // <b>&amp;</b> *a* _b_\n```\n') }],
+  'answer CJK': () => [{ type: 'run.completed', answer: huge('中文回答，表情😀。\n') }],
+  delta: () => [{ type: 'answer.delta', text: huge('delta ') }, { type: 'run.completed' }],
+  'tool args': () => [
+    { type: 'tool.started', callId: 'c1', name: 'Write', args: { file_path: '/tmp/big.txt', content: huge('file ') } },
+    { type: 'tool.started', callId: 'c2', name: 'Bash', args: huge('{"command":"cat ') },
     { type: 'run.completed', answer: 'done' },
+  ],
+  'tool output': () => [
+    { type: 'tool.started', callId: 'c1', name: 'Read', args: { file_path: '/tmp/big.txt' } },
+    { type: 'tool.finished', callId: 'c1', summary: huge('written ') },
+    { type: 'run.failed', error: huge('error ') },
   ],
 };
 
-/** The longest synchronous step (ms) of feeding `events` to a card and rendering it on `make`'s channel. */
-function longestBlock(make: () => CardRenderer<unknown>, events: readonly AgentEvent[]): number {
+/** The longest synchronous step (ms) of feeding `events` to a card and rendering it on `make`'s channel, and which step it was. */
+function longestBlock(make: () => CardRenderer<unknown>, events: readonly AgentEvent[]): { ms: number; step: string } {
   const now = 1_700_000_000_000;
-  let longest = 0;
-  const step = <T>(run: () => T): T => {
+  let longest = { ms: 0, step: '' };
+  const step = <T>(name: string, run: () => T): T => {
     const start = performance.now();
     const result = run();
-    longest = Math.max(longest, performance.now() - start);
+    const ms = performance.now() - start;
+    if (ms > longest.ms) longest = { ms, step: name };
     return result;
   };
   const state = new CardState({ startedAt: now, locale: 'en' });
   state.apply({ type: 'run.started', title: 'bench' }, now);
   const renderer = make();
   for (const event of events) {
-    step(() => state.apply(event, now));
-    const view = step(() => state.view(now));
-    step(() => renderer.render({ ...view }));
+    step('event', () => state.apply(event, now));
+    const view = step('view', () => state.view(now));
+    step('render', () => renderer.render({ ...view }));
   }
-  const view = step(() => state.view(now));
-  step(() => renderer.renderContinuations?.({ ...view }));
+  const view = step('view', () => state.view(now));
+  step('continuations', () => renderer.renderContinuations?.({ ...view }));
   return longest;
 }
 
-console.log('\nlongest event-loop block for 10 MB inputs (one event, view, render or continuation render):');
+console.log('\nlongest event-loop block for 10 MB inputs (one event, view, render or continuation render; best of 3). Bound: ~50 ms');
 for (const [name, make] of Object.entries(RENDERERS)) {
   if (only !== undefined && only !== name) continue;
-  const figures = Object.entries(HUGE_INPUTS).map(([input, events]) => {
+  for (const [input, events] of Object.entries(HUGE_INPUTS)) {
     const list = events();
     longestBlock(make, list);
-    return `${input}: ${longestBlock(make, list).toFixed(1)} ms`;
-  });
-  console.log(`${name.padEnd(8)} ${figures.join('  ')}`);
+    const best = [0, 1, 2].map(() => longestBlock(make, list)).sort((a, b) => a.ms - b.ms)[0]!;
+    const over = best.ms > 50 ? '  OVER' : '';
+    console.log(`${name.padEnd(8)} ${input.padEnd(13)} ${best.ms.toFixed(1).padStart(7)} ms  (${best.step})${over}`);
+  }
 }

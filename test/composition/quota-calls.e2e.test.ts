@@ -11,6 +11,7 @@ import { DEFAULT_DINGTALK_APP, DEFAULT_SLACK_WORKSPACE, startDingTalkEmulator, s
 import { feishu } from '@progresscard/plugin-feishu';
 import { dingtalk } from '@progresscard/plugin-dingtalk';
 import { slack } from '@progresscard/plugin-slack';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const closers: (() => Promise<void>)[] = [];
 let cards: ProgressCards | undefined;
@@ -19,7 +20,6 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const isAuth = (route: string) => /token|auth/i.test(route);
 
 /** A run with a tool, streamed text over a few ticks and a final answer; resolves its final delivery. */

@@ -10,6 +10,7 @@ import { startFeishuEmulator, type FeishuEmulator } from '@progresscard/emulator
 import { feishu } from '@progresscard/plugin-feishu';
 import { redisStore } from '@progresscard/redis';
 import { startTestRedis, uniquePrefix, type TestRedis } from '../../packages/redis/test/support/test-redis.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const APP = { appId: 'cli_lease_expiry', appSecret: 'lease-expiry-secret' };
 const LEASE_MS = 1500;
@@ -27,7 +28,6 @@ afterAll(async () => {
 });
 
 const channel = () => feishu({ ...APP, domain: emulator.baseUrl, receiveId: 'oc_lease', mode: 'message' });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a process cut off from Redis', () => {
   it('stops updating its card before another process resumes it, and never overwrites that final', async () => {

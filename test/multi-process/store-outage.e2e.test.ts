@@ -12,6 +12,7 @@ import { startFeishuEmulator, type FeishuEmulator } from '@progresscard/emulator
 import { feishu } from '@progresscard/plugin-feishu';
 import { redisStore } from '@progresscard/redis';
 import { startTestRedis, uniquePrefix, type TestRedis } from '../../packages/redis/test/support/test-redis.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const APP = { appId: 'cli_store_outage', appSecret: 'store-outage-secret' };
 const LEASE_MS = Number(process.env.PROGRESSCARD_LEASE_MS ?? 1500);
@@ -30,7 +31,6 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const shown = (messageId: string) => JSON.stringify(emulator.message(messageId)?.card);
 
 describe.skipIf(process.env.REDIS_URL !== undefined)('a Redis outage longer than the lease, one process', () => {

@@ -1,6 +1,7 @@
 /**
  * Every secret a product hands to progresscard (app secrets, bot tokens, Feishu's callback
- * verification token and encrypt key, DingTalk's callback `apiSecret`, Slack's signing secret, the
+ * verification token and encrypt key, DingTalk's callback `apiSecret`, Slack's signing secret,
+ * Telegram's webhook secret_token, WeCom's callback Token and EncodingAESKey, Teams' app password, the
  * Redis URL's password) stays out of everything a product might dump or log: `util.inspect` at any
  * depth (non-enumerable and symbol keys included), `JSON.stringify`, and the log lines. The test
  * builds every plugin with every callback mode, a composition with an open card on each, and a Redis
@@ -19,6 +20,14 @@ import { slack } from '@progresscard/plugin-slack';
 import * as redisPackage from '@progresscard/redis';
 import { redisStore } from '@progresscard/redis';
 import * as sources from '@progresscard/sources';
+import * as discordPackage from '@progresscard/plugin-discord';
+import { discord } from '@progresscard/plugin-discord';
+import * as teamsPackage from '@progresscard/plugin-teams';
+import { teams } from '@progresscard/plugin-teams';
+import * as telegramPackage from '@progresscard/plugin-telegram';
+import { telegram } from '@progresscard/plugin-telegram';
+import * as wecomPackage from '@progresscard/plugin-wecom';
+import { wecom } from '@progresscard/plugin-wecom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../packages/redis/test/support/test-redis.js';
 
@@ -32,6 +41,12 @@ const SECRETS = {
   slackBotToken: 'xoxb-slack-bot-token-7f3c20',
   slackSigningSecret: 'slack-signing-secret-a90d44',
   redisPassword: 'redis-password-5e61bb',
+  telegramBotToken: '123456789:telegram-bot-token-2b8e51',
+  telegramSecretToken: 'telegram-secret-token-c7d302',
+  discordBotToken: 'discord-bot-token-91fa6e.discord-secret',
+  wecomToken: 'wecomCallbackToken5d21',
+  wecomEncodingAESKey: 'wecomAesKey0123456789abcdefghijklmnopqrstuv',
+  teamsAppPassword: 'teams-app-password-e83c17',
 } as const;
 
 /** JSON.stringify that survives cycles, BigInts and throwing getters. */
@@ -129,6 +144,10 @@ function plugins(): Record<string, ChannelPlugin> {
       callbacks: { mode: 'stream' },
     }) as ChannelPlugin,
     slack: slack({ botToken: SECRETS.slackBotToken, channel: 'C0123', interactivity: { signingSecret: SECRETS.slackSigningSecret, port: 0 } }) as ChannelPlugin,
+    telegram: telegram({ botToken: SECRETS.telegramBotToken, chatId: -1001234567890, webhook: { secretToken: SECRETS.telegramSecretToken, port: 0 } }) as ChannelPlugin,
+    discord: discord({ botToken: SECRETS.discordBotToken, channelId: '1250000000000000100' }) as ChannelPlugin,
+    wecom: wecom({ token: SECRETS.wecomToken, encodingAESKey: SECRETS.wecomEncodingAESKey, botId: 'aib_secret_walk' }, { env: {} }) as ChannelPlugin,
+    teams: teams({ appId: 'teams-secret-walk', appPassword: SECRETS.teamsAppPassword, serviceUrl: 'https://smba.example.test/teams/', conversationId: '19:walk@thread.v2' }, { env: {} }) as ChannelPlugin,
   };
 }
 
@@ -144,7 +163,7 @@ describe('no secret of any plugin, card or store appears in inspect, JSON or log
   afterAll(() => redis?.stop());
 
   it('every export of every package, before anything is built', () => {
-    for (const [name, module] of Object.entries({ core, feishuPackage, dingtalkPackage, slackPackage, redisPackage, sources })) {
+    for (const [name, module] of Object.entries({ core, feishuPackage, dingtalkPackage, slackPackage, telegramPackage, discordPackage, wecomPackage, teamsPackage, redisPackage, sources })) {
       expectNoSecret(name, dumps(module));
     }
   });

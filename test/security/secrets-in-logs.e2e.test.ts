@@ -13,8 +13,7 @@ import { dingtalk } from '@progresscard/plugin-dingtalk';
 import { feishu } from '@progresscard/plugin-feishu';
 import { slack } from '@progresscard/plugin-slack';
 import { describe, expect, it } from 'vitest';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** JSON.stringify that survives cycles and BigInts. */
 function stringify(value: unknown): string {

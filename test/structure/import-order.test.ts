@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 /**
  * The core's folders are layers: a file imports only from its own layer or an earlier one, so a
  * change to delivery never ripples into the card reducer, and the plugin contract stands without
- * the runtime. The entry points (`index.ts`, `plugin/index.ts`, `testing/`) sit on top: they gather
+ * the runtime. The entry points (`index.ts`, `plugin/index.ts`, `store/index.ts`, `testing/`) sit on top: they gather
  * names from every layer.
  */
 const CORE_LAYERS = ['shared', 'events', 'card', 'plugin', 'interaction', 'delivery', 'runtime', 'compose.ts', 'entry'];
-const ENTRY_POINTS = /^(index\.ts|plugin[\\/]index\.ts|testing[\\/])/;
+const ENTRY_POINTS = /^(index\.ts|plugin[\\/]index\.ts|store[\\/]index\.ts|testing[\\/])/;
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -1,4 +1,4 @@
-import type { BudgetStore, SlotRequest } from '@progresscard/core';
+import type { BudgetStore, SlotRequest } from '@progresscard/core/store';
 import type { BudgetKey } from '@progresscard/core/plugin';
 import pThrottle from 'p-throttle';
 

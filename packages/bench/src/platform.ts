@@ -37,7 +37,6 @@ export interface PlatformCall {
  * with its arrival time.
  */
 export class PlatformModel {
-  readonly calls: PlatformCall[] = [];
   /** The platform's limits. */
   readonly gate: Gate;
   private readonly random: () => number;
@@ -48,6 +47,8 @@ export class PlatformModel {
     seed: number,
     private readonly onAccepted: (payload: unknown, at: number, target: unknown) => void,
     private readonly latencyMs = { min: 40, max: 160 },
+    /** Where calls are logged: give several models (one per app) one list to see them as one platform. */
+    readonly calls: PlatformCall[] = [],
   ) {
     this.gate = gateOf(channel, () => Date.now());
     this.random = seededRandom(seed ^ 0x5eed);

@@ -6,28 +6,9 @@
  * wall-clock events/s beside it. Prints figures; asserts nothing.
  */
 import { performance } from 'node:perf_hooks';
-import { createProgressCards, silentLogger, type AgentEvent, type CardRenderer, type ChannelPlugin } from '@progresscard/core';
+import { createProgressCards, silentLogger, type CardRenderer, type ChannelPlugin } from '@progresscard/core';
 import { feishu } from '@progresscard/plugin-feishu';
-
-/** A run-shaped script (as the core bench's): 5 rounds of thinking, 3 tools with arguments, answer tokens and usage. */
-function script(i: number): AgentEvent[] {
-  const events: AgentEvent[] = [{ type: 'run.started', title: `Run ${i}`, model: 'model-x' }];
-  for (let round = 1; round <= 5; round++) {
-    events.push({ type: 'round.started', round });
-    events.push({ type: 'thinking.delta', text: `Round ${round}: looking at the failing test in module ${i}. ` });
-    for (let t = 0; t < 3; t++) {
-      const callId = `c${round}-${t}`;
-      events.push({ type: 'tool.started', callId, name: t === 0 ? 'shell' : 'read_file', args: t === 0 ? '{"command":"npm' : `{"path":"src/f${t}.ts"}` });
-      if (t === 0) events.push({ type: 'tool.args_delta', callId, delta: ' test"}' });
-      events.push({ type: 'tool.finished', callId, summary: `${10 * t + round} lines` });
-    }
-    for (let k = 0; k < 8; k++) events.push({ type: 'answer.delta', text: `token${k} ` });
-    events.push({ type: 'usage', inputTokens: 1200, outputTokens: 80, contextTokens: 20_000 * round, contextWindow: 200_000 });
-    events.push({ type: 'round.ended', round });
-  }
-  events.push({ type: 'run.completed' });
-  return events;
-}
+import { runShapedScript as script } from '@progresscard/core/testing';
 
 /** `plugin` with a transport that accepts every call at once, counting renders. */
 function acceptingAll(plugin: ChannelPlugin, renders: { count: number }): ChannelPlugin {

@@ -19,7 +19,8 @@ const DESIGN_LABEL: Record<Design, string> = { progresscard: 'pc', 'p-throttle':
 
 /** `0.31 s (0.28–0.40)` over seeds, or the median alone when one seed. */
 function withSpread(median: number, spread: Spread | undefined, format: (x: number) => string): string {
-  if (!spread || spread.min === spread.max) return format(median);
+  // NaN (a seed without that figure) has no spread to show.
+  if (!spread || spread.min === spread.max || Number.isNaN(spread.min) || Number.isNaN(spread.max)) return format(median);
   return `${format(median)} (${format(spread.min)}–${format(spread.max)})`;
 }
 
@@ -35,13 +36,14 @@ export function markdownTables(results: readonly SeededResult[]): string {
     groups.set(key, [...(groups.get(key) ?? []), result]);
   }
   for (const [title, group] of groups) {
-    const columns = [...group].sort((a, b) => a.n - b.n || DESIGN_ORDER[a.design] - DESIGN_ORDER[b.design]);
+    const columns = [...group].sort((a, b) => a.n - b.n || a.apps - b.apps || DESIGN_ORDER[a.design] - DESIGN_ORDER[b.design]);
     const seeds = columns[0]?.seeds ?? [];
     out.push(`#### ${title}`, '');
     if (seeds.length > 1) out.push(`Median over seeds ${seeds.join(', ')}; (lowest–highest) where they differ.`, '');
-    out.push(`| | ${columns.map((c) => `N = ${c.n} ${DESIGN_LABEL[c.design]}`).join(' | ')} |`);
+    out.push(`| | ${columns.map((c) => `N = ${c.n}${c.apps > 1 ? ` × ${c.apps} apps` : ''} ${DESIGN_LABEL[c.design]}`).join(' | ')} |`);
     out.push(`|---|${columns.map(() => '---').join('|')}|`);
     const row = (label: string, cell: (c: SeededResult) => string) => out.push(`| ${label} | ${columns.map(cell).join(' | ')} |`);
+    if (columns.some((c) => c.apps > 1)) row("apps (busiest app's runs ÷ mean)", (c) => (c.busiestAppShare === undefined ? String(c.apps) : `${c.apps} (${c.busiestAppShare.toFixed(2)})`));
     row('calls', (c) => String(c.calls));
     row('rejections', (c) => (c.spread.rejections.max !== c.spread.rejections.min ? `${rejections(c)} (${c.spread.rejections.min}–${c.spread.rejections.max})` : rejections(c)));
     row('tool staleness p50 / p99', (c) => `${seconds(c.staleness.tool.p50)} / ${withSpread(c.staleness.tool.p99, c.spread.toolP99, seconds)}`);

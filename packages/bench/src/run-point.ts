@@ -1,4 +1,4 @@
-import { TOKENS, createContainer, createProgressCards, silentLogger, type CardTransport, type ProgressCardsStore, type ChannelPlugin, type ProgressCards } from '@progresscard/core';
+import { TOKENS, appPool, createContainer, createProgressCards, silentLogger, type CardTransport, type ProgressCardsStore, type ChannelPlugin, type ProgressCards } from '@progresscard/core';
 import { dingtalk } from '@progresscard/plugin-dingtalk';
 import { discord } from '@progresscard/plugin-discord';
 import { feishu } from '@progresscard/plugin-feishu';
@@ -33,6 +33,13 @@ export interface PointResult {
   readonly workload: string;
   readonly n: number;
   readonly seed: number;
+  /**
+   * Apps (bots) the channel runs, each with its own credentials and limits (`appPool`, cards sticky
+   * per chat); the bound counts their summed rate.
+   */
+  readonly apps: number;
+  /** With several apps: the busiest app's runs over the mean per app (1 = evenly spread). */
+  readonly busiestAppShare?: number;
   readonly calls: number;
   readonly rejections: Readonly<Record<string, number>>;
   readonly staleness: {
@@ -99,14 +106,17 @@ export interface TimeDriver {
 
 const PER_CARD_INTERVAL_MS: Record<ChannelName, number> = { feishu: 250, dingtalk: 500, 'telegram-private': 1000, 'telegram-group': 1000, discord: 1000, 'discord-shifting': 1000, slack: 1000, 'slack-stream': 1000, 'teams-group': 1000, 'teams-personal': 1000 };
 
-function basePlugin(channel: ChannelName, emulator?: EmulatorProcess): ChannelPlugin {
+/** Channels the bench runs over several apps: their budget keys name the app by its credentials. */
+export const MULTI_APP_CHANNELS: readonly ChannelName[] = ['feishu', 'dingtalk'];
+
+function basePlugin(channel: ChannelName, emulator?: EmulatorProcess, app = 1): ChannelPlugin {
   if (emulator && channel !== 'feishu') throw new Error(`--real-time runs over HTTP against the Feishu emulator only; channel ${JSON.stringify(channel)} has no emulator wired in the bench`);
   switch (channel) {
     case 'feishu':
       if (emulator) return feishu({ appId: emulator.appId, appSecret: emulator.appSecret, domain: emulator.baseUrl, receiveId: 'oc_default' }) as ChannelPlugin;
-      return feishu({ appId: 'cli_bench', appSecret: 'bench-secret', receiveId: 'oc_default' }) as ChannelPlugin;
+      return feishu({ appId: app === 1 ? 'cli_bench' : `cli_bench${app}`, appSecret: 'bench-secret', receiveId: 'oc_default' }) as ChannelPlugin;
     case 'dingtalk':
-      return dingtalk({ appKey: 'ding_bench', appSecret: 'bench-secret', cardTemplateId: 'bench.schema', target: { type: 'group', openConversationId: 'cid' } }) as ChannelPlugin;
+      return dingtalk({ appKey: app === 1 ? 'ding_bench' : `ding_bench${app}`, appSecret: 'bench-secret', cardTemplateId: 'bench.schema', target: { type: 'group', openConversationId: 'cid' } }) as ChannelPlugin;
     case 'telegram-private':
       // A user's private chat (a positive id): the answer streams as a draft below the card.
       return telegram({ botToken: '123456:BENCH-bench1234benchBench12345bench', chatId: 1000 }, { env: {} }) as ChannelPlugin;
@@ -149,9 +159,14 @@ export async function runPoint(
   seed: number,
   time: TimeDriver,
   givenBound?: Pick<PointResult, 'boundMs' | 'productBoundMs'>,
+  apps = 1,
 ): Promise<PointResult> {
+  if (apps > 1 && (time.emulator || !MULTI_APP_CHANNELS.includes(channel))) throw new Error(`--apps ${apps}: several apps run on simulated time for ${MULTI_APP_CHANNELS.join(', ')} only, got ${channel}${time.emulator ? ' over HTTP' : ''}`);
   const tracker = new StalenessTracker(runs.length);
-  const model = new PlatformModel(channel, seed, (payload, at, target) => tracker.accepted((target as { run: number }).run, payload, at));
+  const onAccepted = (payload: unknown, at: number, target: unknown) => tracker.accepted((target as { run: number }).run, payload, at);
+  // One platform model per app (its own windows), logging to one list.
+  const model = new PlatformModel(channel, seed, onAccepted);
+  const models = [model, ...Array.from({ length: apps - 1 }, (_, i) => new PlatformModel(channel, seed + 7919 * (i + 1), onAccepted, undefined, model.calls))];
   const base = basePlugin(channel, time.emulator);
   const renderer = tracker.wrap(base.renderer);
   const chatOf = (target: unknown) => (target as { receiveId: string }).receiveId;
@@ -167,6 +182,16 @@ export async function runPoint(
       ? { streaming: { ...base.streaming, transport: model.streamTransport(chatOf, base.streaming.text, (target, shown, at) => tracker.acceptedShown((target as { run: number }).run, shown, at)) } }
       : {};
   const budgetKeys = time.emulator ? base.budgetKeys?.bind(base) : (model.gate.budgetKeys ?? base.budgetKeys?.bind(base));
+  // Each further app: its own credentials (so its own budget keys) and its own platform model.
+  const members = [
+    { ...base, renderer, transport, ...streaming, ...(budgetKeys ? { budgetKeys } : {}) },
+    ...models.slice(1).map((appModel, i) => {
+      const app = basePlugin(channel, undefined, i + 2);
+      return { ...app, renderer, transport: appModel.transport(chatOf), ...(app.budgetKeys ? { budgetKeys: app.budgetKeys.bind(app) } : {}) };
+    }),
+  ];
+  const pool = apps > 1 ? appPool(members, { chatOf }) : undefined;
+  const transportOf = (target: unknown) => (pool ? members[pool.apps.indexOf(pool.rank(target)[0]!)]!.transport : transport);
   let cards: ProgressCards | undefined;
   const naive: NaiveCard[] = [];
   if (design !== 'naive') {
@@ -174,7 +199,7 @@ export async function runPoint(
     const parent = createContainer();
     if (design === 'p-throttle') parent.register(TOKENS.BudgetStore, { useValue: new PThrottleBudgetStore() });
     cards = createProgressCards({
-      channels: [{ ...base, renderer, transport, ...streaming, ...(budgetKeys ? { budgetKeys } : {}) }],
+      channels: [pool ?? members[0]!],
       logger: silentLogger,
       env: {},
       parent,
@@ -193,7 +218,7 @@ export async function runPoint(
     const target = { receiveId: chatId, chatId, channel: chatId, conversationId: chatId, run: index };
     const options = channel === 'teams-personal' ? { requester: { id: `29:bench${index}` } } : streamed ? { replyTo: { messageId: `${1_800_000_000 + index}.000100` }, requester: { id: `U${index}` } } : undefined;
     setTimeout(() => {
-      const card = cards ? cards.open(base.id, target, options) : new NaiveCard(renderer, transport, target);
+      const card = cards ? cards.open(base.id, target, options) : new NaiveCard(renderer, transportOf(target), target);
       if (card instanceof NaiveCard) naive.push(card);
       let step = 0;
       if (run.events.length === 0) scriptsEnded++;
@@ -270,7 +295,8 @@ export async function runPoint(
   const rejections: Record<string, number> = {};
   for (const call of calls) if (call.code) rejections[call.code] = (rejections[call.code] ?? 0) + 1;
   const pct = (values: readonly number[]): Percentiles => ({ p50: percentile(values, 50), p99: percentile(values, 99) });
-  const rate = model.gate.appRate;
+  // Several apps: their rates add up (the bound assumes cards spread evenly; `busiestAppShare` says how evenly they did).
+  const rate = model.gate.appRate * apps;
   // The p99 change competes with about this many cards, of its chat at most the chat's runs.
   const boundOf = (dirtyCards: number) => {
     const chatBoundMs = model.gate.chatRate === undefined ? 0 : (Math.min(dirtyCards, runsPerChat(channel)) / model.gate.chatRate) * 1000;
@@ -285,6 +311,8 @@ export async function runPoint(
     workload,
     n: runs.length,
     seed,
+    apps,
+    ...(pool ? { busiestAppShare: busiestShare(pool, runs, (run) => ({ receiveId: chatIdOf(channel, run.chat) })) } : {}),
     calls: calls.length,
     rejections,
     staleness,
@@ -308,4 +336,14 @@ export async function runPoint(
         }
       : {}),
   };
+}
+
+/** The busiest app's runs over the mean per app, as the pool assigns the runs' chats. */
+function busiestShare(pool: ReturnType<typeof appPool>, runs: readonly RunScript[], targetOf: (run: RunScript) => unknown): number {
+  const perApp = new Map<string, number>();
+  for (const run of runs) {
+    const app = pool.rank(targetOf(run))[0]!.id;
+    perApp.set(app, (perApp.get(app) ?? 0) + 1);
+  }
+  return Math.max(...perApp.values()) / (runs.length / pool.apps.length);
 }

@@ -28,7 +28,7 @@ const rejectedOf = (result: PointResult) => Object.values(result.rejections).red
 export function medianOverSeeds(all: readonly PointResult[]): SeededResult[] {
   const groups = new Map<string, PointResult[]>();
   for (const result of all) {
-    const key = `${result.workload}|${result.channel}|${result.n}|${result.design}`;
+    const key = `${result.workload}|${result.channel}|${result.n}|${result.apps}|${result.design}`;
     groups.set(key, [...(groups.get(key) ?? []), result]);
   }
   return [...groups.values()].map((group) => {

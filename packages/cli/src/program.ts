@@ -13,7 +13,8 @@ import { channelIds, channelList, type ChannelId } from './channels/index.js';
 import { realEnvHelp } from './channels/real.js';
 import { parseChannel, parseIdle, parseLang, parseMaxGap, parsePort, parsePositiveInteger, parseSpeed } from './options.js';
 import { DEFAULT_PREVIEW_PORT } from './preview/server.js';
-import { FORMAT_CHOICES, type FormatChoice } from './replay/trace.js';
+import { FORMAT_CHOICES, FORMAT_DESCRIPTIONS, type FormatChoice } from './replay/trace.js';
+import { STOPPED_AGENT_IDLE_FACTOR } from './watch/session-follower.js';
 import { CLI_VERSION } from './version.js';
 
 /** `--channel <id|…|all>`, every channel by default; `--help` shows the default as `all`, not as a JSON list. */
@@ -111,13 +112,13 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
   sharedOptions(
     program
       .command('replay')
-      .description('replay any agent trace file (Claude Code, Codex, Gemini CLI, Cursor, OpenCode, Copilot CLI, OpenHands, or progresscard events JSONL) into live cards')
+      .description(`replay an agent trace file of any of ${Object.keys(FORMAT_DESCRIPTIONS).length} formats ('progresscard replay --help' lists them) into live cards`)
       .argument('<file>', 'trace file, or the name of a bundled trace')
-      .addOption(new Option('--format <format>', 'trace format').choices(FORMAT_CHOICES).default('auto'))
+      .addOption(new Option('--format <format>', 'trace format (default: detected from the first lines)').choices(FORMAT_CHOICES).default('auto'))
       .addOption(channelFlag('which platform(s) to replay to'))
       .option('--json', 'print only a JSON summary with the final card payloads on stdout (implies --no-preview unless --keep-open)', false),
   )
-    .addHelpText('after', `\nBundled traces:\n${bundledTraces().map((t) => `  ${t.name.padEnd(38)} ${t.description}`).join('\n')}\n${REAL_HELP}`)
+    .addHelpText('after', `\nTrace formats (--format):\n${Object.entries(FORMAT_DESCRIPTIONS).map(([format, what]) => `  ${format.padEnd(38)} ${what}`).join('\n')}\n\nBundled traces:\n${bundledTraces().map((t) => `  ${t.name.padEnd(38)} ${t.description}`).join('\n')}\n${REAL_HELP}`)
     .action(async (file: string, flags: SharedFlags & { format: FormatChoice; channel: ChannelId[]; json: boolean }) => {
       const preview = flags.preview && (!flags.json || flags.keepOpen);
       setExitCode(
@@ -131,13 +132,13 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
 
   program
     .command('watch')
-    .description('mirror the Claude Code, Codex and Gemini CLI sessions running on this machine into live cards, until Ctrl-C')
+    .description('mirror the Claude Code, Codex and Gemini CLI sessions running on this machine into live cards; runs on until Ctrl-C, each card ends with its run')
     .option('--claude <dir>', 'Claude Code projects folder (default ~/.claude/projects)')
     .option('--codex <dir>', 'Codex sessions folder (default ~/.codex/sessions)')
     .option('--gemini <dir>', 'Gemini CLI folder (default ~/.gemini/tmp)')
     .option('--dir <dir>', 'a folder of trace files of any format (repeatable); given folders replace the defaults and must exist', (dir: string, dirs: string[] = []) => [...dirs, dir])
     .option('--state <file>', 'where read positions and open cards are kept', defaultStatePath())
-    .option('--idle <ms>', 'a Claude Code / Gemini run with no tool running ends after this long without new lines', parseIdle, DEFAULT_IDLE_MS)
+    .option('--idle <ms>', `a Claude Code / Gemini run with no tool running ends after this long without new lines; a run of a format that records its end (Codex) ends as cancelled after ${STOPPED_AGENT_IDLE_FACTOR}× this without new lines`, parseIdle, DEFAULT_IDLE_MS)
     .addOption(channelFlag('which platform(s) to post to'))
     .option('--lang <zh|en>', 'card language (default: the run\'s, else the channel\'s: zh on Feishu and DingTalk, en on Slack, Telegram and Discord)', parseLang)
     .option('--port <port>', 'preview page port (0 = any free port)', parsePort, DEFAULT_PREVIEW_PORT)
@@ -195,12 +196,14 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
     .addOption(channelFlag('which platform(s)'))
     .option('--tick-ms <ms>', 'tick of running tools (default: the channel\'s)', parsePositiveInteger)
     .option('--processes <n>', 'processes sharing one app\'s budget', parsePositiveInteger, 1)
+    .option('--apps <n>', 'apps (bots) of the channel the cards are spread over, each with its own budget (appPool)', parsePositiveInteger, 1)
+    .option('--runs <n>', 'runs with running tools to plan for: prints how many apps keep them fully fresh', parsePositiveInteger)
     .option('--run-minutes <n>', 'typical run length for the quota figures', parsePositiveInteger, 10)
     .option('--monthly-quota <calls>', 'platform calls a month (default: the platform\'s known quota)', parsePositiveInteger)
     .option('--run-call-cap <calls>', 'most calls one run may spend (stretches the tick)', parsePositiveInteger)
     .option('--json', 'print the figures as JSON', false)
-    .action(async (flags: { channel: ChannelId[]; tickMs?: number; processes: number; runMinutes: number; monthlyQuota?: number; runCallCap?: number; json: boolean }) => {
-      setExitCode(await runPlan({ channels: flags.channel, tickMs: flags.tickMs, processes: flags.processes, runMinutes: flags.runMinutes, monthlyQuota: flags.monthlyQuota, runCallCap: flags.runCallCap, json: flags.json }, io));
+    .action(async (flags: { channel: ChannelId[]; tickMs?: number; processes: number; apps: number; runs?: number; runMinutes: number; monthlyQuota?: number; runCallCap?: number; json: boolean }) => {
+      setExitCode(await runPlan({ channels: flags.channel, tickMs: flags.tickMs, processes: flags.processes, apps: flags.apps, runs: flags.runs, runMinutes: flags.runMinutes, monthlyQuota: flags.monthlyQuota, runCallCap: flags.runCallCap, json: flags.json }, io));
     });
 
   program

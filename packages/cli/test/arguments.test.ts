@@ -59,6 +59,18 @@ describe('argument handling', () => {
     expect(replay.out()).toContain('DINGTALK_OPEN_CONVERSATION_ID');
   });
 
+  it('replay --help describes every trace format --format accepts, one line each', async () => {
+    const replay = memoryIO();
+    await main(['replay', '--help'], replay.io);
+    const section = replay.out().split('Trace formats (--format):\n')[1]!.split('\n\n')[0]!;
+    const listed = section.split('\n').map((line) => line.trim().split(/\s+/)[0]);
+    // The choices commander prints for --format, but the automatic detection.
+    const choices = [...replay.out().matchAll(/"([a-z-]+)"/g)].map((m) => m[1]).filter((choice) => choice !== 'auto');
+    expect(choices.length).toBeGreaterThanOrEqual(11);
+    expect(listed).toEqual(choices);
+    for (const agent of ['Claude Code', 'Codex', 'Gemini CLI', 'cursor-agent', 'OpenCode', 'Copilot CLI', 'OpenHands', 'progresscard events']) expect(section).toContain(agent);
+  });
+
   it.each([['abc'], ['0'], ['-5'], ['1.5']])('watch rejects --idle %s, naming --idle (a positive number of ms)', async (value) => {
     const t = memoryIO();
     expect(await main(['watch', '--idle', value, '--no-preview'], t.io)).toBe(EXIT.usage);

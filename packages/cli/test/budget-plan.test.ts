@@ -23,6 +23,18 @@ describe('budget plan', () => {
     expect(budgetPlan({ budget: FEISHU_DEFAULTS.budget, tickMs: 3000, processes: 2 }).freshRuns).toBe(24);
   });
 
+  it('apps of one channel add their rates; N runs need ⌈N ÷ one app\'s fully fresh runs⌉ apps', () => {
+    const ten = budgetPlan({ budget: FEISHU_DEFAULTS.budget, tickMs: 3000, apps: 10 });
+    expect(ten.callsPerSecond).toBe(163.4);
+    expect(ten.freshRuns).toBe(490);
+    const planned = budgetPlan({ budget: FEISHU_DEFAULTS.budget, tickMs: 3000, runs: 20_000 });
+    expect(planned.appsFor).toEqual({ runs: 20_000, apps: 409, freshRunsPerApp: 49 });
+    expect(formatPlan('feishu', planned)).toContain('20000 runs with running tools need 409 apps to stay fully fresh');
+    // Two processes share each app: each app keeps 24 runs fresh per process.
+    expect(budgetPlan({ budget: FEISHU_DEFAULTS.budget, tickMs: 3000, processes: 2, runs: 49 }).appsFor?.apps).toBe(3);
+    expect(() => budgetPlan({ budget: FEISHU_DEFAULTS.budget, tickMs: 3000, apps: 0 })).toThrow('apps must be a positive integer, got 0');
+  });
+
   it('DingTalk: 5000 calls a month allow about 24 ten-minute runs at a 3 s tick; a cap of 60 calls stretches the tick to about 10 s', () => {
     const plan = budgetPlan({ budget: DINGTALK_DEFAULTS.budget, tickMs: 3000, monthlyQuota: 5000, runCallCap: 60 });
     expect(plan.freshRuns).toBe(57);

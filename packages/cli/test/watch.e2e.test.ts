@@ -5,7 +5,7 @@
  * `replay` makes of the same file.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,6 +43,21 @@ function startWatch(dir: string, statePath: string, emulators: Emulators, idleMs
   const { io, abort, out } = memoryIO(env);
   const finished = runWatch({ dirs: [dir], statePath, idleMs, channels: ['feishu'], real: true, preview: false, port: 0, locale: 'en' }, io);
   return { stop: async () => { abort(); return finished; }, out };
+}
+
+/** A sessions folder, a Feishu emulator and one `watch` of the folder with `idleMs`, all undone after the test. */
+async function watchedFolder(prefix: string, idleMs: number) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  const sessions = join(dir, 'sessions');
+  mkdirSync(sessions, { recursive: true });
+  const emulators = await startEmulators(['feishu']);
+  cleanup.push(() => emulators.close());
+  const watch = startWatch(sessions, join(dir, 'state.json'), emulators, idleMs);
+  cleanup.push(() => watch.stop());
+  // watch is up before the first line is written (the file is then a new session, mirrored from its start).
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  return { sessions, feishu: emulators.emulator(feishuChannel)! };
 }
 
 /** A Feishu card as JSON, without the clock time the footer shows (when it was sent). */
@@ -87,17 +102,8 @@ describe('progresscard watch', () => {
   }, 60_000);
 
   it('ends a Claude Code turn at stop_reason end_turn, without waiting for the idle timeout', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pc-watch-end-turn-'));
-    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-    const sessions = join(dir, 'sessions');
-    mkdirSync(sessions, { recursive: true });
-    const emulators = await startEmulators(['feishu']);
-    cleanup.push(() => emulators.close());
-    const feishu = emulators.emulator(feishuChannel)!;
     // An idle timeout far longer than the test: only the end_turn line can end the run in time.
-    const watch = startWatch(sessions, join(dir, 'state.json'), emulators, 600_000);
-    cleanup.push(() => watch.stop());
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const { sessions, feishu } = await watchedFolder('pc-watch-end-turn-', 600_000);
     const now = Date.now();
     const record = (offset: number, fields: Record<string, unknown>) => `${JSON.stringify({ sessionId: 's', uuid: `u${offset}`, timestamp: new Date(now + offset).toISOString(), ...fields })}\n`;
     const assistant = (offset: number, id: string, content: unknown[], stop: string) =>
@@ -110,5 +116,17 @@ describe('progresscard watch', () => {
     appendFileSync(file, assistant(300, 'msg_2', [{ type: 'text', text: 'One file: README.md.' }], 'end_turn'));
     await expect.poll(() => JSON.stringify(feishu.messages()[0]!.card), { timeout: 15_000 }).toContain('Completed');
     expect(JSON.stringify(feishu.messages()[0]!.card)).toContain('One file: README.md.');
+  }, 60_000);
+
+  it('ends a Codex run whose rollout stops without its end record once the file stayed quiet for 10 × --idle (3 s here)', async () => {
+    const { sessions, feishu } = await watchedFolder('pc-watch-codex-', 300);
+    // The first 40 records of a bundled Codex rollout: the run is under way, and its end is never written.
+    const rollout = bundledTraces().find((t) => t.name === 'codex-rollout-plain.jsonl')!;
+    const head = readFileSync(rollout.path, 'utf8').split('\n').slice(0, 40).join('\n');
+    appendFileSync(join(sessions, 'rollout-2025-09-19T09-02-12-stopped.jsonl'), `${head}\n`);
+    await expect.poll(() => feishu.messages().length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => JSON.stringify(feishu.messages()[0]!.card), { timeout: 30_000 }).toContain('Cancelled');
+    expect(JSON.stringify(feishu.messages()[0]!.card)).toContain('without recording');
+    expect(feishu.messages()).toHaveLength(1);
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { checkTimerMs } from './shared/timer-duration.js';
+import { AppPools } from './runtime/app-pools.js';
 import { DEFAULT_LEASE_TTL_MS } from './delivery/durable/card-leases.js';
 import { DEFAULT_ORPHAN_GRACE_MS } from './runtime/orphan-sweeper.js';
 import type { ProgressCards, ProgressCardsOptions } from './runtime/progress-cards.js';
@@ -31,7 +32,7 @@ export function createContainer(parent: DependencyContainer = rootContainer): De
  * over the default) and resolves its services from it. Two compositions share only what their
  * parent container gives both: by default each has its own budgets, ticker and timers.
  *
- * @throws Error when a channel id is malformed or given twice, or a channel's settings, the stall
+ * @throws Error when a channel id is malformed or given twice (an app pool's id too), or a channel's settings, the stall
  *   settings, `leaseTtlMs` or `orphanGraceMs` are invalid.
  */
 export function createProgressCards(options: ProgressCardsOptions): ProgressCards {
@@ -39,10 +40,11 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   const leaseTtlMs = checkTimerMs('leaseTtlMs', options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS, 1);
   const orphanGraceMs = checkTimerMs('orphanGraceMs', options.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS, 0);
   const clickForwardTimeoutMs = checkTimerMs('clickForwardTimeoutMs', options.clickForwardTimeoutMs ?? DEFAULT_CLICK_FORWARD_TIMEOUT_MS, 1);
+  const pools = AppPools.of(options.channels);
   const container = createContainer(options.parent);
   registerProviders(container, {
     settings: { stall, leaseTtlMs, orphanGraceMs, clickForwardTimeoutMs, durable: options.store !== undefined },
-    channels: options.channels,
+    channels: pools.plugins,
     clock: options.clock,
     logger: options.logger,
     env: options.env,
@@ -64,11 +66,11 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   return {
     open(channelId, target, openOptions = {}) {
       if (lifecycle.shutDown) throw new Error(`cannot open a card on ${JSON.stringify(channelId)}: this ProgressCards was shut down (create a new composition to open cards again)`);
-      return sessions.open(channelId, target, openOptions);
+      return sessions.open(pools.appFor(channelId, target, registry), target, openOptions);
     },
     resume: (runId, resumeOptions = {}) => takeover.resume(runId, resumeOptions.requester),
-    settings: (channelId) => registry.channel(channelId).settings,
-    stats: (channelId) => registry.channel(channelId).stats,
+    settings: (channelId) => registry.channel(pools.appIds(channelId)[0]!).settings,
+    stats: (channelId) => pools.stats(channelId, registry),
     diagnostics() {
       const loads = registry.dispatchers.map((dispatcher) => dispatcher.load);
       return {

@@ -3,7 +3,8 @@ import 'reflect-metadata';
 /**
  * `@progresscard/core`: what an agent product needs to show its runs as live cards. Plugin authors
  * (channels, the kit a renderer and transport use) import `@progresscard/core/plugin`; tests import
- * `@progresscard/core/testing`. Everything else in the package is internal.
+ * `@progresscard/core/testing`; people who implement a shared store import `@progresscard/core/store`.
+ * Everything else in the package is internal.
  */
 
 // The composition: open cards on channels, resume them after a restart, shut down.
@@ -22,9 +23,10 @@ export { consoleLogger, silentLogger, type Logger } from './shared/logger.js';
 export { MAX_TIMER_MS } from './shared/timer-duration.js';
 
 // Stores: API budgets (the throttle) and open cards, in memory or shared (`@progresscard/redis`).
-export { InMemoryBudgetStore, budgetSafetyMarginMs, pacingIntervalMs, type BudgetStore, type SlotRequest } from './delivery/rate-limits/budget-store.js';
-export { SLOT_RANK_POLICY, DEFAULT_SLOT_RANK, BURST_SPACING_SHARE, rankLimit, type SlotRank, type SlotRankPolicy } from './delivery/rate-limits/slot-ranks.js';
-export { InMemoryCardStore, type CardStore, type StoredCard, type StoredTool, type StoredFinal, type StoredFinishedTool, type CardLease, type LeaseRenewal } from './delivery/durable/card-store.js';
+// What a store implementation needs beyond these (slot ranks, pacing, the safety margin, the
+// stored shapes) is in `@progresscard/core/store`.
+export { InMemoryBudgetStore, type BudgetStore } from './delivery/rate-limits/budget-store.js';
+export { InMemoryCardStore, type CardStore } from './delivery/durable/card-store.js';
 export { DEFAULT_LEASE_TTL_MS } from './delivery/durable/card-leases.js';
 export { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './delivery/failures/retry-settings.js';
 export { DEFAULT_CALL_TIMEOUT_MS } from './delivery/calls/call-timeout.js';
@@ -54,6 +56,8 @@ export { DEFAULT_VERBOSITY, type ChatType, type VerbositySetting } from './card/
 // Channels: the types of the plugins a product passes in, the in-memory channel, config errors.
 export type * from './plugin/contract.js';
 export { resolveChannelSettings } from './plugin/channel-settings.js';
+export { appPool, type AppPool, type AppPoolOptions } from './plugin/app-pool.js';
+export { appEnv, appsFromEnv, type AppsFromEnvFactory } from './plugin/apps-from-env.js';
 export { ChannelConfigError } from './plugin/kit/config.js';
 export { MissingEnvError } from './plugin/kit/env.js';
 export {

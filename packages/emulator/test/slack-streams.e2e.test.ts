@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SLACK_WORKSPACE, startSlackEmulator, type SlackEmulator } from '../src/index.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 let emulator: SlackEmulator | undefined;
 afterEach(async () => {
@@ -35,7 +36,6 @@ function webClient(apiUrl: string, token: string) {
     assistant: { threads: { setStatus: (args: Record<string, unknown>) => call('assistant.threads.setStatus', args) } },
   };
 }
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function setup(streamLifetimeMs = 60_000) {
   emulator = await startSlackEmulator({ botTokens: [botToken, 'xoxb-other-app'], limits: { streamLifetimeMs, statusTimeoutMs: 60_000 } });

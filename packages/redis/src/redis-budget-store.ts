@@ -1,4 +1,4 @@
-import { BURST_SPACING_SHARE, budgetSafetyMarginMs, DEFAULT_SLOT_RANK, InMemoryBudgetStore, pacingIntervalMs, rankLimit, SLOT_RANK_POLICY, type BudgetKey, type BudgetStore, type BudgetWindow, type Logger, type SlotRequest } from '@progresscard/core';
+import { BURST_SPACING_SHARE, budgetSafetyMarginMs, DEFAULT_SLOT_RANK, InMemoryBudgetStore, pacingIntervalMs, rankLimit, SLOT_RANK_POLICY, type BudgetKey, type BudgetStore, type BudgetWindow, type Logger, type SlotRequest } from '@progresscard/core/store';
 import type { Redis } from 'ioredis';
 import { PAUSE_SCRIPT, RESERVE_SCRIPT } from './budget-script.js';
 import { luaCommand, type LuaCommand } from './lua-command.js';

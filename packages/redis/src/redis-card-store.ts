@@ -1,4 +1,4 @@
-import type { CardLease, CardStore, LeaseRenewal, StoredCard } from '@progresscard/core';
+import type { CardLease, CardStore, LeaseRenewal, StoredCard } from '@progresscard/core/store';
 import type { Redis } from 'ioredis';
 import { CLAIM_CARD_SCRIPT, DELETE_CARD_SCRIPT, PUT_CARD_SCRIPT, RENEW_CARDS_SCRIPT } from './card-scripts.js';
 import { luaCommand, type LuaCommand } from './lua-command.js';

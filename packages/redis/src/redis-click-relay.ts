@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ClickRelay, ClickReply, ControlClick, RelayedClickHandler } from '@progresscard/core';
+import type { ClickRelay, ClickReply, ControlClick, RelayedClickHandler } from '@progresscard/core/store';
 import type { Redis } from 'ioredis';
 
 /** Options of a {@link RedisClickRelay}. */

@@ -5,7 +5,7 @@
  * Departures are compared as numbers (the store's schedule), never as wall-time waits.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { budgetSafetyMarginMs, InMemoryBudgetStore, type BudgetKey, type SlotRequest } from '@progresscard/core';
+import { budgetSafetyMarginMs, InMemoryBudgetStore, type BudgetKey, type SlotRequest } from '@progresscard/core/store';
 import { recordingLogger } from '@progresscard/core/testing';
 import { redisStore, type RedisStore } from '../src/index.js';
 import { startTestRedis, uniquePrefix, type TestRedis } from './support/test-redis.js';

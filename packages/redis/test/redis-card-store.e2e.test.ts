@@ -3,7 +3,8 @@
  * ones InMemoryCardStore keeps), atomic across clients, and redisStore's start-up errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger, type StoredCard } from '@progresscard/core';
+import { silentLogger } from '@progresscard/core';
+import type { StoredCard } from '@progresscard/core/store';
 import { redactRedisUrl, redisStore, RedisStoreError, type RedisStore } from '../src/index.js';
 import { startLatencyProxy, startTestRedis, uniquePrefix, type TestRedis } from './support/test-redis.js';
 

@@ -4,26 +4,21 @@
  * links it; a file over Discord's 10 MiB default is not sent and the card says why; a card that
  * later messages pushed up the channel gets the completion ping (GET messages `after` the card).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_DISCORD_APP } from '@progresscard/emulator';
+import { temporaryFolders } from '@progresscard/core/testing';
 import { harness, type Harness } from './harness.js';
 
 let h: Harness | undefined;
-const dirs: string[] = [];
+const folders = temporaryFolders('progresscard-discord-files');
+const folder = () => folders.make();
 afterEach(async () => {
   await h?.close();
   h = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  folders.removeAll();
 });
-
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'progresscard-discord-files-'));
-  dirs.push(dir);
-  return dir;
-}
 
 describe('Discord: files the agent produced', () => {
   it('sends the report as an attachment replying to the card, and the final card links it', { timeout: 60_000 }, async () => {

@@ -1,9 +1,7 @@
 import { createProgressCards, type ProgressCard, type ProgressCards } from '@progresscard/core';
-import { recordingLogger } from '@progresscard/core/testing';
+import { recordingLogger, sleepUntil } from '@progresscard/core/testing';
 import { DEFAULT_DISCORD_APP, startDiscordEmulator, type DiscordEmulator, type DiscordEmulatorOptions, type DiscordMessageSnapshot } from '@progresscard/emulator';
 import { discord, type DiscordConfigInput, type DiscordPlugin } from '../src/index.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /** Options of {@link harness}. */
 export interface HarnessOptions {
@@ -54,11 +52,11 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     cards,
     logger,
     t0,
-    until: async (atMs) => void (await sleep(t0 + atMs - Date.now())),
+    until: (atMs) => sleepUntil(t0 + atMs),
     async play(card, events, speed = 1) {
       for (const event of events) {
         const at = Math.round(Number(event.at ?? 0) / speed);
-        await sleep(t0 + at - Date.now());
+        await sleepUntil(t0 + at);
         card.push({ ...event, at: t0 + at });
       }
     },

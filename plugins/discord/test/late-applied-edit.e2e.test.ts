@@ -1,4 +1,4 @@
-import { faultCase, loadFaultCases } from '@progresscard/core/testing';
+import { faultCase, lateEditOverFinal, loadFaultCases } from '@progresscard/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { embedOf, harness, waitFor, type Harness } from './harness.js';
 
@@ -28,14 +28,13 @@ describe('Discord: an edit that timed out on the client is applied late by the p
     expect(more).toEqual([]);
     // In the order the platform applied them (a call is recorded when applied).
     const applied = message!.history.filter((call) => call.outcome === 'accepted').map((call) => ({ at: call.at, final: /Completed/.test(JSON.stringify(call.card)) }));
-    const firstFinal = applied.findIndex((call) => call.final);
-    const late = applied.findIndex((call, i) => i > firstFinal && !call.final);
+    const { firstFinal, late, lateAt, endsWithFinal } = lateEditOverFinal(applied);
     // The fault happened: an older state (the running tool) was applied after the final...
     expect(firstFinal).toBeGreaterThan(0);
     expect(late).toBeGreaterThan(firstFinal);
     // ...and the final was applied again after it, before the card reported its final.
-    expect(applied.at(-1)!.final).toBe(true);
-    expect(reportedAt).toBeGreaterThanOrEqual(applied[late]!.at);
+    expect(endsWithFinal).toBe(true);
+    expect(reportedAt).toBeGreaterThanOrEqual(lateAt!);
     expect(embedOf(message).title).toMatch(/Completed/);
     expect(JSON.stringify(message!.embeds)).toContain('FINAL-ANSWER');
   });

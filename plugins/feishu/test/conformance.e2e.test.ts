@@ -55,7 +55,7 @@ const driver: ConformanceDriver = {
         domain: emulator.baseUrl,
         receiveId: 'oc_team',
         // The driver maps send/update to the IM card's routes (create/patch): a patched IM card.
-        // CardKit (the default mode) has its cases in cases-cardkit.e2e.test.ts.
+        // CardKit (the default mode) has its cases in platform-faults-cardkit.e2e.test.ts.
         mode: 'message',
         ...setup.timing,
         ...(setup.interaction ? { callbacks: { mode: 'http', port: 0, verificationToken: VERIFICATION_TOKEN, encryptKey: ENCRYPT_KEY } } : {}),

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createProgressCards, type ProgressCard, type ProgressCards } from '@progresscard/core';
 import { startFeishuEmulator, type FeishuEmulator, type FeishuEmulatorOptions, type FeishuMessageSnapshot } from '@progresscard/emulator';
-import { recordingLogger } from '@progresscard/core/testing';
+import { recordingLogger, wallTimeScript } from '@progresscard/core/testing';
 import { feishu, type FeishuCard, type FeishuConfigInput, type FeishuPlugin } from '../src/index.js';
 import type { FeishuElement } from '../src/render/payload.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /** Options of {@link harness}. */
 export interface HarnessOptions {
@@ -53,15 +51,15 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     ...options.plugin,
   });
   const logger = recordingLogger();
-  const t0 = Date.now();
+  const script = wallTimeScript(scale);
+  const { t0, wall } = script;
   const cards = createProgressCards({
     channels: [plugin],
-    clock: { now: () => t0 + (Date.now() - t0) * scale },
+    clock: script.clock,
     logger,
     env: {},
     retry: { finalRetryDelaysMs: [1000, 2000, 4000].map((d) => d / scale), updateRetryDelaysMs: [1000, 2000, 4000].map((d) => d / scale), probeDelaysMs: [5000, 10_000, 20_000, 30_000].map((d) => d / scale) },
   });
-  const wall = (atMs: number) => t0 + atMs / scale;
   return {
     emulator,
     plugin,
@@ -70,14 +68,8 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     appSecret,
     t0,
     wall,
-    until: async (atMs) => void (await sleep(wall(atMs) - Date.now())),
-    async play(card, events) {
-      for (const event of events) {
-        const at = Number(event.at ?? 0);
-        await sleep(wall(at) - Date.now());
-        card.push({ ...event, at: t0 + at });
-      }
-    },
+    until: script.until,
+    play: script.play,
     async close() {
       await cards.shutdown();
       await emulator.close();

@@ -10,6 +10,15 @@ import type { SlackTarget } from './transport/transport.js';
 const SLACK_PER_CHANNEL_WINDOWS: readonly BudgetWindow[] = [{ limit: 1, intervalMs: 1000 }];
 
 /**
+ * `chat.postMessage` is in Slack's "Special" tier, not Tier 3: "one message per second per channel,
+ * while also maintaining a workspace-wide limit" (https://docs.slack.dev/apis/web-api/rate-limits).
+ * Slack publishes no number for the workspace-wide limit. UNCONFIRMED: 300 posts a minute per app
+ * per workspace (five channels posting at their documented rate) is an assumption, kept so that a
+ * burst over many channels is still paced; a `ratelimited` answer's Retry-After pauses the key.
+ */
+const SLACK_WORKSPACE_POST_WINDOWS: readonly BudgetWindow[] = [{ limit: 300, intervalMs: 60_000 }];
+
+/**
  * The stream methods' tiers (https://docs.slack.dev/reference/methods/chat.startStream and
  * siblings): chat.startStream and chat.stopStream Tier 2 ("20+ per minute"), chat.appendStream
  * Tier 4 ("100+ per minute"), each per app per workspace.
@@ -23,9 +32,10 @@ const STREAM_METHODS = { start: 'chat.startStream', append: 'chat.appendStream',
 
 /**
  * The budgets of one Slack call, as Slack counts them (https://api.slack.com/apis/rate-limits): each
- * Web API method has its own limit per app per workspace, so `chat.postMessage` and `chat.update`
- * draw from their own key with the channel's `budget` windows (chat.update is Tier 3, "50+ per
- * minute"), and a post also from its channel's key ({@link SLACK_PER_CHANNEL_WINDOWS}). The
+ * Web API method has its own limit per app per workspace: `chat.update` draws from its key with the
+ * channel's `budget` windows (Tier 3, "50+ per minute"); `chat.postMessage` (Special tier) from the
+ * workspace's posting key ({@link SLACK_WORKSPACE_POST_WINDOWS}) and its channel's key
+ * ({@link SLACK_PER_CHANNEL_WINDOWS}), not from the Tier 3 budget. The
  * workspace is named by a short SHA-256 digest of the bot token, never the token itself (keys may
  * be stored in a shared `BudgetStore`).
  */
@@ -38,7 +48,7 @@ export function slackBudgetKeys(botToken: string, defaultChannel: string) {
     if (call.kind !== 'send') return [{ key: `${app}:${call.kind}`, windows: settings.budget }];
     const channel = (typeof call.target === 'string' ? call.target : call.target?.channel) ?? defaultChannel;
     return [
-      { key: `${app}:chat.postMessage`, windows: settings.budget },
+      { key: `${app}:chat.postMessage`, windows: SLACK_WORKSPACE_POST_WINDOWS },
       { key: `slack:channel:${channel}`, windows: SLACK_PER_CHANNEL_WINDOWS },
     ];
   };

@@ -2,7 +2,7 @@ import { ChannelConfigError, MAX_TIMER_MS, FEATURE_SWITCHES_SHAPE, HttpUrlSchema
 import { z } from 'zod';
 
 /**
- * Slack's channel defaults: tick 3000 ms; a budget of 50 calls per minute (chat.update is Tier 3,
+ * Slack's channel defaults: tick 3000 ms; a budget of 50 calls per minute for chat.update (Tier 3,
  * "50+ per minute" per app per workspace: https://api.slack.com/apis/rate-limits); 1000 ms between two
  * calls for one card (chat.postMessage "generally allows posting one message per second per channel":
  * https://api.slack.com/methods/chat.postMessage); text released at least every 2500 ms.

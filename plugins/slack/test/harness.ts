@@ -1,9 +1,7 @@
 import { createProgressCards, type ProgressCard, type ProgressCards } from '@progresscard/core';
-import { recordingLogger } from '@progresscard/core/testing';
+import { recordingLogger, wallTimeScript } from '@progresscard/core/testing';
 import { DEFAULT_SLACK_LIMITS, DEFAULT_SLACK_WORKSPACE, startSlackEmulator, type SlackEmulator, type SlackEmulatorOptions, type SlackMessageSnapshot } from '@progresscard/emulator';
 import { SLACK_DEFAULTS, slack, type SlackConfigInput, type SlackPlugin } from '../src/index.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /** Options of {@link harness}. */
 export interface HarnessOptions {
@@ -59,29 +57,23 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     ...options.plugin,
   });
   const logger = recordingLogger();
-  const t0 = Date.now();
+  const script = wallTimeScript(scale);
+  const { t0 } = script;
   const cards = createProgressCards({
     channels: [plugin],
-    clock: { now: () => t0 + (Date.now() - t0) * scale },
+    clock: script.clock,
     logger,
     env: {},
     retry: { finalRetryDelaysMs: [1000, 2000, 4000].map((d) => d / scale), updateRetryDelaysMs: [1000, 2000, 4000].map((d) => d / scale) },
   });
-  const wall = (atMs: number) => t0 + atMs / scale;
   return {
     emulator,
     plugin,
     cards,
     logger,
     t0,
-    until: async (atMs) => void (await sleep(wall(atMs) - Date.now())),
-    async play(card, events) {
-      for (const event of events) {
-        const at = Number(event.at ?? 0);
-        await sleep(wall(at) - Date.now());
-        card.push({ ...event, at: t0 + at });
-      }
-    },
+    until: script.until,
+    play: script.play,
     async close() {
       await cards.shutdown();
       await emulator.close();

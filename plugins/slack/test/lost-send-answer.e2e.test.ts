@@ -28,6 +28,26 @@ describe('Slack: a post whose answer never arrived is reconciled before its retr
     expect(h.emulator.calls().filter((call) => call.route === 'conversations.history').length).toBeGreaterThanOrEqual(1);
   });
 
+  it('the first post is applied after the lookup found nothing and the retry posted: the orphan carrying the same idempotency key is deleted, one card remains', async () => {
+    h = await harness({ plugin: { requestTimeoutMs: 300 } });
+    // Slack applies the first post 2.5 s after it arrived: after the plugin gave up on it (0.3 s), after
+    // the retry's lookup (about 1.3 s, finding nothing) and after the retry's own post.
+    h.emulator.faults.add({ route: 'chat.postMessage', nth: 1, latencyMs: 2500 });
+    const card = h.cards.open('slack');
+    card.start({ title: 'late apply' });
+    card.complete('Finished.');
+    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+    await h.until(9000);
+    const posts = h.emulator.calls().filter((call) => call.route === 'chat.postMessage');
+    // Both posts were applied: without the second look both cards stay, the late one showing an older state.
+    expect(posts.filter((call) => call.outcome === 'accepted')).toHaveLength(2);
+    const live = h.emulator.messages().filter((message) => message.state !== 'deleted');
+    expect(live).toHaveLength(1);
+    expect(live[0]!.text).toMatch(/^Completed/);
+    expect(JSON.stringify(live[0]!.blocks)).toContain('Finished.');
+    expect(h.emulator.calls().filter((call) => call.route === 'chat.delete' && call.outcome === 'accepted')).toHaveLength(1);
+  });
+
   it('a post that was not applied (5xx) is posted again after a lookup finds nothing: one message, completed', async () => {
     h = await harness();
     h.emulator.faults.add({ route: 'chat.postMessage', nth: 1, respond: { status: 503, body: { ok: false, error: 'service_unavailable' } } });

@@ -4,8 +4,8 @@ import { DEFAULT_TEAMS_BOT, startTeamsEmulator, type TeamsEmulator } from '@prog
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TeamsInvokeEndpoint } from '../src/index.js';
 import { ROOMY_WINDOWS, shownText, teamsOn } from './harness.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let emulator: TeamsEmulator | undefined;
 let shutdown: (() => Promise<unknown>) | undefined;
 afterEach(async () => {

@@ -3,26 +3,21 @@
  * (sendDocument, multipart) replying to the card in its forum topic, and the final card names it;
  * a file outside `fileRoots` is never read and the card says why.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TELEGRAM_BOT } from '@progresscard/emulator';
+import { temporaryFolders } from '@progresscard/core/testing';
 import { harness, type Harness } from './harness.js';
 
 let h: Harness | undefined;
-const dirs: string[] = [];
+const folders = temporaryFolders('progresscard-telegram-files');
+const folder = () => folders.make();
 afterEach(async () => {
   await h?.close();
   h = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  folders.removeAll();
 });
-
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'progresscard-telegram-files-'));
-  dirs.push(dir);
-  return dir;
-}
 
 describe('Telegram: files the agent produced', () => {
   it('sends the report as a document replying to the card in its topic, and the final card names it', { timeout: 60_000 }, async () => {

@@ -1,9 +1,7 @@
 import { createProgressCards, type ProgressCard, type ProgressCards } from '@progresscard/core';
-import { recordingLogger } from '@progresscard/core/testing';
+import { recordingLogger, wallTimeScript } from '@progresscard/core/testing';
 import { DEFAULT_TELEGRAM_BOT, DEFAULT_TELEGRAM_LIMITS, startTelegramEmulator, type TelegramEmulator, type TelegramEmulatorOptions, type TelegramMessageSnapshot } from '@progresscard/emulator';
 import { TELEGRAM_DEFAULTS, telegram, type TelegramConfigInput, type TelegramPlugin } from '../src/index.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /** Options of {@link harness}. */
 export interface HarnessOptions {
@@ -61,28 +59,22 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   // to arrive, which the core cannot know when it paces the first two calls of a chat one second apart.
   await fetch(`${emulator.apiRoot}/bot${DEFAULT_TELEGRAM_BOT.botToken}/getMe`).then((r) => r.arrayBuffer());
   const logger = recordingLogger();
-  const t0 = Date.now();
+  const script = wallTimeScript(scale);
   const cards = createProgressCards({
     channels: [plugin],
-    clock: { now: () => t0 + (Date.now() - t0) * scale },
+    clock: script.clock,
     logger,
     env: {},
     retry: { finalRetryDelaysMs: [1000, 2000, 4000].map((d) => d / scale), updateRetryDelaysMs: [1000, 2000, 4000].map((d) => d / scale), ...options.retry },
   });
-  const wall = (atMs: number) => t0 + atMs / scale;
   return {
     emulator,
     plugin,
     cards,
     logger,
-    t0,
-    until: async (atMs) => void (await sleep(wall(atMs) - Date.now())),
-    async play(card, events) {
-      for (const event of events) {
-        await sleep(wall(Number(event.at ?? 0)) - Date.now());
-        card.push({ ...event, at: t0 + Number(event.at ?? 0) });
-      }
-    },
+    t0: script.t0,
+    until: script.until,
+    play: script.play,
     async close() {
       await cards.shutdown();
       await emulator.close();

@@ -1,4 +1,4 @@
-import { faultCase, loadFaultCases } from '@progresscard/core/testing';
+import { faultCase, lateEditOverFinal, loadFaultCases } from '@progresscard/core/testing';
 import { DEFAULT_TELEGRAM_BOT as BOT } from '@progresscard/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { harness, statusLine, waitFor, type Harness } from './harness.js';
@@ -29,14 +29,13 @@ describe('Telegram: an edit that timed out on the client is applied late by the 
     expect(more).toEqual([]);
     // In the order the platform applied them (a call is recorded when applied).
     const applied = message!.history.filter((call) => call.outcome === 'accepted').map((call) => ({ at: call.at, final: /Completed/.test((call.card as { text: string }).text) }));
-    const firstFinal = applied.findIndex((call) => call.final);
-    const late = applied.findIndex((call, i) => i > firstFinal && !call.final);
+    const { firstFinal, late, lateAt, endsWithFinal } = lateEditOverFinal(applied);
     // The fault happened: an older state (the running tool) was applied after the final...
     expect(firstFinal).toBeGreaterThan(0);
     expect(late).toBeGreaterThan(firstFinal);
     // ...and the final was applied again after it, before the card reported its final.
-    expect(applied.at(-1)!.final).toBe(true);
-    expect(reportedAt).toBeGreaterThanOrEqual(applied[late]!.at);
+    expect(endsWithFinal).toBe(true);
+    expect(reportedAt).toBeGreaterThanOrEqual(lateAt!);
     expect(statusLine(message)).toMatch(/Completed/);
     expect(message!.text).toContain('FINAL-ANSWER');
   });

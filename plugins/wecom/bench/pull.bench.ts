@@ -9,6 +9,7 @@
 import { createProgressCards, silentLogger } from '@progresscard/core';
 import { startWeComEmulator } from '@progresscard/emulator';
 import { wecom, wecomCallbacks } from '../src/index.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const runs = Number(process.argv[2] ?? 20);
 const scale = Number(process.argv[3] ?? 50);
@@ -22,7 +23,6 @@ const plugin = wecom(
 const callbacks = wecomCallbacks(plugin);
 const emulator = await startWeComEmulator({ ...BOT, callbackUrl: await callbacks.listen(), limits: { pollIntervalMs: Math.max(5, Math.round(1000 / scale)), streamWindowMs: 6 * MINUTE, idleExpiryMs: MINUTE } });
 const cards = createProgressCards({ channels: [plugin], env: {}, logger: silentLogger });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const started = Date.now();
 const results = await Promise.all(

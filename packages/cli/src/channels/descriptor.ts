@@ -1,4 +1,5 @@
 import type { ChannelPlugin, Locale } from '@progresscard/core';
+import type { EnvVariable } from '@progresscard/core/plugin';
 
 /**
  * What the CLI knows about one channel, as data. Every channel-specific fact the CLI needs lives in
@@ -120,6 +121,12 @@ export interface ChannelDescriptor<Id extends string = string, Emulator extends 
   readonly real: {
     /** Variables that must be set and non-empty. */
     readonly requiredEnv: readonly string[];
+    /**
+     * The plugin's variables as data (`defineChannel`'s `env`): with them, `doctor` also checks apps
+     * 2, 3… configured with the suffix `_<n>` (`FEISHU_APP_ID_2`; see `appsFromEnv`).
+     */
+    // biome-ignore lint/suspicious/noExplicitAny: each plugin has its own config type; only names and flags are read.
+    readonly variables?: readonly EnvVariable<any>[];
     readonly optionalEnv: readonly OptionalEnvVar[];
     /**
      * The plugin for the real platform; call only when no required variable is missing.

@@ -49,6 +49,7 @@ export const dingtalkChannel: ChannelDescriptor<'dingtalk', DingTalkEmulator> = 
   },
   real: {
     requiredEnv: DINGTALK_ENV_VARIABLES.filter((variable) => variable.required).map((variable) => variable.name),
+    variables: DINGTALK_ENV_VARIABLES,
     optionalEnv: DINGTALK_ENV_VARIABLES.filter((variable) => !variable.required).map(({ name, hint }) => ({ name, hint })),
     plugin: (env, settings) => {
       try {

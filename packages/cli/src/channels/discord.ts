@@ -39,6 +39,7 @@ export const discordChannel: ChannelDescriptor<'discord', DiscordEmulator> = {
   },
   real: {
     requiredEnv: DISCORD_ENV_VARIABLES.filter((variable) => variable.required).map((variable) => variable.name),
+    variables: DISCORD_ENV_VARIABLES,
     optionalEnv: DISCORD_ENV_VARIABLES.filter((variable) => !variable.required).map(({ name, hint }) => ({ name, hint })),
     plugin: (env, settings) => {
       try {

@@ -63,6 +63,7 @@ export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
   },
   real: {
     requiredEnv: FEISHU_ENV_VARIABLES.filter((variable) => variable.required).map((variable) => variable.name),
+    variables: FEISHU_ENV_VARIABLES,
     optionalEnv: FEISHU_ENV_VARIABLES.filter((variable) => !variable.required).map(({ name, hint }) => ({ name, hint })),
     plugin: (env, settings) => {
       try {

@@ -44,6 +44,7 @@ export const teamsChannel: ChannelDescriptor<'teams', TeamsEmulator> = {
   },
   real: {
     requiredEnv: TEAMS_ENV_VARIABLES.filter((variable) => variable.required).map((variable) => variable.name),
+    variables: TEAMS_ENV_VARIABLES,
     optionalEnv: TEAMS_ENV_VARIABLES.filter((variable) => !variable.required).map(({ name, hint }) => ({ name, hint })),
     plugin: (env, settings) => {
       try {

@@ -44,6 +44,7 @@ export const telegramChannel: ChannelDescriptor<'telegram', TelegramEmulator> = 
   },
   real: {
     requiredEnv: TELEGRAM_ENV_VARIABLES.filter((variable) => variable.required).map((variable) => variable.name),
+    variables: TELEGRAM_ENV_VARIABLES,
     optionalEnv: TELEGRAM_ENV_VARIABLES.filter((variable) => !variable.required).map(({ name, hint }) => ({ name, hint })),
     plugin: (env, settings) => {
       try {

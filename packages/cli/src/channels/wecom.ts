@@ -44,6 +44,7 @@ export const wecomChannel: ChannelDescriptor<'wecom', WeComEmulator> = {
   },
   real: {
     requiredEnv: WECOM_ENV_VARIABLES.filter((variable) => variable.required).map((variable) => variable.name),
+    variables: WECOM_ENV_VARIABLES,
     optionalEnv: WECOM_ENV_VARIABLES.filter((variable) => !variable.required).map(({ name, hint }) => ({ name, hint })),
     plugin: (env, settings) => {
       try {

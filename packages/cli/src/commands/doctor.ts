@@ -1,4 +1,5 @@
-import type { AnyChannelPlugin } from '../channels/descriptor.js';
+import { appEnv } from '@progresscard/core';
+import type { AnyChannelDescriptor, AnyChannelPlugin, Env } from '../channels/descriptor.js';
 import { startEmulators } from '../channels/emulated.js';
 import { channelDescriptor, type ChannelId } from '../channels/index.js';
 import { checkChannel } from '../doctor/checks.js';
@@ -44,15 +45,18 @@ export async function doctorReport(options: DoctorOptions, io: CliIO): Promise<D
       const emulated = emulators?.channel(id);
       // With --emulator the emulator's variables stand in for the credentials; switches still come from the environment.
       const env = emulated ? { ...io.env, ...Object.fromEntries(emulated.env().map((line) => [line.name, line.value])) } : io.env;
-      const { checks, plan } = await checkChannel({
-        descriptor,
-        env,
-        send: options.send,
-        deliveryTimeoutMs: options.deliveryTimeoutMs ?? 30_000,
-        plugin: options.plugin,
-      });
-      const ok = checks.every((c) => c.status === 'pass' || c.status === 'warn');
-      channels.push({ channel: id, label: descriptor.label, ok, checks, ...(plan ? { plan } : {}) });
+      // Apps 2, 3… of the channel (`FEISHU_APP_ID_2`…): each is checked as a channel of its own.
+      const apps = emulated ? [env] : appsOf(descriptor, env);
+      for (const [index, app] of apps.entries()) {
+        const named = apps.length === 1 ? { channel: id, label: descriptor.label } : { channel: `${id}-app${index + 1}`, label: `${descriptor.label} app ${index + 1}` };
+        if (typeof app === 'string') {
+          channels.push({ ...named, ok: false, checks: [{ layer: 'config', status: 'fail', summary: app, details: [] }] });
+          continue;
+        }
+        const { checks, plan } = await checkChannel({ descriptor, env: app, send: options.send, deliveryTimeoutMs: options.deliveryTimeoutMs ?? 30_000, plugin: options.plugin });
+        const ok = checks.every((c) => c.status === 'pass' || c.status === 'warn');
+        channels.push({ ...named, ok, checks, ...(plan ? { plan } : {}) });
+      }
     }
     const warnings: DoctorWarning[] = channels.flatMap((c) =>
       c.checks.filter((check) => check.status === 'warn').map((check) => ({ channel: c.channel, layer: check.layer, message: check.summary })),
@@ -60,5 +64,22 @@ export async function doctorReport(options: DoctorOptions, io: CliIO): Promise<D
     return { ok: channels.every((c) => c.ok), mode: options.emulator ? 'emulator' : 'real', channels, warnings };
   } finally {
     await emulators?.close();
+  }
+}
+
+/**
+ * The environment of each app of a channel: app 1's is `env`; app n's (n ≥ 2, variables with the
+ * suffix `_<n>`, see `appsFromEnv`) is `env` as that app sees it, or a line naming the required
+ * variables it lacks (with their suffix).
+ */
+function appsOf(descriptor: AnyChannelDescriptor, env: Env): Array<Env | string> {
+  const variables = descriptor.real.variables;
+  const apps: Array<Env | string> = [env];
+  if (!variables) return apps;
+  for (let n = 2; ; n++) {
+    const seen = appEnv(variables, env, n);
+    if (!seen) return apps;
+    const missing = variables.filter((variable) => variable.required && !env[`${variable.name}_${n}`]?.trim()).map((variable) => `${variable.name}_${n}`);
+    apps.push(missing.length > 0 ? `missing ${missing.join(', ')} (app ${n} is configured: a variable with the suffix _${n} is set)` : (seen as Env));
   }
 }

@@ -12,6 +12,10 @@ export interface PlanOptions {
   readonly tickMs?: number;
   /** Processes sharing one app's budget (default 1). */
   readonly processes?: number;
+  /** Apps of each channel the cards are spread over (default 1). */
+  readonly apps?: number;
+  /** Runs with running tools to plan for: prints how many apps keep them fully fresh. */
+  readonly runs?: number;
   /** Typical run length, minutes (default 10). */
   readonly runMinutes?: number;
   /** Calls a month (default: the platform's known quota, e.g. DingTalk 5000). */
@@ -24,7 +28,8 @@ export interface PlanOptions {
 /**
  * `progresscard plan`: from each channel's declared budget windows and tick, how many runs with
  * running tools stay fully fresh, how stale cards get at 2×, 10×, 100× that load, and (with a
- * monthly quota) how many runs a month fit. Resolves with 0.
+ * monthly quota) how many runs a month fit; with `runs`, how many apps keep that many runs fresh.
+ * Resolves with 0.
  */
 export async function runPlan(options: PlanOptions, io: CliIO): Promise<number> {
   // The channel's own defaults come from its plugin; an emulator plugin is the cheapest way to build one.
@@ -39,6 +44,8 @@ export async function runPlan(options: PlanOptions, io: CliIO): Promise<number> 
         budget: settings.budget,
         tickMs: options.tickMs ?? settings.tickMs,
         processes: options.processes,
+        apps: options.apps,
+        runs: options.runs,
         runMs: options.runMinutes === undefined ? undefined : options.runMinutes * 60_000,
         monthlyQuota: options.monthlyQuota ?? plugin.switches?.monthlyQuota ?? descriptor.doctor.monthlyQuota,
         runCallCap: options.runCallCap ?? plugin.switches?.runCallCap,

@@ -1,4 +1,4 @@
-import { pacingIntervalMs, type BudgetWindow } from '@progresscard/core';
+import { pacingIntervalMs, type BudgetWindow } from '@progresscard/core/store';
 
 /**
  * Budget arithmetic for `progresscard plan` and `doctor`. Every figure comes from one number,
@@ -11,7 +11,9 @@ import { pacingIntervalMs, type BudgetWindow } from '@progresscard/core';
  * - a run with running tools needs one update per tick T, so fully fresh runs N = ⌊R × T⌋ (Feishu, T = 3 s: 49);
  * - at load L runs, each card refreshes every max(T, L ÷ R) seconds; staleness = that − T;
  * - calls per run ≈ duration ÷ T + 2 (the send and the final); runs per month = ⌊quota ÷ calls per run⌋;
- * - a per-run call cap C stretches the tick to duration ÷ (C − 2) for a run of that duration.
+ * - a per-run call cap C stretches the tick to duration ÷ (C − 2) for a run of that duration;
+ * - A apps of the channel (`appPool`, each its own budget) multiply the rate by A; N runs need
+ *   ⌈N ÷ fully fresh runs of one app⌉ apps to stay fully fresh (more when chats spread unevenly).
  */
 
 /**
@@ -41,6 +43,10 @@ export interface PlanInput {
   readonly tickMs: number;
   /** Processes sharing the app's budget (each with its own in-memory budget store): the rate is split. */
   readonly processes?: number;
+  /** Apps (bots) of the channel the cards are spread over (`appPool`), each with its own budget: the rate is multiplied (default 1). */
+  readonly apps?: number;
+  /** Runs with running tools to plan for (per process when `processes` > 1, as every figure here): the result says how many apps keep them fully fresh. */
+  readonly runs?: number;
   /** Typical run length for the quota figures, ms (default 10 minutes). */
   readonly runMs?: number;
   /** Platform calls per month (DingTalk standard org: 5000), if the platform meters them. */
@@ -71,6 +77,10 @@ export interface PlanResult {
   readonly allowedCallsPerSecond: number;
   readonly tickSeconds: number;
   readonly processes: number;
+  /** Apps the rate is summed over (see {@link PlanInput.apps}). */
+  readonly apps: number;
+  /** With {@link PlanInput.runs}: those runs, and the apps that keep them all fully fresh at the tick. */
+  readonly appsFor?: { readonly runs: number; readonly apps: number; readonly freshRunsPerApp: number };
   /** Runs with running tools that all refresh every tick. */
   readonly freshRuns: number;
   /** At 1×, 2×, 10× and 100× the fully fresh load. */
@@ -93,9 +103,12 @@ const round1 = (value: number) => Math.round(value * 10) / 10;
  */
 export function budgetPlan(input: PlanInput): PlanResult {
   const processes = input.processes ?? 1;
+  const apps = input.apps ?? 1;
   if (!(input.tickMs > 0)) throw new Error(`tickMs must be > 0, got ${input.tickMs}`);
   if (!(Number.isInteger(processes) && processes > 0)) throw new Error(`processes must be a positive integer, got ${processes}`);
-  const rate = pacedCallsPerSecond(input.budget) / processes;
+  if (!(Number.isInteger(apps) && apps > 0)) throw new Error(`apps must be a positive integer, got ${apps}`);
+  if (input.runs !== undefined && !(Number.isInteger(input.runs) && input.runs > 0)) throw new Error(`runs must be a positive integer, got ${input.runs}`);
+  const rate = (pacedCallsPerSecond(input.budget) * apps) / processes;
   const tick = input.tickMs / 1000;
   const freshRuns = Math.max(0, Math.floor(rate * tick + 1e-9));
   const base = Math.max(1, freshRuns);
@@ -108,11 +121,15 @@ export function budgetPlan(input: PlanInput): PlanResult {
   const per = input.callsPerOperation ?? { send: 1, update: 1, final: 1 };
   const callsPerRun = Math.ceil(runMs / input.tickMs) * per.update + per.send + per.final;
   const perMonth = (calls: number) => (input.monthlyQuota === undefined ? undefined : Math.floor(input.monthlyQuota / calls));
+  // One app's fully fresh runs (its processes sharing it): what a planned load is divided by.
+  const freshRunsPerApp = Math.floor((pacedCallsPerSecond(input.budget) / processes) * tick + 1e-9);
   const result: PlanResult = {
     callsPerSecond: round1(rate),
-    allowedCallsPerSecond: round1(sustainedCallsPerSecond(input.budget) / processes),
+    allowedCallsPerSecond: round1((sustainedCallsPerSecond(input.budget) * apps) / processes),
     tickSeconds: tick,
     processes,
+    apps,
+    ...(input.runs === undefined ? {} : { appsFor: { runs: input.runs, freshRunsPerApp, apps: freshRunsPerApp > 0 ? Math.ceil(input.runs / freshRunsPerApp) : Number.POSITIVE_INFINITY } }),
     freshRuns,
     load,
     callsPerRun,
@@ -137,11 +154,15 @@ function runFormula(plan: PlanResult): string {
 /** The plan as the lines `progresscard plan` prints. */
 export function formatPlan(label: string, plan: PlanResult): string {
   const lines = [
-    `${label}: ${plan.callsPerSecond} calls/s paced (of ${plan.allowedCallsPerSecond}/s allowed, less jitter margins)${plan.processes > 1 ? ` per process (${plan.processes} processes share the app)` : ''}, tick ${plan.tickSeconds} s`,
+    `${label}: ${plan.callsPerSecond} calls/s paced (of ${plan.allowedCallsPerSecond}/s allowed, less jitter margins)${plan.apps > 1 ? ` over ${plan.apps} apps` : ''}${plan.processes > 1 ? ` per process (${plan.processes} processes share ${plan.apps > 1 ? 'each' : 'the'} app)` : ''}, tick ${plan.tickSeconds} s`,
     `  fully fresh: ${plan.freshRuns} runs with running tools (⌊${plan.callsPerSecond} × ${plan.tickSeconds}⌋)`,
     ...plan.load.slice(1).map((l) => `  at ${l.factor}× (${l.runs} runs): each card refreshes every ${l.refreshEverySeconds} s (${l.staleSeconds} s stale)`),
     `  a ${plan.runMinutes}-minute run spends about ${plan.callsPerRun} calls (${runFormula(plan)})`,
   ];
+  if (plan.appsFor) {
+    const a = plan.appsFor;
+    lines.push(`  ${a.runs} runs with running tools need ${a.apps} app${a.apps === 1 ? '' : 's'} to stay fully fresh (⌈${a.runs} ÷ ${a.freshRunsPerApp} per app⌉; chats stick to one app each, so leave room for an uneven spread)`);
+  }
   if (plan.runsPerMonth !== undefined) lines.push(`  monthly quota allows about ${plan.runsPerMonth} such runs a month`);
   if (plan.capped) {
     const c = plan.capped;

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { isTerminalEvent, type AgentEvent, type CardStatus } from '@progresscard/core';
-import { bundledTraces, readTrace, TRACE_FORMATS, type TraceFormat } from '@progresscard/sources';
+import { bundledTraces, FORMAT_LABELS, readTrace, TRACE_FORMATS, type TraceFormat } from '@progresscard/sources';
 import { CliUsageError } from '../errors.js';
 import { EVENTS_FORMAT, looksLikeAgentEvent, readEventsFile } from './events-format.js';
 
@@ -11,6 +11,12 @@ import { EVENTS_FORMAT, looksLikeAgentEvent, readEventsFile } from './events-for
 export const FORMAT_CHOICES = ['auto', ...TRACE_FORMATS, EVENTS_FORMAT] as const;
 /** A `--format` value. */
 export type FormatChoice = (typeof FORMAT_CHOICES)[number];
+
+/** What each trace format `replay` reads is (the `--format` values but `auto`), in `--format` order: the help lists them from here. */
+export const FORMAT_DESCRIPTIONS: Readonly<Record<Exclude<FormatChoice, 'auto'>, string>> = {
+  ...FORMAT_LABELS,
+  [EVENTS_FORMAT]: 'progresscard events JSONL (what a product pushes into a card)',
+};
 
 /** One event with its card-time stamp and where it came from. */
 export interface TimedEvent {

@@ -8,6 +8,13 @@ import type { OpenRunState, WatchState } from './watch-state.js';
 /** Formats whose files record no run ending: a run ends after the file stays quiet (see `idleMs`). */
 const NO_RECORDED_ENDING: ReadonlySet<TraceFormat> = new Set(['claude-transcript', 'gemini-chat']);
 
+/**
+ * A run of a format that does record its ending (a Codex rollout's `task_complete`, …) but whose
+ * file got no new line for this many times `idleMs` (default 20 minutes) ends as cancelled, tools
+ * running or not: its agent stopped without writing the end (killed, crashed, the machine slept).
+ */
+export const STOPPED_AGENT_IDLE_FACTOR = 10;
+
 /** How often a file with a mirrored run is read again even without a change event, ms. */
 const RECHECK_MS = 2_000;
 
@@ -179,7 +186,8 @@ export class SessionFollower {
   /**
    * While a run is mirrored, the file is read again every {@link RECHECK_MS} (a change event may
    * have been coalesced away). A file without recorded endings ends its run once it stayed quiet
-   * for `idleMs` with no tool call running, as the replay ends it at the end of the file.
+   * for `idleMs` with no tool call running, as the replay ends it at the end of the file; a file
+   * with recorded endings ends it as cancelled after {@link STOPPED_AGENT_IDLE_FACTOR} × `idleMs`.
    */
   private armIdle(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
@@ -190,9 +198,15 @@ export class SessionFollower {
         const before = this.position?.offset;
         await this.read(this.position, false);
         if (this.position?.offset !== before || !this.current || !this.reader) return;
-        const quiet = Date.now() - this.lastGrowthAt >= this.deps.idleMs;
+        const quietMs = Date.now() - this.lastGrowthAt;
+        if (!NO_RECORDED_ENDING.has(this.reader.format)) {
+          if (quietMs < this.deps.idleMs * STOPPED_AGENT_IDLE_FACTOR) return;
+          this.closeRun(`the session wrote nothing for ${Math.round(quietMs / 1000)} s: its agent stopped without recording the run's end`);
+          await this.save();
+          return;
+        }
         const running = [...this.current.cards.values()].some((card) => card.view().hasRunningTools);
-        if (!NO_RECORDED_ENDING.has(this.reader.format) || !quiet || running) return;
+        if (quietMs < this.deps.idleMs || running) return;
         for (const item of this.reader.end()) this.handle(item);
         await this.save();
       });

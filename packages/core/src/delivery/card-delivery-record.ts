@@ -134,7 +134,7 @@ export class CardDeliveryRecord {
   private callCount = 0;
 
   constructor(readonly card: DeliverableCard, minIntervalMs: number, lateApplyWindowMs = 0) {
-    this.flushQueue = new FlushQueue(minIntervalMs);
+    this.flushQueue = new FlushQueue(minIntervalMs, CHANGE_RANK.text);
     this.lateCalls = new LateCallFence(lateApplyWindowMs);
     this.parts = new ContinuationParts(() => this.sendKey);
   }

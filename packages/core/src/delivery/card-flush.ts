@@ -143,7 +143,7 @@ export class CardFlush {
       const replaces = replacing ? record.message : undefined;
       const request = { target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing, final, images, extraCalls, ...(replaces && { replaces }) };
       return transport.send(replyToMessage ? { ...request, replyToMessage } : request);
-    });
+    }, call === 'update');
     if (!result.ok) {
       const { failure } = result;
       if (failure.kind !== 'auth') record.credentialsPassed();

@@ -1,5 +1,5 @@
 import { isTerminalStatus, type CardView } from '../card/view.js';
-import type { BudgetedCall, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
+import type { BudgetedCall, CallFailureKind, ChannelPlugin, ChannelSettings } from '../plugin/contract.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import { CallPipeline } from './calls/call-pipeline.js';
@@ -69,6 +69,8 @@ export class ChannelDispatcher {
   private readonly pump: FlushPump<CardDeliveryRecord>;
   /** The channel's budgets: keys per call, slots, the arrival delay. */
   private readonly budget: ChannelBudget;
+  /** Makes every platform call of the channel through its call chain. */
+  private readonly calls: CallPipeline;
   private readonly counters = { sent: 0, updated: 0, failed: 0, rateLimited: 0, unchanged: 0 };
   /** Writes delivery state to the card store. */
   private readonly store: CardStoreWriter;
@@ -117,6 +119,7 @@ export class ChannelDispatcher {
     );
     const probes = new OutageProbes(plugin.id, clock, logger, retry, (record) => this.pump.request(record, CHANGE_RANK.structural));
     const calls = new CallPipeline({ plugin, settings, clock, budget, observers, stop, probes, counters });
+    this.calls = calls;
     const credentialProbes = new CredentialProbes({
       channel: plugin.id,
       clock,
@@ -133,7 +136,7 @@ export class ChannelDispatcher {
     });
     this.credentialProbes = credentialProbes;
     stop.onLift(() => credentialProbes.lifted());
-    const failures = new FailureHandling({ plugin, settings, clock, logger, retry, budget, stop, refusedOperations, probes, credentialProbes, ladder, counters });
+    const failures = new FailureHandling({ plugin, settings, clock, logger, retry, budget, stop, refusedOperations, probes, credentialProbes, ladder, counters, through: calls.through });
     const continuations = new ContinuationDispatch({ plugin, clock, logger, budget, calls, failures, ladder, store });
     this.streams = new StreamDispatch({ plugin, clock, logger, budget, calls, failures, store, wake: (record) => this.markDirty(record, 'elapsed') });
     // A stream that holds the whole answer leaves no continuation parts to report (Slack: a 30 000-character
@@ -150,6 +153,14 @@ export class ChannelDispatcher {
    */
   get hasRoom(): boolean {
     return this.pump.backlog <= this.budget.roomyBacklog;
+  }
+
+  /**
+   * Makes one call outside the card flushes (a completion ping, a count of messages, an upload)
+   * through the channel's call chain: bounded by its timeout. Rejects with the call's error.
+   */
+  platformCall<T>(call: () => Promise<T>, kind: 'reply' | 'read' | 'upload'): Promise<T> {
+    return this.calls.through(call, { kind });
   }
 
   /** Waits for a budget slot for one call made outside the card flushes (e.g. a completion ping). */
@@ -177,6 +188,11 @@ export class ChannelDispatcher {
     // this one died delivers it (only a card stored already: its lease is then held).
     if (change === 'terminal' && this.deps.leases.holds(record.card.id)) this.store.put(record, record.card.view());
     this.pump.request(record, CHANGE_RANK[change], change === 'terminal');
+  }
+
+  /** The failure kind that stopped the channel (`auth`, `quota`), or undefined while it runs. */
+  get stoppedBy(): CallFailureKind | undefined {
+    return this.stop.stoppedBy;
   }
 
   /** Counters since the channel was created. */

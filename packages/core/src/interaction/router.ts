@@ -86,14 +86,23 @@ export class InteractionRouter {
   private readonly decided = new Map<string, { by: string | undefined; locale: Locale }>();
   private readonly replies = new Map<string, ClickReply>();
   private readonly listening = new Map<InteractivePlugin, Promise<boolean>>();
+  /**
+   * Settles once clicks that other processes hand to this one reach it (the relay listens under
+   * this composition's owner id; with Redis, once its channel is subscribed), or once that failed
+   * (logged). Never rejects. A process claims a card's lease only after it: a click forwarded to
+   * the new owner must find it listening.
+   */
+  readonly relayListening: Promise<void>;
 
   constructor(
     private readonly logger: Logger,
     private readonly routing?: ClickRouting,
   ) {
-    routing?.relay.listen(routing.owner, async (click) => this.handleHere(click)).catch((error: unknown) => {
-      this.logger.error(`clicks of other processes cannot reach this one: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    this.relayListening = routing
+      ? routing.relay.listen(routing.owner, async (click) => this.handleHere(click)).catch((error: unknown) => {
+          this.logger.error(`clicks of other processes cannot reach this one: ${error instanceof Error ? error.message : String(error)}`);
+        })
+      : Promise.resolve();
   }
 
   /** Registers an open question (or, with id `stop`, a Stop button). */

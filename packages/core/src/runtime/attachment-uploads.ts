@@ -1,6 +1,6 @@
 import type { CardAttachment } from '../card/attachments.js';
 import type { CardState } from '../card/card-state.js';
-import { DEFAULT_CALL_TIMEOUT_MS, classifyCallError, withCallTimeout } from '../delivery/calls/call-timeout.js';
+import { classifyCallError } from '../delivery/calls/call-timeout.js';
 import type { ChannelDispatcher } from '../delivery/channel-dispatcher.js';
 import type { MessageRef } from '../plugin/contract.js';
 import type { Logger } from '../shared/logger.js';
@@ -63,8 +63,7 @@ export class AttachmentUploads {
         try {
           await channel.acquire({ kind: 'send', target, ...(this.deps.message() ? { replyTo: this.deps.message() } : {}) });
           const request = { message: this.deps.message(), target, path: file.path, name: file.name, idempotencyKey: `${cardId}-${file.id}` };
-          const timeoutMs = channel.settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-          const attached = await withCallTimeout(() => attach.call(transport, request), timeoutMs);
+          const attached = await channel.platformCall(() => attach.call(transport, request), 'upload');
           outcome = attached.url ? { url: attached.url } : {};
           break;
         } catch (error) {

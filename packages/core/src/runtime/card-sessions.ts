@@ -1,6 +1,5 @@
 import type { StoredCard } from '../delivery/durable/card-store.js';
 import type { ChannelRegistry } from '../delivery/channel-registry.js';
-import { DEFAULT_CALL_TIMEOUT_MS } from '../delivery/calls/call-timeout.js';
 import type { InteractionRouter } from '../interaction/router.js';
 import { DEFAULT_FEATURE_SWITCHES } from '../plugin/kit/switches.js';
 import type { Clock } from '../shared/clock.js';
@@ -47,7 +46,7 @@ export class CardSessions {
           plugin,
           settings: (plugin.switches ?? DEFAULT_FEATURE_SWITCHES).completionPing,
           acquire: (call) => registry.channel(plugin.id).acquire(call),
-          callTimeoutMs: () => registry.channel(plugin.id).settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+          platformCall: (call, kind) => registry.channel(plugin.id).platformCall(call, kind),
           logger,
         }),
       ]),

@@ -7,7 +7,7 @@ import { statusLabel } from '../plugin/kit/status.js';
 import { oneLine } from '../card/format/text.js';
 import type { CompletionPingSwitch } from '../plugin/contract.js';
 import type { Logger } from '../shared/logger.js';
-import { DEFAULT_CALL_TIMEOUT_MS, classifyCallError, withCallTimeout } from '../delivery/calls/call-timeout.js';
+import { classifyCallError } from '../delivery/calls/call-timeout.js';
 
 /** Why a finished card got no completion ping (or `sent`). */
 export type CompletionPingOutcome =
@@ -45,8 +45,8 @@ export interface CompletionPingDeps {
   readonly logger: Logger;
   /** Waits `ms` before the one retry (timers, so fake time drives it in tests). */
   readonly sleep?: (ms: number) => Promise<void>;
-  /** How long the reply may take before it is given up (the channel's `callTimeoutMs`; default `DEFAULT_CALL_TIMEOUT_MS`). */
-  readonly callTimeoutMs?: () => number;
+  /** Makes one platform call through the channel's call chain (bounded by its `callTimeoutMs`); rejects with the call's error. */
+  readonly platformCall: <T>(call: () => Promise<T>, kind: 'reply' | 'read') => Promise<T>;
 }
 
 /** The card as the pinger sees it once its final settled. */
@@ -109,7 +109,7 @@ export class CompletionPinger {
     for (let attempt = 1; attempt <= 2; attempt++) {
       try {
         await this.deps.acquire({ kind: 'send', target: card.target, replyTo: final.message });
-        await withCallTimeout(() => reply.call(plugin.transport, request), this.deps.callTimeoutMs?.() ?? DEFAULT_CALL_TIMEOUT_MS);
+        await this.deps.platformCall(() => reply.call(plugin.transport, request), 'reply');
         return 'sent';
       } catch (error) {
         const failure = classifyCallError(plugin.transport, error);
@@ -140,7 +140,7 @@ export class CompletionPinger {
     if (!count) return undefined;
     try {
       await this.deps.acquire({ kind: 'update', target: card.target, message });
-      const after = await withCallTimeout(() => count.call(plugin.transport, { message, target: card.target, atMost }), this.deps.callTimeoutMs?.() ?? DEFAULT_CALL_TIMEOUT_MS);
+      const after = await this.deps.platformCall(() => count.call(plugin.transport, { message, target: card.target, atMost }), 'read');
       return Number.isFinite(after) ? after : undefined;
     } catch (error) {
       const failure = classifyCallError(plugin.transport, error);

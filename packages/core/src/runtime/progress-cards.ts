@@ -8,6 +8,7 @@ import type { ChannelStats } from '../delivery/channel-dispatcher.js';
 import type { DeliveryListener } from '../delivery/delivery-observers.js';
 import type { RetrySettings } from '../delivery/failures/retry-settings.js';
 import type { ChannelPlugin, ChannelSettings, ClickReply, Requester } from '../plugin/contract.js';
+import type { AppPool } from '../plugin/app-pool.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { OpenCardOptions, ProgressCard } from './progress-card.js';
@@ -32,9 +33,13 @@ export interface ProgressCardsStore {
 
 /** Options of `createProgressCards`. */
 export interface ProgressCardsOptions {
-  /** The channels cards can be opened on, e.g. `[feishu(cfg), dingtalk(cfg)]` (default: those the parent registers). */
+  /**
+   * The channels cards can be opened on, e.g. `[feishu(cfg), dingtalk(cfg)]` (default: those the
+   * parent registers). An {@link AppPool} (`appPool([feishu(app1), feishu(app2)])`) is one channel
+   * over several apps: cards are opened on its id and each goes through one app, sticky per chat.
+   */
   // biome-ignore lint/suspicious/noExplicitAny: each channel has its own payload and target types; the core passes them through without looking inside.
-  readonly channels: readonly ChannelPlugin<any, any>[];
+  readonly channels: readonly (ChannelPlugin<any, any> | AppPool<any, any>)[];
   /** Time source (default the parent's, else the wall clock). */
   readonly clock?: Clock;
   /** Where warnings go (default the parent's, else stderr). */
@@ -121,14 +126,22 @@ export interface ProgressCards {
    * Continues a run whose process stopped (a restart, a crash): finds its open card in the card
    * store, waits until its owner's lease expired (at most one lease), claims it and returns a card
    * that updates the same message. Running tool calls keep their original start times; later
-   * events update that message. Events from before the restart are not replayed.
+   * events update that message. Events from before the restart are not replayed. With a shared
+   * click relay (`store.clicks`), it claims the card only once this process listens for the clicks
+   * other processes hand it, so a click on the card's buttons right after it resolved is answered.
    * @throws Error (as a rejection) when no open card of `runId` is stored, its channel is not in this
    *   composition, a live process keeps renewing its lease, or the composition was shut down.
    */
   resume(runId: string, options?: Pick<OpenOptions, 'requester'>): Promise<ProgressCard>;
-  /** Effective settings of a channel (defaults ← config ← env). @throws Error naming an unknown channel id. */
+  /**
+   * Effective settings of a channel (defaults ← config ← env); of an app pool's id, its first app's
+   * (each app also answers by its own id, `feishu-app2`). @throws Error naming an unknown channel id.
+   */
   settings(channelId: string): ChannelSettings;
-  /** Call counters of a channel since the composition was created. @throws Error naming an unknown channel id. */
+  /**
+   * Call counters of a channel since the composition was created; of an app pool's id, summed over
+   * its apps (each app also answers by its own id). @throws Error naming an unknown channel id.
+   */
   stats(channelId: string): ChannelStats;
   /** Open cards, timers and calls in flight right now. */
   diagnostics(): ProgressCardsDiagnostics;

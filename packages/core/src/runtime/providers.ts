@@ -13,7 +13,6 @@ import { isTerminalStatus } from '../card/view.js';
 import type { ChannelPlugin } from '../plugin/contract.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { consoleLogger, type Logger } from '../shared/logger.js';
-import { capCallsPerMessage } from '../delivery/calls/call-cap.js';
 import { CardSessions } from './card-sessions.js';
 import { Takeover } from './takeover.js';
 import type { StallSettings } from './stall-watch.js';
@@ -131,14 +130,8 @@ export function registerProviders(container: DependencyContainer, options: Provi
       leases: c.resolve(SERVICES.Leases),
     });
     const plugins = c.isRegistered(TOKENS.ChannelPlugin, true) ? c.resolveAll(TOKENS.ChannelPlugin) : [];
-    const cardClock = c.resolve(TOKENS.Clock);
-    for (const given of plugins) {
-      // A channel with a per-message call cap gets its transport wrapped before the registry sees it;
-      // the cap stretches the channel's tick as the message nears it.
-      const cap = given.switches?.runCallCap;
-      const tickMs = (): number => registry.channel(given.id).settings.tickMs;
-      registry.addChannel(cap ? { ...given, transport: capCallsPerMessage(given.transport, cap, tickMs, cardClock) } : given);
-    }
+    // A channel's per-message call cap (`runCallCap`) is a link of its call chain (`delivery/calls/`).
+    for (const given of plugins) registry.addChannel(given);
     return registry;
   });
   factory(container, SERVICES.Lifecycle, () => ({ shutDown: false }));
@@ -169,6 +162,7 @@ export function registerProviders(container: DependencyContainer, options: Provi
       orphanGraceMs: settings.orphanGraceMs,
       durable: settings.durable,
       isShutDown: () => lifecycle.shutDown,
+      relayListening: c.resolve(SERVICES.Interactions).relayListening,
     });
   });
 }

@@ -27,6 +27,12 @@ export interface TakeoverDeps {
   readonly durable: boolean;
   /** True once the composition was shut down. */
   readonly isShutDown: () => boolean;
+  /**
+   * Settles once clicks other processes forward to this composition reach it
+   * (`InteractionRouter.relayListening`): a card is claimed only after it, so that a click on a
+   * resumed card's buttons is never forwarded to an owner that does not listen yet.
+   */
+  readonly relayListening: Promise<void>;
 }
 
 /**
@@ -86,6 +92,7 @@ export class Takeover {
     if (!stored) throw new Error(`${named}: no open card of this run in the card store`);
     registry.channel(stored.channelId);
     if (this.claimed.has(stored.cardId) || sessions.hasRun(runId)) throw new Error(`${named}: the run is already open in this composition`);
+    await this.deps.relayListening;
     let lease = await this.claim(stored);
     if (!lease) {
       // Its owner may have stopped without our knowing yet: wait for the lease to run out once.

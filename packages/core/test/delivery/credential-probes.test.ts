@@ -1,15 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, type CallFailure, type Logger } from '../../src/index.js';
+import { createProgressCards, memoryChannel, type CallFailure } from '../../src/index.js';
+import { recordingLogger } from '../../src/testing/index.js';
 import { settle } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());
-
-/** A logger that keeps its warn and error lines. */
-function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const keep = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
-  return { lines, debug: () => undefined, warn: keep('warn'), error: keep('error') };
-}
 
 class Refused extends Error {
   readonly failure: CallFailure = { kind: 'auth', detail: 'HTTP 400 code 10015: app secret rotated' };
@@ -47,7 +41,7 @@ describe('credentials refused for a window after they had worked (a rotated secr
     vi.useFakeTimers({ now: 1_700_000_000_000 });
     const t0 = Date.now();
     const platform = rotatingSecretPlatform(t0 + 5000, 60_000);
-    const logger = recordingLogger();
+    const logger = recordingLogger({ levels: ['warn', 'error'] });
     const cards = createProgressCards({ channels: [platform.plugin], logger, env: {} });
     const first = cards.open('memory');
     const second = cards.open('memory');

@@ -1,15 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, type Logger } from '../../src/index.js';
+import { createProgressCards, memoryChannel } from '../../src/index.js';
+import { recordingLogger } from '../../src/testing/index.js';
 import { settle } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());
-
-/** A logger that keeps its warn and error lines. */
-function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const keep = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
-  return { lines, debug: () => undefined, warn: keep('warn'), error: keep('error') };
-}
 
 const NO_UPDATE_SCOPE = { kind: 'missing-scope', scope: 'im:message:update', detail: 'HTTP 400 code 99991672: One of the following scopes is required: [im:message:update]' } as const;
 const NO_SEND_SCOPE = { kind: 'missing-scope', scope: 'chat:write', detail: 'missing_scope' } as const;
@@ -17,7 +11,7 @@ const NO_SEND_SCOPE = { kind: 'missing-scope', scope: 'chat:write', detail: 'mis
 function compose() {
   vi.useFakeTimers({ now: 1_700_000_000_000 });
   const channel = memoryChannel();
-  const logger = recordingLogger();
+  const logger = recordingLogger({ levels: ['warn', 'error'] });
   const cards = createProgressCards({ channels: [channel], logger, env: {} });
   return { channel, cards, logger };
 }
@@ -87,7 +81,7 @@ describe('a missing permission scope', () => {
       },
       classify: (error: unknown) => (error === refusal ? ({ kind: 'missing-scope', scope: 'im:message:send_as_bot', detail: '99991672' } as const) : channel.transport.classify(error)),
     };
-    const logger = recordingLogger();
+    const logger = recordingLogger({ levels: ['warn', 'error'] });
     const cards = createProgressCards({ channels: [{ ...channel, transport }], logger, env: {} });
     for (const n of [1, 2, 3]) {
       const card = cards.open('memory');

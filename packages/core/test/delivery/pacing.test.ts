@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InMemoryBudgetStore, TOKENS, createContainer, createProgressCards, memoryChannel, silentLogger, type BudgetStore, type SlotRequest } from '../../src/index.js';
+import { InMemoryBudgetStore, TOKENS, createContainer, createProgressCards, memoryChannel, silentLogger, type BudgetStore } from '../../src/index.js';
+import type { SlotRequest } from '../../src/store/index.js';
 import type { BudgetedCall, BudgetWindow } from '../../src/plugin/contract.js';
 import { settle } from '../helpers.js';
 

@@ -1,15 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, type Logger } from '../../src/index.js';
+import { createProgressCards, memoryChannel } from '../../src/index.js';
+import { recordingLogger } from '../../src/testing/index.js';
 import { settle } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());
-
-/** A logger that keeps its warn and error lines (debug lines are tracing, not operator-facing). */
-function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const keep = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
-  return { lines, debug: () => undefined, warn: keep('warn'), error: keep('error') };
-}
 
 const WRONG_SECRET = { kind: 'auth', detail: 'HTTP 400 code 10015: wrong app secret' } as const;
 
@@ -19,7 +13,7 @@ function compose() {
   const channel = memoryChannel();
   let refreshes = 0;
   const plugin = { ...channel, transport: { ...channel.transport, refreshAuth: async () => void refreshes++ } };
-  const logger = recordingLogger();
+  const logger = recordingLogger({ levels: ['warn', 'error'] });
   const cards = createProgressCards({ channels: [plugin], logger, env: {} });
   return { channel, cards, logger, refreshes: () => refreshes };
 }

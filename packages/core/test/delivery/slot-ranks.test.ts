@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createContainer, createProgressCards, InMemoryBudgetStore, memoryChannel, silentLogger, TOKENS, type MemoryChannel, type SlotRank } from '../../src/index.js';
+import { createContainer, createProgressCards, InMemoryBudgetStore, memoryChannel, silentLogger, TOKENS, type MemoryChannel } from '../../src/index.js';
+import type { SlotRank } from '../../src/store/index.js';
 import type { BudgetWindow } from '../../src/plugin/contract.js';
 import { maxCallsInWindow } from '../../src/testing/index.js';
 import { settle } from '../helpers.js';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createContainer, createProgressCards, InMemoryBudgetStore, InMemoryCardStore, memoryChannel, silentLogger, TOKENS, type BudgetStore, type Clock, type SlotRequest, type StoredCard, type Tickable, type Ticker } from '../../src/index.js';
+import { createContainer, createProgressCards, InMemoryBudgetStore, InMemoryCardStore, memoryChannel, silentLogger, TOKENS, type BudgetStore, type Clock, type Tickable, type Ticker } from '../../src/index.js';
+import type { SlotRequest, StoredCard } from '../../src/store/index.js';
 import { settle } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());

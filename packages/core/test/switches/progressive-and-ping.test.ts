@@ -123,6 +123,22 @@ describe('per-message call cap', () => {
     expect(gaps.at(-1)!).toBeGreaterThan(gaps[0]!);
   });
 
+  it('an update the cap holds back is no call: delivery events count only the calls the platform received', async () => {
+    const { channel, cards } = compose({ switches: { runCallCap: 10 } });
+    const reported: string[] = [];
+    cards.on('delivery', (event) => reported.push(event.call));
+    const card = cards.open('memory');
+    card.start({ title: 'capped' });
+    card.toolStarted('c1', 'shell', { command: 'sleep 600' });
+    await settle(600_000);
+    card.complete('finished');
+    await settle(20_000);
+    expect((await card.finalDelivery).ok).toBe(true);
+    const received = channel.calls.filter((call) => !call.failure);
+    expect(received.length).toBeLessThanOrEqual(10);
+    expect(reported).toHaveLength(received.length);
+  });
+
   it('tickStretch is 1 until half the cap is spent and infinite when only the final call is left', () => {
     expect(tickStretch(0, 40)).toBe(1);
     expect(tickStretch(19, 40)).toBe(1);

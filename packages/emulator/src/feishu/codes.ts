@@ -9,6 +9,8 @@ export const FEISHU_ROUTES = {
   create: 'im.message.create',
   reply: 'im.message.reply',
   patch: 'im.message.patch',
+  /** `DELETE /open-apis/im/v1/messages/:message_id`: recall (https://open.feishu.cn/document/server-docs/im-v1/message/delete). */
+  recall: 'im.message.delete',
   /** `GET /open-apis/im/v1/messages` (https://open.feishu.cn/document/server-docs/im-v1/message/list). */
   list: 'im.message.list',
   /** `POST /open-apis/cardkit/v1/cards` (https://open.larksuite.com/document/uAjLw4CM/ukTMukTMukTM/cardkit-v1/card/create). */
@@ -60,6 +62,10 @@ export const FeishuErrors = {
   contentTooLong: () => business(230025, 'The length of the message content reaches its limit.'),
   /** 230027: e.g. patching a message another app sent. */
   noPermission: () => business(230027, 'Lack of necessary permissions.'),
+  /** 230009: a bot recalls its own messages within the tenant's recall window only (default 24 hours; message/delete doc). */
+  recallTooOld: () => business(230009, 'Message can only be recalled within one days.'),
+  /** 230026: a bot may recall only messages it sent (message/delete doc). */
+  noRecallPermission: () => business(230026, 'No permission to recall this message.'),
   /** 230031: messages can be updated for 14 days only. */
   tooOld: () => business(230031, 'Message can only be modified within 14 days after sending.'),
   /** 230034: receive_id does not fit receive_id_type. */

@@ -17,6 +17,7 @@ export const DEFAULT_FEISHU_LIMITS: FeishuLimits = {
   messageUpdateWindows: [{ limit: 5, intervalMs: 1000 }],
   chatSendWindows: [{ limit: 5, intervalMs: 1000 }],
   editWindowMs: 14 * 24 * 60 * 60 * 1000,
+  recallWindowMs: 24 * 60 * 60 * 1000,
   uuidWindowMs: 60 * 60 * 1000,
   cardOperationWindows: [{ limit: 10, intervalMs: 1000 }],
   streamingWindowMs: 10 * 60 * 1000,
@@ -44,7 +45,7 @@ export function resolveOptions(options: FeishuEmulatorOptions) {
   const authErrorStatus = options.authErrorStatus ?? 400;
   if (authErrorStatus !== 400 && authErrorStatus !== 401) throw bad('authErrorStatus', authErrorStatus, 'must be 400 or 401');
   const limits: FeishuLimits = { ...DEFAULT_FEISHU_LIMITS, ...options.limits };
-  for (const key of ['maxCardBytes', 'maxTextBytes', 'maxElements', 'maxTablesPerMarkdown', 'maxTablesPerCard', 'editWindowMs', 'uuidWindowMs', 'streamingWindowMs', 'entityLifetimeMs'] as const) {
+  for (const key of ['maxCardBytes', 'maxTextBytes', 'maxElements', 'maxTablesPerMarkdown', 'maxTablesPerCard', 'editWindowMs', 'recallWindowMs', 'uuidWindowMs', 'streamingWindowMs', 'entityLifetimeMs'] as const) {
     if (!Number.isFinite(limits[key]) || limits[key] < 0) throw bad(`limits.${key}`, limits[key], 'must be a number ≥ 0');
   }
   return {

@@ -192,4 +192,19 @@ export function mountMessageRoutes(app: Hono, ctx: FeishuContext): void {
       return { ok: true, key: messageId, card: checked.value.card, change: 'updated', fields: { data: {} } };
     });
   });
+
+  // Recall: a bot recalls a message it sent, within the tenant's recall window (message/delete doc).
+  app.delete('/open-apis/im/v1/messages/:message_id', (c) => {
+    const messageId = c.req.param('message_id');
+    return runCall(ctx, c, { route: FEISHU_ROUTES.recall, auth: true, key: messageId }, ({ appId }) => {
+      const message = ctx.messages.get(messageId);
+      if (!message) return reject(FeishuErrors.invalidParam(`message_id ${messageId} not found`), messageId);
+      if (message.senderAppId !== appId) return reject(FeishuErrors.noRecallPermission(), messageId);
+      const gone = goneError(message);
+      if (gone) return reject(gone, messageId);
+      if (ctx.clock() - message.createdAt >= ctx.limits.recallWindowMs) return reject(FeishuErrors.recallTooOld(), messageId);
+      ctx.messages.transition(messageId, 'recalled');
+      return { ok: true, key: messageId, change: 'recalled', fields: { data: {} } };
+    });
+  });
 }

@@ -21,6 +21,11 @@ export interface FeishuLimits extends CardLimits {
   readonly chatSendWindows: readonly LimitWindow[];
   /** Messages can be patched for 14 days (ms) → 230031. */
   readonly editWindowMs: number;
+  /**
+   * A bot recalls its own messages for this long (ms; the tenant admin's setting, default 24 hours)
+   * → 230009 after (https://open.feishu.cn/document/server-docs/im-v1/message/delete).
+   */
+  readonly recallWindowMs: number;
   /** Same `uuid` within 1 h (ms) → the same message. */
   readonly uuidWindowMs: number;
   /**

@@ -120,7 +120,15 @@ export function layoutCard(view: CardView, options: CardRenderOptions): CardLayo
   const locale = options.locale ?? view.locale;
   const texts = CARD_TEXTS[locale];
   const limits = options.limits ?? FEISHU_GUARD_LIMITS;
-  const answer = prepareAgentMarkdown(view.answer, limits.maxTables);
+  const terminal = isTerminalStatus(view.status);
+  const followUp = terminal && options.overflow === 'follow-up';
+  const maxContinuations = options.maxContinuationCards ?? 4;
+  // Only the start of the answer the cards can hold is prepared and measured: every character of it takes
+  // at least a byte of a card, so the cards never hold more than their byte limits in characters. The rest
+  // is only counted (a 200 000-character answer once took half a second to render, issue 30).
+  const window = answerWindow(view.answer, limits.maxContentBytes * (followUp ? 1 + maxContinuations : 1));
+  const answer = prepareAgentMarkdown(window.text, limits.maxTables);
+  const leftOver = window.leftOver;
   const thinking = prepareAgentMarkdown(tail(view.thinking, MAX_THINKING_CHARS), limits.maxTables - answer.tables);
   const parts: Parts = {
     view,
@@ -131,19 +139,29 @@ export function layoutCard(view: CardView, options: CardRenderOptions): CardLayo
     thinking: thinking.text,
     options,
   };
-  const terminal = isTerminalStatus(view.status);
-  const followUp = terminal && options.overflow === 'follow-up';
-  const total = answer.text.length;
+  const total = answer.text.length + leftOver;
   // Sized with the longest notice, so the real (shorter or equal) one fits too.
   const longestNotice = terminal ? texts.truncated(total, total, followUp ? 9 : 0) : texts.truncatedRunning(total, total);
   for (const level of [0, 1, 2] as const) {
     const fitted = fitText(answer.text, (cut) => build(parts, cut ? cut.text : answer.text, cut ? longestNotice : undefined, level), limits);
     if (!fitted) continue;
-    if (!fitted.cut) return { card: fitted.card, continuations: [] };
-    return finish(parts, answer.text, fitted.cut, level, followUp, limits);
+    if (!fitted.cut && leftOver === 0) return { card: fitted.card, continuations: [] };
+    const cut = fitted.cut ?? { text: answer.text, consumed: answer.text.length, truncated: true };
+    return finish(parts, answer.text, cut, level, followUp, limits, leftOver);
   }
   // Unreachable with the bounded parts above; keep the promise of a valid card anyway.
   return { card: build({ ...parts, thinking: '' }, '', texts.truncated(0, total, 0), 2), continuations: [] };
+}
+
+/**
+ * The first `maxChars` UTF-16 units of `answer` (never half a surrogate pair) and how many were left
+ * out. A cut inside a code fence or a table is harmless: the cards never reach it, and the notices count the rest.
+ */
+function answerWindow(answer: string, maxChars: number): { text: string; leftOver: number } {
+  if (answer.length <= maxChars) return { text: answer, leftOver: 0 };
+  const code = answer.charCodeAt(maxChars - 1);
+  const end = code >= 0xd800 && code <= 0xdbff ? maxChars - 1 : maxChars;
+  return { text: answer.slice(0, end), leftOver: answer.length - end };
 }
 
 /** The main card of {@link layoutCard}. */
@@ -151,13 +169,14 @@ export function renderCard(view: CardView, options: CardRenderOptions): FeishuCa
   return layoutCard(view, options).card;
 }
 
-function finish(p: Parts, answer: string, cut: Truncated, level: Level, followUp: boolean, limits: GuardLimits): CardLayout {
+function finish(p: Parts, answer: string, cut: Truncated, level: Level, followUp: boolean, limits: GuardLimits, leftOver: number): CardLayout {
   const { texts } = p;
   const terminal = isTerminalStatus(p.view.status);
   const shown = cut.consumed;
   const continuation = followUp
-    ? renderContinuation(answer, cut, { title: p.title, texts, max: p.options.maxContinuationCards ?? 4, limits })
+    ? renderContinuation(answer, cut, { title: p.title, texts, max: p.options.maxContinuationCards ?? 4, limits, leftOver })
     : [];
-  const notice = terminal ? texts.truncated(shown, answer.length, continuation.length) : texts.truncatedRunning(shown, answer.length);
+  const total = answer.length + leftOver;
+  const notice = terminal ? texts.truncated(shown, total, continuation.length) : texts.truncatedRunning(shown, total);
   return { card: build(p, cut.text, notice, level), continuations: continuation };
 }

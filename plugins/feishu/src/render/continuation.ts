@@ -12,6 +12,8 @@ export interface ContinuationOptions {
   /** Follow-up cards at most. */
   readonly max: number;
   readonly limits: GuardLimits;
+  /** Characters after the end of `answer` that no card holds (the renderer prepared only the start of a long answer). */
+  readonly leftOver?: number;
 }
 
 function card(title: string, texts: CardTexts, part: number, content: string, notice?: string): FeishuCard {
@@ -32,26 +34,29 @@ function card(title: string, texts: CardTexts, part: number, content: string, no
 /**
  * Splits the part of an (already escaped, table-limited) answer after `firstCut` into follow-up
  * cards that each fit the limits. A code fence cut open is closed at the end of one card and
- * reopened at the start of the next. When `max` cards are not enough, the last one says how much
- * was left out.
+ * reopened at the start of the next. When `max` cards are not enough, or `leftOver` characters
+ * follow the answer, the last one says how much was left out.
  */
 export function renderContinuation(answer: string, firstCut: Truncated, o: ContinuationOptions): FeishuCard[] {
   const cards: FeishuCard[] = [];
+  const leftOver = o.leftOver ?? 0;
   let rest = answer.slice(firstCut.consumed).replace(/^\n+/, '');
   let reopen = firstCut.reopen;
   while (rest.trim() !== '' && cards.length < o.max) {
     const text = reopen !== undefined ? `${reopen}\n${rest}` : rest;
     const part = cards.length + 2; // the first card is part 1
     const last = cards.length === o.max - 1;
-    const fitted = fitText(text, (cut) => card(o.title, o.texts, part, cut ? cut.text : text, last && cut ? o.texts.continuationCut(text.length) : undefined), o.limits);
+    // Sized with the longest notice, so the real (shorter or equal) one fits too.
+    const notice = (cut: Truncated | undefined) => ((last && cut) || leftOver > 0 ? o.texts.continuationCut(text.length + leftOver) : undefined);
+    const fitted = fitText(text, (cut) => card(o.title, o.texts, part, cut ? cut.text : text, notice(cut)), o.limits);
     if (!fitted) break;
     if (!fitted.cut) {
-      cards.push(fitted.card);
+      cards.push(leftOver > 0 ? card(o.title, o.texts, part, text, o.texts.continuationCut(leftOver)) : fitted.card);
       break;
     }
     const consumed = fitted.cut.consumed;
     if (last) {
-      cards[cards.length] = card(o.title, o.texts, part, fitted.cut.text, o.texts.continuationCut(text.length - consumed));
+      cards[cards.length] = card(o.title, o.texts, part, fitted.cut.text, o.texts.continuationCut(text.length - consumed + leftOver));
       break;
     }
     cards.push(fitted.card);

@@ -95,47 +95,83 @@ export function prepareAgentMarkdown(markdown: string, maxTables: number): { tex
   return { text, tables: limited.kept };
 }
 
+/** One tried cut: the card, its measure, and whether it fits. */
+interface Probe {
+  /** Characters asked of {@link truncateMarkdown} (the whole text when at least its length). */
+  readonly chars: number;
+  readonly card: FeishuCard;
+  readonly cut?: Truncated;
+  readonly bytes: number;
+  /** True when only the size broke a limit (so the size says how far off the cut is). */
+  readonly onlyTooBig: boolean;
+  readonly fits: boolean;
+}
+
 /**
- * The longest cut of `text` whose card fits. `build` gets the cut (undefined when the whole text is
- * used) and returns the card. Undefined when not even an empty cut fits.
+ * The longest cut of `text` whose card fits, to within 1/256 of its length. `build` gets the cut
+ * (undefined when the whole text is used) and returns the card. Undefined when not even an empty
+ * cut fits.
  *
- * Every kept character takes at least one byte of the card, so the longest fitting cut is almost
- * always shorter than `maxContentBytes` characters: the search starts there and doubles while a cut
- * still fits (blank lines that the card drops could make a longer one fit), then halves between the
- * last cut that fitted and the first that did not. The cost depends on the card's size, not on the
- * length of `text`, so a long answer renders in time linear in its length (the cut itself) at most.
+ * The card's size grows almost linearly with the cut, so the search interpolates on the measured
+ * sizes (regula falsi) from a first cut of `maxContentBytes` characters, extrapolating up while cuts
+ * still fit (blank lines that the card drops can make a cut much longer than the byte limit fit) and
+ * then checks a step of the tolerance past each guess; after three guesses, or when a limit other
+ * than the size broke, it halves. A card is built and measured a handful of times instead of once per halving of the
+ * interval (15 for 28 KB), and each build measures only the cut, so the cost depends on the card's
+ * size, not on the length of `text`.
  */
 export function fitText(
   text: string,
   build: (cut: Truncated | undefined) => FeishuCard,
   limits: GuardLimits = FEISHU_GUARD_LIMITS,
 ): { card: FeishuCard; cut?: Truncated } | undefined {
-  let best: { card: FeishuCard; cut: Truncated } | undefined;
-  let low = 0;
-  let high = text.length - 1;
-  for (let probe = Math.max(1, limits.maxContentBytes); ; probe *= 2) {
-    if (probe >= text.length) {
-      const whole = build(undefined);
-      if (cardFits(whole, limits)) return { card: whole };
-      break;
-    }
-    const cut = truncateMarkdown(text, probe);
+  const measure = (chars: number): Probe => {
+    const cut = chars >= text.length ? undefined : truncateMarkdown(text, chars);
     const card = build(cut);
-    if (!cardFits(card, limits)) {
-      high = probe - 1;
-      break;
+    const inspection = inspectCard(card, limits);
+    const onlyTooBig = inspection.problems.length === 1 && inspection.bytes > limits.maxContentBytes;
+    return { chars: Math.min(chars, text.length), card, ...(cut ? { cut } : {}), bytes: inspection.bytes, onlyTooBig, fits: inspection.problems.length === 0 };
+  };
+  const result = (probe: Probe) => (probe.cut ? { card: probe.card, cut: probe.cut } : { card: probe.card });
+  let low = measure(0);
+  if (!low.fits) return undefined;
+  if (low.cut === undefined) return result(low);
+  const base = low.bytes;
+  let high: Probe | undefined;
+  let next = Math.min(text.length, Math.max(1, limits.maxContentBytes));
+  let lastWasGuess = false;
+  /** Interpolated guesses made; past three the search halves (a curved size can make guesses creep). */
+  let guesses = 0;
+  for (let step = 0; step < 64; step++) {
+    const probe = measure(next);
+    if (probe.fits) {
+      if (probe.cut === undefined) return result(probe);
+      low = probe;
+    } else high = probe;
+    if (high === undefined) {
+      // Every cut so far fits: extrapolate from the measured bytes per character, at least doubling.
+      const perChar = Math.max(1e-6, (low.bytes - base) / Math.max(1, low.chars));
+      const reach = low.chars + Math.floor((limits.maxContentBytes - low.bytes) / perChar);
+      next = Math.min(text.length, Math.max(low.chars * 2, reach));
+      continue;
     }
-    best = { card, cut };
-    low = probe + 1;
+    const gap = high.chars - low.chars;
+    const tolerance = Math.max(1, Math.floor(low.chars / 256));
+    if (gap <= tolerance) break;
+    const interpolated =
+      high.onlyTooBig && high.bytes > low.bytes
+        ? low.chars + Math.floor(((limits.maxContentBytes - low.bytes) * gap) / (high.bytes - low.bytes))
+        : Number.NaN;
+    if (lastWasGuess) {
+      // An interpolated guess is followed by a step of the tolerance past it, which usually closes the interval.
+      next = probe.fits ? low.chars + tolerance : high.chars - tolerance;
+      lastWasGuess = false;
+    } else if (guesses < 3 && !Number.isNaN(interpolated)) {
+      next = interpolated;
+      lastWasGuess = true;
+      guesses += 1;
+    } else next = low.chars + Math.floor(gap / 2);
+    next = Math.min(high.chars - 1, Math.max(low.chars + 1, next));
   }
-  while (low <= high) {
-    const mid = Math.floor((low + high) / 2);
-    const cut = truncateMarkdown(text, mid);
-    const card = build(cut);
-    if (cardFits(card, limits)) {
-      best = { card, cut };
-      low = mid + 1;
-    } else high = mid - 1;
-  }
-  return best;
+  return result(low);
 }

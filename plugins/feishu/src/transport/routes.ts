@@ -163,6 +163,17 @@ export const FEISHU_API_ROUTES = {
       client.im.v1.message.patch({ path: { message_id: r.messageId }, data: { content: r.content } }) as Promise<FeishuAnswer>,
   }),
   /**
+   * Recall a message the bot sent, within the tenant's recall window (default 24 hours, the tenant
+   * admin's setting): 230009 after it, 230026 for a message the bot did not send; 1000/min, 50/s.
+   */
+  recallMessage: route<{ readonly messageId: string }>({
+    method: 'DELETE',
+    path: '/open-apis/im/v1/messages/:message_id',
+    sdkMethod: 'im.v1.message.delete',
+    doc: 'https://open.feishu.cn/document/server-docs/im-v1/message/delete',
+    call: (client, r) => client.im.v1.message.delete({ path: { message_id: r.messageId } }) as Promise<FeishuAnswer>,
+  }),
+  /**
    * Upload an image for messages and cards (`image_type: message`), 10 MB at most; the answer's
    * `image_key` goes into a card's `img` component. Same per-app limits (1000/min, 50/s).
    */

@@ -4,7 +4,7 @@ import { countingPlatformCalls, readAttachmentFile, type AttachedFile, type Atta
 import type { FeishuConfig, ReceiveIdType } from '../config.js';
 import type { FeishuCard } from '../render/payload.js';
 import { FEISHU_GUARD_LIMITS, inspectCard, type GuardLimits } from '../render/guards.js';
-import { FeishuApiError, FeishuLocalError, classifyFeishuError, isInvalidImageKeyError, missingScopeOf } from './classify.js';
+import { FeishuApiError, FeishuLocalError, classifyFeishuError, feishuCodeOf, isInvalidImageKeyError, missingScopeOf } from './classify.js';
 import { FeishuCardImages } from './images.js';
 import { WorkingReaction } from './reaction.js';
 import { CardKitCards, CardKitUnavailable, isCardKitMessage } from './cardkit.js';
@@ -37,6 +37,9 @@ export interface FeishuTransportOptions {
   readonly client?: lark.Client;
 }
 
+/** 230031: "Message can only be modified within 14 days after sending" (message/patch error table). */
+const EDIT_WINDOW_CLOSED = 230031;
+
 /**
  * Sends and patches cards with the official SDK ({@link FEISHU_API_ROUTES}): `im.v1.message.create`,
  * or `reply` (to a configured parent, or to the card's main message for a continuation part) with
@@ -59,6 +62,8 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
   #cardkitScopeMissing = false;
   /** Idempotency keys whose entities were refused (230099 / 11310): their card goes out as a plain card. */
   readonly #plainKeys = new Set<string>();
+  /** Messages whose patch Feishu refused with 230031 (older than 14 days): replaced by a reply to them, then recalled. */
+  readonly #editClosed = new Set<string>();
   readonly #noticeListeners: Array<(notice: TransportNotice) => void> = [];
 
   constructor(config: FeishuConfig, options: FeishuTransportOptions = {}) {
@@ -85,6 +90,9 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
 
   async #send(request: SendRequest<FeishuCard, FeishuTarget | string>): Promise<MessageRef> {
     const target = this.#target(request.target, request.replyToMessage);
+    // A card Feishu no longer lets the bot edit (230031) is replaced by a reply to it, so the fresh card
+    // names the old one (Feishu shows it quoted above); the old one is then recalled where Feishu allows.
+    const editClosed = request.replaces && !request.replyTo && this.#editClosed.has(request.replaces.id) ? request.replaces : undefined;
     const uuid = toFeishuUuid(request.idempotencyKey);
     const ref = await this.#withImages(request, async (card) => {
       this.#guard(card);
@@ -95,7 +103,7 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
           return await cardkit.send(
             card,
             request.idempotencyKey,
-            (content, attempt) => this.#post(target, content, attempt === 0 ? uuid : toFeishuUuid(`${request.idempotencyKey}~${attempt}`), undefined),
+            (content, attempt) => this.#post(target, content, attempt === 0 ? uuid : toFeishuUuid(`${request.idempotencyKey}~${attempt}`), editClosed),
             () => request.extraCalls?.acquire('resend') ?? Promise.resolve(),
           );
         } catch (error) {
@@ -109,18 +117,34 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
       }
       // After refused entities the plain card gets a key of its own: nothing was created under the others.
       const plainUuid = this.#plainKeys.has(request.idempotencyKey) ? toFeishuUuid(`${request.idempotencyKey}~plain`) : uuid;
-      const answer = await this.#post(target, JSON.stringify(card), plainUuid, request.replyTo);
+      const answer = await this.#post(target, JSON.stringify(card), plainUuid, request.replyTo ?? editClosed);
       const messageId = answer.data?.message_id;
       if (!messageId) throw new FeishuApiError(200, -1, 'send answered without data.message_id');
       const threadId = answer.data?.thread_id;
       return { id: messageId, extra: { chatId: answer.data?.chat_id, ...(threadId && { threadId }) } };
     });
+    if (editClosed && this.#editClosed.delete(editClosed.id)) await this.#recall(editClosed);
     if (this.#reaction && !request.replyTo) {
       if (request.replaces) this.#reaction.replaced(ref.id, request.replaces.id);
       if (request.final) await this.#reaction.ended(ref.id, request.extraCalls);
       else await this.#reaction.started(ref.id, request.extraCalls);
     }
     return ref;
+  }
+
+  /**
+   * Recalls a card Feishu no longer lets the bot edit, now that the fresh card replying to it exists: it
+   * would stay "running" above the final. Feishu recalls a bot's own message only within the tenant's
+   * recall window (default 24 hours, https://open.feishu.cn/document/server-docs/im-v1/message/delete),
+   * so a card past the 14-day edit window is usually refused (230009); the fresh card then still names
+   * it as the message it replies to. A refusal or a failure is dropped: the fresh card is what counts.
+   */
+  async #recall(message: MessageRef): Promise<void> {
+    try {
+      this.#check(await FEISHU_API_ROUTES.recallMessage.call(this.#client, { messageId: message.id }));
+    } catch {
+      // (decoration: the fresh card is delivered either way)
+    }
   }
 
   /** Registers the core's listener for the CardKit downgrade notice. */
@@ -157,7 +181,15 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
           throw new FeishuLocalError(`card entity of ${request.message.id} can no longer be updated: ${classifyFeishuError(error).detail}`, 'gone');
         }
       }
-      this.#check(await FEISHU_API_ROUTES.patchMessage.call(this.#client, { messageId: request.message.id, content: JSON.stringify(card) }));
+      try {
+        this.#check(await FEISHU_API_ROUTES.patchMessage.call(this.#client, { messageId: request.message.id, content: JSON.stringify(card) }));
+      } catch (error) {
+        if (feishuCodeOf(error) === EDIT_WINDOW_CLOSED) {
+          this.#editClosed.add(request.message.id);
+          if (this.#editClosed.size > 10_000) this.#editClosed.delete(this.#editClosed.values().next().value as string);
+        }
+        throw error;
+      }
     });
     if (request.final) await this.#reaction?.ended(request.message.id, request.extraCalls);
   }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { FeishuCard, FeishuElement } from '../../src/render/payload.js';
 import { layoutCard, renderCard } from '../../src/render/card.js';
 import { renderFallbackCard } from '../../src/render/fallback.js';
-import { FEISHU_GUARD_LIMITS, fitText, inspectCard } from '../../src/render/guards.js';
+import { FEISHU_GUARD_LIMITS, fitText, inspectCard, prepareAgentMarkdown } from '../../src/render/guards.js';
 import { countTables, splitBlocks } from '../../src/render/markdown/index.js';
 import { f05Answer, viewOf } from '../views.js';
 
@@ -57,6 +57,21 @@ describe('fitText', () => {
     expect(inspectCard(fitted.card, limits).bytes).toBeLessThanOrEqual(5000);
     expect(inspectCard(fitted.card, limits).bytes).toBeGreaterThan(4900);
     expect(fitText('short', (cut) => card([md('a', cut ? cut.text : 'short')]))!.cut).toBeUndefined();
+  });
+
+  it('builds a handful of cards whatever the text, not one per halving of the interval', () => {
+    // The old bisection built and measured 15-17 cards per fit (about 80 per final with 4 follow-up cards).
+    for (const unit of ['word ', '| a | b |\n|---|---|\n| 1 | 2 |\n\n', '中文回答，表情😀。\n', '```ts\nconst x = 1; // <b>&amp;</b>\n```\n']) {
+      const { text } = prepareAgentMarkdown(unit.repeat(Math.ceil(200_000 / unit.length)), FEISHU_GUARD_LIMITS.maxTables);
+      let builds = 0;
+      const fitted = fitText(text, (cut) => {
+        builds += 1;
+        return card([md('a', cut ? cut.text : text)]);
+      })!;
+      expect(inspectCard(fitted.card).bytes).toBeLessThanOrEqual(FEISHU_GUARD_LIMITS.maxContentBytes);
+      expect(inspectCard(fitted.card).bytes).toBeGreaterThan(FEISHU_GUARD_LIMITS.maxContentBytes * 0.98);
+      expect(builds, JSON.stringify(unit)).toBeLessThanOrEqual(8);
+    }
   });
 
   it('still finds a cut longer than the byte limit when the card drops most of the text', () => {
@@ -119,6 +134,25 @@ describe('case F05: content over the limits', () => {
     const payload = layoutCard(viewOf(events('running'), 600), OPTIONS);
     expect(payload.continuations).toEqual([]);
     expect(JSON.stringify(payload.card)).toContain('完成后其余内容将以续接卡片发送');
+  });
+
+  it('a 200 000-character answer: the cards prepare only what they can hold, and the notices count all of it', () => {
+    const answer = `${'| a | b |\n|---|---|\n| 1 | 2 |\n\n'.repeat(9_000)}END`;
+    const view = viewOf([{ at: 0, type: 'run.started' }, { at: 10, type: 'answer.delta', text: answer }, { at: 500, type: 'run.completed' }], 600);
+    const completed = layoutCard(view, { ...OPTIONS, locale: 'en' });
+    // The view holds the first 200 000 characters and the core's line saying how much it left out; the
+    // notice counts the answer as the card writes it (tables past the third become longer code blocks).
+    const count = (text: string) => Number(text.replaceAll(',', ''));
+    const notice = completed.card.body.elements.find((e) => e.element_id === 'answer_notice')!.content as string;
+    const [, shown, total] = /the first ([\d,]+) of ([\d,]+) characters; the rest continues in the 4 cards below/.exec(notice)!;
+    expect(count(total!)).toBeGreaterThanOrEqual(view.answer.length);
+    expect(count(shown!)).toBeLessThan(30_000);
+    const last = completed.continuations.at(-1)!;
+    expect(last.body.elements.find((e) => e.element_id === 'answer_notice')!.content).toMatch(/the remaining [\d,]+ characters could not be sent/);
+    for (const c of [completed.card, ...completed.continuations]) expect(inspectCard(c).problems).toEqual([]);
+    const running = layoutCard(viewOf([{ at: 0, type: 'run.started' }, { at: 10, type: 'answer.delta', text: answer }], 600), { ...OPTIONS, locale: 'en' });
+    const [, runningTotal] = /showing the first [\d,]+ of ([\d,]+) characters so far/.exec(JSON.stringify(running.card))!;
+    expect(count(runningTotal!)).toBeGreaterThanOrEqual(view.answer.length);
   });
 
   it('the plain-text fallback fits too', () => {

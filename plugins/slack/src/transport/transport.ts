@@ -13,6 +13,16 @@ const METADATA_EVENT_TYPE = 'progresscard_message';
 /** Seconds subtracted from the local clock where a reconciling lookup starts (clock skew against Slack's). */
 const RECONCILE_SKEW_S = 120;
 
+/**
+ * When, after a retry posted a card whose earlier post went unanswered (and was not found), the
+ * channel is looked at again for that earlier post (ms after the retry's post). Slack may apply a
+ * timed-out `chat.postMessage` after the lookup that found nothing: the issue's harsher runs saw
+ * applies 12-30 s after a timeout. The last look comes after the core's default late-apply window
+ * (`RetrySettings.lateApplyWindowMs`, 10 s) with room to spare; how late Slack itself may apply a
+ * post is not documented (UNCONFIRMED).
+ */
+const SLACK_ORPHAN_SWEEP_DELAYS_MS: readonly number[] = [2_000, 6_000, 15_000, 35_000];
+
 /** A post that failed without a clear answer: where it went and since when (Slack ts seconds) to look for it. */
 interface UncertainPost {
   readonly channel: string;
@@ -67,9 +77,11 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
   /** Posts that failed without a clear answer, by idempotency key: where to look for them before the retry. */
   readonly #uncertain = new Map<string, UncertainPost>();
   readonly #attached = new Map<string, AttachedFile>();
+  readonly #sweepDelaysMs: readonly number[];
 
-  constructor(config: SlackConfig, options: { client?: WebClient; limits?: SlackLimits } = {}) {
+  constructor(config: SlackConfig, options: { client?: WebClient; limits?: SlackLimits; orphanSweepDelaysMs?: readonly number[] } = {}) {
     this.#config = config;
+    this.#sweepDelaysMs = options.orphanSweepDelaysMs ?? SLACK_ORPHAN_SWEEP_DELAYS_MS;
     this.#limits = options.limits ?? SLACK_LIMITS;
     this.#client = options.client ?? createSlackClient(config);
   }
@@ -131,6 +143,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     }
     if (!answer.ts) throw new SlackLocalError('chat.postMessage answered without ts');
     const ref = this.#remember(key, { id: answer.ts, extra: { channel: answer.channel ?? channel } });
+    if (earlier) this.#sweepLater(key, ref, earlier);
     if (request.replaces && this.#editClosed.delete(request.replaces.id)) await this.#deleteClosed(request.replaces, channel);
     return ref;
   }
@@ -168,26 +181,53 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
    * a second message now.
    */
   async #reconcile(key: string, earlier: UncertainPost): Promise<MessageRef | undefined> {
-    const { channel, threadTs, postedAfter } = earlier;
-    const common = { channel, oldest: postedAfter.toFixed(6), inclusive: true, include_all_metadata: true, limit: 200 };
-    let messages: readonly unknown[];
+    let found: readonly string[];
     try {
-      const answer = await this.#inChannel(channel, () =>
-        threadTs ? SLACK_API_ROUTES.replies.call(this.#client, { ...common, ts: threadTs }) : SLACK_API_ROUTES.history.call(this.#client, common),
-      );
-      messages = answer.messages ?? [];
+      found = await this.#postsUnder(key, earlier);
     } catch (error) {
       const kind = this.classify(error).kind;
       if (kind === 'transient' || kind === 'rate-limited') throw error;
       return undefined;
     }
-    for (const message of messages) {
-      const found = message as { ts?: unknown; metadata?: { event_type?: unknown; event_payload?: { idempotency_key?: unknown } } };
-      if (found.metadata?.event_type === METADATA_EVENT_TYPE && found.metadata.event_payload?.idempotency_key === key && typeof found.ts === 'string') {
-        return { id: found.ts, extra: { channel } };
-      }
+    return found[0] === undefined ? undefined : { id: found[0], extra: { channel: earlier.channel } };
+  }
+
+  /** The `ts` of every message since `earlier`'s post (in its thread, for a reply) whose metadata carries `key`, oldest first. */
+  async #postsUnder(key: string, earlier: UncertainPost): Promise<string[]> {
+    const { channel, threadTs, postedAfter } = earlier;
+    const common = { channel, oldest: postedAfter.toFixed(6), inclusive: true, include_all_metadata: true, limit: 200 };
+    const answer = await this.#inChannel(channel, () =>
+      threadTs ? SLACK_API_ROUTES.replies.call(this.#client, { ...common, ts: threadTs }) : SLACK_API_ROUTES.history.call(this.#client, common),
+    );
+    const found: string[] = [];
+    for (const message of answer.messages ?? []) {
+      const candidate = message as { ts?: unknown; metadata?: { event_type?: unknown; event_payload?: { idempotency_key?: unknown } } };
+      if (candidate.metadata?.event_type === METADATA_EVENT_TYPE && candidate.metadata.event_payload?.idempotency_key === key && typeof candidate.ts === 'string') found.push(candidate.ts);
     }
-    return undefined;
+    return found.sort((a, b) => Number(a) - Number(b));
+  }
+
+  /**
+   * A retry posted `kept` after the lookup found no earlier post under `key`, but Slack may still apply
+   * that earlier post (it has no idempotency key): the channel is looked at again after each of the sweep
+   * delays, and any other message carrying `key` is deleted (`chat.delete`), so one card remains. Each
+   * look is one `conversations.history` (or `.replies`) call; a failed look or delete is dropped.
+   */
+  #sweepLater(key: string, kept: MessageRef, earlier: UncertainPost): void {
+    for (const delayMs of this.#sweepDelaysMs) {
+      // Unref'd: a pending look never keeps the process alive.
+      setTimeout(() => void this.#sweep(key, kept, earlier), delayMs).unref?.();
+    }
+  }
+
+  async #sweep(key: string, kept: MessageRef, earlier: UncertainPost): Promise<void> {
+    try {
+      for (const ts of await this.#postsUnder(key, earlier)) {
+        if (ts !== kept.id) await this.#inChannel(earlier.channel, () => SLACK_API_ROUTES.delete.call(this.#client, { channel: earlier.channel, ts }));
+      }
+    } catch {
+      // (a later look tries again; the kept card is delivered either way)
+    }
   }
 
   /** Replaces the message's text and blocks (the plain-text fallback clears the blocks). */

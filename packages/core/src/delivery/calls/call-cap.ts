@@ -1,5 +1,6 @@
-import type { CardTransport, ExtraCalls, MessageRef, SendRequest, UpdateRequest } from '../../plugin/contract.js';
 import type { Clock } from '../../shared/clock.js';
+import type { CardDeliveryRecord } from '../card-delivery-record.js';
+import type { CallLayer } from './call-chain.js';
 
 /**
  * How much longer than the tick a card waits between two progressive updates once it has spent
@@ -14,69 +15,31 @@ export function tickStretch(used: number, cap: number): number {
   return Math.max(1, cap / (2 * remaining));
 }
 
-interface MessageSpend {
-  calls: number;
-  lastCallAt: number;
-}
-
 /**
- * Wraps a transport so that no card message spends more than `cap` platform calls: progressive
- * updates that come sooner than the stretched tick ({@link tickStretch}) after the message's last
- * call are answered at once without a platform call (the next update carries the latest card, since
- * renders are whole); a final update always goes out. Sends and continuation parts count against
- * the card's main message. For a monthly quota: cap = quota ÷ runs expected per month.
+ * The call chain's link that keeps a card message within `cap` platform calls (switch
+ * `runCallCap`; for a monthly quota: cap = quota ÷ runs expected per month): a progressive update
+ * that comes sooner than the stretched tick ({@link tickStretch}) after the card's last call is
+ * answered at once without a platform call, and is not counted (the next update carries the latest
+ * card, since renders are whole); a final and every send always go out. The calls counted are the
+ * card's own count (`CardDeliveryRecord.callsSpent`: every settled call of the message and of its
+ * continuation parts, and the extra calls its transport reported), the one its final footer shows
+ * against the quota. `tickMs` is the channel's tick, in ms.
  */
-export function capCallsPerMessage<Payload, Target>(
-  transport: CardTransport<Payload, Target>,
-  cap: number,
-  tickMs: () => number,
-  clock: Clock,
-): CardTransport<Payload, Target> {
-  const spend = new Map<string, MessageSpend>();
-  const count = (id: string, calls = 1) => {
-    const entry = spend.get(id) ?? { calls: 0, lastCallAt: 0 };
-    entry.calls += calls;
-    entry.lastCallAt = clock.now();
-    spend.set(id, entry);
-  };
-  const wrapped: CardTransport<Payload, Target> = {
-    async send(request: SendRequest<Payload, Target>): Promise<MessageRef> {
-      let extra = 0;
-      const ref = await transport.send({ ...request, extraCalls: tapped(request.extraCalls, (calls) => (extra += calls)) });
-      count(request.replyTo?.id ?? ref.id, 1 + extra);
-      return ref;
-    },
-    async update(request: UpdateRequest<Payload>): Promise<void> {
-      const id = request.message.id;
-      const entry = spend.get(id);
-      if (request.final) {
-        spend.delete(id);
-        return transport.update(request);
-      }
-      const stretch = entry ? tickStretch(entry.calls, cap) : 1;
-      // Within the stretched tick (or with only the final's call left): skip this progressive update.
-      if (entry && stretch > 1 && clock.now() - entry.lastCallAt < stretch * tickMs()) return;
-      let extra = 0;
-      await transport.update({ ...request, extraCalls: tapped(request.extraCalls, (calls) => (extra += calls)) });
-      count(id, 1 + extra);
-    },
-    classify: (error) => transport.classify(error),
-  };
-  if (transport.callsPerOperation) Object.assign(wrapped, { callsPerOperation: transport.callsPerOperation });
-  if (transport.refreshAuth) wrapped.refreshAuth = () => transport.refreshAuth!();
-  if (transport.reply) wrapped.reply = (request) => transport.reply!(request);
-  if (transport.onNotice) wrapped.onNotice = (listener) => transport.onNotice!(listener);
-  return wrapped;
-}
-
-/** `extraCalls` that also tells `spent` about the platform requests reported beyond the operation's own. */
-function tapped(extraCalls: ExtraCalls | undefined, spent: (calls: number) => void): ExtraCalls | undefined {
-  if (!extraCalls) return undefined;
-  return {
-    acquire: (kind) => extraCalls.acquire(kind),
-    spent(calls = 1) {
-      spent(calls);
-      extraCalls.spent?.(calls);
-    },
+export function callCap(cap: number, tickMs: () => number, clock: Clock): CallLayer {
+  const lastCallAt = new WeakMap<CardDeliveryRecord, number>();
+  return async <T>(call: () => Promise<T>, info: Parameters<CallLayer>[1]): Promise<T> => {
+    if (info.kind !== 'card') return call();
+    const { record } = info;
+    const last = lastCallAt.get(record);
+    if (info.skippable && last !== undefined) {
+      const stretch = tickStretch(record.callsSpent, cap);
+      // Within the stretched tick (or with only the final's call left): a skippable call is an update, whose answer is void.
+      if (stretch > 1 && clock.now() - last < stretch * tickMs()) return undefined as T;
+    }
+    try {
+      return await call();
+    } finally {
+      lastCallAt.set(record, clock.now());
+    }
   };
 }

@@ -5,7 +5,8 @@ import type { DeliveryCall, DeliveryObservers } from '../delivery-observers.js';
 import type { ChannelStop } from '../failures/channel-stop.js';
 import type { OutageProbes } from '../failures/outage-probes.js';
 import type { ChannelBudget } from '../rate-limits/channel-budget.js';
-import { chainCalls, type CallLayer } from './call-chain.js';
+import { callCap } from './call-cap.js';
+import { chainCalls, type CallInfo, type CallLayer } from './call-chain.js';
 import { DEFAULT_CALL_TIMEOUT_MS, classifyCallError, withCallTimeout } from './call-timeout.js';
 
 /** The channel's counters of calls (see `ChannelStats`). */
@@ -29,33 +30,58 @@ export interface CallPipelineParts {
   readonly counters: CallCounters;
 }
 
-/** The answer of one call of a card: its value, or its classified failure; `startedAt` is when it left (epoch ms). */
-export type CallResult<T> = { readonly ok: true; readonly value: T; readonly startedAt: number } | { readonly ok: false; readonly failure: CallFailure; readonly startedAt: number };
+/**
+ * The answer of one call of a card: its value, or its classified failure; `startedAt` is when it
+ * left (epoch ms). `skipped`: the call cap answered a progressive update without a platform call.
+ */
+export type CallResult<T> =
+  | { readonly ok: true; readonly value: T; readonly startedAt: number; readonly skipped?: true }
+  | { readonly ok: false; readonly failure: CallFailure; readonly startedAt: number };
 
 /**
  * How every platform call of a card is made, alike for the main message, its continuation parts
- * and its native stream: through the channel's call chain (timeout → arrival timing → transport,
- * see {@link chainCalls}), classified when it fails (a timeout is `transient`), told to the
+ * and its native stream: through the channel's call chain (call cap → timeout → arrival timing →
+ * transport, see {@link chainCalls}), classified when it fails (a timeout is `transient`), told to the
  * delivery listeners and counted on the card; a success counts, lifts a channel stop and, for the
  * main message, ends the card's outage. What a failure means for the card is the caller's
  * (`FailureHandling`).
  */
 export class CallPipeline {
-  /** The layers every platform call of the channel passes. */
+  /**
+   * The links every platform call of the channel passes, its cards' and its own (credential
+   * refreshes, completion pings, uploads): the call cap (cards' progressive updates, when the
+   * channel has `runCallCap`), the timeout (`callTimeoutMs`), the arrival timing (cards' calls
+   * only: a token refresh or a file upload says nothing of how long a card's call takes to land).
+   */
   readonly through: CallLayer;
 
   constructor(private readonly parts: CallPipelineParts) {
-    const { budget, settings } = parts;
+    const { budget, settings, plugin, clock } = parts;
     const timeoutMs = settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    this.through = chainCalls((call) => withCallTimeout(call, timeoutMs), (call) => budget.timed(call));
+    const cap = plugin.switches?.runCallCap;
+    this.through = chainCalls(
+      ...(cap ? [callCap(cap, () => settings.tickMs, clock)] : []),
+      (call) => withCallTimeout(call, timeoutMs),
+      (call, info) => (info.kind === 'card' || info.kind === 'moved-notice' ? budget.timed(call) : call()),
+    );
   }
 
-  /** Makes one call of `record` (its `attempt`-th, counted per card or per final) and settles its bookkeeping. Never rejects. */
-  async call<T>(record: CardDeliveryRecord, call: DeliveryCall, final: boolean, attempt: number, make: () => Promise<T>): Promise<CallResult<T>> {
+  /**
+   * Makes one call of `record` (its `attempt`-th, counted per card or per final) and settles its
+   * bookkeeping. `skippable`: a progressive update of a whole render, which the call cap may hold
+   * back (then nothing is counted or reported: no platform call was made). Never rejects.
+   */
+  async call<T>(record: CardDeliveryRecord, call: DeliveryCall, final: boolean, attempt: number, make: () => Promise<T>, skippable = false): Promise<CallResult<T>> {
     const startedAt = this.parts.clock.now();
+    const info: CallInfo = { kind: 'card', record, skippable: skippable && !final };
+    let made = false;
     let value: T;
     try {
-      value = await this.through(make);
+      value = await this.through(() => {
+        made = true;
+        return make();
+      }, info);
+      if (!made) return { ok: true, value, startedAt, skipped: true };
     } catch (error) {
       const failure = classifyCallError(this.parts.plugin.transport, error);
       this.observe(record, call, startedAt, final, attempt, failure);

@@ -91,7 +91,7 @@ export class ContinuationDispatch {
       const replyTo = record.message;
       const idempotencyKey = record.parts.idempotencyKey(part.index);
       return transport.send({ target: record.card.target as never, payload: part.payload, idempotencyKey, replacing: false, replyTo });
-    });
+    }, existing !== undefined);
     if (!result.ok) {
       if (!existing && result.failure.kind === 'transient') record.parts.sendMayHaveSucceeded(part.index);
       return this.parts.failures.partFailed(record, final, part.index, result.failure);

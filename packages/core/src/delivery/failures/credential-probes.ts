@@ -34,6 +34,8 @@ export class CredentialProbes {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private probes = 0;
   private probe: CardDeliveryRecord | undefined;
+  /** Set by {@link dispose}: no probe is scheduled any more (a call answering after shutdown must not start a timer). */
+  private disposed = false;
 
   constructor(private readonly host: CredentialProbesHost) {}
 
@@ -83,6 +85,7 @@ export class CredentialProbes {
 
   /** Stops the probe timer (shutdown; the waiting cards are fenced by the dispatcher). */
   dispose(): void {
+    this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.cards.clear();
@@ -90,7 +93,7 @@ export class CredentialProbes {
   }
 
   private schedule(): void {
-    if (this.timer) return;
+    if (this.timer || this.disposed) return;
     const delays = this.host.retry.probeDelaysMs;
     const delay = delays[Math.min(this.probes, delays.length - 1)] ?? 5000;
     this.probes += 1;

@@ -1,8 +1,8 @@
 import type { CallFailure, ChannelPlugin, ChannelSettings } from '../../plugin/contract.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
+import type { CallLayer } from '../calls/call-chain.js';
 import type { CallCounters } from '../calls/call-pipeline.js';
-import { DEFAULT_CALL_TIMEOUT_MS, withCallTimeout } from '../calls/call-timeout.js';
 import type { CardDeliveryRecord } from '../card-delivery-record.js';
 import type { DeliveryCall } from '../delivery-observers.js';
 import type { ChannelBudget } from '../rate-limits/channel-budget.js';
@@ -31,6 +31,8 @@ export interface FailureHandlingParts {
   readonly ladder: FinalLadder;
   /** The channel's counters: `failed` counts failed calls and renders, `rateLimited` the rate-limit answers. */
   readonly counters: Pick<CallCounters, 'failed' | 'rateLimited'>;
+  /** The channel's call chain (`CallPipeline.through`): a credential refresh is bounded by its timeout. */
+  readonly through: CallLayer;
 }
 
 /**
@@ -178,7 +180,7 @@ export class FailureHandling {
   /** Fetches fresh credentials (bounded by the call timeout); a failure is logged, never thrown. */
   async refreshCredentials(fields: Record<string, unknown>): Promise<void> {
     try {
-      await withCallTimeout(() => this.parts.plugin.transport.refreshAuth!(), this.parts.settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS);
+      await this.parts.through(() => this.parts.plugin.transport.refreshAuth!(), { kind: 'credentials' });
     } catch (error) {
       this.parts.logger.error('credential refresh failed', { ...fields, error: String(error) });
     }

@@ -117,7 +117,7 @@ export class FinalSettlement {
       renderer: plugin.renderer,
       transport: plugin.transport,
       acquire: () => budget.acquire(budget.keysOf({ kind: 'update', target: record.card.target, message })),
-      platformCall: (call) => calls.through(call),
+      platformCall: (call) => calls.through(call, { kind: 'moved-notice' }),
       logger,
       clock,
       retryDelaysMs: ladder.movedMessageCloseDelaysMs,

@@ -10,19 +10,33 @@ export class FlushQueue {
   private urgent = false;
   private notBefore = 0;
   private lastStartAt = Number.NEGATIVE_INFINITY;
+  /** Rank of the last request started (undefined before the first). */
+  private lastStartRank: number | undefined;
   private busy = false;
-  private beforeStart: { rank: number; since: number; urgent: boolean; lastStartAt: number } | undefined;
+  private beforeStart: { rank: number; since: number; urgent: boolean; lastStartAt: number; lastStartRank: number | undefined } | undefined;
 
-  /** @param minIntervalMs least time between two request starts of this card, in ms. */
-  constructor(private readonly minIntervalMs: number) {}
+  /**
+   * @param minIntervalMs least time between two request starts of this card, in ms.
+   * @param yieldingRank requests of this rank and above (e.g. streamed text) never hold back a more
+   *   urgent one: a request of a lower rank that follows the start of one of them skips the minimum
+   *   interval once (so the card makes at most two calls per interval). Default: none yields.
+   */
+  constructor(
+    private readonly minIntervalMs: number,
+    private readonly yieldingRank = Number.POSITIVE_INFINITY,
+  ) {}
 
   /**
    * Asks for a flush of rank `rank` (lower = more urgent) at `now` (epoch ms). A pending request
-   * keeps the lower rank and its original time; `urgent` sticks until the flush starts.
+   * keeps the lower rank; its time is that of the first request of that rank (a tool change
+   * arriving while a tick or text waits is as old as the tool change, not as the tick: cards of a
+   * rank are served oldest change first); `urgent` sticks until the flush starts.
    */
   request(rank: number, now: number, urgent = false): void {
-    if (this.rank === undefined) this.since = now;
-    if (this.rank === undefined || rank < this.rank) this.rank = rank;
+    if (this.rank === undefined || rank < this.rank) {
+      this.rank = rank;
+      this.since = now;
+    }
     this.urgent ||= urgent;
   }
 
@@ -31,7 +45,7 @@ export class FlushQueue {
     return this.rank;
   }
 
-  /** Epoch ms of the oldest request coalesced into the pending one (fairness within a rank). */
+  /** Epoch ms of the oldest request of the pending rank coalesced into the pending one (fairness within a rank). */
   get pendingSince(): number {
     return this.since;
   }
@@ -49,7 +63,13 @@ export class FlushQueue {
   /** Epoch ms from which the pending request may start; infinite when none is pending or one is in flight. */
   readyAt(): number {
     if (this.rank === undefined || this.busy) return Number.POSITIVE_INFINITY;
-    return this.urgent ? this.notBefore : Math.max(this.notBefore, this.lastStartAt + this.minIntervalMs);
+    if (this.urgent || this.followsYielding()) return this.notBefore;
+    return Math.max(this.notBefore, this.lastStartAt + this.minIntervalMs);
+  }
+
+  /** True when the pending request outranks a yielding one started last. */
+  private followsYielding(): boolean {
+    return this.rank !== undefined && this.rank < this.yieldingRank && this.lastStartRank !== undefined && this.lastStartRank >= this.yieldingRank;
   }
 
   /** No request starts before `epochMs` (backoff, rate limit); replaces an earlier not-before time. */
@@ -64,7 +84,9 @@ export class FlushQueue {
   start(now: number): number {
     const rank = this.rank;
     if (rank === undefined || this.busy) throw new Error('flush started with nothing pending or one in flight');
-    this.beforeStart = { rank, since: this.since, urgent: this.urgent, lastStartAt: this.lastStartAt };
+    this.beforeStart = { rank, since: this.since, urgent: this.urgent, lastStartAt: this.lastStartAt, lastStartRank: this.lastStartRank };
+    // A skip of the interval counts as a yielding start's: the next one waits the interval again.
+    this.lastStartRank = this.followsYielding() ? undefined : rank;
     this.rank = undefined;
     this.urgent = false;
     this.busy = true;
@@ -83,7 +105,10 @@ export class FlushQueue {
     this.busy = false;
     this.beforeStart = undefined;
     this.lastStartAt = before.lastStartAt;
-    this.since = this.rank === undefined ? before.since : Math.min(before.since, this.since);
+    this.lastStartRank = before.lastStartRank;
+    // The more urgent rank keeps its own time; the same rank the older one.
+    if (this.rank === undefined || before.rank < this.rank) this.since = before.since;
+    else if (before.rank === this.rank) this.since = Math.min(before.since, this.since);
     this.rank = this.rank === undefined ? before.rank : Math.min(before.rank, this.rank);
     this.urgent ||= before.urgent;
   }

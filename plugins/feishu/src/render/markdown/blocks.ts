@@ -29,6 +29,8 @@ function closes(line: string, marker: string): boolean {
 
 /** The blocks of `markdown`, in order; joining their `text` with "\n" gives the input back. */
 export function splitBlocks(markdown: string): MarkdownBlock[] {
+  // No fence can open without three backticks or tildes: one block, without taking the text apart into lines.
+  if (!markdown.includes('```') && !markdown.includes('~~~')) return [{ kind: 'text', text: markdown }];
   const lines = markdown.split('\n');
   const blocks: MarkdownBlock[] = [];
   let text: string[] = [];

@@ -1,19 +1,8 @@
-import { readFileSync } from 'node:fs';
-import type { AgentEvent } from '@progresscard/core';
-import { fakeTime } from '@progresscard/core/testing';
+import { faultCase, fakeTime, loadFaultCases, playEvents } from '@progresscard/core/testing';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { inProcessBot } from './harness.js';
 
-interface FieldCase {
-  readonly id: string;
-  readonly events: readonly (AgentEvent & { at: number })[];
-}
-
-const F25 = readFileSync(new URL('./fixtures/faults.jsonl', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as FieldCase)
-  .find((c) => c.id === 'F25')!;
+const F25 = faultCase(loadFaultCases(new URL('./fixtures/faults.jsonl', import.meta.url)), 'F25');
 
 beforeEach(() => vi.useFakeTimers({ now: Date.parse('2026-12-01T10:00:00Z') }));
 afterEach(() => vi.useRealTimers());
@@ -23,12 +12,7 @@ it('F25 an 8-minute quiet phase: every poll is still answered, and the final ans
   const bot = inProcessBot();
   await bot.emulator.sendUserMessage({ userid: 'zhaoliu', text: '@bot rebuild the search index' });
   const { card } = bot.opened[0]!;
-  let at = 0;
-  for (const { at: next, ...event } of F25.events) {
-    await time.advance(next - at);
-    at = next;
-    card.push(event as AgentEvent);
-  }
+  await playEvents(card, F25.events, time);
   const finalDelivery = card.finalDelivery;
   await time.advance(30_000);
   expect(await finalDelivery).toMatchObject({ ok: true, status: 'completed' });

@@ -8,7 +8,7 @@ import { f05Answer } from './views.js';
  * limit 230020 (F01), 5 updates/s a message (F02), Feishu's card markdown limits (F05) and the
  * edit window (F10). The shared behaviour (F01, F02, F05, F06, F08 on any channel) runs in
  * conformance.e2e.test.ts. The faults are on the IM card's patch route, so every card here is a
- * patched IM card (`mode: 'message'`); CardKit's answers to the same cases are in cases-cardkit.e2e.test.ts.
+ * patched IM card (`mode: 'message'`); CardKit's answers to the same cases are in platform-faults-cardkit.e2e.test.ts.
  */
 const cases = loadFaultCases(new URL('./fixtures/faults.jsonl', import.meta.url));
 
@@ -132,5 +132,30 @@ describe('field fault cases (Feishu, through the emulator)', () => {
     expect(textOf(fresh!.card, 'answer')).toBe('Released.');
     const completedCards = h.emulator.messages().filter((m) => (m.card as { header?: { template?: string } }).header?.template === 'green');
     expect(completedCards).toHaveLength(1);
+    // The old card does not stay "running" next to the final: the fresh card replies to it (naming it)
+    // and, still inside the recall window, it is recalled.
+    expect(fresh!.parentId).toBe(old!.messageId);
+    expect(h.emulator.calls({ key: old!.messageId, route: 'im.message.delete' }).map((x) => x.code)).toEqual([0]);
+    expect(h.emulator.message(old!.messageId)!.state).toBe('recalled');
+  });
+
+  it('a card 15 days old (230031 from the emulator\'s own edit window): recall is refused past the 24-hour recall window, so the fresh final names it as the message it replies to', async () => {
+    h = await harness({ scale: 20, plugin: { mode: 'message' } });
+    const off = h.emulator.onChange((change) => {
+      if (change.kind !== 'created') return;
+      off();
+      h!.emulator.age(change.message.messageId, 15 * 24 * 60 * 60 * 1000);
+    });
+    const card = h.cards.open('feishu');
+    await h.play(card, cases.get('F10')!.events);
+    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed', freshMessage: true });
+    await h.until(9100 + 3000);
+    const [old, fresh, ...more] = h.emulator.messages();
+    expect(more).toEqual([]);
+    expect(h.emulator.calls({ key: old!.messageId, route: PATCH }).map((x) => x.code)).toEqual([230031]);
+    expect(h.emulator.calls({ key: old!.messageId, route: 'im.message.delete' }).map((x) => x.code)).toEqual([230009]);
+    expect(old!.state).toBe('live');
+    expect(fresh!.parentId).toBe(old!.messageId);
+    expect(textOf(fresh!.card, 'answer')).toBe('Released.');
   });
 });

@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_FEISHU_APP, startFeishuEmulator, type FeishuEmulator } from '@progresscard/emulator';
+import { doctorReport } from '../src/index.js';
+import { memoryIO } from './helpers.js';
+
+/**
+ * `progresscard doctor` with several apps of one channel (`FEISHU_APP_ID_2`…, the `appsFromEnv`
+ * convention): each app is checked as a channel of its own, against a Feishu emulator that knows
+ * two apps.
+ */
+let emulator: FeishuEmulator | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+const SECOND = { appId: 'cli_second_app', appSecret: 'second-app-secret' };
+
+describe('progresscard doctor with several apps', () => {
+  it('checks each app: the accepted ones pass, refused credentials and a missing secret fail under their app', async () => {
+    emulator = await startFeishuEmulator({ port: 0, apps: [DEFAULT_FEISHU_APP, SECOND] });
+    const { io, out } = memoryIO({
+      FEISHU_APP_ID: DEFAULT_FEISHU_APP.appId,
+      FEISHU_APP_SECRET: DEFAULT_FEISHU_APP.appSecret,
+      FEISHU_CHAT_ID: 'oc_doctor',
+      FEISHU_DOMAIN: emulator.baseUrl,
+      // App 2 takes app 1's domain: only its identity, secret and chat are its own.
+      FEISHU_APP_ID_2: SECOND.appId,
+      FEISHU_APP_SECRET_2: SECOND.appSecret,
+      FEISHU_CHAT_ID_2: 'oc_doctor',
+      FEISHU_APP_ID_3: 'cli_unknown_app',
+      FEISHU_APP_SECRET_3: 'wrong-secret',
+      FEISHU_CHAT_ID_3: 'oc_doctor',
+      FEISHU_APP_ID_4: 'cli_fourth_app',
+    });
+    const report = await doctorReport({ channels: ['feishu'], emulator: false, json: true, explain: false, send: false }, io);
+    expect(report.channels.map((c) => [c.channel, c.label, c.ok])).toEqual([
+      ['feishu-app1', 'Feishu / Lark app 1', true],
+      ['feishu-app2', 'Feishu / Lark app 2', true],
+      ['feishu-app3', 'Feishu / Lark app 3', false],
+      ['feishu-app4', 'Feishu / Lark app 4', false],
+    ]);
+    const layer = (channel: string, name: string) => report.channels.find((c) => c.channel === channel)!.checks.find((c) => c.layer === name)!;
+    expect(layer('feishu-app2', 'credentials').status).toBe('pass');
+    expect(layer('feishu-app3', 'credentials').status).toBe('fail');
+    expect(layer('feishu-app4', 'config').summary).toContain('missing FEISHU_APP_SECRET_4, FEISHU_CHAT_ID_4');
+    expect(out()).not.toContain('second-app-secret');
+    expect(JSON.stringify(report)).not.toContain('wrong-secret');
+  });
+});

@@ -1,0 +1,66 @@
+import type { ChannelRegistry } from '../delivery/channel-registry.js';
+import type { ChannelStats } from '../delivery/channel-dispatcher.js';
+import { isAppPool, type AppPool } from '../plugin/app-pool.js';
+import type { ChannelPlugin } from '../plugin/contract.js';
+
+/**
+ * The app pools of one composition (see `appPool`): the plugins the registry gets (each pool's apps
+ * as channels of their own), and which app a card opened on a pool's id goes to.
+ */
+export class AppPools {
+  private constructor(
+    /** Every channel to register: the plain plugins and each pool's apps. */
+    readonly plugins: readonly ChannelPlugin[],
+    private readonly pools: ReadonlyMap<string, AppPool>,
+  ) {}
+
+  /**
+   * Splits `channels` into plugins and pools.
+   * @throws Error when a pool's id is also a plain channel's or another pool's.
+   */
+  static of(channels: readonly (ChannelPlugin | AppPool)[]): AppPools {
+    const pools = new Map<string, AppPool>();
+    const plugins: ChannelPlugin[] = [];
+    for (const channel of channels) {
+      if (!isAppPool(channel)) {
+        plugins.push(channel);
+        continue;
+      }
+      if (pools.has(channel.id)) throw new Error(`app pool ${JSON.stringify(channel.id)} is given twice: give one pool with all the channel's apps`);
+      pools.set(channel.id, channel);
+      plugins.push(...channel.apps);
+    }
+    const clash = plugins.find((plugin) => pools.has(plugin.id));
+    if (clash) throw new Error(`channel ${JSON.stringify(clash.id)} is given both as a plugin and as an app pool: give its apps in the pool only`);
+    return new AppPools(plugins, pools);
+  }
+
+  /**
+   * The channel a card opened on `channelId` for `target` goes to: `channelId` itself, or for a
+   * pool the first app in the chat's order (`AppPool.rank`) whose channel is not stopped (refused
+   * credentials, spent quota); when all are, the chat's own app (its final gets its one try there).
+   */
+  appFor(channelId: string, target: unknown, registry: ChannelRegistry): string {
+    const pool = this.pools.get(channelId);
+    if (!pool) return channelId;
+    const ranked = pool.rank(target);
+    return (ranked.find((app) => registry.channel(app.id).stoppedBy === undefined) ?? ranked[0]!).id;
+  }
+
+  /** The registered channels behind `channelId`: a pool's apps, else the id itself. */
+  appIds(channelId: string): readonly string[] {
+    return this.pools.get(channelId)?.apps.map((app) => app.id) ?? [channelId];
+  }
+
+  /** A channel's counters; a pool's summed over its apps. @throws Error naming an unknown channel id. */
+  stats(channelId: string, registry: ChannelRegistry): ChannelStats {
+    const all = this.appIds(channelId).map((id) => registry.channel(id).stats);
+    return all.reduce((sum, stats) => ({
+      sent: sum.sent + stats.sent,
+      updated: sum.updated + stats.updated,
+      failed: sum.failed + stats.failed,
+      rateLimited: sum.rateLimited + stats.rateLimited,
+      unchanged: sum.unchanged + stats.unchanged,
+    }));
+  }
+}
