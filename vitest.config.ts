@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Workspace packages export `./src/index.ts` under the custom "source" condition,
@@ -13,6 +14,21 @@ const ALL_TESTS = ['packages/*/test/**/*.test.ts', 'plugins/*/test/**/*.test.ts'
  * checkout is not run as this repo's test).
  */
 const E2E_TESTS = ALL_TESTS.map((glob) => glob.replace(/\*\.test\.ts$/, '*.e2e.test.ts'));
+
+/**
+ * The release checks: pack every package and install the tarballs into projects outside the repo, and
+ * build and test a plugin package written by `progresscard new-channel`. Together about 210 s of CPU (npm
+ * pack builds each package from clean, tsc compiles the consumer projects): a third of the e2e project's
+ * CPU. `npm run test:release` runs them; CI (`.ci/run`) runs them after `npm test`.
+ */
+const RELEASE_TESTS = ['test/consumer/**/*.e2e.test.ts', 'packages/cli/test/new-channel.e2e.test.ts'];
+
+/**
+ * Workers of the e2e project: twice the cores. Its files mostly wait (on real timers, loopback HTTP, child
+ * processes), so one worker per core leaves the CPU idle: on a 2-core machine one worker ran the project in
+ * 20 minutes with 11 minutes of CPU. `PROGRESSCARD_E2E_WORKERS` overrides it.
+ */
+const E2E_WORKERS = Number(process.env.PROGRESSCARD_E2E_WORKERS) || Math.max(2, availableParallelism() * 2);
 
 export default defineConfig({
   resolve: { conditions },
@@ -39,7 +55,11 @@ export default defineConfig({
       {
         extends: true,
         // Real time, loopback HTTP (emulators, webhook servers), child processes, the browser.
-        test: { name: 'e2e', include: E2E_TESTS, exclude: ['**/node_modules/**'], testTimeout: 20000 },
+        test: { name: 'e2e', include: E2E_TESTS, exclude: ['**/node_modules/**', ...RELEASE_TESTS], testTimeout: 20000, maxWorkers: E2E_WORKERS },
+      },
+      {
+        extends: true,
+        test: { name: 'release', include: RELEASE_TESTS, exclude: ['**/node_modules/**'], testTimeout: 20000 },
       },
     ],
   },

@@ -49,15 +49,22 @@ function render(view: CardView): { feishu: string; dingtalk: string; slack: stri
 describe('card sections on every channel', () => {
   it('a running card shows the plan checklist with "3 / 5" and the marks, agent text escaped', () => {
     const out = render(viewAfterEvents(script, { startAt: T0 }));
-    for (const text of Object.values(out)) {
+    for (const text of [out.feishu, out.dingtalk]) {
       expect(text).toContain('Plan · 3 / 5');
       expect(text).toContain('✅ Step 1');
       expect(text).toContain('▶ Step 4');
       expect(text).toContain('○ Step 5');
       expect(text).not.toContain('<at id=all>');
-      expect(text).not.toMatch(/file\d\.ts/);
     }
+    for (const text of Object.values(out)) expect(text).not.toMatch(/file\d\.ts/);
     expect(out.dingtalk).toMatch(/^\* ✅ Step 1/m);
+    // Slack draws the plan as its own `plan` block: each step's state as Slack's task status. Task titles
+    // are plain text (https://docs.slack.dev/reference/block-kit/blocks/plan-block/), so the agent's text shows
+    // as written and cannot mention anyone.
+    const slackPlan = (JSON.parse(out.slack) as { blocks: Array<{ type: string; title?: string; tasks?: Array<{ title: string; status: string }> }> }).blocks.find((block) => block.type === 'plan');
+    expect(slackPlan?.title).toBe('Plan · 3 / 5');
+    expect(slackPlan?.tasks?.map((task) => task.status)).toEqual(['complete', 'complete', 'complete', 'in_progress', 'pending']);
+    expect(slackPlan?.tasks?.[0]?.title).toBe('Step 1 <at id=all>');
   });
 
   it('the final card keeps the plan and sums up the changed files, folded when long', () => {

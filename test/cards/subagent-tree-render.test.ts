@@ -24,7 +24,8 @@ const TEXT_CHANNELS = {
     renderer: dingtalk({ appKey: 'dingrenderonly', appSecret: 'render-only', cardTemplateId: 't.schema', target: { type: 'group', openConversationId: 'cidR==' }, ...switches }).renderer,
     child: '    * ',
   },
-  slack: { renderer: slack({ botToken: 'xoxb-render-only', channel: 'C0123', ...switches }).renderer, child: '\u2003◦ ' },
+  // Slack's mrkdwn tree (its fallback when the message cannot take task cards); its task cards below.
+  slack: { renderer: slack({ botToken: 'xoxb-render-only', channel: 'C0123', aiBlocks: false, ...switches }).renderer, child: '\u2003◦ ' },
   telegram: { renderer: telegram({ botToken: '123456789:AAHrenderOnlyRenderOnlyRenderOnly123', chatId: -1001234567890, ...switches }).renderer, child: '\u2003◦ ' },
   discord: { renderer: discord({ botToken: 'MTI1MDAwMDAwMDAwMDAwMDEwMA.GrendR.renderonlyrenderonlyrenderonly12', channelId: '1250000000000000100', ...switches }).renderer, child: '\u2003◦ ' },
 } as const;
@@ -66,6 +67,13 @@ function feishuPanels(view: CardView): Array<{ element_id: string; expanded: boo
   return elements.filter((element) => String(element.element_id).startsWith('subagent_')) as never;
 }
 
+/** Slack's default card draws each call as a `task_card` block: the subagent's card, by its call id. */
+const slackBlocksRenderer = slack({ botToken: 'xoxb-render-only', channel: 'C0123', ...switches }).renderer;
+function slackTaskCard(view: CardView, callId: string): { status: string; title: string; details?: unknown } | undefined {
+  const { blocks } = slackBlocksRenderer.render(view) as unknown as { blocks: Array<{ type: string; task_id?: string }> };
+  return blocks.find((block) => block.type === 'task_card' && block.task_id === callId) as never;
+}
+
 /** The rendered payload's text lines (JSON strings keep `\n` escaped). */
 const textLines = (payload: unknown) => JSON.stringify(payload).split('\\n');
 
@@ -90,6 +98,13 @@ describe('subagents as a tree on every channel (replayed Claude traces)', () => 
           const body = panels[i]!.elements[0]!.content;
           expect(body.split('\n').length).toBe(Math.min(childrenOf(view, parent).length, 10) + (childrenOf(view, parent).length > 10 ? 1 : 0));
         });
+        // Slack's task cards: the subagent's card is done (or failed) and holds none of its calls.
+        for (const parent of parents) {
+          const task = slackTaskCard(view, parent.callId);
+          if (task === undefined) continue; // an older entry, counted rather than drawn
+          expect(task.status).toMatch(/^(complete|error)$/);
+          expect(task.details).toBeUndefined();
+        }
         // Text channels: the subagent's line with its count, and none of its calls listed (folded).
         for (const [channel, { renderer, child }] of Object.entries(TEXT_CHANNELS)) {
           const lines = textLines(renderer.render(view));
@@ -115,6 +130,10 @@ describe('subagents as a tree on every channel (replayed Claude traces)', () => 
         // Under the subagent its calls lose the `Task › ` prefix.
         expect(panel.elements[0]!.content).toContain(latest.name.split(' › ').pop()!);
         expect(panel.elements[0]!.content).not.toContain(`${parent.name} › `);
+        // Slack's task cards: the running subagent's card is in progress with its latest call in its details.
+        const task = slackTaskCard(view, parent.callId)!;
+        expect(task.status).toBe('in_progress');
+        expect(JSON.stringify(task.details)).toContain(latest.name.split(' › ').pop()!);
         for (const [channel, { renderer, child }] of Object.entries(TEXT_CHANNELS)) {
           const lines = textLines(renderer.render(view));
           const at = lines.findIndex((line) => line.includes(`· ${parent.subagentTools} tool`));
