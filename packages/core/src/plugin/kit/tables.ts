@@ -65,6 +65,8 @@ function isZeroWidth(code: number): boolean {
 
 /** Columns `text` takes in a monospace font: CJK and fullwidth characters count 2, combining marks 0, others 1. */
 export function displayWidth(text: string): number {
+  // Printable ASCII, the common case, is one column a character.
+  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
   let width = 0;
   for (const char of text) {
     const code = char.codePointAt(0)!;
@@ -89,10 +91,12 @@ function cutToWidth(text: string, maxWidth: number): string {
 
 /** The cells of one table line: split at pipes that are neither escaped (`\|`) nor inside a code span; outer pipes dropped. */
 export function splitTableRow(line: string): string[] {
+  const text = line.trim();
+  // No escapes and no code spans: every pipe splits.
+  if (!/[\\`]/.test(text)) return trimCells(text.split('|'), text);
   const cells: string[] = [];
   let cell = '';
   let tick = 0;
-  const text = line.trim();
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
     if (char === '\\' && text[i + 1] === '|') {
@@ -111,6 +115,11 @@ export function splitTableRow(line: string): string[] {
     } else cell += char;
   }
   cells.push(cell);
+  return trimCells(cells, text);
+}
+
+/** Cells split at pipes without the empty ones an outer pipe leaves, each with its white space collapsed. */
+function trimCells(cells: string[], text: string): string[] {
   if (text.startsWith('|')) cells.shift();
   if (text.endsWith('|') && !text.endsWith('\\|') && cells.length > 0) cells.pop();
   return cells.map((value) => value.replace(/\s+/g, ' ').trim());
