@@ -62,3 +62,4 @@ export {
 export { AnnouncedLimits, type LimitAnnouncement } from './announced-limits.js';
 export { countingPlatformCalls, platformCallMade } from './platform-calls.js';
 export { SentMessages, LATE_SEND_ANSWER_MS, awaitLateAnswer, type LateAnswer } from './sent-messages.js';
+export { boundAnswer, answerCharsNotHeld, ANSWER_BOUND_MARGIN } from './bounded-answer.js';
