@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CardState } from '@progresscard/core';
-import { ANSWER_BOUND_MARGIN, boundAnswer, answerCharsNotHeld, type CardRenderer, type CardView } from '@progresscard/core/plugin';
+import { ANSWER_BOUND_MARGIN, boundAnswer, answerCharsNotHeld, wellFormed, type CardRenderer, type CardView } from '@progresscard/core/plugin';
 import { dingtalk } from '@progresscard/plugin-dingtalk';
 import { feishu } from '@progresscard/plugin-feishu';
 import { slack } from '@progresscard/plugin-slack';
@@ -79,7 +79,7 @@ describe('boundAnswer', () => {
     const answer = 'a😀'.repeat(5000);
     for (const max of [100, 101, 102]) {
       const bounded = boundAnswer({ ...view, answer }, max);
-      expect(bounded.answer.isWellFormed()).toBe(true);
+      expect(wellFormed(bounded.answer)).toBe(bounded.answer);
       expect(answer.startsWith(bounded.answer)).toBe(true);
     }
   });
