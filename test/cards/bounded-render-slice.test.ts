@@ -11,6 +11,9 @@ import { ANSWER_BOUND_MARGIN, boundAnswer, answerCharsNotHeld, wellFormed, type 
 import { dingtalk } from '@progresscard/plugin-dingtalk';
 import { feishu } from '@progresscard/plugin-feishu';
 import { slack } from '@progresscard/plugin-slack';
+import { discord } from '@progresscard/plugin-discord';
+import { telegram } from '@progresscard/plugin-telegram';
+import { DEFAULT_DISCORD_APP, DEFAULT_TELEGRAM_BOT } from '@progresscard/emulator';
 
 const TEN_MB = 10_000_000;
 const AT = 1_700_000_000_000;
@@ -28,6 +31,10 @@ const CHANNELS: Record<string, { make: () => CardRenderer<unknown>; bound: numbe
   },
   // 3000-character sections: 4 in the main message, 10 in each of 5 thread replies.
   slack: { make: () => slack({ botToken: 'xoxb-slice', channel: 'C0SLICE' }).renderer as CardRenderer<unknown>, bound: 3000 * 54 },
+  // 2000 characters in the embed, 12 follow-ups of 3900.
+  discord: { make: () => discord({ botToken: DEFAULT_DISCORD_APP.botToken, channelId: DEFAULT_DISCORD_APP.channel }).renderer as CardRenderer<unknown>, bound: 2000 + 12 * 3900 },
+  // 2500 characters in the card, 12 follow-ups of 3800.
+  telegram: { make: () => telegram({ botToken: DEFAULT_TELEGRAM_BOT.botToken, chatId: DEFAULT_TELEGRAM_BOT.privateChat }).renderer as CardRenderer<unknown>, bound: 2500 + 12 * 3800 },
 };
 
 function finalCard(answer: string): CardView {

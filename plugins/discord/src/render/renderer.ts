@@ -17,6 +17,8 @@ import {
   type FooterField,
   type FooterStyle,
   type Locale,
+  answerCharsNotHeld,
+  boundAnswer,
 } from '@progresscard/core/plugin';
 import { CustomIdRegistry } from '../interaction/custom-id.js';
 import { componentsOf, decisionLines, replyLine, type ControlStyle } from './controls.js';
@@ -61,12 +63,14 @@ export function createDiscordRenderer(options: DiscordRendererOptions = {}): Car
   const localeOf = (view: CardView) => options.locale ?? view.locale;
   const footer = (view: CardView) =>
     oneLine(formatFooter({ ...view.footer, model: view.footer.model === undefined ? undefined : oneLine(view.footer.model, 80) }, { locale: localeOf(view), style: options.footerStyle ?? 'compact', fields: options.footerFields, timeZone: options.timeZone }), 300);
-  const answerShares = (view: CardView) => {
-    if (view.answer.trim() === '') return { card: undefined, parts: [] as string[], leftOut: 0 };
+  const answerShares = (whole: CardView) => {
+    if (whole.answer.trim() === '') return { card: undefined, parts: [] as string[], leftOut: 0 };
+    // Only what the embed and its follow-ups can show is split and parsed (issue 30); the notice counts the whole answer.
+    const view = boundAnswer(whole, limits.cardAnswerChars + limits.maxParts * limits.partAnswerChars);
     const first = splitMarkdown(view.answer, limits.cardAnswerChars, 1);
     const consumed = view.answer.trim().length - first.leftOut;
     const rest = splitMarkdown(view.answer.trim().slice(consumed), limits.partAnswerChars, limits.maxParts);
-    return { card: first.pieces[0], parts: rest.pieces, leftOut: rest.leftOut };
+    return { card: first.pieces[0], parts: rest.pieces, leftOut: rest.leftOut + answerCharsNotHeld(view) };
   };
 
   const description = (view: CardView): string => {
@@ -117,7 +121,7 @@ export function createDiscordRenderer(options: DiscordRendererOptions = {}): Car
     },
 
     renderFallback(view) {
-      const parts = [`${statusLabel(view.status, localeOf(view))} · ${oneLine(view.title, 120)}`, view.answer, view.error ?? '', footer(view)];
+      const parts = [`${statusLabel(view.status, localeOf(view))} · ${oneLine(view.title, 120)}`, boundAnswer(view, 1900).answer, view.error ?? '', footer(view)];
       return { content: cut(parts.filter((p) => p.trim() !== '').join('\n\n'), 1900), embeds: [], components: [] };
     },
 
