@@ -48,6 +48,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ALL_TESTS,
+          // Projects with different worker counts run one after the other, in this order.
+          sequence: { groupOrder: 0 },
+          maxWorkers: availableParallelism(),
           exclude: ['**/node_modules/**', '**/*.e2e.test.ts'],
           isolate: false,
         },
@@ -55,11 +58,11 @@ export default defineConfig({
       {
         extends: true,
         // Real time, loopback HTTP (emulators, webhook servers), child processes, the browser.
-        test: { name: 'e2e', include: E2E_TESTS, exclude: ['**/node_modules/**', ...RELEASE_TESTS], testTimeout: 20000, maxWorkers: E2E_WORKERS },
+        test: { name: 'e2e', include: E2E_TESTS, exclude: ['**/node_modules/**', ...RELEASE_TESTS], testTimeout: 20000, maxWorkers: E2E_WORKERS, sequence: { groupOrder: 1 } },
       },
       {
         extends: true,
-        test: { name: 'release', include: RELEASE_TESTS, exclude: ['**/node_modules/**'], testTimeout: 20000 },
+        test: { name: 'release', include: RELEASE_TESTS, exclude: ['**/node_modules/**'], testTimeout: 20000, sequence: { groupOrder: 2 } },
       },
     ],
   },

@@ -80,6 +80,20 @@ describe('files the agent produced, on the final card', () => {
     expect(card).not.toContain('not uploaded');
   });
 
+  it('a slow upload holds the final back: the final card names the file as uploaded, never "uploading…"', { timeout: 60_000 }, async () => {
+    const dir = folder();
+    const path = join(dir, 'report.md');
+    writeFileSync(path, '# Weekly report\n\nAll green.\n');
+    const composed = await compose([dir]);
+    // The upload answers after the card's first send (debounced 50 ms) is due, which already shows the ended run.
+    feishuEmulator!.faults.add({ route: 'im.file.create', latencyMs: 1500 });
+    const cardId = await reportRun(composed.open('feishu', undefined, { locale: 'en' }), path);
+    expect(feishuEmulator!.files()).toHaveLength(1);
+    const card = JSON.stringify(feishuEmulator!.message(cardId)!.card);
+    expect(card).toContain('📎 report.md');
+    expect(card).not.toContain('uploading');
+  });
+
   it('Slack uploads the report into the card\'s thread once the card is sent, and the final card links it', { timeout: 60_000 }, async () => {
     const dir = folder();
     const path = join(dir, 'report.md');

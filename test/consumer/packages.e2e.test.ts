@@ -55,8 +55,9 @@ beforeAll(async () => {
   mkdirSync(packs, { recursive: true });
   const packed = await runOk('npm', ['pack', ...PACKAGE_DIRS.flatMap((dir) => ['-w', dir]), '--pack-destination', packs, '--json'], {
     cwd: REPO_ROOT,
-    // Each package's prepack builds it from clean: minutes on a busy 2-core machine.
-    timeoutMs: 600_000,
+    // Each package's prepack builds it from clean, one tsc run after the other: over 10 minutes with 4 e2e
+    // workers on a busy 2-core machine.
+    timeoutMs: 1_200_000,
   });
   const tarballs = (JSON.parse(packed.stdout) as { filename: string }[]).map((p) => join(packs, p.filename));
   expect(tarballs).toHaveLength(PACKAGE_DIRS.length);
@@ -80,7 +81,7 @@ beforeAll(async () => {
   writeProject(join(app, 'cjs'), { 'consumer.cjs': CJS_CONSUMER });
 
   emulator = await startStandaloneEmulator(app);
-}, 900_000);
+}, 1_500_000);
 
 // Removing the installed projects (about 100 MB, 6 000 files) took 20 s on a busy shared disk.
 afterAll(async () => {

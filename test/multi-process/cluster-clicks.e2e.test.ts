@@ -24,7 +24,7 @@ let workers: Worker[] = [];
 beforeAll(async () => {
   redis = await startTestRedis();
   emulator = await startFeishuEmulator({ apps: [APP], longConnection: { reconnectJitterSeconds: 0, reconnectIntervalSeconds: 1 } });
-});
+}, 60_000);
 afterEach(async () => {
   await Promise.all(workers.map((worker) => worker.kill()));
   workers = [];
@@ -50,7 +50,7 @@ async function startCluster(keyPrefix: string, callbacks: 'long-connection' | 'h
   const cluster = ['p0', 'p1', 'p2'].map((name) => start(keyPrefix, { name, callbacks, asks }));
   const ready = await Promise.all(cluster.map((worker) => worker.next('ready')));
   const messages = Object.assign({}, ...ready.map((line) => line.messages)) as Record<string, string>;
-  for (const id of Object.values(messages)) await expect.poll(() => JSON.stringify(emulator.message(id)?.card), { timeout: 30_000 }).toMatch(/Approve|Send|Stop/);
+  for (const id of Object.values(messages)) await expect.poll(() => JSON.stringify(emulator.message(id)?.card), { timeout: 60_000 }).toMatch(/Approve|Send|Stop/);
   return { cluster, messages, urls: ready.map((line) => line.callbackUrl as string) };
 }
 
@@ -74,20 +74,20 @@ describe('clicks in a cluster of three processes', () => {
     expect(race.map((result) => toast(result)?.content).find((text) => text?.startsWith('Already decided by'))).toBeDefined();
 
     const [p0, p1, p2] = cluster as [Worker, Worker, Worker];
-    await expect.poll(() => p0.seen('decision'), { timeout: 30_000 }).toEqual([expect.objectContaining({ runId: 'p0-approval', approved: true, by: 'ou_bob' })]);
-    await expect.poll(() => p1.seen('decision'), { timeout: 30_000 }).toEqual([expect.objectContaining({ runId: 'p1-approval', approved: false, by: 'ou_bob' })]);
-    await expect.poll(() => p0.seen('answer'), { timeout: 30_000 }).toEqual([expect.objectContaining({ runId: 'p0-ask', text: 'v1.2.0', by: 'ou_bob' })]);
-    await expect.poll(() => p1.seen('stopped'), { timeout: 30_000 }).toEqual([expect.objectContaining({ runId: 'p1-stop', by: 'ou_bob' })]);
-    await expect.poll(() => p2.seen('decision').length, { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => p0.seen('decision'), { timeout: 60_000 }).toEqual([expect.objectContaining({ runId: 'p0-approval', approved: true, by: 'ou_bob' })]);
+    await expect.poll(() => p1.seen('decision'), { timeout: 60_000 }).toEqual([expect.objectContaining({ runId: 'p1-approval', approved: false, by: 'ou_bob' })]);
+    await expect.poll(() => p0.seen('answer'), { timeout: 60_000 }).toEqual([expect.objectContaining({ runId: 'p0-ask', text: 'v1.2.0', by: 'ou_bob' })]);
+    await expect.poll(() => p1.seen('stopped'), { timeout: 60_000 }).toEqual([expect.objectContaining({ runId: 'p1-stop', by: 'ou_bob' })]);
+    await expect.poll(() => p2.seen('decision').length, { timeout: 60_000 }).toBe(1);
     // Nobody else was told anything.
     for (const worker of cluster) expect(worker.seen('decision').length + worker.seen('answer').length + worker.seen('stopped').length).toBeLessThanOrEqual(3);
     expect(p2.seen('stopped')).toEqual([]);
 
     // After the final, the old button (a client that has not caught up) hears who decided, in any process.
-    await expect.poll(() => JSON.stringify(emulator.message(messages['p0-approval']!)?.card), { timeout: 30_000 }).toContain('deployed p0-approval');
+    await expect.poll(() => JSON.stringify(emulator.message(messages['p0-approval']!)?.card), { timeout: 60_000 }).toContain('deployed p0-approval');
     for (let i = 0; i < 3; i += 1) expect(toast(await click('p0-approval', 'Deny', 'ou_eve', { shownCard: shownBefore }))).toEqual({ type: 'info', content: 'Already decided by Bob' });
     expect(p0.seen('decision')).toHaveLength(1);
-  }, 180_000);
+  }, 300_000);
 
   it('HTTP callbacks round-robin; a click for a killed process is answered, and handled by the process that resumed its card', async () => {
     const keyPrefix = uniquePrefix('cluster-http');
@@ -99,9 +99,9 @@ describe('clicks in a cluster of three processes', () => {
     expect(toast(await click('p0-approval', 'Approve'))).toEqual({ type: 'success', content: 'Sent: Approve' });
     expect(toast(await click('p1-approval', 'Deny'))).toEqual({ type: 'success', content: 'Sent: Deny' });
     expect(toast(await click('p2-approval', 'Approve'))).toEqual({ type: 'success', content: 'Sent: Approve' });
-    await expect.poll(() => p0.seen('decision'), { timeout: 30_000 }).toEqual([expect.objectContaining({ runId: 'p0-approval', approved: true })]);
-    await expect.poll(() => p1.seen('decision'), { timeout: 30_000 }).toEqual([expect.objectContaining({ runId: 'p1-approval', approved: false })]);
-    await expect.poll(() => p2.seen('decision'), { timeout: 30_000 }).toEqual([expect.objectContaining({ runId: 'p2-approval', approved: true })]);
+    await expect.poll(() => p0.seen('decision'), { timeout: 60_000 }).toEqual([expect.objectContaining({ runId: 'p0-approval', approved: true })]);
+    await expect.poll(() => p1.seen('decision'), { timeout: 60_000 }).toEqual([expect.objectContaining({ runId: 'p1-approval', approved: false })]);
+    await expect.poll(() => p2.seen('decision'), { timeout: 60_000 }).toEqual([expect.objectContaining({ runId: 'p2-approval', approved: true })]);
 
     // p2 is killed; the load balancer drops its URL. A Stop click on its card cannot be decided yet.
     await p2.kill();
@@ -115,7 +115,7 @@ describe('clicks in a cluster of three processes', () => {
     // resume() resolves only once the process listens for clicks other processes hand it: the first press after it is decided.
     const late = await click('p2-stop', '⏹ Stop');
     expect(toast(late)).toEqual({ type: 'success', content: 'Stopping the run' });
-    await expect.poll(() => r.seen('stopped'), { timeout: 30_000 }).toEqual([expect.objectContaining({ runId: 'p2-stop', by: 'ou_bob' })]);
+    await expect.poll(() => r.seen('stopped'), { timeout: 60_000 }).toEqual([expect.objectContaining({ runId: 'p2-stop', by: 'ou_bob' })]);
     expect([...p0.seen('stopped'), ...p1.seen('stopped')]).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 });

@@ -19,7 +19,7 @@ const workers: Worker[] = [];
 beforeAll(async () => {
   redis = await startTestRedis();
   emulator = await startFeishuEmulator({ apps: [APP] });
-});
+}, 60_000);
 afterAll(async () => {
   await Promise.all(workers.map((worker) => worker.kill()));
   await emulator?.close();

@@ -18,7 +18,7 @@ const workers: Worker[] = [];
 beforeAll(async () => {
   redis = await startTestRedis();
   emulator = await startFeishuEmulator({ apps: [APP] });
-});
+}, 60_000);
 afterAll(async () => {
   await Promise.all(workers.map((worker) => worker.kill()));
   await emulator?.close();
@@ -50,5 +50,5 @@ describe('a process killed mid-run', () => {
     expect(shown(orphanId)).toContain('interrupted by a restart');
     for (const id of [resumedId, orphanId]) expect(shown(id)).not.toMatch(/running/);
     expect(emulator.calls({ outcome: 'rejected' })).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });

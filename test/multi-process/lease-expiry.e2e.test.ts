@@ -21,7 +21,7 @@ let emulator: FeishuEmulator;
 beforeAll(async () => {
   redis = await startTestRedis();
   emulator = await startFeishuEmulator({ apps: [APP] });
-});
+}, 60_000);
 afterAll(async () => {
   await emulator?.close();
   await redis?.stop();

@@ -22,7 +22,7 @@ const workers: Worker[] = [];
 beforeAll(async () => {
   redis = await startTestRedis();
   emulator = await startFeishuEmulator({ apps: [APP], limits: { appWindows: BUDGET } });
-});
+}, 60_000);
 afterAll(async () => {
   await Promise.all(workers.map((worker) => worker.kill()));
   await emulator?.close();
@@ -47,5 +47,5 @@ describe(`${PROCESSES} processes sharing one app budget in Redis`, () => {
     const finals = messages.filter((message) => /answer p\d+-\d+/.test(JSON.stringify(message.card)));
     expect(finals).toHaveLength(PROCESSES * RUNS);
     console.log(`multi-process load: ${PROCESSES} × ${RUNS} runs, ${emulator.calls().length} calls, ${Math.round((Date.now() - startAt) / 100) / 10} s from start to the last final`);
-  }, 120_000);
+  }, 300_000);
 });

@@ -24,7 +24,7 @@ let emulator: FeishuEmulator;
 beforeAll(async () => {
   redis = await startTestRedis();
   emulator = await startFeishuEmulator({ apps: [APP] });
-});
+}, 60_000);
 afterAll(async () => {
   redis?.resume();
   await emulator?.close();

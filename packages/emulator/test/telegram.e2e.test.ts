@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_TELEGRAM_BOT as BOT, startTelegramEmulator, type TelegramEmulator } from '../src/index.js';
 
 let emulator: TelegramEmulator | undefined;
@@ -36,17 +36,24 @@ describe('Telegram Bot API emulator', () => {
     emulator = await startTelegramEmulator({ limits: { perChatWindows: [{ limit: 10, intervalMs: 1000 }], perGroupWindows: [{ limit: 10, intervalMs: 1000 }] } });
     const sent = await call('sendMessage', { chat_id: BOT.groupChat, text: 'one' });
     const id = sent.body.result!.message_id as number;
-    emulator.faults.add({ route: 'editMessageText', nth: 1, latencyMs: 800 });
+    // 5 s: the newer edit lands first even on a busy machine.
+    const slow = emulator.faults.add({ route: 'editMessageText', nth: 1, latencyMs: 5000 });
     const edit = (text: string, signal?: AbortSignal) => fetch(`${emulator!.apiRoot}/bot${BOT.botToken}/editMessageText`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: BOT.groupChat, message_id: id, text }), signal });
-    await expect(edit('two (older)', AbortSignal.timeout(100))).rejects.toThrow();
+    // The client gives up once the emulator has the request (its fault matched), not after a fixed
+    // time that, on a busy machine, could pass before the request was even sent.
+    const giveUp = new AbortController();
+    const older = edit('two (older)', giveUp.signal);
+    await vi.waitFor(() => expect(emulator!.faults.list().find((rule) => rule.id === slow)?.hits).toBe(1), { timeout: 30_000, interval: 10 });
+    giveUp.abort();
+    await expect(older).rejects.toThrow();
     expect((await call('editMessageText', { chat_id: BOT.groupChat, message_id: id, text: 'three (newer)' })).body.ok).toBe(true);
     expect(emulator.message(BOT.groupChat, id)!.text).toBe('three (newer)');
-    for (const until = Date.now() + 10_000; emulator.message(BOT.groupChat, id)!.text !== 'two (older)' && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const until = Date.now() + 45_000; emulator.message(BOT.groupChat, id)!.text !== 'two (older)' && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 50));
     // No version on an edit: the late one replaces the newer text.
     expect(emulator.message(BOT.groupChat, id)!.text).toBe('two (older)');
     const [late] = emulator.calls({ route: 'editMessageText' }).filter((c) => c.card && (c.card as { text: string }).text === 'two (older)');
-    expect(late!.at - late!.receivedAt!).toBeGreaterThanOrEqual(800);
-  });
+    expect(late!.at - late!.receivedAt!).toBeGreaterThanOrEqual(4_990); // a timer may fire a millisecond early
+  }, 60_000);
 
   it('refuses what Telegram refuses: bad HTML, > 4096 characters, 65-byte callback_data, unknown chat, unknown topic, bad token', async () => {
     emulator = await startTelegramEmulator();

@@ -15,7 +15,7 @@ const opened: RedisStore[] = [];
 
 beforeAll(async () => {
   redis = await startTestRedis();
-});
+}, 60_000);
 afterAll(async () => {
   await Promise.all(opened.map((store) => store.close()));
   await redis.stop();
@@ -118,7 +118,7 @@ describe('RedisBudgetStore', () => {
     expect(overfull(arrivals, 50, 1000 + budgetSafetyMarginMs(1000))).toBe(0);
     // and the updates used the route meanwhile at its paced rate (16.3/s)
     expect(arrivals.length).toBeGreaterThan(6.5 * 15);
-  });
+  }, 120_000);
 
   it('a pause set by one process holds the others back', async () => {
     const prefix = uniquePrefix('pause');

@@ -13,7 +13,7 @@ const opened: RedisStore[] = [];
 
 beforeAll(async () => {
   redis = await startTestRedis();
-});
+}, 60_000);
 afterAll(async () => {
   await Promise.all(opened.map((store) => store.close()));
   await redis.stop();

@@ -1,5 +1,5 @@
 import { loadFaultCases } from '@progresscard/core/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { acceptedCards, harness, notOlder, progressOf, textOf, type Harness } from './harness.js';
 import { f05Answer } from './views.js';
 
@@ -27,7 +27,12 @@ describe('field fault cases (Feishu, through the emulator)', () => {
     // "FEISHU patch #2 -> 400 {code:230020}"
     h.emulator.faults.add({ route: PATCH, nth: 2, respond: { status: 400, body: { code: 230020, msg: 'This operation triggers the frequency limit.' } } });
     const card = h.cards.open('feishu');
-    await h.play(card, c.events);
+    // Mid-run: the tool runs until the ticker's second patch has been answered with the rate limit
+    // (a condition rather than a wall-clock window a busy machine can miss), then the run goes on.
+    const toolStarted = c.events.findIndex((e) => e.type === 'tool.started') + 1;
+    await h.play(card, c.events.slice(0, toolStarted));
+    await vi.waitFor(() => expect(h!.emulator.calls({ route: PATCH, outcome: 'rejected' })).toHaveLength(1), { timeout: 60_000, interval: 50 });
+    await h.play(card, c.events.slice(toolStarted));
     expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
     const messages = h.emulator.messages();
     expect(messages).toHaveLength(1);

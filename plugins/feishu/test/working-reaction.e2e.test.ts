@@ -54,7 +54,8 @@ describe('Feishu: the opt-in "working" reaction on the bot\'s own card (over loo
       } else {
         expect(h.emulator.reactions(first)).toEqual([]);
       }
-    });
+      // Failed patches, their retries and the move to a fresh message: many loopback calls, slow on a busy machine.
+    }, 60_000);
   }
 
   it('`true` means the Typing emoji; off by default', async () => {

@@ -61,6 +61,11 @@ export class CardFlush {
     const final = isTerminalStatus(shown.status);
     const view = withQuota(shown, record, final, plugin.switches?.monthlyQuota, plugin.transport.callsPerOperation?.final);
     const { credentialProbes } = this.parts;
+    // The final names each attached file as uploaded or not: while an upload this process started is still
+    // out, an ended card waits (the upload's outcome marks it changed again). A flush marked before the run
+    // ended would otherwise send the final with "uploading…". Attachments are not stored, so a resumed card
+    // has none pending.
+    if (final && view.attachments?.some((file) => file.state === 'pending')) return WAIT;
     if (stop.probesBack && !credentialProbes.isProbe(record)) {
       credentialProbes.wait(record, final);
       return WAIT;
