@@ -23,6 +23,8 @@ import {
   type FooterStyle,
   type Locale,
   type ToolLine,
+  boundAnswer,
+  answerCharsNotHeld,
 } from '@progresscard/core/plugin';
 import { cutMarkdown, offsetAfterCodePoints, splitMarkdown, truncateMarkdown } from './guards.js';
 import { controlsVariable, interactionMarkdown, type ControlStyle } from './controls.js';
@@ -124,7 +126,10 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     return this.last.layout;
   }
 
-  private draw(view: CardView): Layout {
+  private draw(whole: CardView): Layout {
+    // Only what the card and its follow-up messages can show is parsed and escaped, so a render's
+    // cost does not grow with the answer (issue 30); the notices count the whole answer.
+    const view = boundAnswer(whole, this.options.maxContentChars * (1 + Math.max(0, this.options.maxContinuationMessages ?? 20)));
     const { locale, texts } = this.language(view);
     const o = this.options;
     const status = `<font colorTokenV2=${STATUS_COLOR_TOKENS[view.status]}>${STATUS_ICONS[view.status]} **${texts.status[view.status]}**</font>`;
@@ -188,7 +193,9 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
   }
 
   /** Plain text only: no tags, no tables, no code fences; the same variables. */
-  renderFallback(view: CardView): DingTalkCardPayload {
+  renderFallback(whole: CardView): DingTalkCardPayload {
+    // The text is cut to `maxContentChars`: more of the answer than that is never shown.
+    const view = boundAnswer(whole, this.options.maxContentChars);
     const { locale, texts } = this.language(view);
     const o = this.options;
     const lines: string[] = [];
@@ -213,7 +220,7 @@ export class DingTalkRenderer implements CardRenderer<DingTalkCardPayload> {
     if (footer) lines.push(escapeInline(footer));
     let text = lines.join('\n\n');
     if (codePointLength(text) > o.maxContentChars) {
-      const notice = texts.shortened(o.maxContentChars, codePointLength(text));
+      const notice = texts.shortened(o.maxContentChars, codePointLength(text) + answerCharsNotHeld(view));
       text = `${Array.from(text).slice(0, o.maxContentChars - codePointLength(notice) - 3).join('')}…\n\n${notice}`;
     }
     return this.payload(view, escapeInline(cut(view.title.trim() || texts.defaultTitle, 200)), text);

@@ -18,6 +18,8 @@ import {
   type FooterStyle,
   type Locale,
   tablesAsAligned,
+  answerCharsNotHeld,
+  boundAnswer,
 } from '@progresscard/core/plugin';
 import { CustomIdRegistry } from '../interaction/custom-id.js';
 import { componentsOf, decisionLines, replyLine, type ControlStyle } from './controls.js';
@@ -62,14 +64,16 @@ export function createDiscordRenderer(options: DiscordRendererOptions = {}): Car
   const localeOf = (view: CardView) => options.locale ?? view.locale;
   const footer = (view: CardView) =>
     oneLine(formatFooter({ ...view.footer, model: view.footer.model === undefined ? undefined : oneLine(view.footer.model, 80) }, { locale: localeOf(view), style: options.footerStyle ?? 'compact', fields: options.footerFields, timeZone: options.timeZone }), 300);
-  const answerShares = (view: CardView) => {
-    if (view.answer.trim() === '') return { card: undefined, parts: [] as string[], leftOut: 0 };
+  const answerShares = (whole: CardView) => {
+    if (whole.answer.trim() === '') return { card: undefined, parts: [] as string[], leftOut: 0 };
+    // Only what the embed and its follow-ups can show is split and parsed (issue 30); the notice counts the whole answer.
+    const view = boundAnswer(whole, limits.cardAnswerChars + limits.maxParts * limits.partAnswerChars);
     // Discord markdown has no tables (https://support.discord.com/hc/en-us/articles/210298617): a GFM table becomes an aligned code block.
     const answer = tablesAsAligned(view.answer, { locale: localeOf(view) });
     const first = splitMarkdown(answer, limits.cardAnswerChars, 1);
     const consumed = answer.trim().length - first.leftOut;
     const rest = splitMarkdown(answer.trim().slice(consumed), limits.partAnswerChars, limits.maxParts);
-    return { card: first.pieces[0], parts: rest.pieces, leftOut: rest.leftOut };
+    return { card: first.pieces[0], parts: rest.pieces, leftOut: rest.leftOut + answerCharsNotHeld(view) };
   };
 
   const description = (view: CardView): string => {
@@ -120,7 +124,7 @@ export function createDiscordRenderer(options: DiscordRendererOptions = {}): Car
     },
 
     renderFallback(view) {
-      const parts = [`${statusLabel(view.status, localeOf(view))} · ${oneLine(view.title, 120)}`, view.answer, view.error ?? '', footer(view)];
+      const parts = [`${statusLabel(view.status, localeOf(view))} · ${oneLine(view.title, 120)}`, boundAnswer(view, 1900).answer, view.error ?? '', footer(view)];
       return { content: cut(parts.filter((p) => p.trim() !== '').join('\n\n'), 1900), embeds: [], components: [] };
     },
 

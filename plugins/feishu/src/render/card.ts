@@ -1,4 +1,4 @@
-import { isTerminalStatus, noticeText, oneLine, thinkingHeading, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
+import { answerCharsNotHeld, boundAnswer, isTerminalStatus, noticeText, oneLine, thinkingHeading, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
 import type { FeishuCard, FeishuElement } from './payload.js';
 import { FEISHU_GUARD_LIMITS, fitText, prepareAgentMarkdown, type GuardLimits } from './guards.js';
 import { escapeCardMarkdown, type Truncated } from './markdown/index.js';
@@ -126,9 +126,10 @@ export function layoutCard(view: CardView, options: CardRenderOptions): CardLayo
   // Only the start of the answer the cards can hold is prepared and measured: every character of it takes
   // at least a byte of a card, so the cards never hold more than their byte limits in characters. The rest
   // is only counted (a 200 000-character answer once took half a second to render, issue 30).
-  const window = answerWindow(view.answer, limits.maxContentBytes * (followUp ? 1 + maxContinuations : 1));
-  const answer = prepareAgentMarkdown(window.text, limits.maxTables);
-  const leftOver = window.leftOver;
+  // (cut at a line break, an open code fence closed; what is left out counts the whole answer the agent wrote)
+  const window = boundAnswer(view, limits.maxContentBytes * (followUp ? 1 + maxContinuations : 1));
+  const answer = prepareAgentMarkdown(window.answer, limits.maxTables);
+  const leftOver = answerCharsNotHeld(window);
   const thinking = prepareAgentMarkdown(tail(view.thinking, MAX_THINKING_CHARS), limits.maxTables - answer.tables);
   const parts: Parts = {
     view,
@@ -151,17 +152,6 @@ export function layoutCard(view: CardView, options: CardRenderOptions): CardLayo
   }
   // Unreachable with the bounded parts above; keep the promise of a valid card anyway.
   return { card: build({ ...parts, thinking: '' }, '', texts.truncated(0, total, 0), 2), continuations: [] };
-}
-
-/**
- * The first `maxChars` UTF-16 units of `answer` (never half a surrogate pair) and how many were left
- * out. A cut inside a code fence or a table is harmless: the cards never reach it, and the notices count the rest.
- */
-function answerWindow(answer: string, maxChars: number): { text: string; leftOver: number } {
-  if (answer.length <= maxChars) return { text: answer, leftOver: 0 };
-  const code = answer.charCodeAt(maxChars - 1);
-  const end = code >= 0xd800 && code <= 0xdbff ? maxChars - 1 : maxChars;
-  return { text: answer.slice(0, end), leftOver: answer.length - end };
 }
 
 /** The main card of {@link layoutCard}. */

@@ -1,4 +1,4 @@
-import { codePointLength, cut, formatFooter, imagePlaceholderText, isTerminalStatus, noticeText, oneLine, type CardView } from '@progresscard/core/plugin';
+import { boundAnswer, codePointLength, cut, formatFooter, imagePlaceholderText, isTerminalStatus, noticeText, oneLine, type CardView } from '@progresscard/core/plugin';
 import type { FeishuCard } from './payload.js';
 import { FEISHU_GUARD_LIMITS, cardFits } from './guards.js';
 import type { CardRenderOptions } from './card.js';
@@ -19,7 +19,9 @@ export function renderFallbackCard(view: CardView, options: CardRenderOptions): 
   const lines: string[] = [];
   if (view.status === 'waiting' && view.waitingFor) lines.push(`${texts.waitingLabel}${texts.colon}${view.waitingFor}`);
   if (view.notice) lines.push(noticeText(view.notice, locale, options.timeZone));
-  if (view.answer) lines.push(view.answer);
+  // Only the start of the answer fits in the text: the rest is never joined or measured.
+  const answer = boundAnswer(view, MAX_FALLBACK_CHARS).answer;
+  if (answer) lines.push(answer);
   if (view.images.length > 0) lines.push(view.images.map((image) => imagePlaceholderText(image, locale)).join('\n'));
   if (view.error && (view.status === 'failed' || view.status === 'cancelled'))
     lines.push(`${view.status === 'failed' ? texts.failedLabel : texts.cancelledLabel}${texts.colon}${view.error}`);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { splitAtNativeTable, tablesAsPreformatted } from './tables.js';
-import { codePointLength, cut, DEFAULT_TITLES, formatFooter, isTerminalStatus, oneLine, reasoningOpen, statusLabel, thinkingHeading, fitToolTree, toolTreeRows, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
+import { answerCharsNotHeld, boundAnswer, codePointLength, cut, DEFAULT_TITLES, formatFooter, isTerminalStatus, oneLine, reasoningOpen, statusLabel, thinkingHeading, fitToolTree, toolTreeRows, type CardRenderer, type CardView, type FooterField, type FooterStyle, type Locale } from '@progresscard/core/plugin';
 import type { SlackBlock, SlackMessage, SlackTableBlock } from './payload.js';
 import { SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { plainMrkdwn, splitSections, toMrkdwn } from './mrkdwn.js';
@@ -136,7 +136,7 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
     const locale = localeOf(view);
     const t = SLACK_TEXTS[locale];
     const useAiBlocks = aiBlocks && options.aiBlocks !== false;
-    const { main, replies, leftOut } = answerParts(view.answer, limits, options.aiBlocks !== false);
+    const { main, replies, leftOut } = partsOf(view);
     const blocks: SlackBlock[] = [
       { type: 'header', text: { type: 'plain_text', text: oneLine(titleOf(view), limits.maxHeaderChars), emoji: true } },
       context(`${STATUS_EMOJI[view.status]} *${statusLabel(view.status, locale)}*${view.round > 0 ? ` · ${t.round(view.round)}` : ''}`, 'status'),
@@ -173,6 +173,21 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
     return { text: cut(plainMrkdwn(headline(view)), limits.maxTextChars), blocks: freshBlockIds(blocks) };
   };
 
+  // What the main message and its thread replies can show: the answer is cut to it before any
+  // markdown parsing, so a render's cost does not grow with the answer (issue 30).
+  const answerBound = (limits.mainAnswerSections + limits.maxReplies * limits.replyAnswerSections) * limits.maxSectionChars;
+  // The last answer's pieces: render (up to two draws) and renderContinuations of one view split it once.
+  let last: { answer: string; hidden: number; parts: ReturnType<typeof answerParts> } | undefined;
+  const partsOf = (view: CardView): ReturnType<typeof answerParts> => {
+    const bounded = boundAnswer(view, answerBound);
+    const hidden = answerCharsNotHeld(bounded);
+    if (last?.answer !== bounded.answer || last.hidden !== hidden) {
+      const parts = answerParts(bounded.answer, limits, options.aiBlocks !== false);
+      last = { answer: bounded.answer, hidden, parts: { ...parts, leftOut: parts.leftOut + hidden } };
+    }
+    return last.parts;
+  };
+
   return {
     render(view) {
       // The tool calls as task cards make the most blocks: past Slack's 50, they go back to one section.
@@ -181,14 +196,15 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
     },
 
     renderFallback(view) {
-      const parts = [headline(view), ...view.tools.slice(-TOOLS_SHOWN).map((tool) => `- ${oneLine(tool.text, 300)}`), view.answer, view.error ?? '', footer(view)];
+      // Only the start of the answer fits in the 3900 characters: the rest is not converted.
+      const parts = [headline(view), ...view.tools.slice(-TOOLS_SHOWN).map((tool) => `- ${oneLine(tool.text, 300)}`), boundAnswer(view, 3900).answer, view.error ?? '', footer(view)];
       // Plain text: Slack shows `text` as is when there are no blocks; keep it well under the 40 000 limit.
       return { text: cut(plainMrkdwn(parts.filter((p) => p.trim() !== '').join('\n\n')), 3900) };
     },
 
     renderContinuations(view) {
       const t = SLACK_TEXTS[localeOf(view)];
-      const { replies, leftOut } = answerParts(view.answer, limits, options.aiBlocks !== false);
+      const { replies, leftOut } = partsOf(view);
       return replies.map((items, i) => {
         const last = i === replies.length - 1;
         const blocks: SlackBlock[] = [context(`_${oneLine(titleOf(view), 100)} ${t.part(i + 2)}_`, 'part_label'), ...items.map(answerBlock)];

@@ -23,7 +23,14 @@ function alignedBlock(table: Tokens.Table): string {
  */
 export function tablesAsPreformatted(markdown: string): string {
   if (!markdown.includes('|')) return markdown;
-  const tables = new Lexer({ gfm: true }).lex(markdown).filter((token: Token): token is Tokens.Table => token.type === 'table');
+  return withTablesAligned(markdown, topLevelTables(markdown));
+}
+
+/** The top-level GFM tables of `markdown`, in order (one `marked` lexer pass). */
+const topLevelTables = (markdown: string): Tokens.Table[] => new Lexer({ gfm: true }).lex(markdown).filter((token: Token): token is Tokens.Table => token.type === 'table');
+
+/** `markdown` with `tables` (lexed from it, in order) replaced by aligned preformatted blocks. */
+function withTablesAligned(markdown: string, tables: readonly Tokens.Table[]): string {
   let out = '';
   let rest = markdown;
   for (const table of tables) {
@@ -77,14 +84,17 @@ function tableBlock(table: Tokens.Table, limits: TableBlockLimits): SlackTableBl
  */
 export function splitAtNativeTable(markdown: string, limits: TableBlockLimits): AnswerWithTable | undefined {
   if (!markdown.includes('|')) return undefined;
-  const tables = new Lexer({ gfm: true }).lex(markdown).filter((token: Token): token is Tokens.Table => token.type === 'table');
-  for (const table of tables) {
+  const tables = topLevelTables(markdown);
+  for (const [i, table] of tables.entries()) {
     const block = tableBlock(table, limits);
     if (!block) continue;
     const raw = table.raw.replace(/\n+$/, '');
     const at = markdown.indexOf(raw);
     if (at < 0) continue;
-    return { before: tablesAsPreformatted(markdown.slice(0, at)).trimEnd(), table: block, after: tablesAsPreformatted(markdown.slice(at + raw.length)).replace(/^\s*\n/, '') };
+    // The tables around it come from the same lexer pass (lexing each side again doubled the cost).
+    const before = withTablesAligned(markdown.slice(0, at), tables.slice(0, i)).trimEnd();
+    const after = withTablesAligned(markdown.slice(at + raw.length), tables.slice(i + 1)).replace(/^\s*\n/, '');
+    return { before, table: block, after };
   }
   return undefined;
 }

@@ -19,6 +19,8 @@ import {
   type FooterStyle,
   type Locale,
   tablesAsAligned,
+  answerCharsNotHeld,
+  boundAnswer,
 } from '@progresscard/core/plugin';
 import { CallbackDataRegistry } from '../interaction/callback-data.js';
 import { decisionLines, keyboardOf, replyLine, type ControlStyle } from './controls.js';
@@ -72,19 +74,22 @@ export function createTelegramRenderer(options: TelegramRendererOptions = {}): C
     oneLine(formatFooter({ ...view.footer, model: view.footer.model === undefined ? undefined : oneLine(view.footer.model, 80) }, { locale: localeOf(view), style: options.footerStyle ?? 'compact', fields: footerFields(view), timeZone: options.timeZone }), 300);
 
   /** The answer split into the card's share and the follow-up messages' shares. */
-  const answerShares = (view: CardView): { card: string | undefined; parts: string[]; leftOut: number } => {
-    if (view.answer.trim() === '') return { card: undefined, parts: [], leftOut: 0 };
+  const answerShares = (whole: CardView): { card: string | undefined; parts: string[]; leftOut: number } => {
+    if (whole.answer.trim() === '') return { card: undefined, parts: [], leftOut: 0 };
+    // Only what the card and its follow-ups can show is split and parsed (issue 30); the notice counts the whole answer.
+    const view = boundAnswer(whole, limits.cardAnswerChars + limits.maxParts * limits.partAnswerChars);
+    const hidden = answerCharsNotHeld(view);
     // Telegram HTML has no tables (https://core.telegram.org/bots/api#html-style): a GFM table becomes a fenced, aligned block, drawn as <pre>.
     const answer = tablesAsAligned(view.answer, { locale: localeOf(view) });
     if (options.answerAsDraft) {
       const { pieces, leftOut } = splitMarkdown(answer, limits.partAnswerChars, limits.maxParts);
-      return { card: undefined, parts: pieces, leftOut };
+      return { card: undefined, parts: pieces, leftOut: leftOut + hidden };
     }
     const first = splitMarkdown(answer, limits.cardAnswerChars, 1);
     const card = first.pieces[0];
     const consumed = answer.trim().length - first.leftOut;
     const rest = splitMarkdown(answer.trim().slice(consumed), limits.partAnswerChars, limits.maxParts);
-    return { card, parts: rest.pieces, leftOut: rest.leftOut };
+    return { card, parts: rest.pieces, leftOut: rest.leftOut + hidden };
   };
 
   const cardText = (view: CardView): string => {
@@ -131,7 +136,7 @@ export function createTelegramRenderer(options: TelegramRendererOptions = {}): C
     renderFallback(view) {
       // Plain text: no parse mode problems can remain; kept well under 4096.
       const locale = localeOf(view);
-      const parts = [`${statusLabel(view.status, locale)} · ${oneLine(view.title, 120)}`, ...view.tools.slice(-TOOLS_SHOWN).map((tool) => `- ${oneLine(tool.text, 200)}`), view.answer, view.error ?? '', footer(view)];
+      const parts = [`${statusLabel(view.status, locale)} · ${oneLine(view.title, 120)}`, ...view.tools.slice(-TOOLS_SHOWN).map((tool) => `- ${oneLine(tool.text, 200)}`), boundAnswer(view, 3500).answer, view.error ?? '', footer(view)];
       return { text: escapeHtml(cut(parts.filter((p) => p.trim() !== '').join('\n\n'), 3500)) };
     },
 
