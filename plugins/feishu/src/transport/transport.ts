@@ -103,7 +103,7 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
           return await cardkit.send(
             card,
             request.idempotencyKey,
-            (content, attempt) => this.#post(target, content, attempt === 0 ? uuid : toFeishuUuid(`${request.idempotencyKey}~${attempt}`), editClosed),
+            (content, attempt) => this.#post(target, content, attempt === 0 ? uuid : toFeishuUuid(`${request.idempotencyKey}~${attempt}`), editClosed, true),
             () => request.extraCalls?.acquire('resend') ?? Promise.resolve(),
           );
         } catch (error) {
@@ -117,7 +117,7 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
       }
       // After refused entities the plain card gets a key of its own: nothing was created under the others.
       const plainUuid = this.#plainKeys.has(request.idempotencyKey) ? toFeishuUuid(`${request.idempotencyKey}~plain`) : uuid;
-      const answer = await this.#post(target, JSON.stringify(card), plainUuid, request.replyTo ?? editClosed);
+      const answer = await this.#post(target, JSON.stringify(card), plainUuid, request.replyTo ?? editClosed, request.replyTo === undefined);
       const messageId = answer.data?.message_id;
       if (!messageId) throw new FeishuApiError(200, -1, 'send answered without data.message_id');
       const threadId = answer.data?.thread_id;
@@ -211,12 +211,22 @@ export class FeishuTransport implements CardTransport<FeishuCard, FeishuTarget |
     }
   }
 
-  /** Sends `content` as a new message or a reply (to `replyTo`, or to the configured parent, falling back to the chat when it is gone). */
-  async #post(target: ResolvedTarget, content: string, uuid: string, replyTo: MessageRef | undefined): Promise<FeishuAnswer> {
+  /**
+   * Sends `content` as a new message or a reply (to `replyTo`, or to the configured parent, falling back to
+   * the chat when it is gone). `replyOptional`: the reply only names an older message (a fresh final after
+   * 230031); when that message is gone too (recalled 230011, deleted 231003), the content goes where a
+   * message without `replyTo` goes.
+   */
+  async #post(target: ResolvedTarget, content: string, uuid: string, replyTo: MessageRef | undefined, replyOptional = false): Promise<FeishuAnswer> {
     let answer: FeishuAnswer;
     if (replyTo) {
-      answer = await this.#reply(replyTo.id, content, uuid, target.replyInThread);
-    } else if (target.replyToMessageId) {
+      try {
+        return await this.#reply(replyTo.id, content, uuid, target.replyInThread);
+      } catch (error) {
+        if (!replyOptional || !this.#parentGone(error)) throw error;
+      }
+    }
+    if (target.replyToMessageId) {
       try {
         answer = await this.#reply(target.replyToMessageId, content, uuid, target.replyInThread);
       } catch (error) {
