@@ -60,7 +60,7 @@ const oneOf = <T extends string>(name: string, allowed: readonly T[]) => (value:
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   const program = new Command('npm run bench --')
     .description(
-      'progresscard against a naive design on the platforms\' documented limits: staleness, calls, rejections.\n' +
+      'progresscard against a naive design and p-throttle on the platforms\' documented limits: staleness, calls, rejections.\n' +
         'Deterministic for a seed on simulated time. Prints a table per channel and workload.',
     )
     .addOption(new Option('--n <list>', 'concurrent runs per point, comma-separated (default 1,50,500,5000; real time 50,500)').argParser(listOf('--n', positiveInteger('--n'))))
