@@ -56,7 +56,8 @@ describe('card language per channel', () => {
     const [onSlack, onFeishu] = await Promise.all([readmeSample(cards.open('slack')), readmeSample(cards.open('feishu'))]);
     const slackText = slackCard(onSlack);
     expect(slackText).toContain('Completed');
-    expect(slackText).toContain('shell: `npm test` (done · 212 passed)');
+    // Slack draws each call as a task card, whose title is plain text (no code span).
+    expect(slackText).toContain('shell: npm test (done · 212 passed)');
     expect(slackText).toMatch(/\b0s\b/);
     for (const chinese of ['已完成', '工具调用', '0 秒', '完成']) expect(slackText).not.toContain(chinese);
     const feishuText = feishuCard(onFeishu);
@@ -77,7 +78,7 @@ describe('card language per channel', () => {
     chineseOnSlack.complete('所有测试都通过了。');
     const zh = (await chineseOnSlack.finalDelivery).message!.id;
     expect(slackCard(zh)).toContain('已完成');
-    expect(slackCard(zh)).toContain('shell: `npm test`（完成 · 212 passed）');
+    expect(slackCard(zh)).toContain('shell: npm test（完成 · 212 passed）');
 
     const untitled = cards.open('feishu', undefined, { locale: 'auto' });
     untitled.complete('All tests pass after pinning the clock in the flaky test.');

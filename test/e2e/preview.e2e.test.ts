@@ -54,7 +54,8 @@ describe('live preview page', () => {
     stderr.resume();
     const io: CliIO = { stdout, stderr, env: {}, signal: controller.signal };
     // --keep-open: the server stays up after the run until we abort (our Ctrl-C).
-    const run = main(['demo', '--speed', '8', '--port', '0', '--keep-open'], io);
+    // Speed 4: the subagent's Task call runs long enough for the page to see its duration advance on a busy machine.
+    const run = main(['demo', '--speed', '4', '--port', '0', '--keep-open'], io);
 
     // The CLI prints the preview's address once its emulators are up (slow on a busy machine).
     const url = await vi.waitFor(() => {
@@ -69,7 +70,7 @@ describe('live preview page', () => {
     // A running tool's duration, as the emulator accepted it, advances on the page.
     const first = new Map<string, number>();
     let advanced: { tool: string; from: number; to: number } | undefined;
-    const deadline = Date.now() + 40_000;
+    const deadline = Date.now() + 90_000;
     while (!advanced && Date.now() < deadline) {
       const text = (await feishuCard.innerText({ timeout: 5_000 }).catch(() => '')) ?? '';
       for (const [tool, seconds] of runningDurations(text)) {

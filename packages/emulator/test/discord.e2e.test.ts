@@ -1,6 +1,6 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_DISCORD_APP as APP, startDiscordEmulator, type DiscordEmulator } from '../src/index.js';
 
 let emulator: DiscordEmulator | undefined;
@@ -38,15 +38,21 @@ describe('Discord REST emulator', () => {
   it('an edit the client gave up on is still applied after its injected latency: a late apply, over a newer edit (F17)', async () => {
     emulator = await startDiscordEmulator();
     const id = (await call('POST', messages, { content: 'one' })).body.id as string;
-    emulator.faults.add({ route: 'messages.edit', nth: 1, latencyMs: 800 });
-    const late = fetch(`${emulator.apiUrl}${messages}/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json', authorization: `Bot ${APP.botToken}` }, body: JSON.stringify({ content: 'two (older)' }), signal: AbortSignal.timeout(100) });
+    // The late apply waits 5 s, and the client gives up only once the emulator holds the request, so the
+    // newer edit lands first even on a busy machine.
+    const fault = emulator.faults.add({ route: 'messages.edit', nth: 1, latencyMs: 5000 });
+    const giveUp = new AbortController();
+    const late = fetch(`${emulator.apiUrl}${messages}/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json', authorization: `Bot ${APP.botToken}` }, body: JSON.stringify({ content: 'two (older)' }), signal: giveUp.signal });
+    late.catch(() => undefined);
+    await vi.waitFor(() => expect(emulator!.faults.list().find((rule) => rule.id === fault)?.hits).toBe(1), { timeout: 30_000, interval: 20 });
+    giveUp.abort();
     await expect(late).rejects.toThrow();
     expect((await call('PATCH', `${messages}/${id}`, { content: 'three (newer)' })).status).toBe(200);
     expect(emulator.message(id)!.content).toBe('three (newer)');
-    for (const until = Date.now() + 10_000; emulator.message(id)!.content !== 'two (older)' && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.waitFor(() => expect(emulator!.message(id)!.content).toBe('two (older)'), { timeout: 45_000, interval: 50 });
     // No version on an edit: the late one replaces the newer content.
     expect(emulator.message(id)!.content).toBe('two (older)');
-  });
+  }, 90_000);
 
   it('refuses what Discord refuses with 50035 naming the field, 50006, 10003, 50001, 401', async () => {
     emulator = await startDiscordEmulator({ channelsWithoutAccess: ['42'] });
