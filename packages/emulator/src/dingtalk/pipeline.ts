@@ -124,7 +124,7 @@ export async function serveDingTalkCall(ctx: PipelineContext, c: Context, route:
       if (route !== 'oauth2.accessToken') {
         ctx.metered.count += 1;
         if (ctx.monthlyQuota !== undefined && ctx.metered.count > ctx.monthlyQuota) throw failures.monthlyQuota();
-        const appKey = ctx.tokens.check(c.req.header(TOKEN_HEADER));
+        ctx.tokens.check(c.req.header(TOKEN_HEADER));
         const scope = DINGTALK_ROUTE_SCOPES[route];
         if (scope && ctx.missingScopes.has(scope)) throw failures.missingScope(scope);
         if (arrival.refused) throw failures.qpsLimit();
