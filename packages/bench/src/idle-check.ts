@@ -47,23 +47,27 @@ function verdict(simulated: number, real: number): { ratio: string; ok: boolean 
   return { ratio: Number.isFinite(ratio) ? ratio.toFixed(2) : '∞', ok };
 }
 
-/** The Markdown table of the check: one row per point and figure, the event-loop delay beside each point. */
+/**
+ * The Markdown table of the check: one row per point and figure, each ratio with the real-time
+ * run's event-loop delay p99 and load average beside it (a ratio over a busy loop measures the machine).
+ */
 export function idleTable(points: readonly IdlePoint[]): string {
   const out = [
-    `| point | figure | simulated | real time | real ÷ simulated | within ${REAL_TIME_TOLERANCE} × |`,
-    '|---|---|---|---|---|---|',
+    `| point | figure | simulated | real time | real ÷ simulated | within ${REAL_TIME_TOLERANCE} × | event-loop delay p99, load |`,
+    '|---|---|---|---|---|---|---|',
   ];
   for (const { channel, n, simulated, realTime } of points) {
     const point = `${channel} N = ${n}`;
+    const loop = realTime.eventLoopDelayMs;
+    const machine = `${loop ? `${loop.p99.toFixed(0)} ms` : '–'}, ${realTime.loadAverage?.toFixed(1) ?? '–'}`;
     for (const figure of FIGURES) {
       const { ratio, ok } = verdict(figure.of(simulated), figure.of(realTime));
-      out.push(`| ${point} | ${figure.label} | ${seconds(figure.of(simulated))} | ${seconds(figure.of(realTime))} | ${ratio} | ${ok ? 'yes' : 'no'} |`);
+      out.push(`| ${point} | ${figure.label} | ${seconds(figure.of(simulated))} | ${seconds(figure.of(realTime))} | ${ratio} | ${ok ? 'yes' : 'no'} | ${machine} |`);
     }
-    const loop = realTime.eventLoopDelayMs;
     const rejected = (r: PointResult) => Object.values(r.rejections).reduce((a, b) => a + b, 0);
-    out.push(`| ${point} | rejections, finals missing | ${rejected(simulated)}, ${simulated.finalsMissing} | ${rejected(realTime)}, ${realTime.finalsMissing} | | |`);
+    out.push(`| ${point} | rejections, finals missing | ${rejected(simulated)}, ${simulated.finalsMissing} | ${rejected(realTime)}, ${realTime.finalsMissing} | | | |`);
     out.push(
-      `| ${point} | event-loop delay p50 / p99 / max, load, transport | | ${loop ? `${loop.p50.toFixed(0)} / ${loop.p99.toFixed(0)} / ${loop.max.toFixed(0)} ms` : '–'}, load ${realTime.loadAverage?.toFixed(1) ?? '–'}, ${realTime.transport ?? '–'} | | |`,
+      `| ${point} | event-loop delay p50 / p99 / max, load, transport | | ${loop ? `${loop.p50.toFixed(0)} / ${loop.p99.toFixed(0)} / ${loop.max.toFixed(0)} ms` : '–'}, load ${realTime.loadAverage?.toFixed(1) ?? '–'}, ${realTime.transport ?? '–'} | | | |`,
     );
   }
   return out.join('\n');
