@@ -3,7 +3,7 @@ import type { SlackMessageStore, StoredSlackMessage } from './messages.js';
 import type { SlackOutcome } from './streams.js';
 
 /** A message as conversations.history and conversations.replies list it. */
-export function listed(m: StoredSlackMessage, withMetadata: boolean): Record<string, unknown> {
+function listed(m: StoredSlackMessage, withMetadata: boolean): Record<string, unknown> {
   return {
     type: 'message',
     ts: m.ts,
