@@ -150,7 +150,7 @@ export class CardFlush {
       const replacing = record.messagePhase === 'gone';
       const { replyToMessage } = record.card;
       const replaces = replacing ? record.message : undefined;
-      const request = { target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing, final, images, extraCalls, ...(replaces && { replaces }) };
+      const request = { target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing, final, images, extraCalls, lateApplyWindowMs: record.lateCalls.windowMs, ...(replaces && { replaces }) };
       return transport.send(replyToMessage ? { ...request, replyToMessage } : request);
     }, call === 'update' && isProgressive(record, final, view));
     // Held back by the call cap: nothing was shown, the card's latest state goes out when the cap allows.

@@ -91,7 +91,7 @@ export class ContinuationDispatch {
       }
       const replyTo = record.message;
       const idempotencyKey = record.parts.idempotencyKey(part.index);
-      return transport.send({ target: record.card.target as never, payload: part.payload, idempotencyKey, replacing: false, replyTo });
+      return transport.send({ target: record.card.target as never, payload: part.payload, idempotencyKey, replacing: false, replyTo, lateApplyWindowMs: record.lateCalls.windowMs });
     }, existing !== undefined && isProgressive(record, final, part.view));
     // Held back by the call cap: the part is not taken as shown, it goes out when the cap allows.
     if (result.ok === 'held') return heldBack(result.until);
