@@ -18,8 +18,8 @@ const E2E_TESTS = ALL_TESTS.map((glob) => glob.replace(/\*\.test\.ts$/, '*.e2e.t
 /**
  * The release checks: pack every package and install the tarballs into projects outside the repo, and
  * build and test a plugin package written by `progresscard new-channel`. Together about 210 s of CPU (npm
- * pack builds each package from clean, tsc compiles the consumer projects): a third of the e2e project's
- * CPU. `npm run test:release` runs them; CI (`.ci/run`) runs them after `npm test`.
+ * pack brings each package's build up to date, tsc compiles the consumer projects): a third of the e2e
+ * project's CPU. `npm run test:release` runs them; CI (`.ci/run`) runs them after `npm test`.
  */
 const RELEASE_TESTS = ['test/consumer/**/*.e2e.test.ts', 'packages/cli/test/new-channel.e2e.test.ts'];
 
