@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './scripts/slow-first-sequencer.js';
 
 // Workspace packages export `./src/index.ts` under the custom "source" condition,
 // so tests run against sources without a build step.
@@ -34,6 +35,7 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
+    sequence: { sequencer: SlowFirstSequencer },
     // Some dependencies (eventsource-parser, under the AI SDK) also export TypeScript under "source":
     // let vite transform them instead of handing .ts files to Node.
     server: { deps: { inline: ['ai', /@ai-sdk\//, 'eventsource-parser'] } },
