@@ -16,6 +16,7 @@ import {
   type Locale,
   tablesAsAligned,
   boundAnswer,
+  answerCharsNotHeld,
 } from '@progresscard/core/plugin';
 import { decisionLines, replyLine, templateCardOf } from './controls.js';
 import { WECOM_LIMITS, type WeComLimits } from './limits.js';
@@ -88,7 +89,9 @@ export function createWeComRenderer(options: WeComRendererOptions = {}): CardRen
     // takes at least a byte), so a render's cost does not grow with the answer (issue 30); the bytes
     // of the rest are only counted.
     const window = boundAnswer(view, (1 + limits.maxParts) * limits.streamBytes);
-    const notConverted = window === view ? 0 : Math.max(0, utf8Bytes(view.answer) - utf8Bytes(window.answer));
+    // Bytes of the held answer the window leaves out, plus what the core already left out of the card
+    // (counted in UTF-16 units there, so a lower bound of its bytes).
+    const notConverted = (window === view ? 0 : Math.max(0, utf8Bytes(view.answer) - utf8Bytes(window.answer))) + answerCharsNotHeld(view);
     // Whether WeCom's stream markdown draws GFM tables is UNCONFIRMED: a table becomes an aligned code block, which it does draw.
     const answer = agentMarkdown(tablesAsAligned(window.answer, { locale: localeOf(view) }));
     if (answer.trim() === '') return { card: undefined, parts: [] as string[], leftOut: 0 };
