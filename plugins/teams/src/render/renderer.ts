@@ -27,6 +27,7 @@ import { answerElements } from './answer-table.js';
 import { cardActions, decisionBlocks, replyLine, type ControlStyle } from './controls.js';
 import { TEAMS_LIMITS, type TeamsLimits } from './limits.js';
 import type { AdaptiveCard, AdaptiveElement, TeamsMessage } from './payload.js';
+import { closingStreamText, liveStreamText } from './stream-text.js';
 import { TEAMS_TEXTS } from './texts.js';
 
 /** Options of {@link createTeamsRenderer}. */
@@ -54,6 +55,12 @@ export interface TeamsRenderer extends CardRenderer<TeamsMessage> {
    * streams of the card showed. Empty when those showed the whole share already.
    */
   streamText(view: CardView, from: number): string;
+  /**
+   * What a stream chunk shows of the answer text streamed so far (`text`, in `view`'s locale): the part no
+   * later text can turn into a table, its tables as aligned blocks ({@link liveStreamText}); each chunk's
+   * text starts with the one before, and {@link streamText} with the last one.
+   */
+  liveStreamText(text: string, view: Pick<CardView, 'locale'>): string;
   /**
    * Most answer characters (code points) a stream chunk carries: three quarters of the card's share, since
    * the share may end at a paragraph break in its last fifth and the closing message must start with
@@ -201,11 +208,14 @@ export function createTeamsRenderer(options: TeamsRendererOptions = {}): TeamsRe
 
     streamText(view, from) {
       const { card, parts, leftOut } = shares(view);
-      if (parts.length === 0 && leftOut === 0) return view.answer.slice(from);
-      if (from === 0) return card;
+      const aligned = (share: string) => closingStreamText(share, localeOf(view));
+      if (parts.length === 0 && leftOut === 0) return aligned(view.answer.slice(from));
+      if (from === 0) return aligned(card);
       const leading = view.answer.length - view.answer.trimStart().length;
-      return view.answer.slice(from, Math.max(from, leading + answerShareLength(view.answer.trim(), limits.cardAnswerChars))).trimStart();
+      return aligned(view.answer.slice(from, Math.max(from, leading + answerShareLength(view.answer.trim(), limits.cardAnswerChars))).trimStart());
     },
+
+    liveStreamText: (streamed, view) => liveStreamText(streamed, options.locale ?? view.locale),
 
     streamTextChars: Math.floor(limits.cardAnswerChars * 0.75),
 
