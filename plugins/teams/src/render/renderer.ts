@@ -19,6 +19,8 @@ import {
   type FooterStyle,
   type Locale,
   tablesAsAligned,
+  boundAnswer,
+  answerCharsNotHeld,
 } from '@progresscard/core/plugin';
 import { answerShareLength, splitAnswer } from './answer-parts.js';
 import { answerElements } from './answer-table.js';
@@ -89,6 +91,13 @@ const card = (body: AdaptiveElement[], actions: AdaptiveCard['actions'] = []): A
 });
 
 /**
+ * Lines of the answer the card and its reply messages hold at most (the notice counts the rest): at
+ * ordinary line lengths the 166 000 characters they hold cut first; thousands of tiny tables are cut
+ * here, so one render stays within ~50 ms (issue 30; figures in `npm run bench:render`).
+ */
+const MAX_ANSWER_LINES = 4_000;
+
+/**
  * The Teams renderer: one Adaptive Card (schema 1.5) per card message, with the status line, liveness
  * note, plan, tool calls (with their live elapsed time), thinking, the answer (Teams' TextBlock Markdown
  * subset, links other than http/https/mailto made plain), the open question, decisions, changed files and
@@ -101,7 +110,14 @@ export function createTeamsRenderer(options: TeamsRendererOptions = {}): TeamsRe
   const localeOf = (view: CardView) => options.locale ?? view.locale;
   const footer = (view: CardView) =>
     oneLine(formatFooter({ ...view.footer, model: view.footer.model === undefined ? undefined : oneLine(view.footer.model, 80) }, { locale: localeOf(view), style: options.footerStyle ?? 'compact', fields: options.footerFields, timeZone: options.timeZone }), 300);
-  const shares = (view: CardView) => (view.answer.trim() === '' ? { card: '', parts: [], leftOut: 0 } : splitAnswer(view.answer, limits.cardAnswerChars, limits.partAnswerChars, limits.maxParts));
+  // Only the answer the card and its parts can hold is split and converted (its lines bounded too: the
+  // table pass costs per line), so a render's cost does not grow with the answer (issue 30).
+  const shares = (view: CardView) => {
+    if (view.answer.trim() === '') return { card: '', parts: [], leftOut: 0 };
+    const held = boundAnswer(view, limits.cardAnswerChars + limits.maxParts * limits.partAnswerChars, { maxLines: MAX_ANSWER_LINES });
+    const split = splitAnswer(held.answer, limits.cardAnswerChars, limits.partAnswerChars, limits.maxParts);
+    return { ...split, leftOut: split.leftOut + answerCharsNotHeld(held) };
+  };
   const statusLine = (view: CardView) => {
     const t = TEAMS_TEXTS[localeOf(view)];
     return `${STATUS_EMOJI[view.status]} **${statusLabel(view.status, localeOf(view))}** · ${oneLine(view.title, 120)}${view.round > 0 ? ` · ${t.round(view.round)}` : ''}`;
