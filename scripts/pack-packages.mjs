@@ -1,7 +1,7 @@
 // `npm run packages:pack`: packs every published package into .artifacts/packages, one line of
 // progress a package instead of npm's ~1 400 `npm notice` lines (npm runs each package's prepack,
-// which builds it, so this takes minutes; the line says which package is being packed and how long
-// each took).
+// which brings its dist/ up to date in place, so `npx progresscard` keeps working meanwhile; the line
+// says which package is being packed and how long each took).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 

@@ -18,7 +18,7 @@ import {
 
 /**
  * End to end, as an agent product outside this repo: `npm pack` every publishable package (their
- * `prepack` builds dist/), install the tarballs into projects in the temp folder, compile the
+ * `prepack` brings dist/ up to date), install the tarballs into projects in the temp folder, compile the
  * README's agent sample with strict TypeScript (NodeNext and bundler resolution), run it against
  * `npx progresscard emulator` from the installed CLI, and require() every package from CommonJS.
  * One pack and one install are shared by every case (about a minute in all, most of it packing).
@@ -55,8 +55,8 @@ beforeAll(async () => {
   mkdirSync(packs, { recursive: true });
   const packed = await runOk('npm', ['pack', ...PACKAGE_DIRS.flatMap((dir) => ['-w', dir]), '--pack-destination', packs, '--json'], {
     cwd: REPO_ROOT,
-    // Each package's prepack builds it from clean, one tsc run after the other: over 10 minutes with 4 e2e
-    // workers on a busy 2-core machine.
+    // Each package's prepack brings its dist/ up to date (an incremental tsc -b, one after the other; from
+    // clean it took over 10 minutes with 4 e2e workers on a busy 2-core machine).
     timeoutMs: 1_200_000,
   });
   const tarballs = (JSON.parse(packed.stdout) as { filename: string }[]).map((p) => join(packs, p.filename));

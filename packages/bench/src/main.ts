@@ -24,10 +24,11 @@ import { MULTI_APP_CHANNELS, runPoint, type PointResult } from './run-point.js';
 import { VirtualTime } from './virtual-time.js';
 import { runsPerChat, syntheticRuns, traceRuns, traceScripts } from './workload.js';
 
-const { apps: appCounts, ns, seeds, channels, workloads, designs, realTime, transport, limitMs, outDir, nGiven, idle, readme } = parseBenchOptions(process.argv);
+const { apps: appCounts, ns, seeds, channels, workloads, designs, realTime, transport, limitMs, outDir, nGiven, idle, trace, readme } = parseBenchOptions(process.argv);
 
 if (idle) {
-  const points = await runIdleCheck(channels as ('feishu' | 'dingtalk')[], ns, seeds[0]!, limitMs);
+  mkdirSync(outDir, { recursive: true });
+  const points = await runIdleCheck(channels as ('feishu' | 'dingtalk')[], ns, seeds[0]!, limitMs, trace ? outDir : undefined);
   console.log(`\nReal time against simulated time (seed ${seeds[0]}); ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}. ${machineNote()}\n`);
   console.log(idleTable(points));
   mkdirSync(outDir, { recursive: true });

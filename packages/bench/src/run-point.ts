@@ -1,4 +1,4 @@
-import { TOKENS, appPool, createContainer, createProgressCards, silentLogger, type CardTransport, type ProgressCardsStore, type ChannelPlugin, type ProgressCards } from '@progresscard/core';
+import { InMemoryBudgetStore, TOKENS, appPool, createContainer, createProgressCards, silentLogger, type CardTransport, type ProgressCardsStore, type ChannelPlugin, type ProgressCards } from '@progresscard/core';
 import { dingtalk } from '@progresscard/plugin-dingtalk';
 import { discord } from '@progresscard/plugin-discord';
 import { feishu } from '@progresscard/plugin-feishu';
@@ -13,6 +13,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { GateRoute } from './gates.js';
 import { p99FloorMs } from './floors.js';
 import { PlatformModel, type ChannelName, type PlatformCall } from './platform.js';
+import type { ScheduleTrace } from './schedule-trace.js';
 import { StalenessTracker, percentile } from './tracker.js';
 import type { VirtualTime } from './virtual-time.js';
 import { runsPerChat, type RunScript } from './workload.js';
@@ -114,6 +115,8 @@ export interface TimeDriver {
   readonly emulator?: EmulatorProcess;
   /** A shared store (Redis) for the core's budgets and cards, as a multi-process deployment has (progresscard design only). */
   readonly store?: ProgressCardsStore;
+  /** Notes where each tool change waits (progresscard design, synthetic runs; see {@link ScheduleTrace}). */
+  readonly trace?: ScheduleTrace;
 }
 
 const PER_CARD_INTERVAL_MS: Record<ChannelName, number> = { feishu: 250, dingtalk: 500, 'telegram-private': 1000, 'telegram-group': 1000, discord: 1000, 'discord-shifting': 1000, slack: 1000, 'slack-stream': 1000, 'teams-group': 1000, 'teams-personal': 1000 };
@@ -175,18 +178,21 @@ export async function runPoint(
 ): Promise<PointResult> {
   if (apps > 1 && (time.emulator || !MULTI_APP_CHANNELS.includes(channel))) throw new Error(`--apps ${apps}: several apps run on simulated time for ${MULTI_APP_CHANNELS.join(', ')} only, got ${channel}${time.emulator ? ' over HTTP' : ''}`);
   const tracker = new StalenessTracker(runs.length);
-  const onAccepted = (payload: unknown, at: number, target: unknown) => tracker.accepted((target as { run: number }).run, payload, at);
+  const trace = time.trace;
+  const onAccepted = (payload: unknown, at: number, target: unknown) => {
+    trace?.accepted((target as { run: number }).run, payload, at);
+    tracker.accepted((target as { run: number }).run, payload, at);
+  };
   // One platform model per app (its own windows), logging to one list.
   const model = new PlatformModel(channel, seed, onAccepted);
   const models = [model, ...Array.from({ length: apps - 1 }, (_, i) => new PlatformModel(channel, seed + 7919 * (i + 1), onAccepted, undefined, model.calls))];
   const base = basePlugin(channel, time.emulator);
-  const renderer = tracker.wrap(base.renderer);
+  const renderer = tracker.wrap(trace ? trace.wrap(base.renderer) : base.renderer);
   const chatOf = (target: unknown) => (target as { receiveId: string }).receiveId;
   // Over HTTP the plugin's own transport calls the emulator; its outcomes are logged where the model logs its calls.
   const calls: PlatformCall[] = time.emulator ? [] : model.calls;
-  const transport = time.emulator
-    ? observedTransport(base.transport as CardTransport<unknown, unknown>, calls, (payload, at, target) => tracker.accepted((target as { run: number }).run, payload, at))
-    : model.transport(chatOf);
+  const platformTransport = time.emulator ? observedTransport(base.transport as CardTransport<unknown, unknown>, calls, onAccepted) : model.transport(chatOf);
+  const transport = trace ? trace.wrapTransport(platformTransport) : platformTransport;
   // Slack streams cards that reply in a thread to their requester: the stream calls go to the model too.
   const streamed = channel === 'slack-stream' || channel === 'teams-personal';
   const streaming =
@@ -210,6 +216,7 @@ export async function runPoint(
     // The p-throttle design replaces the BudgetStore seam through a parent container (the `store` option would also make cards durable).
     const parent = createContainer();
     if (design === 'p-throttle') parent.register(TOKENS.BudgetStore, { useValue: new PThrottleBudgetStore() });
+    else if (trace && !time.store) parent.register(TOKENS.BudgetStore, { useValue: trace.wrapStore(new InMemoryBudgetStore()) });
     cards = createProgressCards({
       channels: [pool ?? members[0]!],
       logger: silentLogger,
@@ -237,6 +244,7 @@ export async function runPoint(
       const next = () => {
         const scripted = run.events[step++]!;
         tracker.pushed(index, scripted.event, Date.now());
+        trace?.pushed(index, scripted.event, Date.now());
         card.push(scripted.event);
         if (step < run.events.length) setTimeout(next, run.events[step]!.offsetMs - scripted.offsetMs);
         else scriptsEnded++;

@@ -68,6 +68,34 @@ describe('Teams Bot Connector emulator', () => {
     expect((await call('POST', `${enc(BOT.channel)}/activities`, { type: 'message', text: 'elsewhere' }, bearer)).status).toBe(201);
   });
 
+  it('counts a call in the windows when it arrives, not when its slow answer leaves (as the service counts)', async () => {
+    const clock = createManualClock(1_000_000);
+    emulator = await startTeamsEmulator({ clock });
+    const bearer = (await token()).body.access_token as string;
+    const send = (text: string) => call('POST', `${enc(BOT.groupChat)}/activities`, { type: 'message', text }, bearer);
+    const arrived = async (faultId: string, hits: number) => {
+      while ((emulator!.faults.list().find((rule) => rule.id === faultId)?.hits ?? 0) < hits) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    // Seven calls arrive at once and answer slowly; a second later (on the emulator's clock) an eighth
+    // arrives while they are still being answered: it is in a window of its own.
+    const slow = emulator.faults.add({ route: 'sendToConversation', times: 7, latencyMs: 300 });
+    const first = Array.from({ length: 7 }, (_, i) => send(`m${i}`));
+    await arrived(slow, 7);
+    clock.advance(1001);
+    const eighth = await send('m7');
+    expect(eighth.status).toBe(201);
+    expect((await Promise.all(first)).map((answer) => answer.status)).toEqual(Array(7).fill(201));
+    // The other way round: a slow call that arrives inside a full window is refused even though its answer leaves after it.
+    clock.advance(60_000);
+    for (let i = 0; i < 7; i += 1) expect((await send(`n${i}`)).status).toBe(201);
+    clock.advance(500);
+    const late = emulator.faults.add({ route: 'sendToConversation', times: 1, latencyMs: 300 });
+    const eighthInWindow = send('n7');
+    await arrived(late, 1);
+    clock.advance(1000);
+    expect((await eighthInWindow).status).toBe(429);
+  });
+
   it('streams in a 1:1 chat: start 201, chunks that extend the text 202, an older sequence dropped, the final closes it', async () => {
     // Room for the nine calls in one conversation (7 a second by default).
     emulator = await startTeamsEmulator({ limits: { perConversationWindows: [{ limit: 100, intervalMs: 1000 }] } });

@@ -1,5 +1,6 @@
 import { AgentEventSchema, type ImageInput, type PlanItem } from '@progresscard/core';
 import { fileChangesFromCall, planFromCall, type FileChange } from './tool-effects.js';
+import { RunToolCalls } from './run-tool-calls.js';
 import type { TraceItem, TraceLocale } from './types.js';
 
 /**
@@ -43,11 +44,6 @@ export interface ToolResult {
   images?: readonly ImageInput[];
 }
 
-interface OpenTool {
-  readonly name: string;
-  readonly startedAt: number | undefined;
-}
-
 interface PendingPrompt {
   title: string | undefined;
   readonly at: number | undefined;
@@ -89,8 +85,7 @@ export class RunBuilder {
   private round = 0;
   private roundKey: string | undefined;
   private accepting = false;
-  private readonly tools = new Map<string, OpenTool>();
-  private readonly finished = new Set<string>();
+  private readonly tools = new RunToolCalls();
   private answerSeen = false;
   private thinkingSeen = false;
   private lastAnswer = '';
@@ -132,7 +127,7 @@ export class RunBuilder {
 
   /** True while tool calls of the current run are started and not finished. */
   get hasOpenTools(): boolean {
-    return this.tools.size > 0;
+    return this.tools.openCount > 0;
   }
 
   /** The model used from now on (shown in `run.started`). */
@@ -212,7 +207,7 @@ export class RunBuilder {
    * successful finish (see `fileChangesFromCall`).
    */
   toolStarted(callId: string, name: string, args: string | undefined, parentCallId?: string): void {
-    if (!this.active || this.tools.has(callId) || this.finished.has(callId) || this.planCalls.has(callId)) return;
+    if (!this.active || this.tools.seen(callId) || this.planCalls.has(callId)) return;
     const plan = planFromCall(name, args);
     if (plan) {
       this.planCalls.add(callId);
@@ -223,7 +218,7 @@ export class RunBuilder {
       const files = fileChangesFromCall(name, args);
       if (files.length > 0) this.pendingFiles.set(callId, files);
     }
-    this.tools.set(callId, { name, startedAt: this.clock });
+    this.tools.start(callId, name, this.clock);
     this.emit({ type: 'tool.started', callId, name, ...(args !== undefined ? { args } : {}), ...(parentCallId ? { parentCallId } : {}) });
   }
 
@@ -234,16 +229,12 @@ export class RunBuilder {
 
   /** Id of the most recently started open tool call whose name is in `names`. */
   lastOpenToolId(names: readonly string[]): string | undefined {
-    let found: string | undefined;
-    for (const [id, tool] of this.tools) if (names.includes(tool.name)) found = id;
-    return found;
+    return this.tools.lastOpen(names)?.id;
   }
 
   /** Name of the most recently started open tool call whose name is in `names`. */
   lastOpenTool(names: readonly string[]): string | undefined {
-    let found: string | undefined;
-    for (const tool of this.tools.values()) if (names.includes(tool.name)) found = tool.name;
-    return found;
+    return this.tools.lastOpen(names)?.name;
   }
 
   /**
@@ -251,16 +242,14 @@ export class RunBuilder {
    * (the card shows it as an orphan result). With `durationMs`, the finish is at least start + duration.
    */
   toolFinished(callId: string, result: ToolResult = {}): void {
-    if (!this.active || this.finished.has(callId)) return;
+    if (!this.active || this.tools.hasFinished(callId)) return;
     if (this.planCalls.has(callId)) return;
     const files = this.pendingFiles.get(callId);
     this.pendingFiles.delete(callId);
-    const open = this.tools.get(callId);
+    const open = this.tools.finish(callId);
     if (open?.startedAt !== undefined && result.durationMs !== undefined && result.durationMs > 0) {
       this.tick(open.startedAt + result.durationMs);
     }
-    this.tools.delete(callId);
-    this.finished.add(callId);
     this.emit({
       type: 'tool.finished',
       callId,
@@ -324,10 +313,10 @@ export class RunBuilder {
   /** Ends a run whose trace records no ending, as the trace suggests (see the class comment). */
   endRun(): void {
     if (!this.active) return;
-    if (this.tools.size > 0) {
-      const names = [...new Set([...this.tools.values()].map((tool) => tool.name))].join(', ');
+    if (this.tools.openCount > 0) {
+      const names = [...new Set(this.tools.openCalls().map((tool) => tool.name))].join(', ');
       // The open calls stay open: the card marks them interrupted when the run is cancelled.
-      this.tools.clear();
+      this.tools.abandonOpen();
       this.end('run.cancelled', { reason: RECORDING_ENDS_REASON[this.locale](names) }, true);
     } else {
       this.end('run.completed', { answer: this.lastAnswer || undefined }, true);
@@ -352,7 +341,6 @@ export class RunBuilder {
     this.roundKey = undefined;
     this.accepting = false;
     this.tools.clear();
-    this.finished.clear();
     this.planCalls.clear();
     this.pendingFiles.clear();
     this.answerSeen = false;
@@ -378,9 +366,8 @@ export class RunBuilder {
     this.atOverride = inferred ? this.lastAt : undefined;
     this.beforeEnd?.();
     const kind = type === 'run.completed' ? 'completed' : type === 'run.failed' ? 'failed' : 'cancelled';
-    for (const callId of [...this.tools.keys()]) {
-      this.tools.delete(callId);
-      this.finished.add(callId);
+    for (const { id: callId } of this.tools.openCalls()) {
+      this.tools.finish(callId);
       this.emit({ type: 'tool.finished', callId, summary: UNFINISHED_TOOL_SUMMARY[kind], ...(kind === 'completed' ? {} : { isError: true }) });
     }
     if (this.round > 0) this.emit({ type: 'round.ended', round: this.round });

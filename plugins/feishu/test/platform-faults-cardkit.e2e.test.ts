@@ -1,10 +1,8 @@
-import { loadFaultCases } from '@progresscard/core/testing';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { faultCase, onFirstMessage, playOverLimitAnswer, playRateLimitMidRun } from './fault-case-runs.js';
 import { acceptedCards, harness, notOlder, progressOf, textOf, type Harness } from './harness.js';
-import { f05Answer } from './views.js';
 
 /** The shared Feishu fault cases, with `mode: 'cardkit'`: the faults land on the CardKit routes of the card entity. */
-const cases = loadFaultCases(new URL('./fixtures/faults.jsonl', import.meta.url));
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -18,30 +16,13 @@ const cardkit = { mode: 'cardkit' } as const;
 
 describe('field fault cases (Feishu mode cardkit, through the emulator)', () => {
   it('F01 rate limit answered mid-run: latest state wins, never older, one message', async () => {
-    const c = cases.get('F01')!;
     h = await harness({ scale: 10, plugin: cardkit });
-    h.emulator.faults.add({ route: UPDATE, nth: 2, respond: { status: 400, body: { code: 230020, msg: 'This operation triggers the frequency limit.' } } });
-    const card = h.cards.open('feishu');
-    // Mid-run: the tool runs until the ticker's second update has been answered with the rate limit
-    // (a condition rather than a wall-clock window a busy machine can miss), then the run goes on.
-    const toolStarted = c.events.findIndex((e) => e.type === 'tool.started') + 1;
-    await h.play(card, c.events.slice(0, toolStarted));
-    await vi.waitFor(() => expect(h!.emulator.calls({ route: UPDATE, outcome: 'rejected' })).toHaveLength(1), { timeout: 60_000, interval: 50 });
-    await h.play(card, c.events.slice(toolStarted));
-    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
-    const messages = h.emulator.messages();
-    expect(messages).toHaveLength(1);
-    const updates = messages[0]!.history.filter((x) => x.route === UPDATE);
-    expect(updates[1]).toMatchObject({ outcome: 'rejected', code: 230020 });
-    expect(messages[0]!.card).toMatchObject({ header: { template: 'green' } });
-    expect(textOf(messages[0]!.card, 'answer')).toBe('All tests pass. The parser now accepts trailing commas.');
-    const cards = acceptedCards(messages[0]!);
-    for (let i = 1; i < cards.length; i++) expect(notOlder(progressOf(cards[i - 1]), progressOf(cards[i]))).toBe(true);
+    await playRateLimitMidRun(h, UPDATE);
     expect(h.emulator.calls().some((x) => x.code === 300317)).toBe(false);
   });
 
   it('F02 burst of state changes: one request in flight, never stale, under 10 operations/s per card entity', async () => {
-    const c = cases.get('F02')!;
+    const c = faultCase('F02');
     h = await harness({ scale: 5, plugin: cardkit });
     for (const route of ENTITY_ROUTES) h.emulator.faults.add({ route, latencyMs: 400 });
     const card = h.cards.open('feishu');
@@ -59,14 +40,8 @@ describe('field fault cases (Feishu mode cardkit, through the emulator)', () => 
   });
 
   it('F05 content over the limits: nothing refused; the rest follows in reply cards to the entity message', async () => {
-    const c = cases.get('F05')!;
-    const events = c.events.map((e) => (e.type === 'answer.delta' ? { ...e, text: f05Answer() } : e));
     h = await harness({ scale: 10, plugin: cardkit });
-    const card = h.cards.open('feishu', undefined, { locale: 'en' });
-    await h.play(card, events);
-    const final = await card.finalDelivery;
-    expect(final).toMatchObject({ ok: true, status: 'completed' });
-    await h.cards.idle();
+    const final = await playOverLimitAnswer(h);
     expect(h.emulator.calls({ outcome: 'rejected' })).toEqual([]);
     const [first, ...replies] = h.emulator.messages();
     expect(first!.messageId).toBe(final.message!.id);
@@ -78,7 +53,7 @@ describe('field fault cases (Feishu mode cardkit, through the emulator)', () => 
   });
 
   it('F06 message recalled during the run: the ticker stops, a fresh card ends completed', async () => {
-    const c = cases.get('F06')!;
+    const c = faultCase('F06');
     h = await harness({ scale: 20, plugin: cardkit });
     const card = h.cards.open('feishu');
     const playing = h.play(card, c.events);
@@ -103,13 +78,10 @@ describe('field fault cases (Feishu mode cardkit, through the emulator)', () => 
   });
 
   it('F10 card entity past its 14 days (200750): one failed call, no retry loop, the final goes out once as a fresh card', async () => {
-    const c = cases.get('F10')!;
+    const c = faultCase('F10');
     h = await harness({ scale: 20, plugin: cardkit });
-    const off = h.emulator.onChange((change) => {
-      if (change.kind !== 'created') return;
-      off();
-      for (const route of ENTITY_ROUTES)
-        h!.emulator.faults.add({ route, key: change.message.cardId, respond: { status: 400, body: { code: 200750, msg: 'card is expired' } } });
+    onFirstMessage(h, (message) => {
+      for (const route of ENTITY_ROUTES) h!.emulator.faults.add({ route, key: message.cardId, respond: { status: 400, body: { code: 200750, msg: 'card is expired' } } });
     });
     const card = h.cards.open('feishu');
     await h.play(card, c.events);

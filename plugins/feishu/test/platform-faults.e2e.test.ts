@@ -1,7 +1,6 @@
-import { loadFaultCases } from '@progresscard/core/testing';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { faultCase, onFirstMessage, playOverLimitAnswer, playRateLimitMidRun } from './fault-case-runs.js';
 import { acceptedCards, harness, notOlder, progressOf, textOf, type Harness } from './harness.js';
-import { f05Answer } from './views.js';
 
 /**
  * Field fault cases as Feishu answers them (F05's answer is generated, see views.ts): the per-message
@@ -10,8 +9,6 @@ import { f05Answer } from './views.js';
  * conformance.e2e.test.ts. The faults are on the IM card's patch route, so every card here is a
  * patched IM card (`mode: 'message'`); CardKit's answers to the same cases are in platform-faults-cardkit.e2e.test.ts.
  */
-const cases = loadFaultCases(new URL('./fixtures/faults.jsonl', import.meta.url));
-
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
@@ -22,34 +19,15 @@ const PATCH = 'im.message.patch';
 
 describe('field fault cases (Feishu, through the emulator)', () => {
   it('F01 rate limit answered mid-run: latest state wins, never older, one message', async () => {
-    const c = cases.get('F01')!;
     h = await harness({ scale: 10, plugin: { mode: 'message' } });
-    // "FEISHU patch #2 -> 400 {code:230020}"
-    h.emulator.faults.add({ route: PATCH, nth: 2, respond: { status: 400, body: { code: 230020, msg: 'This operation triggers the frequency limit.' } } });
-    const card = h.cards.open('feishu');
-    // Mid-run: the tool runs until the ticker's second patch has been answered with the rate limit
-    // (a condition rather than a wall-clock window a busy machine can miss), then the run goes on.
-    const toolStarted = c.events.findIndex((e) => e.type === 'tool.started') + 1;
-    await h.play(card, c.events.slice(0, toolStarted));
-    await vi.waitFor(() => expect(h!.emulator.calls({ route: PATCH, outcome: 'rejected' })).toHaveLength(1), { timeout: 60_000, interval: 50 });
-    await h.play(card, c.events.slice(toolStarted));
-    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
-    const messages = h.emulator.messages();
-    expect(messages).toHaveLength(1);
-    const patches = messages[0]!.history.filter((x) => x.route === PATCH);
-    expect(patches[1]).toMatchObject({ outcome: 'rejected', code: 230020 });
-    const last = messages[0]!.card;
-    expect(last).toMatchObject({ header: { template: 'green' } });
-    expect(textOf(last, 'answer')).toBe('All tests pass. The parser now accepts trailing commas.');
-    const cards = acceptedCards(messages[0]!);
-    for (let i = 1; i < cards.length; i++) expect(notOlder(progressOf(cards[i - 1]), progressOf(cards[i]))).toBe(true);
+    const { calls: patches } = await playRateLimitMidRun(h, PATCH);
     // the retry waited for the per-message window instead of hammering it
     const rejectedAt = patches[1]!.at;
     expect(patches[2]!.receivedAt! - rejectedAt).toBeGreaterThanOrEqual(900);
   });
 
   it('F02 burst of state changes: one request in flight, never stale, under 5 updates/s', async () => {
-    const c = cases.get('F02')!;
+    const c = faultCase('F02');
     h = await harness({ scale: 5, plugin: { mode: 'message' } });
     // "every call takes 400 ms to answer"
     h.emulator.faults.add({ route: PATCH, latencyMs: 400 });
@@ -68,14 +46,8 @@ describe('field fault cases (Feishu, through the emulator)', () => {
   });
 
   it('F05 content over the limits: nothing refused, valid markdown, the main card says it was shortened', async () => {
-    const c = cases.get('F05')!;
-    const events = c.events.map((e) => (e.type === 'answer.delta' ? { ...e, text: f05Answer() } : e));
     h = await harness({ scale: 10, plugin: { mode: 'message' } });
-    const card = h.cards.open('feishu', undefined, { locale: 'en' });
-    await h.play(card, events);
-    const final = await card.finalDelivery;
-    expect(final).toMatchObject({ ok: true, status: 'completed' });
-    await h.cards.idle();
+    const final = await playOverLimitAnswer(h);
     const rejected = h.emulator.calls({ outcome: 'rejected' });
     expect(rejected).toEqual([]); // no 230099, no 230025
     const first = h.emulator.messages()[0]!;
@@ -88,14 +60,8 @@ describe('field fault cases (Feishu, through the emulator)', () => {
 
 
   it('F05 content over the limits: the rest follows in reply cards, once each', async () => {
-    const c = cases.get('F05')!;
-    const events = c.events.map((e) => (e.type === 'answer.delta' ? { ...e, text: f05Answer() } : e));
     h = await harness({ scale: 10, plugin: { mode: 'message' } });
-    const card = h.cards.open('feishu', undefined, { locale: 'en' });
-    await h.play(card, events);
-    const final = await card.finalDelivery;
-    expect(final).toMatchObject({ ok: true, status: 'completed' });
-    await h.cards.idle();
+    const final = await playOverLimitAnswer(h);
     expect(h.emulator.calls({ outcome: 'rejected' })).toEqual([]);
     const [first, ...replies] = h.emulator.messages();
     expect(first!.messageId).toBe(final.message!.id);
@@ -107,18 +73,12 @@ describe('field fault cases (Feishu, through the emulator)', () => {
   });
 
   it('F10 card past its edit window: one failed call, no retry loop, the final goes out once as a fresh card', async () => {
-    const c = cases.get('F10')!;
+    const c = faultCase('F10');
     h = await harness({ scale: 20, plugin: { mode: 'message' } });
     // "FEISHU patch answers 400 {code:230031} from the first call on" (for the card's first message)
-    const off = h.emulator.onChange((change) => {
-      if (change.kind !== 'created') return;
-      off();
-      h!.emulator.faults.add({
-        route: PATCH,
-        key: change.message.messageId,
-        respond: { status: 400, body: { code: 230031, msg: 'Message can only be updated within fourteen days' } },
-      });
-    });
+    onFirstMessage(h, (message) =>
+      h!.emulator.faults.add({ route: PATCH, key: message.messageId, respond: { status: 400, body: { code: 230031, msg: 'Message can only be updated within fourteen days' } } }),
+    );
     const card = h.cards.open('feishu');
     await h.play(card, c.events);
     const final = await card.finalDelivery;
@@ -141,13 +101,9 @@ describe('field fault cases (Feishu, through the emulator)', () => {
 
   it('a card 15 days old (230031 from the emulator\'s own edit window): recall is refused past the 24-hour recall window, so the fresh final names it as the message it replies to', async () => {
     h = await harness({ scale: 20, plugin: { mode: 'message' } });
-    const off = h.emulator.onChange((change) => {
-      if (change.kind !== 'created') return;
-      off();
-      h!.emulator.age(change.message.messageId, 15 * 24 * 60 * 60 * 1000);
-    });
+    onFirstMessage(h, (message) => h!.emulator.age(message.messageId, 15 * 24 * 60 * 60 * 1000));
     const card = h.cards.open('feishu');
-    await h.play(card, cases.get('F10')!.events);
+    await h.play(card, faultCase('F10').events);
     expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed', freshMessage: true });
     await h.until(9100 + 3000);
     const [old, fresh, ...more] = h.emulator.messages();

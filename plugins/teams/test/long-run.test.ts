@@ -28,7 +28,8 @@ function twelveMinutes(): { events: Record<string, unknown>[]; answer: string } 
   return { events, answer };
 }
 
-describe('a 12-minute run on the Teams emulator ends with its complete answer visible', () => {
+// Minutes of faked time through the in-process emulator: seconds of CPU, more on a busy machine.
+describe('a 12-minute run on the Teams emulator ends with its complete answer visible', { timeout: 30_000 }, () => {
   it('1:1 chat: the native stream rolls over past the two-minute life; the text complete and in order across streams, the final shown', async () => {
     t = inProcess({ plugin: { conversationId: BOT.personalChat } });
     const card = t.cards.open('teams', undefined, { requester: { id: '29:1owner', name: 'Owner' } });

@@ -53,7 +53,8 @@ export async function doctorReport(options: DoctorOptions, io: CliIO): Promise<D
           channels.push({ ...named, ok: false, checks: [{ layer: 'config', status: 'fail', summary: app, details: [] }] });
           continue;
         }
-        const { checks, plan } = await checkChannel({ descriptor, env: app, send: options.send, deliveryTimeoutMs: options.deliveryTimeoutMs ?? 30_000, plugin: options.plugin });
+        const variableName = index === 0 ? undefined : appVariableName(env, app, index + 1);
+        const { checks, plan } = await checkChannel({ descriptor, env: app, send: options.send, deliveryTimeoutMs: options.deliveryTimeoutMs ?? 30_000, plugin: options.plugin, variableName });
         const ok = checks.every((c) => c.status === 'pass' || c.status === 'warn');
         channels.push({ ...named, ok, checks, ...(plan ? { plan } : {}) });
       }
@@ -82,4 +83,13 @@ function appsOf(descriptor: AnyChannelDescriptor, env: Env): Array<Env | string>
     const missing = variables.filter((variable) => variable.required && !env[`${variable.name}_${n}`]?.trim()).map((variable) => `${variable.name}_${n}`);
     apps.push(missing.length > 0 ? `missing ${missing.join(', ')} (app ${n} is configured: a variable with the suffix _${n} is set)` : (seen as Env));
   }
+}
+
+/**
+ * The name app `n` (≥ 2) sets a channel variable under: `FEISHU_APP_ID_2`, or, for an optional
+ * setting app n takes from app 1 (`FEISHU_DOMAIN`, see `appEnv`), `FEISHU_DOMAIN (app 1's)`.
+ * `env` is the environment, `app` the same as app n sees it.
+ */
+function appVariableName(env: Env, app: Env, n: number): (name: string) => string {
+  return (name) => (env[`${name}_${n}`] === undefined && app[name] !== undefined ? `${name} (app 1's)` : `${name}_${n}`);
 }

@@ -93,16 +93,16 @@ export async function runWatch(o: WatchOptions, io: CliIO): Promise<number> {
     const follow = (path: string) => {
       const location = locationOf(resolve(path));
       if (!location) return;
+      // chokidar may report one file twice (a folder that appears is added to the watch while its first file
+      // is written): a second follower would open a second card for the same session.
+      const known = followers.get(resolve(path));
+      if (known) return void known.changed().then(() => preview?.notify());
       const follower = new SessionFollower(resolve(path), location, deps);
       followers.set(resolve(path), follower);
       void follower.start(!ready).then(() => preview?.notify());
     };
     watcher.on('add', follow);
-    watcher.on('change', (path) => {
-      const follower = followers.get(resolve(path));
-      if (follower) void follower.changed().then(() => preview?.notify());
-      else follow(path);
-    });
+    watcher.on('change', follow);
     // chokidar emits `ready` once it scanned its paths; with none (no agent ever ran) there is nothing to wait for.
     if (presentRoots.length > 0) await new Promise<void>((done) => watcher!.once('ready', () => done()));
     ready = true;

@@ -21,6 +21,11 @@ export interface ChannelCheckInput {
   readonly deliveryTimeoutMs: number;
   /** Test seam: change the plugin before it is checked (e.g. break its renderer). */
   readonly plugin?: (plugin: AnyChannelPlugin) => AnyChannelPlugin;
+  /**
+   * The name the user set a channel variable under, for the lines that name variables: app n ≥ 2 of
+   * a pool reads `FEISHU_APP_ID_2` although `env` holds it as `FEISHU_APP_ID` (default: the name itself).
+   */
+  readonly variableName?: (name: string) => string;
 }
 
 const check = (layer: DoctorLayer, status: DoctorStatus, summary: string, details: readonly string[] = []): DoctorCheck => ({ layer, status, summary, details });
@@ -185,7 +190,8 @@ function switchesCheck(plugin: AnyChannelPlugin): DoctorCheck {
 /** Every layer's check for one channel, in order, and the budget figures when they could be worked out. */
 export async function checkChannel(input: ChannelCheckInput): Promise<{ checks: DoctorCheck[]; plan?: PlanResult }> {
   const { descriptor, env } = input;
-  const missing = descriptor.real.requiredEnv.filter((name) => !env[name]?.trim());
+  const named = input.variableName ?? ((name: string) => name);
+  const missing = descriptor.real.requiredEnv.filter((name) => !env[name]?.trim()).map(named);
   const skipAll = (reason: string) =>
     (['credentials', 'scopes', 'renderer', 'guards', 'delivery', 'callbacks', 'budget', 'switches'] as const).map((layer) => check(layer, 'skip', reason));
   if (missing.length > 0) {
@@ -196,9 +202,9 @@ export async function checkChannel(input: ChannelCheckInput): Promise<{ checks: 
     plugin = descriptor.real.plugin(env, { switchEnv: env });
     if (input.plugin) plugin = input.plugin(plugin);
   } catch (error) {
-    return { checks: [check('config', 'fail', message(error)), ...skipAll('config failed')] };
+    return { checks: [check('config', 'fail', renamed(message(error), descriptor, named)), ...skipAll('config failed')] };
   }
-  const present = [...descriptor.real.requiredEnv, ...descriptor.real.optionalEnv.map((v) => v.name).filter((name) => env[name]?.trim())];
+  const present = [...descriptor.real.requiredEnv, ...descriptor.real.optionalEnv.map((v) => v.name).filter((name) => env[name]?.trim())].map(named);
   const checks: DoctorCheck[] = [check('config', 'pass', `${present.join(', ')} set; config valid`)];
   let credentialsOk = true;
   try {
@@ -221,6 +227,13 @@ export async function checkChannel(input: ChannelCheckInput): Promise<{ checks: 
   const budget = budgetCheck(descriptor, plugin, env);
   checks.push(budget.check, switchesCheck(plugin));
   return { checks, plan: budget.plan };
+}
+
+/** `text` with each of the channel's variable names replaced by the name the user set it under. */
+function renamed(text: string, descriptor: AnyChannelDescriptor, named: (name: string) => string): string {
+  const names = [...descriptor.real.requiredEnv, ...descriptor.real.optionalEnv.map((v) => v.name)];
+  // `\b…\b` leaves a longer name alone (`FEISHU_APP_ID` is not found inside `FEISHU_APP_ID_2`).
+  return names.length === 0 ? text : text.replace(new RegExp(`\\b(?:${names.join('|')})\\b`, 'g'), named);
 }
 
 /** The completion ping switch in words: `when 3 messages pushed the card up, or after 60000 ms`, or `off`. */

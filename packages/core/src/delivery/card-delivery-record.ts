@@ -146,6 +146,7 @@ export class CardDeliveryRecord {
   private finalAccepted = false;
   private authRefreshed = false;
   private callCount = 0;
+  private shownQuestionId: string | undefined;
 
   constructor(readonly card: DeliverableCard, minIntervalMs: number, lateApplyWindowMs = 0) {
     this.flushQueue = new FlushQueue(minIntervalMs, CHANGE_RANK.text);
@@ -166,6 +167,8 @@ export class CardDeliveryRecord {
   get finalAttempts(): number { return this.rungAttempts; }
   /** The message the final was moved away from (it kept refusing the final), if any. */
   get movedFrom(): MessageRef | undefined { return this.movedFromRef; }
+  /** The id of the open question the main message showed at its last accepted render; undefined when none. */
+  get shownQuestion(): string | undefined { return this.shownQuestionId; }
   /** The render the platform last accepted on the main message (its JSON), if any. */
   get acceptedContent(): string | undefined { return this.lastAcceptedKey; }
   /** Epoch ms until which an older call of {@link movedFrom} may still be applied late. */
@@ -238,9 +241,13 @@ export class CardDeliveryRecord {
     return uncertain;
   }
 
-  /** The platform accepted render `key` on the main message. */
-  accepted(key: string): void {
+  /**
+   * The platform accepted render `key` on the main message; `question`: the id of the open
+   * question it shows (`CardView.controls.pending`), if any.
+   */
+  accepted(key: string, question?: string): void {
     this.lastAcceptedKey = key;
+    this.shownQuestionId = question;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { isTerminalStatus, type CardView } from '../card/view.js';
 import type { BudgetedCall, ChannelPlugin, MessageRef } from '../plugin/contract.js';
 import type { Clock } from '../shared/clock.js';
+import { isProgressive } from './calls/call-cap.js';
 import { extraCallBudget, extraCallsOf, withQuota } from './calls/card-calls.js';
 import type { CallCounters, CallPipeline } from './calls/call-pipeline.js';
 import type { CardDeliveryRecord } from './card-delivery-record.js';
@@ -14,7 +15,7 @@ import type { FinalLadder } from './failures/final-ladder.js';
 import type { OutageProbes } from './failures/outage-probes.js';
 import type { RefusedOperations } from './failures/refused-operations.js';
 import type { ChannelBudget } from './rate-limits/channel-budget.js';
-import { WAIT, again, isFlushCall, settle, type FlushDecision, type FlushOutcome } from './schedule/flush-outcome.js';
+import { WAIT, again, heldBack, isFlushCall, settle, type FlushDecision, type FlushOutcome } from './schedule/flush-outcome.js';
 import type { StreamDispatch } from './streams/stream-dispatch.js';
 
 /** What {@link CardFlush} is built from: the channel's own parts. */
@@ -119,6 +120,9 @@ export class CardFlush {
       case 'call':
         break;
     }
+    // A progressive update the call cap would hold back waits without taking a budget slot (and flushes again when it may go).
+    const heldUntil = operation === 'update' && isProgressive(record, final, view) ? this.parts.calls.heldUntil(record) : undefined;
+    if (heldUntil !== undefined) return heldBack(heldUntil);
     const { replyToMessage } = record.card;
     const call: BudgetedCall =
       record.messagePhase === 'live'
@@ -146,9 +150,11 @@ export class CardFlush {
       const replacing = record.messagePhase === 'gone';
       const { replyToMessage } = record.card;
       const replaces = replacing ? record.message : undefined;
-      const request = { target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing, final, images, extraCalls, ...(replaces && { replaces }) };
+      const request = { target: record.card.target as never, payload, idempotencyKey: record.sendKey, replacing, final, images, extraCalls, lateApplyWindowMs: record.lateCalls.windowMs, ...(replaces && { replaces }) };
       return transport.send(replyToMessage ? { ...request, replyToMessage } : request);
-    }, call === 'update');
+    }, call === 'update' && isProgressive(record, final, view));
+    // Held back by the call cap: nothing was shown, the card's latest state goes out when the cap allows.
+    if (result.ok === 'held') return heldBack(result.until);
     if (!result.ok) {
       const { failure } = result;
       if (failure.kind !== 'auth') record.credentialsPassed();
@@ -160,7 +166,7 @@ export class CardFlush {
     if (final) record.finalCallAccepted();
     // Maybe an earlier try's message, unchanged: update it with this state before trusting it.
     if (record.callSucceeded()) return again();
-    record.accepted(key);
+    record.accepted(key, view.controls?.pending?.id);
     // The platform applied the final somewhere between the call's start and its answer: an older
     // call landing after the start may be on top of it.
     if (final) record.lateCalls.finalShown(result.startedAt);
@@ -169,3 +175,4 @@ export class CardFlush {
     return final ? this.parts.ladder.shown(record, clock.now()) : WAIT;
   }
 }
+

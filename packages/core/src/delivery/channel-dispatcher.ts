@@ -25,6 +25,7 @@ import { ChannelBudget } from './rate-limits/channel-budget.js';
 import type { PreparedCall } from './schedule/flush-calls.js';
 import { isFlushCall, type FlushOutcome } from './schedule/flush-outcome.js';
 import { FlushPump } from './schedule/flush-pump.js';
+import { FlushWakes } from './schedule/flush-wakes.js';
 import { StreamDispatch } from './streams/stream-dispatch.js';
 
 /** Counters of one channel, for dashboards and the CLI. Continuation parts count like any call. */
@@ -87,6 +88,8 @@ export class ChannelDispatcher {
   private readonly credentialProbes: CredentialProbes;
   /** Set by {@link close}: the error a final not settled by then is reported with. */
   private closing: string | undefined;
+  /** Cards whose progressive call the call cap held back: flushed again once it may go. */
+  private readonly wakes: FlushWakes<CardDeliveryRecord>;
 
   constructor(private readonly deps: ChannelDispatcherDeps) {
     const { plugin, settings, clock, logger, retry, observers } = deps;
@@ -118,6 +121,7 @@ export class ChannelDispatcher {
       (record) => budget.laneOf(record.messagePhase === 'live' ? 'update' : 'send'),
       (record, rank) => flushOrder(CHANGE_OF_RANK[rank]!, record.messagePhase !== 'live'),
     );
+    this.wakes = new FlushWakes(clock, (record) => this.markDirty(record, 'elapsed'));
     const probes = new OutageProbes(plugin.id, clock, logger, retry, (record) => this.pump.request(record, CHANGE_RANK.structural));
     const calls = new CallPipeline({ plugin, settings, clock, budget, observers, stop, probes, counters });
     this.calls = calls;
@@ -214,6 +218,7 @@ export class ChannelDispatcher {
   /** Stops the wake timer (calls in flight finish on their own). */
   dispose(): void {
     this.pump.dispose();
+    this.wakes.dispose();
   }
 
   /**
@@ -277,6 +282,7 @@ export class ChannelDispatcher {
   private apply(record: CardDeliveryRecord, change: CardChange, outcome: FlushOutcome): void {
     switch (outcome.next) {
       case 'wait':
+        if (outcome.wakeAt !== undefined) this.wakes.at(record, outcome.wakeAt);
         return;
       case 'again':
         // Another flush of the card, not before `notBefore`.
@@ -292,6 +298,7 @@ export class ChannelDispatcher {
   /** The final settled: the card's stream and credential probe are dropped, its final reported. */
   private finish(record: CardDeliveryRecord, ok: boolean, error?: string, causeLogged = false): void {
     this.streams.forget(record);
+    this.wakes.forget(record);
     this.credentialProbes.forget(record);
     this.settlement.settle(record, ok, error, causeLogged);
   }

@@ -88,6 +88,12 @@ export interface SendRequest<Payload, Target> {
   readonly images?: readonly CardImage[];
   /** Budget for calls the transport makes besides this send (image uploads, reactions). */
   readonly extraCalls?: ExtraCalls;
+  /**
+   * How long after a call failed without a clear answer (a timeout) the platform may still apply
+   * it, in ms (`RetrySettings.lateApplyWindowMs`, default 10 000). A transport whose platform has
+   * no idempotency key (Slack) keeps looking for late copies of this send at least that long.
+   */
+  readonly lateApplyWindowMs?: number;
 }
 
 /** Arguments of {@link CardTransport.update}. */

@@ -3,6 +3,14 @@ import type { ChannelStats } from '../delivery/channel-dispatcher.js';
 import { isAppPool, type AppPool } from '../plugin/app-pool.js';
 import type { ChannelPlugin } from '../plugin/contract.js';
 
+/** Where a stored card goes now (see {@link AppPools.storedChannel}). */
+export interface StoredChannel {
+  /** The registered channel that delivers it. */
+  readonly channelId: string;
+  /** False when that channel may not edit the card's stored message: the card goes on as a fresh message. */
+  readonly keepsMessage: boolean;
+}
+
 /**
  * The app pools of one composition (see `appPool`): the plugins the registry gets (each pool's apps
  * as channels of their own), and which app a card opened on a pool's id goes to.
@@ -45,6 +53,32 @@ export class AppPools {
     if (!pool) return channelId;
     const ranked = pool.rank(target);
     return (ranked.find((app) => registry.channel(app.id).stoppedBy === undefined) ?? ranked[0]!).id;
+  }
+
+  /**
+   * The registered channel a card stored under `channelId` (by an earlier deployment) is delivered
+   * through now; undefined when no registered channel can take it (another process may). The app
+   * ids of a pool name its apps by position (`<id>-app<n>`), so after a move:
+   * - a channel that was one app and is now a pool: its cards go to the pool's first app, the one
+   *   the single app is when it is listed first (the app pools' rule: keep the order, add new apps
+   *   at the end), and keep their message (`keepsMessage`);
+   * - a pool that is one app again (`<id>-app1` → `<id>`) likewise;
+   * - an app dropped from its pool (or any app but the first when the pool is one app again): no
+   *   app of this process may edit the messages it sent (a platform lets only the sending app edit
+   *   a message: Feishu, Slack, Telegram), so its cards go on as fresh messages through the app
+   *   their chat has now (`keepsMessage: false`).
+   */
+  storedChannel(channelId: string, target: unknown, registry: ChannelRegistry): StoredChannel | undefined {
+    const registered = registry.channelIds;
+    if (registered.includes(channelId)) return { channelId, keepsMessage: true };
+    const pool = this.pools.get(channelId);
+    if (pool) return { channelId: pool.apps[0]!.id, keepsMessage: true };
+    const member = /^(.+)-app([1-9]\d*)$/.exec(channelId);
+    if (!member) return undefined;
+    const [, base, position] = member as unknown as [string, string, string];
+    if (this.pools.has(base)) return { channelId: this.appFor(base, target, registry), keepsMessage: false };
+    if (registered.includes(base)) return { channelId: base, keepsMessage: position === '1' };
+    return undefined;
   }
 
   /** The registered channels behind `channelId`: a pool's apps, else the id itself. */

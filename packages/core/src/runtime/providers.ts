@@ -15,6 +15,7 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import { consoleLogger, type Logger } from '../shared/logger.js';
 import { CardSessions } from './card-sessions.js';
 import { Takeover } from './takeover.js';
+import type { StoredChannel } from './app-pools.js';
 import type { StallSettings } from './stall-watch.js';
 import { TickerService } from './ticker.js';
 import { TOKENS } from './tokens.js';
@@ -62,6 +63,8 @@ export interface ProviderOptions {
   readonly budgets?: BudgetStore;
   readonly cards?: CardStore;
   readonly clicks?: ClickRelay;
+  /** Where a card stored under a channel id goes now (the app pools' `AppPools.storedChannel`); default: its own channel, when registered. */
+  readonly storedChannel?: (channelId: string, target: unknown, registry: ChannelRegistry) => StoredChannel | undefined;
 }
 
 /** Registers `value` under `token`; without one, keeps the parent's registration or else registers the `fallback` provider. */
@@ -163,6 +166,10 @@ export function registerProviders(container: DependencyContainer, options: Provi
       durable: settings.durable,
       isShutDown: () => lifecycle.shutDown,
       relayListening: c.resolve(SERVICES.Interactions).relayListening,
+      storedChannel: (channelId, target) => {
+        const registry = c.resolve(SERVICES.Registry);
+        return options.storedChannel ? options.storedChannel(channelId, target, registry) : registry.channelIds.includes(channelId) ? { channelId, keepsMessage: true } : undefined;
+      },
     });
   });
 }

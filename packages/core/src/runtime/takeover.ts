@@ -9,6 +9,7 @@ import type { CardSessions } from './card-sessions.js';
 import { OrphanSweeper } from './orphan-sweeper.js';
 import type { Requester } from '../plugin/contract.js';
 import type { ProgressCard } from './progress-card.js';
+import type { StoredChannel } from './app-pools.js';
 import { INTERRUPTED_REASONS } from './shutdown.js';
 
 /** What a {@link Takeover} works with (resolved by the composition root). */
@@ -33,6 +34,12 @@ export interface TakeoverDeps {
    * resumed card's buttons is never forwarded to an owner that does not listen yet.
    */
   readonly relayListening: Promise<void>;
+  /**
+   * The registered channel a card stored under `channelId` goes to (an app pool's app after the
+   * deployment moved the channel into a pool or dropped an app: `AppPools.storedChannel`);
+   * undefined when none can take it here.
+   */
+  readonly storedChannel: (channelId: string, target: unknown) => StoredChannel | undefined;
 }
 
 /**
@@ -46,7 +53,7 @@ export class Takeover {
   private readonly sweeper: OrphanSweeper | undefined;
 
   constructor(private readonly deps: TakeoverDeps) {
-    const { store, clock, logger, leases, leaseTtlMs, orphanGraceMs, registry } = deps;
+    const { store, clock, logger, leases, leaseTtlMs, orphanGraceMs } = deps;
     this.sweeper = deps.durable
       ? new OrphanSweeper({
           store,
@@ -55,7 +62,7 @@ export class Takeover {
           owner: leases.owner,
           leaseTtlMs,
           graceMs: orphanGraceMs,
-          hasChannel: (channelId) => registry.channelIds.includes(channelId),
+          hasChannel: (channelId) => deps.storedChannel(channelId, undefined) !== undefined,
           holds: (cardId) => leases.holds(cardId) || this.claimed.has(cardId),
           settledToken: (cardId) => leases.settledToken(cardId),
           deleted: (cardId) => leases.deleted(cardId),
@@ -90,7 +97,9 @@ export class Takeover {
     const runs = (await store.list()).filter((card) => card.runId === runId);
     const stored = runs.find((card) => !isTerminalStatus(card.status)) ?? runs[0];
     if (!stored) throw new Error(`${named}: no open card of this run in the card store`);
-    registry.channel(stored.channelId);
+    if (!this.deps.storedChannel(stored.channelId, stored.target)) {
+      throw new Error(`${named}: the card was stored by channel ${JSON.stringify(stored.channelId)}, which this composition does not have (registered: ${registry.channelIds.join(', ') || '(none)'}); resume it where that channel is configured`);
+    }
     if (this.claimed.has(stored.cardId) || sessions.hasRun(runId)) throw new Error(`${named}: the run is already open in this composition`);
     await this.deps.relayListening;
     let lease = await this.claim(stored);
@@ -114,9 +123,10 @@ export class Takeover {
    * Ends a card whose process stopped: with the final stored with it (the run had ended, its
    * final was being delivered), else the stored message shows it was interrupted (best effort).
    */
-  endInterrupted(stored: StoredCard, lease: CardLease): void {
+  endInterrupted(original: StoredCard, lease: CardLease): void {
     const { store, leases, logger } = this.deps;
     const shutDown = this.deps.isShutDown();
+    const stored = this.relocated(original, 'ended');
     if (!shutDown && stored.final && isTerminalStatus(stored.status)) {
       logger.warn('delivering the final of a card its stopped process left open', { card: stored.cardId, run: stored.runId, channel: stored.channelId });
       endAsStored(this.openClaimed(stored, {}, false), stored);
@@ -137,8 +147,35 @@ export class Takeover {
     this.sweeper?.dispose();
   }
 
-  private openClaimed(stored: StoredCard, options: { requester?: Requester }, wrap: boolean): ProgressCard {
+  private openClaimed(original: StoredCard, options: { requester?: Requester }, wrap: boolean): ProgressCard {
+    const stored = this.relocated(original, 'continued');
     return this.deps.sessions.open(stored.channelId, stored.target, options, stored, wrap, () => this.claimed.delete(stored.cardId));
+  }
+
+  /**
+   * `stored` as the channel that takes it now delivers it (see {@link TakeoverDeps.storedChannel}):
+   * unchanged on its own channel; else on the app that has it now, without its message when that
+   * app may not edit it (the card goes on as a fresh message), with a warning naming the card, the
+   * app it was stored under, where it goes and the fix. `outcome`: what happens to the card.
+   */
+  private relocated(stored: StoredCard, outcome: 'continued' | 'ended'): StoredCard {
+    const route = this.deps.storedChannel(stored.channelId, stored.target);
+    if (!route || route.channelId === stored.channelId) return stored;
+    const fields = { card: stored.cardId, run: stored.runId, storedChannel: stored.channelId, channel: route.channelId };
+    if (route.keepsMessage) {
+      this.deps.logger.warn(
+        `card stored under channel ${JSON.stringify(stored.channelId)} is ${outcome} through app ${JSON.stringify(route.channelId)}, which the channel's app pool now names it (list the app that was configured alone first in the pool, or the platform refuses to edit its message)`,
+        fields,
+      );
+      return { ...stored, channelId: route.channelId };
+    }
+    const what = outcome === 'continued' || stored.final ? `goes on as a fresh message through ${JSON.stringify(route.channelId)}` : 'is ended without a word (its run was not resumed)';
+    this.deps.logger.warn(
+      `card stored under app ${JSON.stringify(stored.channelId)}, which this process does not have: no app here may edit the message it sent, which stays as it last was; the card ${what}. To finish such cards on their message, keep the app in the pool, at the same position, until its cards ended`,
+      fields,
+    );
+    const { message: _message, contentHash: _hash, ...rest } = stored;
+    return { ...rest, channelId: route.channelId, continuations: [] };
   }
 }
 

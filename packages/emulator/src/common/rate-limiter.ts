@@ -8,7 +8,11 @@ export interface LimitWindow {
 
 /** Result of {@link SlidingWindowLimiter.tryAcquire}. */
 export type LimitDecision =
-  | { readonly allowed: true }
+  | {
+      readonly allowed: true;
+      /** When the call was counted (epoch ms on the limiter's clock), for {@link SlidingWindowLimiter.release}. */
+      readonly at: number;
+    }
   | {
       readonly allowed: false;
       /** The first window that is full. */
@@ -56,7 +60,18 @@ export class SlidingWindowLimiter {
     }
     times.push(now);
     this.log.set(key, times);
-    return { allowed: true };
+    return { allowed: true, at: now };
+  }
+
+  /**
+   * Uncounts a call {@link tryAcquire} let through at `at` (its decision's `at`): for a platform that
+   * counts calls when they arrive but does not count those it refuses for another reason. No-op when
+   * no such call is recorded (or it left every window already).
+   */
+  release(key: string, at: number): void {
+    const times = this.log.get(key);
+    const index = times?.lastIndexOf(at) ?? -1;
+    if (index >= 0) times!.splice(index, 1);
   }
 
   /** Forgets every recorded call. */

@@ -7,14 +7,15 @@ import { CallHistory, type CallFilter, type CallRecord, type RouteCounts } from 
 import { InFlightTracker } from '../common/in-flight.js';
 import { SlidingWindowLimiter } from '../common/rate-limiter.js';
 import { listen } from '../common/server.js';
-import { blockProblem } from './blocks.js';
 import { SLACK_ROUTES, SLACK_ROUTE_NAMES, SLACK_ROUTE_SCOPES, SlackErrors, type SlackError, type SlackRoute } from './codes.js';
 import { DEFAULT_SLACK_LIMITS, type SlackLimits } from './limits.js';
 import { SlackInteractivityEmulator, type SlackClick, type SlackClickResult, type SlackInteractivityConfig } from './interactivity.js';
-import { listed, parseMetadata } from './listing.js';
-import { SlackMessageControlError, SlackMessageStore, type SlackMessageState, type SlackStreamState, type StoredSlackMessage } from './messages.js';
+import { channelHistory, parseMetadata, threadReplies } from './listing.js';
+import { SlackMessageControlError, SlackMessageStore, type SlackMessageState, type StoredSlackMessage } from './messages.js';
 import { SlackStreams, type SlackOutcome, type SlackThreadStatus } from './streams.js';
 import { SlackFiles, type StoredSlackFile } from './files.js';
+import { messageContent, readArgs } from './request.js';
+import { slackSnapshot, type SlackMessageSnapshot } from './snapshot.js';
 
 /** The bot token and channel the emulator accepts when no options are given. */
 export const DEFAULT_SLACK_WORKSPACE = { botToken: 'xoxb-progresscard-emulator', teamId: 'T0PROGRESS', channel: 'C0PROGRESS' } as const;
@@ -38,41 +39,6 @@ export interface SlackEmulatorOptions {
    * naming it in `needed` (see `SLACK_ROUTE_SCOPES`). Default none.
    */
   readonly missingScopes?: readonly string[];
-}
-
-/** A message with its calls, as read back. */
-export interface SlackMessageSnapshot {
-  readonly channel: string;
-  readonly ts: string;
-  readonly threadTs?: string;
-  readonly text: string;
-  readonly blocks: unknown[] | undefined;
-  readonly state: SlackMessageState;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-  readonly updates: number;
-  /** Every call about this message (its post and its updates), accepted or not. */
-  readonly history: CallRecord[];
-  /** Most requests about this message processed at once. */
-  readonly maxConcurrentCalls: number;
-  /** Set on a message opened with chat.startStream: its stream, as the user sees it. */
-  readonly stream?: SlackStreamSnapshot;
-  /** Ids of the files the message carries (see {@link SlackEmulatorCore.files}). */
-  readonly fileIds?: readonly string[];
-}
-
-/** A streamed message's stream (its text is the message's `text`; blocks given at stop are its `blocks`). */
-export interface SlackStreamSnapshot {
-  /** `streaming` only while it still takes appends (its lifetime not over). */
-  readonly state: SlackStreamState | 'expired';
-  readonly startedAt: number;
-  readonly taskDisplayMode: string;
-  readonly recipientUserId?: string;
-  readonly planTitle?: string;
-  /** Task steps in first-seen order, latest state. */
-  readonly tasks: readonly { readonly id: string; readonly title: string; readonly status: string; readonly details?: string; readonly output?: string }[];
-  /** Every chunk accepted, in order. */
-  readonly chunks: readonly unknown[];
 }
 
 /** A change of one message (for the preview page). */
@@ -143,29 +109,6 @@ type Outcome = SlackOutcome;
 
 const fail = (error: SlackError, key?: string): Outcome => ({ ok: false, error, key });
 
-/** Parses a form or JSON body; `blocks` may arrive as a JSON string (the SDK form-encodes it). */
-async function readArgs(c: Context): Promise<Record<string, unknown>> {
-  const type = c.req.header('content-type') ?? '';
-  if (type.includes('application/json')) {
-    const body: unknown = await c.req.json().catch(() => ({}));
-    return body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-  }
-  const form = await c.req.parseBody();
-  return Object.fromEntries(Object.entries(form).map(([k, v]) => [k, typeof v === 'string' ? v : String(v)]));
-}
-
-function parseBlocks(value: unknown): { blocks?: unknown[]; bad?: true } {
-  if (value === undefined || value === '') return {};
-  if (Array.isArray(value)) return { blocks: value };
-  if (typeof value !== 'string') return { bad: true };
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return Array.isArray(parsed) ? { blocks: parsed } : { bad: true };
-  } catch {
-    return { bad: true };
-  }
-}
-
 /**
  * Builds the Slack Web API emulator (auth.test, chat.postMessage, chat.update, the streaming methods
  * and assistant.threads.setStatus, see {@link SlackStreams}) without listening.
@@ -187,46 +130,9 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
   const postLimiter = new SlidingWindowLimiter(limits.postMessageWindows, clock);
   const updateLimiter = new SlidingWindowLimiter(limits.updateWindows, clock);
   const streams = new SlackStreams(store, limits, clock, (channel) => channelError(channel));
-  const snapshot = (m: StoredSlackMessage): SlackMessageSnapshot =>
-    structuredClone({
-      channel: m.channel,
-      ts: m.ts,
-      ...(m.threadTs ? { threadTs: m.threadTs } : {}),
-      text: m.text,
-      blocks: m.blocks,
-      state: m.state,
-      createdAt: m.createdAt,
-      updatedAt: m.updatedAt,
-      updates: m.updates,
-      history: history.list({ key: m.ts }),
-      maxConcurrentCalls: inFlight.max(m.ts),
-      ...(m.fileIds ? { fileIds: m.fileIds } : {}),
-      ...(m.stream
-        ? {
-            stream: {
-              state: m.stream.state === 'streaming' && !streams.isStreaming(m) ? 'expired' : m.stream.state,
-              startedAt: m.stream.startedAt,
-              taskDisplayMode: m.stream.taskDisplayMode,
-              ...(m.stream.recipientUserId ? { recipientUserId: m.stream.recipientUserId } : {}),
-              ...(m.stream.planTitle ? { planTitle: m.stream.planTitle } : {}),
-              tasks: [...m.stream.tasks.values()],
-              chunks: m.stream.chunks,
-            },
-          }
-        : {}),
-    });
+  const snapshot = (m: StoredSlackMessage): SlackMessageSnapshot => slackSnapshot(m, history, inFlight, streams);
   const notify = (kind: SlackMessageChange['kind'], ts: string) => {
     if (changes.size > 0) changes.emit({ platform: 'slack', kind, at: clock(), message: snapshot(store.require(ts)) });
-  };
-
-  const checkContent = (args: Record<string, unknown>): { error?: SlackError; text: string; blocks?: unknown[] } => {
-    const text = typeof args.text === 'string' ? args.text : '';
-    const { blocks, bad } = parseBlocks(args.blocks);
-    if (bad) return { error: SlackErrors.invalidBlocksFormat(), text };
-    if (!text && !blocks?.length) return { error: SlackErrors.noText(), text };
-    if ([...text].length > limits.maxTextChars) return { error: SlackErrors.msgTooLong(), text };
-    if (blocks && blockProblem(blocks, limits)) return { error: SlackErrors.invalidBlocks(), text };
-    return { text, blocks };
   };
 
   const run = async (c: Context, route: SlackRoute, handler: (args: Record<string, unknown>, token: string) => Outcome, keyOf?: (args: Record<string, unknown>) => string | undefined) => {
@@ -280,6 +186,24 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
     return undefined;
   };
 
+  /** The message a call names by `args.ts`, keying its history and in-flight count. */
+  const tsOf = (args: Record<string, unknown>) => (typeof args.ts === 'string' ? args.ts : undefined);
+
+  /**
+   * Message `args.ts` of `args.channel` that `token` posted, for chat.update and chat.delete: else
+   * the error they answer (the channel's, `message_not_found`, or `notOwn`: `cant_update_message` /
+   * `cant_delete_message`).
+   */
+  const ownMessage = (args: Record<string, unknown>, token: string, notOwn: () => SlackError): { ok: true; ts: string; message: StoredSlackMessage } | Extract<Outcome, { ok: false }> => {
+    const ts = tsOf(args) ?? '';
+    const channelProblem = channelError(args.channel);
+    if (channelProblem) return { ok: false, error: channelProblem, key: ts };
+    const message = store.get(ts);
+    if (!message || message.channel !== args.channel || message.state === 'deleted') return { ok: false, error: SlackErrors.messageNotFound(), key: ts };
+    if (message.botToken !== token) return { ok: false, error: notOwn(), key: ts };
+    return { ok: true, ts, message };
+  };
+
   const app = new Hono();
   app.post(`/api/${SLACK_ROUTES.authTest}`, (c) =>
     run(c, SLACK_ROUTES.authTest, () => ({ ok: true, fields: { url: 'https://progresscard.slack.com/', team: 'progresscard', team_id: DEFAULT_SLACK_WORKSPACE.teamId, user_id: 'U0BOT', bot_id: 'B0BOT' } })),
@@ -291,7 +215,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       const channel = args.channel as string;
       const threadTs = typeof args.thread_ts === 'string' && args.thread_ts !== '' ? args.thread_ts : undefined;
       if (threadTs && store.get(threadTs)?.channel !== channel) return fail(SlackErrors.threadNotFound());
-      const content = checkContent(args);
+      const content = messageContent(args, limits);
       if (content.error) return fail(content.error);
       const limited = postLimiter.tryAcquire(channel);
       if (!limited.allowed) return fail(SlackErrors.ratelimited(Math.ceil(limited.retryAfterMs / 1000)));
@@ -308,15 +232,12 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       c,
       SLACK_ROUTES.update,
       (args, token) => {
-        const ts = typeof args.ts === 'string' ? args.ts : '';
-        const channelProblem = channelError(args.channel);
-        if (channelProblem) return fail(channelProblem, ts);
-        const message = store.get(ts);
-        if (!message || message.channel !== args.channel || message.state === 'deleted') return fail(SlackErrors.messageNotFound(), ts);
-        if (message.botToken !== token) return fail(SlackErrors.cantUpdateMessage(), ts);
+        const found = ownMessage(args, token, SlackErrors.cantUpdateMessage);
+        if (!found.ok) return found;
+        const { ts, message } = found;
         if (message.state === 'edit-closed') return fail(SlackErrors.editWindowClosed(), ts);
         if (streams.isStreaming(message)) return fail(SlackErrors.streamingStateConflict(), ts);
-        const content = checkContent(args);
+        const content = messageContent(args, limits);
         if (content.error) return fail(content.error, ts);
         const limited = updateLimiter.tryAcquire(token);
         if (!limited.allowed) return fail(SlackErrors.ratelimited(Math.ceil(limited.retryAfterMs / 1000)), ts);
@@ -326,7 +247,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
         message.updates += 1;
         return { ok: true, key: ts, card: content.blocks, change: 'updated', fields: { channel: message.channel, ts, text: message.text } };
       },
-      (args) => (typeof args.ts === 'string' ? args.ts : undefined),
+      tsOf,
     ),
   );
   // Deletes a message the token posted, also one whose edit window closed (the emulator's
@@ -337,56 +258,30 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       c,
       SLACK_ROUTES.delete,
       (args, token) => {
-        const ts = typeof args.ts === 'string' ? args.ts : '';
-        const channelProblem = channelError(args.channel);
-        if (channelProblem) return fail(channelProblem, ts);
-        const message = store.get(ts);
-        if (!message || message.channel !== args.channel || message.state === 'deleted') return fail(SlackErrors.messageNotFound(), ts);
-        if (message.botToken !== token) return fail(SlackErrors.cantDeleteMessage(), ts);
+        const found = ownMessage(args, token, SlackErrors.cantDeleteMessage);
+        if (!found.ok) return found;
+        const { ts, message } = found;
         store.transition(ts, 'deleted');
         return { ok: true, key: ts, change: 'deleted', fields: { channel: message.channel, ts } };
       },
-      (args) => (typeof args.ts === 'string' ? args.ts : undefined),
+      tsOf,
     ),
   );
-  const tsOf = (args: Record<string, unknown>) => (typeof args.ts === 'string' ? args.ts : undefined);
   app.post(`/api/${SLACK_ROUTES.startStream}`, (c) => run(c, SLACK_ROUTES.startStream, (args, token) => streams.start(args, token)));
   app.post(`/api/${SLACK_ROUTES.appendStream}`, (c) => run(c, SLACK_ROUTES.appendStream, (args, token) => streams.append(args, token), tsOf));
   app.post(`/api/${SLACK_ROUTES.stopStream}`, (c) => run(c, SLACK_ROUTES.stopStream, (args, token) => streams.stop(args, token), tsOf));
   app.post(`/api/${SLACK_ROUTES.setStatus}`, (c) => run(c, SLACK_ROUTES.setStatus, (args) => streams.setStatus(args)));
-  // Messages of a channel newest first: top-level ones and broadcast thread replies, after `oldest`
-  // (exclusive unless `inclusive`), at most `limit` (default 100); https://api.slack.com/methods/conversations.history
+  // conversations.history and conversations.replies (paging: `oldest`, `inclusive`, `limit`), see listing.ts
   app.post(`/api/${SLACK_ROUTES.history}`, (c) =>
     run(c, SLACK_ROUTES.history, (args) => {
       const channelProblem = channelError(args.channel);
-      if (channelProblem) return fail(channelProblem);
-      const oldest = Number(args.oldest ?? 0);
-      const inclusive = args.inclusive === true || args.inclusive === 'true';
-      const limit = Math.max(1, Math.min(999, Number(args.limit ?? 100) || 100));
-      const found = store
-        .list()
-        .filter((m) => m.channel === args.channel && m.state !== 'deleted' && (m.threadTs === undefined || m.broadcast))
-        .filter((m) => (inclusive ? Number(m.ts) >= oldest : Number(m.ts) > oldest))
-        .reverse();
-      const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
-      const messages = found.slice(0, limit).map((m) => listed(m, withMetadata));
-      return { ok: true, fields: { messages, has_more: found.length > limit } };
+      return channelProblem ? fail(channelProblem) : channelHistory(store, args);
     }),
   );
-  // A thread: its parent, then its replies oldest first, after `oldest` (exclusive unless
-  // `inclusive`), at most `limit`; https://docs.slack.dev/reference/methods/conversations.replies
   app.post(`/api/${SLACK_ROUTES.replies}`, (c) =>
     run(c, SLACK_ROUTES.replies, (args) => {
       const channelProblem = channelError(args.channel);
-      if (channelProblem) return fail(channelProblem);
-      const parent = typeof args.ts === 'string' ? store.get(args.ts) : undefined;
-      if (!parent || parent.channel !== args.channel || parent.state === 'deleted') return fail(SlackErrors.threadNotFound());
-      const oldest = Number(args.oldest ?? 0);
-      const inclusive = args.inclusive === true || args.inclusive === 'true';
-      const limit = Math.max(1, Math.min(999, Number(args.limit ?? 100) || 100));
-      const found = [parent, ...store.list().filter((m) => m.threadTs === parent.ts && m.state !== 'deleted')].filter((m) => (inclusive ? Number(m.ts) >= oldest : Number(m.ts) > oldest) || m === parent);
-      const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
-      return { ok: true, fields: { messages: found.slice(0, limit).map((m) => listed(m, withMetadata)), has_more: found.length > limit } };
+      return channelProblem ? fail(channelProblem) : threadReplies(store, args);
     }),
   );
   const files = new SlackFiles(store, clock, limits.maxFileBytes, (channel) => channelError(channel));
@@ -454,3 +349,4 @@ export async function startSlackEmulator(options: SlackEmulatorOptions = {}): Pr
 }
 
 export { SlackMessageControlError };
+export type { SlackMessageSnapshot, SlackStreamSnapshot } from './snapshot.js';

@@ -4,6 +4,7 @@ import { blockProblem } from './blocks.js';
 import { SlackErrors, type SlackError } from './codes.js';
 import type { SlackLimits } from './limits.js';
 import type { SlackMessageStore, SlackStream, StoredSlackMessage } from './messages.js';
+import { parseJsonArray } from './request.js';
 
 /** What a Web API handler answers: `key` names the message the call was about (history, in-flight counts). */
 export type SlackOutcome =
@@ -21,18 +22,6 @@ export interface SlackThreadStatus {
 }
 
 const TASK_STATUSES = new Set(['pending', 'in_progress', 'complete', 'error']);
-
-function parseJsonArray(value: unknown): unknown[] | undefined | 'bad' {
-  if (value === undefined || value === '') return undefined;
-  if (Array.isArray(value)) return value;
-  if (typeof value !== 'string') return 'bad';
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return Array.isArray(parsed) ? parsed : 'bad';
-  } catch {
-    return 'bad';
-  }
-}
 
 /** Why a chunk breaks the documented shapes (`@slack/types` chunk.d.ts), or undefined. */
 function chunkProblem(chunk: unknown, limits: SlackLimits): string | undefined {

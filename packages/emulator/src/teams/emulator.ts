@@ -112,7 +112,9 @@ const errorResponse = (error: TeamsError) =>
 /**
  * Builds the Bot Connector emulator of Microsoft Teams without listening: send, reply, update and delete
  * of activities (https://learn.microsoft.com/azure/bot-service/rest-api/bot-framework-rest-connector-api-reference),
- * streaming in 1:1 chats ({@link TeamsStreams}), per-conversation rate limits, the size limit, the
+ * streaming in 1:1 chats ({@link TeamsStreams}), per-conversation rate limits (a call counted when it arrives,
+ * before any injected latency, as the service counts incoming requests:
+ * https://learn.microsoft.com/microsoftteams/platform/bots/how-to/rate-limit), the size limit, the
  * client-credentials token endpoint and the OpenID configuration / JWKS of inbound tokens ({@link TeamsAuth}),
  * card clicks as `adaptiveCard/action` invokes, fault injection and read-back.
  */
@@ -165,18 +167,31 @@ export function createTeamsEmulator(options: TeamsEmulatorOptions = {}): TeamsEm
     return undefined;
   };
 
-  const throttled = (appId: string, conversationId: string): TeamsError | undefined => {
+  /**
+   * Counts a connector call in its conversation's windows when it arrives, as the service does: a slow
+   * answer (injected latency) must not move the call into a later window. The slot is given back when
+   * the call is then refused for another reason (`release`): refused calls are not counted.
+   */
+  const countOnArrival = (appId: string | undefined, conversationId: string): { limited?: TeamsError; release: () => void } => {
+    const conversation = store.conversations.get(conversationId);
+    if (!appId || !conversation) return { release: () => {} };
     const key = `${appId}|${conversationId}`;
     const decision = perConversation.tryAcquire(key);
-    if (!decision.allowed) return TeamsErrors.throttled(decision.retryAfterMs);
-    if (store.conversations.get(conversationId)?.type !== 'personal') return undefined;
-    const hourly = perPersonalChat.tryAcquire(key);
-    return hourly.allowed ? undefined : TeamsErrors.throttled(hourly.retryAfterMs);
+    if (!decision.allowed) return { limited: TeamsErrors.throttled(decision.retryAfterMs), release: () => {} };
+    const hourly = conversation.type === 'personal' ? perPersonalChat.tryAcquire(key) : undefined;
+    const release = () => {
+      perConversation.release(key, decision.at);
+      if (hourly?.allowed) perPersonalChat.release(key, hourly.at);
+    };
+    if (hourly && !hourly.allowed) {
+      release();
+      return { limited: TeamsErrors.throttled(hourly.retryAfterMs), release: () => {} };
+    }
+    return { release };
   };
 
-  const post = (appId: string, conversation: TeamsConversation, body: Record<string, unknown>, replyToId?: string): Outcome => {
+  const post = (limited: TeamsError | undefined, conversation: TeamsConversation, body: Record<string, unknown>, replyToId?: string): Outcome => {
     const info = streamInfoOf(body);
-    const limited = throttled(appId, conversation.id);
     if (info) {
       if (limited) return fail(limited, info.streamId);
       const outcome = streams.apply(conversation, body, info);
@@ -202,8 +217,10 @@ export function createTeamsEmulator(options: TeamsEmulatorOptions = {}): TeamsEm
     return { ok: true, status: 201, body: { id: activity.id }, key: activity.id, change: 'posted', activity };
   };
 
-  const run = async (c: Context, route: TeamsRoute, handler: (appId: string, conversation: TeamsConversation, body: Record<string, unknown>) => Outcome) => {
+  const run = async (c: Context, route: TeamsRoute, handler: (limited: TeamsError | undefined, conversation: TeamsConversation, body: Record<string, unknown>) => Outcome) => {
     const receivedAt = clock();
+    const arrival = countOnArrival(auth.verify(c.req.header('authorization')), c.req.param('conversationId') ?? '');
+    let accepted = false;
     const body = (await c.req.json().catch(() => undefined)) as Record<string, unknown> | undefined;
     const activityId = c.req.param('activityId');
     const key = activityId ?? (body ? streamInfoOf(body)?.streamId : undefined);
@@ -224,15 +241,17 @@ export function createTeamsEmulator(options: TeamsEmulatorOptions = {}): TeamsEm
           ? fail(TeamsErrors.conversationNotFound(), key)
           : route !== TEAMS_ROUTES.deleteActivity && (!body || typeof body !== 'object')
             ? fail(TeamsErrors.badRequest('The request body is not a JSON activity'), key)
-            : handler(appId, conversation, body ?? {});
+            : handler(arrival.limited, conversation, body ?? {});
       if (!outcome.ok) {
         history.record({ route, key: outcome.key ?? key, outcome: 'rejected', status: outcome.error.status, code: outcome.error.status, msg: `${outcome.error.code}: ${outcome.error.message}`, request: body, receivedAt });
         return errorResponse(outcome.error);
       }
+      accepted = true;
       history.record({ route, key: outcome.key ?? key, outcome: 'accepted', status: outcome.status, code: 0, msg: 'ok', request: body, card: body?.attachments, receivedAt });
       if (outcome.change && outcome.activity && changes.size > 0) changes.emit({ platform: 'teams', kind: outcome.change, at: clock(), activity: snapshot(outcome.activity) });
       return c.json(outcome.body, outcome.status as 200);
     } finally {
+      if (!accepted) arrival.release();
       leave();
     }
   };
@@ -252,16 +271,16 @@ export function createTeamsEmulator(options: TeamsEmulatorOptions = {}): TeamsEm
     return c.json({ issuer: 'https://api.botframework.com', authorization_endpoint: `${origin}/v1/authorize`, jwks_uri: `${origin}/v1/.well-known/keys`, id_token_signing_alg_values_supported: ['RS256'], token_endpoint_auth_methods_supported: ['private_key_jwt'] });
   });
   app.get('/v1/.well-known/keys', async (c) => c.json(await auth.jwks()));
-  app.post('/v3/conversations/:conversationId/activities', (c) => run(c, TEAMS_ROUTES.sendToConversation, (appId, conversation, body) => post(appId, conversation, body)));
+  app.post('/v3/conversations/:conversationId/activities', (c) => run(c, TEAMS_ROUTES.sendToConversation, (limited, conversation, body) => post(limited, conversation, body)));
   app.post('/v3/conversations/:conversationId/activities/:activityId', (c) =>
-    run(c, TEAMS_ROUTES.replyToActivity, (appId, conversation, body) => {
+    run(c, TEAMS_ROUTES.replyToActivity, (limited, conversation, body) => {
       const replyTo = c.req.param('activityId');
       if (!store.get(conversation.id, replyTo)) return fail(TeamsErrors.activityNotFound(), replyTo);
-      return post(appId, conversation, body, replyTo);
+      return post(limited, conversation, body, replyTo);
     }),
   );
   app.put('/v3/conversations/:conversationId/activities/:activityId', (c) =>
-    run(c, TEAMS_ROUTES.updateActivity, (appId, conversation, body) => {
+    run(c, TEAMS_ROUTES.updateActivity, (limited, conversation, body) => {
       const id = c.req.param('activityId');
       const activity = store.get(conversation.id, id);
       if (!activity || activity.deleted) return fail(TeamsErrors.activityNotFound(), id);
@@ -270,7 +289,6 @@ export function createTeamsEmulator(options: TeamsEmulatorOptions = {}): TeamsEm
       if (activity.stream?.state === 'streaming') return fail(TeamsErrors.badRequest('The activity is streaming: send streaming activities until the final'), id);
       const problem = contentError(body);
       if (problem) return fail(problem, id);
-      const limited = throttled(appId, conversation.id);
       if (limited) return fail(limited, id);
       activity.text = typeof body.text === 'string' ? body.text : '';
       activity.attachments = (body.attachments as unknown[] | undefined) ?? [];
@@ -280,11 +298,10 @@ export function createTeamsEmulator(options: TeamsEmulatorOptions = {}): TeamsEm
     }),
   );
   app.delete('/v3/conversations/:conversationId/activities/:activityId', (c) =>
-    run(c, TEAMS_ROUTES.deleteActivity, (appId, conversation) => {
+    run(c, TEAMS_ROUTES.deleteActivity, (limited, conversation) => {
       const id = c.req.param('activityId');
       const activity = store.get(conversation.id, id);
       if (!activity || activity.deleted) return fail(TeamsErrors.activityNotFound(), id);
-      const limited = throttled(appId, conversation.id);
       if (limited) return fail(limited, id);
       activity.deleted = true;
       return { ok: true, status: 200, body: {}, key: id, change: 'deleted', activity };

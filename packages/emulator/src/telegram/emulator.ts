@@ -8,11 +8,12 @@ import { InFlightTracker } from '../common/in-flight.js';
 import { SlidingWindowLimiter } from '../common/rate-limiter.js';
 import { listen } from '../common/server.js';
 import { TelegramCallbacks, type TelegramClick, type TelegramClickResult, type TelegramWebhookConfig } from './callbacks.js';
-import { TelegramControlError, TelegramStore, type TelegramDocument, type StoredTelegramDraft, type StoredTelegramMessage, type TelegramChat, type TelegramMessageState } from './chats.js';
+import { TelegramControlError, TelegramStore, type StoredTelegramDraft, type StoredTelegramMessage, type TelegramChat, type TelegramMessageState } from './chats.js';
 import { TELEGRAM_ROUTES, TELEGRAM_ROUTE_NAMES, TelegramErrors, type TelegramError, type TelegramRoute } from './codes.js';
-import { parseTelegramHtml } from './html.js';
 import { readArgs, toInt, uploadedFile, type Args } from './args.js';
 import { DEFAULT_TELEGRAM_LIMITS, type TelegramLimits } from './limits.js';
+import { messageContent } from './content.js';
+import { telegramSnapshot, type TelegramMessageSnapshot } from './snapshot.js';
 
 /** The bot token and chats the emulator knows when no options are given. */
 export const DEFAULT_TELEGRAM_BOT = {
@@ -35,27 +36,6 @@ export interface TelegramEmulatorOptions {
   readonly host?: string;
   readonly port?: number;
   readonly allowedHosts?: readonly string[];
-}
-
-/** A message with its calls, as read back. */
-export interface TelegramMessageSnapshot {
-  readonly chatId: number;
-  readonly messageId: number;
-  readonly threadId?: number;
-  readonly replyTo?: number;
-  /** What was sent (HTML source with `parse_mode: HTML`). */
-  readonly source: string;
-  /** What the user sees. */
-  readonly text: string;
-  readonly replyMarkup?: unknown;
-  readonly state: TelegramMessageState;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-  readonly edits: number;
-  readonly history: CallRecord[];
-  readonly maxConcurrentCalls: number;
-  /** The file of a document message, with its bytes. */
-  readonly document?: TelegramDocument;
 }
 
 /** A change of a message or draft (for the preview page). */
@@ -133,23 +113,7 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
   const perBot = new SlidingWindowLimiter(limits.perBotWindows, clock);
   const perDraftChat = new SlidingWindowLimiter(limits.draftWindows, clock);
 
-  const snapshot = (m: StoredTelegramMessage): TelegramMessageSnapshot =>
-    structuredClone({
-      chatId: m.chatId,
-      messageId: m.messageId,
-      ...(m.threadId !== undefined ? { threadId: m.threadId } : {}),
-      ...(m.replyTo !== undefined ? { replyTo: m.replyTo } : {}),
-      source: m.source,
-      text: m.text,
-      ...(m.replyMarkup !== undefined ? { replyMarkup: m.replyMarkup } : {}),
-      state: m.state,
-      createdAt: m.createdAt,
-      updatedAt: m.updatedAt,
-      edits: m.edits,
-      history: history.list({ key: TelegramStore.key(m.chatId, m.messageId) }),
-      maxConcurrentCalls: inFlight.max(TelegramStore.key(m.chatId, m.messageId)),
-      ...(m.document ? { document: m.document } : {}),
-    });
+  const snapshot = (m: StoredTelegramMessage): TelegramMessageSnapshot => telegramSnapshot(m, history, inFlight);
   const notify = (kind: TelegramChange['kind'], m: StoredTelegramMessage) => {
     if (changes.size > 0) changes.emit({ platform: 'telegram', kind, at: clock(), message: snapshot(m) });
   };
@@ -166,31 +130,7 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
     return { chat, threadId };
   };
 
-  /** Text and keyboard checks shared by sends, edits and drafts. */
-  const content = (args: Args, allowEmpty: boolean): { error?: TelegramError; source: string; text: string; markup?: unknown } => {
-    const source = typeof args.text === 'string' ? args.text : '';
-    let text = source;
-    if (args.parse_mode === 'HTML') {
-      const parsed = parseTelegramHtml(source);
-      if (!parsed.ok) return { error: TelegramErrors.cantParseEntities(parsed.error), source, text };
-      text = parsed.text;
-    }
-    // "1-4096 characters after entities parsing"; counted here in UTF-16 code units, as entity offsets are.
-    if (text.length > limits.maxTextChars) return { error: TelegramErrors.messageTooLong(), source, text };
-    if (!allowEmpty && text.trim() === '') return { error: TelegramErrors.textEmpty(), source, text };
-    const markup = args.reply_markup as { inline_keyboard?: unknown } | undefined;
-    if (markup !== undefined) {
-      const rows = markup?.inline_keyboard;
-      if (!Array.isArray(rows)) return { error: TelegramErrors.cantParseEntities("can't parse reply keyboard markup JSON object"), source, text };
-      for (const row of rows as unknown[]) {
-        for (const button of (Array.isArray(row) ? row : []) as Record<string, unknown>[]) {
-          const data = button.callback_data;
-          if (data !== undefined && (typeof data !== 'string' || data === '' || Buffer.byteLength(data) > limits.maxCallbackDataBytes)) return { error: TelegramErrors.buttonDataInvalid(), source, text };
-        }
-      }
-    }
-    return { source, text, markup };
-  };
+  const content = (args: Args, allowEmpty: boolean) => messageContent(args, allowEmpty, limits);
 
   /** Flood control: per chat, per group, per bot. Drafts have their own per-chat window. */
   const flood = (chat: TelegramChat, token: string, draft: boolean): TelegramError | undefined => {
@@ -401,3 +341,4 @@ export async function startTelegramEmulator(options: TelegramEmulatorOptions = {
 }
 
 export { TelegramControlError };
+export type { TelegramMessageSnapshot } from './snapshot.js';

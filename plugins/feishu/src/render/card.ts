@@ -101,6 +101,14 @@ function build(p: Parts, answer: string, notice: string | undefined, level: Leve
   };
 }
 
+/**
+ * Lines of the answer the card and its follow-up cards hold at most (the notice counts the rest): the
+ * escaping, table and fitting passes cost per line, and an answer of thousands of tiny tables or short
+ * code lines has a line break every few characters; at ordinary line lengths the byte limits cut
+ * first. Keeps one render within ~50 ms (issue 30; figures in `npm run bench:render`).
+ */
+const MAX_ANSWER_LINES = 4_000;
+
 /** A rendered card and, for a terminal card whose answer did not fit, the follow-up cards (parts 2..n). */
 export interface CardLayout {
   readonly card: FeishuCard;
@@ -127,7 +135,7 @@ export function layoutCard(view: CardView, options: CardRenderOptions): CardLayo
   // at least a byte of a card, so the cards never hold more than their byte limits in characters. The rest
   // is only counted (a 200 000-character answer once took half a second to render, issue 30).
   // (cut at a line break, an open code fence closed; what is left out counts the whole answer the agent wrote)
-  const window = boundAnswer(view, limits.maxContentBytes * (followUp ? 1 + maxContinuations : 1));
+  const window = boundAnswer(view, limits.maxContentBytes * (followUp ? 1 + maxContinuations : 1), { maxLines: MAX_ANSWER_LINES });
   const answer = prepareAgentMarkdown(window.answer, limits.maxTables);
   const leftOver = answerCharsNotHeld(window);
   const thinking = prepareAgentMarkdown(tail(view.thinking, MAX_THINKING_CHARS), limits.maxTables - answer.tables);

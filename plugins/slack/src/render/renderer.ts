@@ -34,6 +34,13 @@ const TOOLS_SHOWN = 12;
 /** Most code points of the footer's model name and of the footer line. */
 const MAX_MODEL_CHARS = 80;
 const MAX_FOOTER_CHARS = 300;
+/**
+ * Lines of the answer the main message and its thread replies hold at most (with the notice counting
+ * the rest): 54 sections of 3000 characters hold ~162 000 characters, which at ordinary line lengths
+ * is under 4 000 lines; an answer of thousands of tiny tables or short code lines is cut here, so one
+ * render stays within ~50 ms (issue 30; figures in `npm run bench:render`).
+ */
+const MAX_ANSWER_LINES = 4_000;
 
 const section = (text: string, blockId?: string): SlackBlock => ({ type: 'section', ...(blockId ? { block_id: blockId } : {}), text: { type: 'mrkdwn', text } });
 const context = (text: string, blockId?: string): SlackBlock => ({ type: 'context', ...(blockId ? { block_id: blockId } : {}), elements: [{ type: 'mrkdwn', text }] });
@@ -176,10 +183,11 @@ export function createSlackRenderer(options: SlackRendererOptions = {}): CardRen
   // What the main message and its thread replies can show: the answer is cut to it before any
   // markdown parsing, so a render's cost does not grow with the answer (issue 30).
   const answerBound = (limits.mainAnswerSections + limits.maxReplies * limits.replyAnswerSections) * limits.maxSectionChars;
+  // Lines too: the table and mrkdwn passes cost per line, and thousands of tiny tables are short lines.
   // The last answer's pieces: render (up to two draws) and renderContinuations of one view split it once.
   let last: { answer: string; hidden: number; parts: ReturnType<typeof answerParts> } | undefined;
   const partsOf = (view: CardView): ReturnType<typeof answerParts> => {
-    const bounded = boundAnswer(view, answerBound);
+    const bounded = boundAnswer(view, answerBound, { maxLines: MAX_ANSWER_LINES });
     const hidden = answerCharsNotHeld(bounded);
     if (last?.answer !== bounded.answer || last.hidden !== hidden) {
       const parts = answerParts(bounded.answer, limits, options.aiBlocks !== false);

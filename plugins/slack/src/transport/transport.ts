@@ -14,20 +14,35 @@ const METADATA_EVENT_TYPE = 'progresscard_message';
 const RECONCILE_SKEW_S = 120;
 
 /**
- * When, after a retry posted a card whose earlier post went unanswered (and was not found), the
- * channel is looked at again for that earlier post (ms after the retry's post). Slack may apply a
- * timed-out `chat.postMessage` after the lookup that found nothing: the issue's harsher runs saw
- * applies 12-30 s after a timeout. The last look comes after the core's default late-apply window
- * (`RetrySettings.lateApplyWindowMs`, 10 s) with room to spare; how late Slack itself may apply a
- * post is not documented (UNCONFIRMED).
+ * When, after a card's message was settled (posted by a retry, or adopted) while an earlier post
+ * under its idempotency key went unanswered, the channel is looked at again for late copies (ms
+ * after the message was settled). Slack may apply a timed-out `chat.postMessage` after the lookup
+ * that found nothing: the issue's harsher runs saw applies 12-30 s after a timeout. The last look
+ * comes after the core's default late-apply window (`RetrySettings.lateApplyWindowMs`, 10 s) with
+ * room to spare, and one more follows the window a send names when it is longer
+ * ({@link sweepDelaysFor}); how late Slack itself may apply a post is not documented (UNCONFIRMED).
  */
 const SLACK_ORPHAN_SWEEP_DELAYS_MS: readonly number[] = [2_000, 6_000, 15_000, 35_000];
 
-/** A post that failed without a clear answer: where it went and since when (Slack ts seconds) to look for it. */
+/** Ms after the end of a send's late-apply window the last look for its late copies is made. */
+const SWEEP_AFTER_WINDOW_MS = 5_000;
+
+/** The looks for late copies of a send: `ladder`, and one after `lateApplyWindowMs` when the ladder ends before it. */
+function sweepDelaysFor(ladder: readonly number[], lateApplyWindowMs: number | undefined): readonly number[] {
+  const last = ladder.at(-1) ?? 0;
+  if (lateApplyWindowMs === undefined || lateApplyWindowMs + SWEEP_AFTER_WINDOW_MS <= last) return ladder;
+  return [...ladder, lateApplyWindowMs + SWEEP_AFTER_WINDOW_MS];
+}
+
+/**
+ * Posts of one idempotency key that failed without a clear answer: where they went, since when
+ * (Slack ts seconds) to look for them, and how many went unanswered (each may still be applied).
+ */
 interface UncertainPost {
   readonly channel: string;
   readonly threadTs: string | undefined;
   readonly postedAfter: number;
+  readonly posts: number;
 }
 
 /** Where a card goes: a channel id, or the configured channel when left out. */
@@ -63,9 +78,10 @@ function createSlackClient(config: SlackConfig): WebClient {
  * failed without a clear answer (a timeout, a 5xx: Slack may have applied it) is reconciled before
  * its retry: the channel's history (`conversations.history`, or `conversations.replies` in a
  * thread, with `include_all_metadata`) is searched for a message carrying that key, which is
- * adopted instead of posting a second one. Sends that succeeded are remembered by idempotency key,
- * so a repeated key answers the same message. A post Slack applies only after the reconciling
- * lookup still makes a second message (the lookup cannot see the future).
+ * adopted instead of posting a second one (one message per key: other copies found are deleted).
+ * Sends that succeeded are remembered by idempotency key, so a repeated key answers the same
+ * message. A post Slack applies only after the reconciling lookup is found by later looks within
+ * the send's late-apply window and deleted.
  */
 export class SlackTransport implements CardTransport<SlackMessage, SlackTarget | string> {
   readonly #client: WebClient;
@@ -120,9 +136,15 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     } as Parameters<typeof SLACK_API_ROUTES.postMessage.call>[1]));
     const key = request.idempotencyKey;
     const earlier = this.#uncertain.get(key);
+    const sweepDelays = sweepDelaysFor(this.#sweepDelaysMs, request.lateApplyWindowMs);
     if (earlier) {
       const adopted = await this.#reconcile(key, earlier);
-      if (adopted) return this.#remember(key, adopted);
+      if (adopted) {
+        const ref = this.#remember(key, adopted);
+        // Another unanswered post under the key may still be applied: look again for it.
+        if (earlier.posts > 1) this.#sweepLater(key, ref, earlier, sweepDelays);
+        return ref;
+      }
     }
     // Seconds before the post, with a margin for clock skew: where a lookup of it starts.
     const postedAfter = Date.now() / 1000 - RECONCILE_SKEW_S;
@@ -138,12 +160,12 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
       }
     } catch (error) {
       // No clear answer: Slack may have posted it. Look for it before the retry posts again.
-      if (this.classify(error).kind === 'transient') this.#uncertain.set(key, earlier ?? { channel, threadTs, postedAfter });
+      if (this.classify(error).kind === 'transient') this.#uncertain.set(key, earlier ? { ...earlier, posts: earlier.posts + 1 } : { channel, threadTs, postedAfter, posts: 1 });
       throw error;
     }
     if (!answer.ts) throw new SlackLocalError('chat.postMessage answered without ts');
     const ref = this.#remember(key, { id: answer.ts, extra: { channel: answer.channel ?? channel } });
-    if (earlier) this.#sweepLater(key, ref, earlier);
+    if (earlier) this.#sweepLater(key, ref, earlier, sweepDelays);
     if (request.replaces && this.#editClosed.delete(request.replaces.id)) await this.#deleteClosed(request.replaces, channel);
     return ref;
   }
@@ -175,10 +197,11 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
 
   /**
    * Looks for the message an earlier post under `key` may have created: the channel's messages
-   * since that post (its thread's, for a reply) whose metadata carries `key`. Undefined when none
-   * is found, or when the lookup is refused (e.g. no `channels:history` scope): then the retry
-   * posts. A lookup without a clear answer throws, so the core retries later instead of posting
-   * a second message now.
+   * since that post (its thread's, for a reply) whose metadata carries `key`. The oldest is
+   * adopted and every other one deleted (two unanswered posts may both have been applied: one
+   * message per key remains). Undefined when none is found, or when the lookup is refused (e.g. no
+   * `channels:history` scope): then the retry posts. A lookup without a clear answer throws, so
+   * the core retries later instead of posting a second message now.
    */
   async #reconcile(key: string, earlier: UncertainPost): Promise<MessageRef | undefined> {
     let found: readonly string[];
@@ -189,7 +212,21 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
       if (kind === 'transient' || kind === 'rate-limited') throw error;
       return undefined;
     }
-    return found[0] === undefined ? undefined : { id: found[0], extra: { channel: earlier.channel } };
+    const [kept, ...copies] = found;
+    if (kept === undefined) return undefined;
+    await this.#deleteCopies(copies, earlier.channel);
+    return { id: kept, extra: { channel: earlier.channel } };
+  }
+
+  /** Deletes late copies of a card's message (`chat.delete`); a failed delete is dropped (a later look tries again). */
+  async #deleteCopies(copies: readonly string[], channel: string): Promise<void> {
+    for (const ts of copies) {
+      try {
+        await this.#inChannel(channel, () => SLACK_API_ROUTES.delete.call(this.#client, { channel, ts }));
+      } catch {
+        // (the kept message is delivered either way)
+      }
+    }
   }
 
   /** The `ts` of every message since `earlier`'s post (in its thread, for a reply) whose metadata carries `key`, oldest first. */
@@ -208,13 +245,15 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
   }
 
   /**
-   * A retry posted `kept` after the lookup found no earlier post under `key`, but Slack may still apply
-   * that earlier post (it has no idempotency key): the channel is looked at again after each of the sweep
-   * delays, and any other message carrying `key` is deleted (`chat.delete`), so one card remains. Each
-   * look is one `conversations.history` (or `.replies`) call; a failed look or delete is dropped.
+   * The card's message under `key` is settled as `kept` (a retry posted it after a lookup found no
+   * earlier post, or a lookup adopted one while another post went unanswered too), but Slack may
+   * still apply an unanswered post (it has no idempotency key): the channel is looked at again after
+   * each of `delaysMs` (covering the send's late-apply window, {@link sweepDelaysFor}), and any other
+   * message carrying `key` is deleted (`chat.delete`), so one card remains. Each look is one
+   * `conversations.history` (or `.replies`) call; a failed look or delete is dropped.
    */
-  #sweepLater(key: string, kept: MessageRef, earlier: UncertainPost): void {
-    for (const delayMs of this.#sweepDelaysMs) {
+  #sweepLater(key: string, kept: MessageRef, earlier: UncertainPost, delaysMs: readonly number[]): void {
+    for (const delayMs of delaysMs) {
       // Unref'd: a pending look never keeps the process alive.
       setTimeout(() => void this.#sweep(key, kept, earlier), delayMs).unref?.();
     }
@@ -222,9 +261,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
 
   async #sweep(key: string, kept: MessageRef, earlier: UncertainPost): Promise<void> {
     try {
-      for (const ts of await this.#postsUnder(key, earlier)) {
-        if (ts !== kept.id) await this.#inChannel(earlier.channel, () => SLACK_API_ROUTES.delete.call(this.#client, { channel: earlier.channel, ts }));
-      }
+      await this.#deleteCopies((await this.#postsUnder(key, earlier)).filter((ts) => ts !== kept.id), earlier.channel);
     } catch {
       // (a later look tries again; the kept card is delivered either way)
     }

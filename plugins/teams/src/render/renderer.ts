@@ -19,12 +19,15 @@ import {
   type FooterStyle,
   type Locale,
   tablesAsAligned,
+  boundAnswer,
+  answerCharsNotHeld,
 } from '@progresscard/core/plugin';
 import { answerShareLength, splitAnswer } from './answer-parts.js';
 import { answerElements } from './answer-table.js';
 import { cardActions, decisionBlocks, replyLine, type ControlStyle } from './controls.js';
 import { TEAMS_LIMITS, type TeamsLimits } from './limits.js';
 import type { AdaptiveCard, AdaptiveElement, TeamsMessage } from './payload.js';
+import { closingStreamText, liveStreamText } from './stream-text.js';
 import { TEAMS_TEXTS } from './texts.js';
 
 /** Options of {@link createTeamsRenderer}. */
@@ -52,6 +55,12 @@ export interface TeamsRenderer extends CardRenderer<TeamsMessage> {
    * streams of the card showed. Empty when those showed the whole share already.
    */
   streamText(view: CardView, from: number): string;
+  /**
+   * What a stream chunk shows of the answer text streamed so far (`text`, in `view`'s locale): the part no
+   * later text can turn into a table, its tables as aligned blocks ({@link liveStreamText}); each chunk's
+   * text starts with the one before, and {@link streamText} with the last one.
+   */
+  liveStreamText(text: string, view: Pick<CardView, 'locale'>): string;
   /**
    * Most answer characters (code points) a stream chunk carries: three quarters of the card's share, since
    * the share may end at a paragraph break in its last fifth and the closing message must start with
@@ -82,6 +91,13 @@ const card = (body: AdaptiveElement[], actions: AdaptiveCard['actions'] = []): A
 });
 
 /**
+ * Lines of the answer the card and its reply messages hold at most (the notice counts the rest): at
+ * ordinary line lengths the 166 000 characters they hold cut first; thousands of tiny tables are cut
+ * here, so one render stays within ~50 ms (issue 30; figures in `npm run bench:render`).
+ */
+const MAX_ANSWER_LINES = 4_000;
+
+/**
  * The Teams renderer: one Adaptive Card (schema 1.5) per card message, with the status line, liveness
  * note, plan, tool calls (with their live elapsed time), thinking, the answer (Teams' TextBlock Markdown
  * subset, links other than http/https/mailto made plain), the open question, decisions, changed files and
@@ -94,7 +110,14 @@ export function createTeamsRenderer(options: TeamsRendererOptions = {}): TeamsRe
   const localeOf = (view: CardView) => options.locale ?? view.locale;
   const footer = (view: CardView) =>
     oneLine(formatFooter({ ...view.footer, model: view.footer.model === undefined ? undefined : oneLine(view.footer.model, 80) }, { locale: localeOf(view), style: options.footerStyle ?? 'compact', fields: options.footerFields, timeZone: options.timeZone }), 300);
-  const shares = (view: CardView) => (view.answer.trim() === '' ? { card: '', parts: [], leftOut: 0 } : splitAnswer(view.answer, limits.cardAnswerChars, limits.partAnswerChars, limits.maxParts));
+  // Only the answer the card and its parts can hold is split and converted (its lines bounded too: the
+  // table pass costs per line), so a render's cost does not grow with the answer (issue 30).
+  const shares = (view: CardView) => {
+    if (view.answer.trim() === '') return { card: '', parts: [], leftOut: 0 };
+    const held = boundAnswer(view, limits.cardAnswerChars + limits.maxParts * limits.partAnswerChars, { maxLines: MAX_ANSWER_LINES });
+    const split = splitAnswer(held.answer, limits.cardAnswerChars, limits.partAnswerChars, limits.maxParts);
+    return { ...split, leftOut: split.leftOut + answerCharsNotHeld(held) };
+  };
   const statusLine = (view: CardView) => {
     const t = TEAMS_TEXTS[localeOf(view)];
     return `${STATUS_EMOJI[view.status]} **${statusLabel(view.status, localeOf(view))}** · ${oneLine(view.title, 120)}${view.round > 0 ? ` · ${t.round(view.round)}` : ''}`;
@@ -185,11 +208,14 @@ export function createTeamsRenderer(options: TeamsRendererOptions = {}): TeamsRe
 
     streamText(view, from) {
       const { card, parts, leftOut } = shares(view);
-      if (parts.length === 0 && leftOut === 0) return view.answer.slice(from);
-      if (from === 0) return card;
+      const aligned = (share: string) => closingStreamText(share, localeOf(view));
+      if (parts.length === 0 && leftOut === 0) return aligned(view.answer.slice(from));
+      if (from === 0) return aligned(card);
       const leading = view.answer.length - view.answer.trimStart().length;
-      return view.answer.slice(from, Math.max(from, leading + answerShareLength(view.answer.trim(), limits.cardAnswerChars))).trimStart();
+      return aligned(view.answer.slice(from, Math.max(from, leading + answerShareLength(view.answer.trim(), limits.cardAnswerChars))).trimStart());
     },
+
+    liveStreamText: (streamed, view) => liveStreamText(streamed, options.locale ?? view.locale),
 
     streamTextChars: Math.floor(limits.cardAnswerChars * 0.75),
 

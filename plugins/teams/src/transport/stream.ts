@@ -1,4 +1,4 @@
-import type { MessageRef, StreamAppendRequest, StreamStartRequest, StreamStopRequest, StreamTransport } from '@progresscard/core/plugin';
+import type { Locale, MessageRef, StreamAppendRequest, StreamStartRequest, StreamStopRequest, StreamTransport } from '@progresscard/core/plugin';
 import { ADAPTIVE_CARD_CONTENT_TYPE, type TeamsActivity } from '../render/payload.js';
 import type { TeamsRenderer } from '../render/renderer.js';
 import { TeamsLocalError } from './classify.js';
@@ -17,6 +17,8 @@ interface OpenStream {
   informative?: string;
   /** Answer characters (UTF-16 units) earlier streams of the card showed before this one opened. */
   readonly from: number;
+  /** The card's locale (for the notice under a long table). */
+  readonly locale: Locale;
 }
 
 /** The first `max` code points of `text`. */
@@ -58,13 +60,13 @@ export class TeamsStreamTransport implements StreamTransport<TeamsTarget> {
     const conversation = this.#transport.conversation(request.target);
     const serviceUrl = this.#transport.serviceUrlOf(conversation);
     const from = Math.max(0, request.view.answer.length - request.content.text.length);
-    const text = this.#capped(request.content.text, from);
+    const text = this.#renderer.liveStreamText(this.#capped(request.content.text, from), request.view);
     const informative = text === '' ? this.#renderer.informative(request.view) : undefined;
     const activity: TeamsActivity = { type: 'typing', text: informative ?? text, entities: [streamInfo(informative ? 'informative' : 'streaming', undefined, 1)] };
     const answer = await this.#transport.call(serviceUrl, 'sendToConversation', [conversation.id], activity);
     if (!answer.id) throw new TeamsLocalError('the connector answered a stream start without a stream id');
     const ref: MessageRef = { id: answer.id, extra: { conversationId: conversation.id, serviceUrl, stream: true } };
-    this.#open.set(ref.id, { conversationId: conversation.id, serviceUrl, sequence: 1, text: informative ? '' : text, from, ...(informative ? { informative } : {}) });
+    this.#open.set(ref.id, { conversationId: conversation.id, serviceUrl, sequence: 1, text: informative ? '' : text, from, locale: request.view.locale, ...(informative ? { informative } : {}) });
     this.#started.set(request.idempotencyKey, ref);
     if (this.#started.size > 10_000) this.#started.delete(this.#started.keys().next().value as string);
     return ref;
@@ -72,8 +74,9 @@ export class TeamsStreamTransport implements StreamTransport<TeamsTarget> {
 
   async append(request: StreamAppendRequest): Promise<void> {
     const stream = this.#stream(request.stream);
-    const text = this.#capped(request.content.text, stream.from);
-    if (text !== stream.text && text !== '') {
+    const text = this.#renderer.liveStreamText(this.#capped(request.content.text, stream.from), stream);
+    // A chunk must carry the text streamed before it: a text that does not (a prose line that became a table header) waits for the final.
+    if (text !== stream.text && text !== '' && text.startsWith(stream.text)) {
       await this.#chunk(stream, { type: 'typing', text, entities: [streamInfo('streaming', request.stream.id, stream.sequence + 1)] });
       stream.text = text;
       return;
@@ -124,7 +127,7 @@ export class TeamsStreamTransport implements StreamTransport<TeamsTarget> {
     const known = this.#open.get(ref.id);
     if (known) return known;
     // A stream this process did not open (a restart): continue from what the ref says, sequence unknown.
-    const stream: OpenStream = { conversationId: String(ref.extra?.conversationId), serviceUrl: this.#transport.serviceUrlOf(ref.extra), sequence: 1, text: '', from: 0 };
+    const stream: OpenStream = { conversationId: String(ref.extra?.conversationId), serviceUrl: this.#transport.serviceUrlOf(ref.extra), sequence: 1, text: '', from: 0, locale: 'en' };
     this.#open.set(ref.id, stream);
     return stream;
   }

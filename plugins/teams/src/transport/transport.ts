@@ -116,11 +116,15 @@ export class TeamsTransport implements CardTransport<TeamsMessage, TeamsTarget> 
     return classifyTeamsError(error);
   }
 
-  /** One connector call with the bot's token, once its conversation's windows have room as Teams counts them ({@link ConversationSendWindows}). */
+  /** One connector call with the bot's token, once its conversation's windows have room as Teams counts them ({@link ConversationSendWindows}, told when the answer came). */
   async call<R extends TeamsConnectorRoute>(serviceUrl: string, route: R, args: string[], activity?: TeamsActivity, late?: LateAnswer<{ id?: string }>): Promise<{ id?: string }> {
     const bearer = await this.tokens.get();
-    await this.#windows.admit(args[0]!);
-    return callConnector({ serviceUrl, bearer, timeoutMs: this.#config.requestTimeoutMs }, route, args as never, activity, late);
+    const sent = await this.#windows.admit(args[0]!);
+    try {
+      return await callConnector({ serviceUrl, bearer, timeoutMs: this.#config.requestTimeoutMs }, route, args as never, activity, late);
+    } finally {
+      sent.answered();
+    }
   }
 
   #guarded(activity: TeamsActivity): TeamsActivity {

@@ -15,6 +15,8 @@ import {
   type FooterStyle,
   type Locale,
   tablesAsAligned,
+  boundAnswer,
+  answerCharsNotHeld,
 } from '@progresscard/core/plugin';
 import { decisionLines, replyLine, templateCardOf } from './controls.js';
 import { WECOM_LIMITS, type WeComLimits } from './limits.js';
@@ -83,12 +85,19 @@ export function createWeComRenderer(options: WeComRendererOptions = {}): CardRen
 
   /** The answer's share in the stream and in the follow-up message. */
   const answerShares = (view: CardView, frameBytes: number) => {
+    // Only the start of the answer the stream and its parts can hold is converted (every character
+    // takes at least a byte), so a render's cost does not grow with the answer (issue 30); the bytes
+    // of the rest are only counted.
+    const window = boundAnswer(view, (1 + limits.maxParts) * limits.streamBytes);
+    // Bytes of the held answer the window leaves out, plus what the core already left out of the card
+    // (counted in UTF-16 units there, so a lower bound of its bytes).
+    const notConverted = (window === view ? 0 : Math.max(0, utf8Bytes(view.answer) - utf8Bytes(window.answer))) + answerCharsNotHeld(view);
     // Whether WeCom's stream markdown draws GFM tables is UNCONFIRMED: a table becomes an aligned code block, which it does draw.
-    const answer = agentMarkdown(tablesAsAligned(view.answer, { locale: localeOf(view) }));
+    const answer = agentMarkdown(tablesAsAligned(window.answer, { locale: localeOf(view) }));
     if (answer.trim() === '') return { card: undefined, parts: [] as string[], leftOut: 0 };
     const first = Math.max(1000, limits.streamBytes - frameBytes - MOVED_NOTE_RESERVE - 200);
     const { pieces, leftOut } = splitByBytes(answer, first, limits.streamBytes - 200, 1 + limits.maxParts);
-    return { card: pieces[0], parts: pieces.slice(1), leftOut };
+    return { card: pieces[0], parts: pieces.slice(1), leftOut: leftOut + notConverted };
   };
 
   const markdownOf = (view: CardView): string => {
@@ -111,7 +120,7 @@ export function createWeComRenderer(options: WeComRendererOptions = {}): CardRen
     },
 
     renderFallback(view) {
-      const text = [heading(view), agentMarkdown(view.answer).trim(), view.error ?? '', `*${inline(footer(view))}*`].filter((p) => p !== '').join('\n\n');
+      const text = [heading(view), agentMarkdown(boundAnswer(view, limits.streamBytes).answer).trim(), view.error ?? '', `*${inline(footer(view))}*`].filter((p) => p !== '').join('\n\n');
       return { markdown: prefixWithinBytes(text, limits.streamBytes - MOVED_NOTE_RESERVE), terminal: isTerminalStatus(view.status), movedNote: `*${WECOM_TEXTS[localeOf(view)].moved}*` };
     },
 

@@ -2,10 +2,12 @@ import type { CardDeliveryRecord } from '../card-delivery-record.js';
 
 /**
  * What a link of the call chain knows of the platform call it passes on:
- * - `card`: a send or update of a card message or of one of its continuation parts (`record` is
- *   the card's); `skippable` marks a progressive update of a whole render, which a link may answer
- *   without a platform call (the next update carries the latest card). A stream's append is never
- *   skippable: it carries only its own text.
+ * - `card`: a send or update of a card message, of one of its continuation parts or of its native
+ *   stream (`record` is the card's); `skippable` marks a progressive call — an update of a whole
+ *   render, or a stream's append of new text — which a link may answer without a platform call:
+ *   the caller then does not take it as shown (a later call carries the card's latest state, or the
+ *   text held back). A final, a call showing a question, a send and a stream's start, stop or
+ *   keep-alive are never skippable.
  * - `moved-notice`: the final update of a message the card moved away from.
  * - `credentials`, `reply` (a completion ping), `read` (a count of messages), `upload` (a file):
  *   a channel's calls beside its cards' messages.

@@ -5,7 +5,7 @@ import type { DeliveryCall, DeliveryObservers } from '../delivery-observers.js';
 import type { ChannelStop } from '../failures/channel-stop.js';
 import type { OutageProbes } from '../failures/outage-probes.js';
 import type { ChannelBudget } from '../rate-limits/channel-budget.js';
-import { callCap } from './call-cap.js';
+import { callCap, type CallCap } from './call-cap.js';
 import { chainCalls, type CallInfo, type CallLayer } from './call-chain.js';
 import { DEFAULT_CALL_TIMEOUT_MS, classifyCallError, withCallTimeout } from './call-timeout.js';
 
@@ -31,12 +31,15 @@ export interface CallPipelineParts {
 }
 
 /**
- * The answer of one call of a card: its value, or its classified failure; `startedAt` is when it
- * left (epoch ms). `skipped`: the call cap answered a progressive update without a platform call.
+ * The answer of one call of a card: its value, its classified failure, or `held` when the call cap
+ * answered a progressive call without a platform call (nothing was shown: `until` is the epoch ms
+ * from which the cap lets it go, `Infinity` when only the final's call is left). `startedAt` is
+ * when it left (epoch ms).
  */
 export type CallResult<T> =
-  | { readonly ok: true; readonly value: T; readonly startedAt: number; readonly skipped?: true }
-  | { readonly ok: false; readonly failure: CallFailure; readonly startedAt: number };
+  | { readonly ok: true; readonly value: T; readonly startedAt: number }
+  | { readonly ok: false; readonly failure: CallFailure; readonly startedAt: number }
+  | { readonly ok: 'held'; readonly until: number; readonly startedAt: number };
 
 /**
  * How every platform call of a card is made, alike for the main message, its continuation parts
@@ -54,22 +57,36 @@ export class CallPipeline {
    * only: a token refresh or a file upload says nothing of how long a card's call takes to land).
    */
   readonly through: CallLayer;
+  /** The channel's call cap (`runCallCap`); undefined without one. */
+  private readonly cap: CallCap | undefined;
 
   constructor(private readonly parts: CallPipelineParts) {
     const { budget, settings, plugin, clock } = parts;
     const timeoutMs = settings.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    const cap = plugin.switches?.runCallCap;
+    const capCalls = plugin.switches?.runCallCap;
+    this.cap = capCalls ? callCap(capCalls, () => settings.tickMs, clock) : undefined;
     this.through = chainCalls(
-      ...(cap ? [callCap(cap, () => settings.tickMs, clock)] : []),
+      ...(this.cap ? [this.cap.layer] : []),
       (call) => withCallTimeout(call, timeoutMs),
       (call, info) => (info.kind === 'card' || info.kind === 'moved-notice' ? budget.timed(call) : call()),
     );
   }
 
   /**
+   * Epoch ms until which the call cap holds back a progressive call of `record` (`Infinity`: only
+   * the final's call is left); undefined when such a call may go now. Lets a flush wait without
+   * taking a budget slot for a call the cap would hold back.
+   */
+  heldUntil(record: CardDeliveryRecord): number | undefined {
+    const at = this.cap?.nextProgressAt(record);
+    return at !== undefined && this.parts.clock.now() < at ? at : undefined;
+  }
+
+  /**
    * Makes one call of `record` (its `attempt`-th, counted per card or per final) and settles its
-   * bookkeeping. `skippable`: a progressive update of a whole render, which the call cap may hold
-   * back (then nothing is counted or reported: no platform call was made). Never rejects.
+   * bookkeeping. `skippable`: a progressive call (an update of a whole render, a stream's append
+   * of new text; never a final), which the call cap may hold back: then the answer is `held`, and
+   * nothing is counted or reported (no platform call was made). Never rejects.
    */
   async call<T>(record: CardDeliveryRecord, call: DeliveryCall, final: boolean, attempt: number, make: () => Promise<T>, skippable = false): Promise<CallResult<T>> {
     const startedAt = this.parts.clock.now();
@@ -81,7 +98,7 @@ export class CallPipeline {
         made = true;
         return make();
       }, info);
-      if (!made) return { ok: true, value, startedAt, skipped: true };
+      if (!made) return { ok: 'held', until: this.cap?.nextProgressAt(record) ?? startedAt, startedAt };
     } catch (error) {
       const failure = classifyCallError(this.parts.plugin.transport, error);
       this.observe(record, call, startedAt, final, attempt, failure);

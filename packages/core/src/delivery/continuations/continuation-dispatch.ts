@@ -2,6 +2,7 @@ import { isTerminalStatus, type CardView } from '../../card/view.js';
 import type { BudgetedCall, ChannelPlugin, MessageRef } from '../../plugin/contract.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
+import { isProgressive } from '../calls/call-cap.js';
 import type { CallPipeline } from '../calls/call-pipeline.js';
 import type { CardDeliveryRecord } from '../card-delivery-record.js';
 import type { DeliveryCall } from '../delivery-observers.js';
@@ -9,7 +10,7 @@ import type { CardStoreWriter } from '../durable/card-store-writer.js';
 import type { FailureHandling } from '../failures/failure-handling.js';
 import type { FinalLadder } from '../failures/final-ladder.js';
 import type { ChannelBudget } from '../rate-limits/channel-budget.js';
-import { WAIT, again, type FlushCall, type FlushOutcome } from '../schedule/flush-outcome.js';
+import { WAIT, again, heldBack, type FlushCall, type FlushOutcome } from '../schedule/flush-outcome.js';
 import { nextPendingPart, renderContinuationParts, type PendingPart } from './continuation-render.js';
 import { withoutUndeliveredParts } from './undelivered-parts.js';
 
@@ -90,8 +91,10 @@ export class ContinuationDispatch {
       }
       const replyTo = record.message;
       const idempotencyKey = record.parts.idempotencyKey(part.index);
-      return transport.send({ target: record.card.target as never, payload: part.payload, idempotencyKey, replacing: false, replyTo });
-    }, existing !== undefined);
+      return transport.send({ target: record.card.target as never, payload: part.payload, idempotencyKey, replacing: false, replyTo, lateApplyWindowMs: record.lateCalls.windowMs });
+    }, existing !== undefined && isProgressive(record, final, part.view));
+    // Held back by the call cap: the part is not taken as shown, it goes out when the cap allows.
+    if (result.ok === 'held') return heldBack(result.until);
     if (!result.ok) {
       if (!existing && result.failure.kind === 'transient') record.parts.sendMayHaveSucceeded(part.index);
       return this.parts.failures.partFailed(record, final, part.index, result.failure);

@@ -13,7 +13,7 @@ export class LateCallFence {
   private anyUntil = Number.NEGATIVE_INFINITY;
 
   /** @param windowMs how long after its failure a call may still be applied (`RetrySettings.lateApplyWindowMs`). */
-  constructor(private readonly windowMs: number) {}
+  constructor(readonly windowMs: number) {}
 
   /**
    * A call failed at `now` without a clear answer. `final`: it carried the final state, which may

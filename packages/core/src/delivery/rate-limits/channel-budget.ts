@@ -7,6 +7,14 @@ import type { FlushGate } from '../schedule/flush-calls.js';
 import { CHANGE_OF_RANK } from '../card-delivery-record.js';
 import type { SlotRank } from './slot-ranks.js';
 
+/**
+ * Looks of {@link ChannelBudget.acquire} for a slot due now before it books the next one ahead: the
+ * first waits for the key that binds, the second for the route's next slot; pump cards may take
+ * that slot first, so the third reserves whatever comes next (a call outside the pump never
+ * starves behind a saturated route).
+ */
+const ACQUIRE_LOOKS = 3;
+
 /** The store's rank of a flush by the change it shows (a send that is not a final: `first-card`). */
 const SLOT_RANK_OF_CHANGE = { terminal: 'final', structural: 'structural', text: 'progress', elapsed: 'progress' } as const satisfies Record<(typeof CHANGE_OF_RANK)[number], SlotRank>;
 
@@ -82,11 +90,22 @@ export class ChannelBudget implements FlushGate {
     return at;
   }
 
-  /** Waits for a slot under `keys` (for calls outside the pump). */
+  /**
+   * Waits for a slot under `keys` (for calls outside the pump: a completion ping, a read of the
+   * chat, an extra call of an operation). It waits until its keys have a slot due before it
+   * reserves one, as the pump does ({@link ACQUIRE_LOOKS} looks at most, then it books the next
+   * slot ahead): a slot booked ahead while another of its keys binds (the message's own 5/s right
+   * after its final) moves the route's paced schedule past it, and every route slot in between —
+   * 3 of Feishu's patch slots for a read right after a final — would go unused by every card.
+   */
   async acquire(keys: readonly BudgetKey[]): Promise<void> {
+    for (let look = 1; look < ACQUIRE_LOOKS; look += 1) {
+      const wait = (await this.nextDeparture(keys)) - this.clock.now();
+      if (wait < 1) break;
+      await sleepMs(wait);
+    }
     const departure = await this.reserve(keys);
-    const wait = departure - this.clock.now();
-    await sleepMs(wait);
+    await sleepMs(departure - this.clock.now());
   }
 
   /** Makes one platform call, timing it for the arrival delay estimate. */

@@ -3,13 +3,14 @@ import type { BudgetedCall, CallFailure, ChannelPlugin, MessageRef } from '../..
 import type { StreamingMode } from '../../plugin/stream-contract.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
+import { isProgressive } from '../calls/call-cap.js';
 import type { CallPipeline } from '../calls/call-pipeline.js';
 import type { CardDeliveryRecord } from '../card-delivery-record.js';
 import type { DeliveryCall } from '../delivery-observers.js';
 import type { CardStoreWriter } from '../durable/card-store-writer.js';
 import type { FailureHandling } from '../failures/failure-handling.js';
 import type { ChannelBudget } from '../rate-limits/channel-budget.js';
-import { WAIT, again, settle, type FlushCall, type FlushDecision, type FlushOutcome } from '../schedule/flush-outcome.js';
+import { WAIT, again, heldBack, settle, type FlushCall, type FlushDecision, type FlushOutcome } from '../schedule/flush-outcome.js';
 import { StreamSession, type StreamStep } from './stream-session.js';
 
 /** What {@link StreamDispatch} is built from: the channel's own parts. */
@@ -30,6 +31,15 @@ function budgetedCall(record: CardDeliveryRecord, step: StreamStep, stream: Mess
   const { target, replyToMessage } = record.card;
   if (step.op === 'start') return { kind: 'send', target, stream: 'start', ...(replyToMessage && { replyToMessage }) };
   return { kind: 'update', target, message: stream, stream: step.op === 'append' ? 'append' : 'stop' };
+}
+
+/**
+ * True when `step` is a progressive stream call the call cap may hold back: an append of new
+ * content of a running card (never a start, a stop, a keep-alive or a final's call). Appends
+ * count against the cap like edits: on a long answer they are most of a card's calls.
+ */
+function isCappable(record: CardDeliveryRecord, final: boolean, view: CardView, step: StreamStep): boolean {
+  return step.op === 'append' && !step.keepAlive && isProgressive(record, final, view);
 }
 
 /**
@@ -95,6 +105,12 @@ export class StreamDispatch {
       this.scheduleKeepAlive(record, session);
       return WAIT;
     }
+    // An append the call cap would hold back waits without taking a budget slot; its text goes with a later call.
+    const heldUntil = isCappable(record, final, view, step) ? this.deps.calls.heldUntil(record) : undefined;
+    if (heldUntil !== undefined) {
+      this.scheduleKeepAlive(record, session);
+      return heldBack(heldUntil);
+    }
     return this.callFor(record, session, final, view, step);
   }
 
@@ -118,7 +134,12 @@ export class StreamDispatch {
       if (step.op === 'append') await transport.append({ stream: stream!, content: step.content, keepAlive: step.keepAlive });
       else await transport.stop({ stream: stream!, content: step.content, reason: step.op === 'stop-final' ? 'final' : 'roll-over', view });
       return undefined;
-    });
+    }, isCappable(record, final, view, step));
+    if (result.ok === 'held') {
+      // Not shown: the session still lacks this text, the next append carries it.
+      this.scheduleKeepAlive(record, session);
+      return heldBack(result.until);
+    }
     if (!result.ok) return this.failed(record, session, final, step, result.failure, call);
     const started = result.value;
     // The platform's clock of the stream started somewhere between the call's start and its answer: count from the start.

@@ -73,4 +73,4 @@ export {
   type TableAlign,
   type AlignedTableLimits,
 } from './tables.js';
-export { boundAnswer, answerCharsNotHeld, ANSWER_BOUND_MARGIN } from './bounded-answer.js';
+export { boundAnswer, answerCharsNotHeld, ANSWER_BOUND_MARGIN, type AnswerBoundOptions } from './bounded-answer.js';

@@ -77,7 +77,8 @@ export function displayWidth(text: string): number {
 
 /** The start of `text` within `maxWidth` display columns, `…` included when cut. */
 function cutToWidth(text: string, maxWidth: number): string {
-  if (displayWidth(text) <= maxWidth) return text;
+  // A UTF-16 unit takes at most two columns: a cell of at most half the width in units fits.
+  if (text.length <= maxWidth / 2 || displayWidth(text) <= maxWidth) return text;
   let out = '';
   let width = 0;
   for (const char of text) {
@@ -191,9 +192,8 @@ export function markdownPieces(markdown: string): MarkdownPiece[] {
   return pieces;
 }
 
-/** `cell` padded to `width` display columns as its column's alignment says (left when unmarked). */
-function pad(cell: string, width: number, align: TableAlign): string {
-  const room = width - displayWidth(cell);
+/** `cell` padded with `room` columns of spaces as its column's alignment says (left when unmarked). */
+function pad(cell: string, room: number, align: TableAlign): string {
   if (align === 'right') return ' '.repeat(room) + cell;
   if (align === 'center') return ' '.repeat(Math.floor(room / 2)) + cell + ' '.repeat(room - Math.floor(room / 2));
   return cell + ' '.repeat(room);
@@ -208,14 +208,18 @@ export function alignedTableLines(table: MarkdownTable, limits: AlignedTableLimi
   const maxRows = Math.max(1, limits.maxRows ?? DEFAULT_MAX_ROWS);
   const maxCellWidth = Math.max(2, limits.maxCellWidth ?? DEFAULT_MAX_CELL_WIDTH);
   const shown = [table.header, ...table.rows.slice(0, maxRows)].map((row) => row.map((cell) => cutToWidth(cell, maxCellWidth)));
-  const columns = Math.max(...shown.map((row) => row.length));
-  const widths = Array.from({ length: columns }, (_, c) => Math.max(1, ...shown.map((row) => displayWidth(row[c] ?? ''))));
-  const line = (row: readonly string[]) =>
+  // Each cell's width is measured once (a table-heavy answer has thousands of cells).
+  const cellWidths = shown.map((row) => row.map(displayWidth));
+  let columns = 0;
+  for (const row of shown) columns = Math.max(columns, row.length);
+  const widths = Array.from({ length: columns }, () => 1);
+  for (const row of cellWidths) for (let c = 0; c < row.length; c++) widths[c] = Math.max(widths[c]!, row[c]!);
+  const line = (row: readonly string[], r: number) =>
     widths
-      .map((width, c) => pad(row[c] ?? '', width, table.align[c]))
+      .map((width, c) => pad(row[c] ?? '', width - (cellWidths[r]![c] ?? 0), table.align[c]))
       .join('  ')
       .trimEnd();
-  const out = [line(shown[0]!), widths.map((width) => '-'.repeat(width)).join('  '), ...shown.slice(1).map(line)];
+  const out = [line(shown[0]!, 0), widths.map((width) => '-'.repeat(width)).join('  '), ...shown.slice(1).map((row, r) => line(row, r + 1))];
   const hidden = table.rows.length - (shown.length - 1);
   if (hidden > 0) out.push(MORE_ROWS[limits.locale ?? 'en'](hidden));
   return out;
