@@ -37,7 +37,7 @@ export const CHANGE_OF_RANK: readonly CardChange[] = ['terminal', 'structural', 
  * updates (DingTalk's streaming API, a Teams conversation), runs that start together show their
  * cards before the running cards' next updates.
  */
-export const FLUSH_ORDER: Readonly<Record<CardChange | 'first-message', number>> = { terminal: 0, 'first-message': 1, structural: 2, text: 3, elapsed: 4 };
+const FLUSH_ORDER: Readonly<Record<CardChange | 'first-message', number>> = { terminal: 0, 'first-message': 1, structural: 2, text: 3, elapsed: 4 };
 
 /** The {@link FLUSH_ORDER} of a flush of `change` by a card whose next call is a new message (`sends`) or an update. */
 export function flushOrder(change: CardChange, sends: boolean): number {

@@ -34,7 +34,7 @@ export interface SlotRankPolicy {
 }
 
 /** Windows of at least this many ms are long: a burst can spend them for a long while (Feishu's 1 000 a minute). */
-export const LONG_WINDOW_MIN_MS = 60_000;
+const LONG_WINDOW_MIN_MS = 60_000;
 
 /**
  * The ladder of ranks as data. A final never waits for a lower rank's call in any process: it may
