@@ -37,7 +37,7 @@ export interface SlotRequest {
  *   wait for it; bursting ranks (`final`, `first-card`) may run ahead of it at the rate of the
  *   key's fastest window while every window has room, and each call they make pushes the schedule
  *   back one spacing (the paced ranks pay it back). A rank leaves the last slots of each shared
- *   window (see `rankLimit`) to the ranks above it. Arrivals of a key stay in reservation order.
+ *   window (see `rankLimit`; first cards a fifth of a long window) to the ranks above it. Arrivals of a key stay in reservation order.
  * - A key paused with {@link pauseUntil} gives no departure before the pause ends.
  * - State of a key whose last arrival is older than its longest window may be forgotten.
  */
@@ -90,7 +90,7 @@ function sameWindows(a: readonly BudgetWindow[], b: readonly BudgetWindow[]): bo
 
 /** The paced budget of one key: its windows (widened) and the arrival times it counted, oldest first. */
 class KeyPacer {
-  private windows: readonly { readonly limit: number; readonly spanMs: number }[] = [];
+  private windows: readonly { readonly limit: number; readonly spanMs: number; readonly intervalMs: number }[] = [];
   private spacingMs = 0;
   /** Longest widened window, ms: arrivals older than this no longer matter. */
   horizonMs = 0;
@@ -119,7 +119,7 @@ class KeyPacer {
     if (windows === this.given || sameWindows(windows, this.given)) return;
     checkBudgetWindows(this.key, windows);
     this.given = windows;
-    this.windows = windows.map((window) => ({ limit: window.limit, spanMs: window.intervalMs + budgetSafetyMarginMs(window.intervalMs) }));
+    this.windows = windows.map((window) => ({ limit: window.limit, spanMs: window.intervalMs + budgetSafetyMarginMs(window.intervalMs), intervalMs: window.intervalMs }));
     this.spacingMs = pacingIntervalMs(windows);
     this.horizonMs = Math.max(...this.windows.map((window) => window.spanMs));
   }
@@ -145,7 +145,7 @@ class KeyPacer {
       for (const window of this.windows) at = Math.max(at, last + (window.spanMs + latencyMarginMs) / window.limit);
     }
     for (const window of this.windows) {
-      const limit = rankLimit(window.limit, rank);
+      const limit = rankLimit(window.limit, rank, window.intervalMs);
       if (count >= limit) at = Math.max(at, arrivals[arrivals.length - limit]! + window.spanMs + latencyMarginMs);
     }
     return at;
