@@ -42,7 +42,12 @@ function overfull(arrivals: number[], limit: number, spanMs: number): number {
 /** Simulated time for a store that needs no timers: `advance` only moves the clock (never waits). */
 function simulatedTime(start: number): FakeTime {
   let now = start;
-  return { now: () => now, advance: async (ms) => void (now += Math.max(0, ms)) };
+  return {
+    now: () => now,
+    advance: async (ms) => {
+      now += Math.max(0, ms);
+    },
+  };
 }
 
 describe('RedisBudgetStore', () => {
