@@ -46,6 +46,8 @@ export interface Gate {
   readonly budgetedRoutes?: readonly GateRoute[];
   /** Sustained calls/s one chat allows (undefined: no per-chat limit). */
   readonly chatRate?: number;
+  /** The windows of one app's send route (message create), where the floors are counted (see floors.ts); undefined: no floors. */
+  readonly sendWindows?: readonly LimitWindow[];
   /** Budget keys to use instead of the plugin's (a Discord model announces to its own learned limits). */
   readonly budgetKeys?: (call: BudgetedCall<unknown>, settings: ChannelSettings) => readonly BudgetKey[];
 }
@@ -62,6 +64,7 @@ function windowGate(channel: 'feishu' | 'dingtalk', clock: () => number): Gate {
   const perTarget = limits.perTarget && new SlidingWindowLimiter(limits.perTarget, clock);
   return {
     appRate: rateOf(limits.app),
+    sendWindows: limits.app,
     admit(call) {
       const appDecision = app.tryAcquire(call.route);
       if (!appDecision.allowed) return { refusal: { code: limits.appCode, retryAfterMs: channel === 'dingtalk' ? 1000 : appDecision.retryAfterMs, scope: 'channel' } };

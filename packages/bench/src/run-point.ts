@@ -11,6 +11,7 @@ import { observedTransport, type EmulatorProcess } from './http-platform.js';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { GateRoute } from './gates.js';
+import { p99FloorMs } from './floors.js';
 import { PlatformModel, type ChannelName, type PlatformCall } from './platform.js';
 import type { ScheduleTrace } from './schedule-trace.js';
 import { StalenessTracker, percentile } from './tracker.js';
@@ -73,6 +74,17 @@ export interface PointResult {
   /** The same, counting only the samples at both ends of which a channel was at its budget (earlier rounds' figure; naive: a card waited). */
   readonly budgetUsedAtBudget: number;
   readonly final: Percentiles;
+  /**
+   * The least first-card and final p99 any design could reach, from counting the new messages each
+   * app's send route can carry (see floors.ts); absent where the bench has no send windows (Feishu,
+   * DingTalk have them).
+   */
+  readonly floors?: { readonly firstCardMs: number; readonly finalMs: number };
+  /**
+   * Finals of runs that ended before their first card showed (their final is the card's first
+   * message, on the send route): how many, and their p99.
+   */
+  readonly finalsBeforeFirstCard: { readonly count: number; readonly p99: number };
   /** Runs whose final never showed. */
   readonly finalsMissing: number;
   readonly cpuMs: number;
@@ -331,6 +343,8 @@ export async function runPoint(
     budgetUsedWhileWaiting: changeSamples > 0 ? busiest(changeCalls) / ((changeSamples * sampleMs * rate) / 1000) : Number.NaN,
     budgetUsedAtBudget: busySamples > 0 ? busiest(busyCalls) / ((busySamples * sampleMs * rate) / 1000) : Number.NaN,
     final: pct(tracker.final),
+    ...(model.gate.sendWindows ? { floors: floorsOf(runs, model.gate.sendWindows, (run) => (pool ? pool.rank({ receiveId: chatIdOf(channel, run.chat) })[0]!.id : '')) } : {}),
+    finalsBeforeFirstCard: { count: tracker.finalBeforeFirstCard.length, p99: percentile(tracker.finalBeforeFirstCard, 99) },
     finalsMissing,
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
     rssMb: Math.round(process.memoryUsage().rss / 1e6),
@@ -344,6 +358,20 @@ export async function runPoint(
         }
       : {}),
   };
+}
+
+/** The first-card and final p99 floors of `runs` (see floors.ts), each run on the app `appOf` names. */
+function floorsOf(runs: readonly RunScript[], windows: readonly { limit: number; intervalMs: number }[], appOf: (run: RunScript) => string): { firstCardMs: number; finalMs: number } {
+  const starts = new Map<string, number[]>();
+  const ends = new Map<string, number[]>();
+  for (const run of runs) {
+    const app = appOf(run);
+    const first = run.events[0]?.offsetMs ?? 0;
+    const last = run.events.at(-1)?.offsetMs ?? 0;
+    starts.set(app, [...(starts.get(app) ?? []), run.startMs + first]);
+    ends.set(app, [...(ends.get(app) ?? []), run.startMs + last]);
+  }
+  return { firstCardMs: p99FloorMs([...starts.values()], windows), finalMs: p99FloorMs([...ends.values()], windows) };
 }
 
 /** The busiest app's runs over the mean per app, as the pool assigns the runs' chats. */

@@ -22,6 +22,8 @@ class RunWatch {
   startedAt: number | undefined;
   endedAt: number | undefined;
   firstShown = false;
+  /** When the chat first showed the run (its first card's arrival). */
+  firstShownAt = Number.POSITIVE_INFINITY;
   finalShown = false;
   /** True while the run has a change the chat does not show yet (a tool, answer text, its first card or its final). */
   get unshown(): boolean {
@@ -56,6 +58,8 @@ export class StalenessTracker {
   readonly answer: number[] = [];
   readonly firstCard: number[] = [];
   readonly final: number[] = [];
+  /** The finals of runs whose first card had not shown when they ended (their final is their first message). */
+  readonly finalBeforeFirstCard: number[] = [];
   private readonly shown = new WeakMap<object, Shown>();
   private readonly runs: RunWatch[] = [];
   /** Runs with a change the chat does not show yet ({@link RunWatch.unshown}), kept as events come and go. */
@@ -116,6 +120,7 @@ export class StalenessTracker {
   private show(watch: RunWatch, shown: Shown, at: number): void {
     if (!watch.firstShown && watch.startedAt !== undefined) {
       watch.firstShown = true;
+      watch.firstShownAt = at;
       this.firstCard.push(at - watch.startedAt);
     }
     while (watch.tools.length > 0 && watch.tools[0]!.need <= shown.toolChanges) this.tool.push(at - watch.tools.shift()!.at);
@@ -123,6 +128,7 @@ export class StalenessTracker {
     if (shown.terminal && !watch.finalShown && watch.endedAt !== undefined) {
       watch.finalShown = true;
       this.final.push(at - watch.endedAt);
+      if (watch.firstShownAt > watch.endedAt) this.finalBeforeFirstCard.push(at - watch.endedAt);
       // The final card shows the run as it ended (a final answer may replace the streamed one).
       for (const event of watch.tools.splice(0)) this.tool.push(at - event.at);
       for (const event of watch.answer.splice(0)) this.answer.push(at - event.at);
@@ -138,7 +144,10 @@ export class StalenessTracker {
       for (const _ of watch.tools.splice(0)) this.tool.push(Number.POSITIVE_INFINITY);
       for (const _ of watch.answer.splice(0)) this.answer.push(Number.POSITIVE_INFINITY);
       if (!watch.firstShown && watch.startedAt !== undefined) this.firstCard.push(Number.POSITIVE_INFINITY);
-      if (!watch.finalShown && watch.endedAt !== undefined) this.final.push(Number.POSITIVE_INFINITY);
+      if (!watch.finalShown && watch.endedAt !== undefined) {
+        this.final.push(Number.POSITIVE_INFINITY);
+        if (watch.firstShownAt > watch.endedAt) this.finalBeforeFirstCard.push(Number.POSITIVE_INFINITY);
+      }
     }
   }
 

@@ -36,6 +36,34 @@ describe('DingTalk emulator: 20 QPS per app per API', () => {
     expect(emulator.counts()['card.update']).toEqual({ calls: 22, accepted: 21, rejected: 1 });
   });
 
+  it('counts a call in the window when it arrives, not when its slow answer leaves (as the gateway counts)', async () => {
+    const clock = createManualClock(5_000_000);
+    // One call a second per API, so that two calls show the window.
+    emulator = await startDingTalkEmulator({ clock, rateLimit: [{ limit: 1, intervalMs: 1000 }] });
+    const t = await token(emulator);
+    expect((await call(emulator, 'POST', '/v1.0/card/instances/createAndDeliver', groupCard('s'), t)).status).toBe(200);
+    const arrived = async (faultId: string) => {
+      while ((emulator!.faults.list().find((rule) => rule.id === faultId)?.hits ?? 0) < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    // A slow update arrives in a fresh window; a second later (on the emulator's clock) another arrives
+    // while the first is still being answered: it is in a window of its own, and both pass.
+    const slow = emulator.faults.add({ route: 'card.update', times: 1, latencyMs: 300 });
+    const first = put(emulator, t, 's', 'one');
+    await arrived(slow);
+    clock.advance(1001);
+    expect((await put(emulator, t, 's', 'two')).status).toBe(200);
+    expect((await first).status).toBe(200);
+    // The other way round: a slow update that arrives in a full window is refused though it is answered after it.
+    clock.advance(60_000);
+    expect((await put(emulator, t, 's', 'three')).status).toBe(200);
+    clock.advance(500);
+    const late = emulator.faults.add({ route: 'card.update', times: 1, latencyMs: 300 });
+    const inFullWindow = put(emulator, t, 's', 'four');
+    await arrived(late);
+    clock.advance(1000);
+    expect(await inFullWindow).toMatchObject({ status: 403, body: { code: 'Forbidden.AccessDenied.QpsLimitForAppkeyAndApi' } });
+  });
+
   it('can be turned off and refuses a malformed limit naming the option', async () => {
     emulator = await startDingTalkEmulator({ rateLimit: false });
     const t = await token(emulator);

@@ -1,7 +1,7 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_DISCORD_APP as APP, startDiscordEmulator, type DiscordEmulator } from '../src/index.js';
+import { createManualClock, DEFAULT_DISCORD_APP as APP, startDiscordEmulator, type DiscordEmulator } from '../src/index.js';
 
 let emulator: DiscordEmulator | undefined;
 let server: Server | undefined;
@@ -81,6 +81,32 @@ describe('Discord REST emulator', () => {
     await new Promise((resolve) => setTimeout(resolve, Number(refused.body.retry_after) * 1000 + 50));
     const next = await call('POST', messages, { content: '4' });
     expect([next.status, next.headers.get('x-ratelimit-limit'), next.headers.get('x-ratelimit-remaining')]).toEqual([200, '1', '0']);
+  });
+
+  it('counts a call in its bucket when it arrives, not when its slow answer leaves (as Discord counts)', async () => {
+    const clock = createManualClock(1_000_000);
+    // One create a second per channel, so that two calls show the window.
+    emulator = await startDiscordEmulator({ clock, limits: { createBucket: { limit: 1, windowMs: 1000 } } });
+    const arrived = async (faultId: string) => {
+      while ((emulator!.faults.list().find((rule) => rule.id === faultId)?.hits ?? 0) < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    // A slow create arrives in a fresh window; a second later (on the emulator's clock) another arrives
+    // while the first is still being answered: it is in a window of its own, and both pass.
+    const slow = emulator.faults.add({ route: 'messages.create', times: 1, latencyMs: 300 });
+    const first = call('POST', messages, { content: 'one' });
+    await arrived(slow);
+    clock.advance(1001);
+    expect((await call('POST', messages, { content: 'two' })).status).toBe(200);
+    expect((await first).status).toBe(200);
+    // The other way round: a slow create that arrives in a spent bucket is refused though it is answered after the reset.
+    clock.advance(60_000);
+    expect((await call('POST', messages, { content: 'three' })).status).toBe(200);
+    clock.advance(500);
+    const late = emulator.faults.add({ route: 'messages.create', times: 1, latencyMs: 300 });
+    const inSpentBucket = call('POST', messages, { content: 'four' });
+    await arrived(late);
+    clock.advance(1000);
+    expect(await inSpentBucket).toMatchObject({ status: 429, body: { global: false } });
   });
 
   it('the global limit answers 429 with global: true', async () => {

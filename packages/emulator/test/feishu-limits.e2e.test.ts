@@ -31,6 +31,32 @@ describe('Feishu emulator: documented limits and their answers', () => {
     expect(emulator.message(id)!.card).toEqual(card2('v6'));
   });
 
+  it('counts a patch in its message\'s window when it arrives, not when its slow answer leaves (as the platform counts)', async () => {
+    const { clock, id } = await setup();
+    const token = await fetchToken(emulator);
+    const patch = (text: string) => call(emulator, 'PATCH', `/open-apis/im/v1/messages/${id}`, { content: JSON.stringify(card2(text)) }, token);
+    const arrived = async (faultId: string, hits: number) => {
+      while ((emulator.faults.list().find((rule) => rule.id === faultId)?.hits ?? 0) < hits) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    // Five slow patches arrive at once (a full window: 5 a second per message); a second later (on the
+    // emulator's clock) a sixth arrives while they are still being answered: it is in a window of its own.
+    const slow = emulator.faults.add({ route: 'im.message.patch', times: 5, latencyMs: 300 });
+    const first = Array.from({ length: 5 }, (_, i) => patch(`m${i}`));
+    await arrived(slow, 5);
+    clock.advance(1001);
+    expect((await patch('m5')).body.code).toBe(0);
+    expect((await Promise.all(first)).map((answer) => answer.body.code)).toEqual([0, 0, 0, 0, 0]);
+    // The other way round: a slow patch that arrives in a full window is refused though it is answered after it.
+    clock.advance(60_000);
+    for (let i = 0; i < 5; i += 1) expect((await patch(`n${i}`)).body.code).toBe(0);
+    clock.advance(500);
+    const late = emulator.faults.add({ route: 'im.message.patch', times: 1, latencyMs: 300 });
+    const inFullWindow = patch('n5');
+    await arrived(late, 1);
+    clock.advance(1000);
+    expect((await inFullWindow).body.code).toBe(230020);
+  });
+
   it('answers the 51st call in a second with 429 / 99991400 and x-ogw-ratelimit headers', async () => {
     const clock = createManualClock(Date.UTC(2026, 0, 1));
     emulator = await startFeishuEmulator({ clock });

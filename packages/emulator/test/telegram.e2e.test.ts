@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_TELEGRAM_BOT as BOT, startTelegramEmulator, type TelegramEmulator } from '../src/index.js';
+import { createManualClock, DEFAULT_TELEGRAM_BOT as BOT, startTelegramEmulator, type TelegramEmulator } from '../src/index.js';
 
 let emulator: TelegramEmulator | undefined;
 let server: Server | undefined;
@@ -74,6 +74,31 @@ describe('Telegram Bot API emulator', () => {
     expect(second).toMatchObject({ status: 429, body: { description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } } });
     emulator.blockBot(BOT.privateChat);
     expect((await call('sendMessage', { chat_id: BOT.privateChat, text: 'three' })).body).toMatchObject({ error_code: 403, description: 'Forbidden: bot was blocked by the user' });
+  });
+
+  it('counts a call in the flood windows when it arrives, not when its slow answer leaves (as the Bot API counts)', async () => {
+    const clock = createManualClock(1_000_000);
+    emulator = await startTelegramEmulator({ clock });
+    const arrived = async (faultId: string) => {
+      while ((emulator!.faults.list().find((rule) => rule.id === faultId)?.hits ?? 0) < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    // One message a second in a private chat. A slow send arrives in a fresh window; a second later (on
+    // the emulator's clock) another arrives while the first is still being answered: both pass.
+    const slow = emulator.faults.add({ route: 'sendMessage', times: 1, latencyMs: 300 });
+    const first = call('sendMessage', { chat_id: BOT.privateChat, text: 'one' });
+    await arrived(slow);
+    clock.advance(1001);
+    expect((await call('sendMessage', { chat_id: BOT.privateChat, text: 'two' })).status).toBe(200);
+    expect((await first).status).toBe(200);
+    // The other way round: a slow send that arrives in a full window is refused though it is answered after it.
+    clock.advance(60_000);
+    expect((await call('sendMessage', { chat_id: BOT.privateChat, text: 'three' })).status).toBe(200);
+    clock.advance(500);
+    const late = emulator.faults.add({ route: 'sendMessage', times: 1, latencyMs: 300 });
+    const inFullWindow = call('sendMessage', { chat_id: BOT.privateChat, text: 'four' });
+    await arrived(late);
+    clock.advance(1000);
+    expect((await inFullWindow).status).toBe(429);
   });
 
   it('drafts: private chats only, replaced by the next message, read back after they vanished', async () => {

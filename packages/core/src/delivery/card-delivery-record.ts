@@ -31,6 +31,20 @@ export const CHANGE_RANK: Readonly<Record<CardChange, number>> = { terminal: 0, 
 export const CHANGE_OF_RANK: readonly CardChange[] = ['terminal', 'structural', 'text', 'elapsed'];
 
 /**
+ * Order of ready cards in the flush pump, lower first (then the oldest request): a terminal state,
+ * then a card's first message (a new card appears at once; the slot ranks' `first-card`), then
+ * updates of cards already shown by their change. Under a saturated budget shared by sends and
+ * updates (DingTalk's streaming API, a Teams conversation), runs that start together show their
+ * cards before the running cards' next updates.
+ */
+const FLUSH_ORDER: Readonly<Record<CardChange | 'first-message', number>> = { terminal: 0, 'first-message': 1, structural: 2, text: 3, elapsed: 4 };
+
+/** The {@link FLUSH_ORDER} of a flush of `change` by a card whose next call is a new message (`sends`) or an update. */
+export function flushOrder(change: CardChange, sends: boolean): number {
+  return change !== 'terminal' && sends ? FLUSH_ORDER['first-message'] : FLUSH_ORDER[change];
+}
+
+/**
  * Why a card's final was not sent on purpose (see {@link FinalDelivery.skipped}):
  * - `never-started`: the card was opened but no event reached it before `ProgressCards.shutdown()`;
  *   nothing had been posted, so no "cancelled" card is posted either.

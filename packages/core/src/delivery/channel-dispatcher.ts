@@ -5,7 +5,7 @@ import type { Logger } from '../shared/logger.js';
 import { CallPipeline } from './calls/call-pipeline.js';
 import { CardFlush } from './card-flush.js';
 import { isFinalRung } from './card-delivery-phases.js';
-import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, type CardChange, type DeliverableCard } from './card-delivery-record.js';
+import { CHANGE_OF_RANK, CHANGE_RANK, CardDeliveryRecord, flushOrder, type CardChange, type DeliverableCard } from './card-delivery-record.js';
 import { ContinuationDispatch } from './continuations/continuation-dispatch.js';
 import type { DeliveryObservers } from './delivery-observers.js';
 import type { CardLeases } from './durable/card-leases.js';
@@ -57,7 +57,7 @@ export interface ChannelDispatcherDeps {
 /**
  * Turns the cards of one channel into platform calls. Each card has a {@link CardDeliveryRecord};
  * a {@link FlushPump} runs their flushes through the channel's budgets (terminal states first, then
- * structural changes, then elapsed-only refreshes). A flush ({@link CardFlush}) renders the latest
+ * cards' first messages, structural changes, text, elapsed-only refreshes: `FLUSH_ORDER`). A flush ({@link CardFlush}) renders the latest
  * view and skips what the platform already shows before it reserves a budget slot (under the
  * plugin's `budgetKeys`); its call goes through the channel's {@link CallPipeline}, a failure
  * through its {@link FailureHandling} (a final's through the ladder of `failures/final-ladder.ts`).
@@ -119,6 +119,7 @@ export class ChannelDispatcher {
       clock,
       (record, rank) => this.prepare(record, CHANGE_OF_RANK[rank]!),
       (record) => budget.laneOf(record.messagePhase === 'live' ? 'update' : 'send'),
+      (record, rank) => flushOrder(CHANGE_OF_RANK[rank]!, record.messagePhase !== 'live'),
     );
     this.wakes = new FlushWakes(clock, (record) => this.markDirty(record, 'elapsed'));
     const probes = new OutageProbes(plugin.id, clock, logger, retry, (record) => this.pump.request(record, CHANGE_RANK.structural));

@@ -86,6 +86,36 @@ describe('a lane waiting for its cards\' own limits', () => {
   });
 });
 
+describe('a budget that sends and updates share', () => {
+  it('a new card\'s first message goes ahead of running cards\' older tool changes; a final ahead of both', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    // Sends and updates each have their API key, and both draw from one shared key at 2 calls/s (DingTalk's streaming API).
+    const windows = [{ limit: 2, intervalMs: 1000 }];
+    const channel = Object.assign(memoryChannel({ latencyMs: 20 }), {
+      budgetKeys: (call: BudgetedCall) => [{ key: `route:${call.kind}`, windows: [{ limit: 50, intervalMs: 1000 }] }, { key: 'shared', windows }],
+    });
+    const cards = createProgressCards({ channels: [channel], logger: silentLogger });
+    const running = Array.from({ length: 6 }, (_, i) => cards.open('memory', undefined, { title: `running ${i}` }));
+    for (const card of running) card.start();
+    await settle(10_000);
+    // Six tool changes wait for the shared key (three seconds of it) before the new card and the final come.
+    for (const card of running) card.toolStarted('c1', 'shell', { command: 'make' });
+    await settle(10);
+    const fresh = cards.open('memory', undefined, { title: 'fresh' });
+    fresh.start();
+    running[5]!.complete('done');
+    await settle(10_000);
+    const order = channel.calls.filter((call) => call.at > 1_700_000_010_000).map((call) => `${call.op} ${call.payload.title}${call.payload.status === 'completed' ? ' final' : ''}`);
+    // At most one tool change had its slot before the new card asked (the first slot is free at once).
+    const firstThree = order.slice(0, 3);
+    expect(firstThree).toContain('send fresh');
+    expect(firstThree).toContain('update running 5 final');
+    expect(order.indexOf('update running 5 final')).toBeLessThan(order.indexOf('send fresh'));
+    // The tool changes follow (their cards' ticks after them).
+    for (let i = 0; i < 5; i++) expect(order.indexOf(`update running ${i}`)).toBeGreaterThan(-1);
+  });
+});
+
 describe('ArrivalDelayEstimate', () => {
   it('holds still under round-trip jitter and follows a lasting change', () => {
     const estimate = new ArrivalDelayEstimate();

@@ -90,6 +90,36 @@ describe('InMemoryBudgetStore: ranks', () => {
   });
 });
 
+describe('a burst of first cards leaves a long window to the finals', () => {
+  it('1 200 runs starting together on one Feishu-like route: 800 first cards in the minute, the finals of runs that end meanwhile go at once', () => {
+    const store = new InMemoryBudgetStore({ now: () => 0 });
+    const key = { key: 'create', windows: FEISHU_ROUTE };
+    const at = 1_000_000;
+    // As the pump asks: each ms, finals first, then first cards, each only when its slot is due.
+    const cardsDue = Array.from({ length: 1200 }, (_, i) => at + Math.floor((i * 10_000) / 1200));
+    const finalsDue = Array.from({ length: 150 }, (_, i) => at + 20_000 + i * 260);
+    const cardsSent: number[] = [];
+    const finalWaits: number[] = [];
+    const arrivals: number[] = [];
+    for (let now = at; now < at + 60_000; now++) {
+      for (const [due, rank] of [[finalsDue, 'final'], [cardsDue, 'first-card']] as const) {
+        while (due.length > 0 && due[0]! <= now && store.nextDeparture({ keys: [key], notBefore: now, arrivalDelayMs: 20, rank }) <= now) {
+          store.reserve({ keys: [key], notBefore: now, arrivalDelayMs: 20, rank });
+          arrivals.push(now + 20);
+          if (rank === 'final') finalWaits.push(now - due.shift()!);
+          else cardsSent.push(now - due.shift()!);
+        }
+      }
+    }
+    // A fifth of the minute's 1 000 is left to finals: 800 first cards, and no final waited for the window to slide.
+    expect(cardsSent).toHaveLength(800);
+    expect(finalWaits).toHaveLength(150);
+    expect(Math.max(...finalWaits)).toBeLessThan(100);
+    expect(maxCallsInWindow(arrivals, 1000)).toBeLessThanOrEqual(50);
+    expect(maxCallsInWindow(arrivals, 60_000)).toBeLessThanOrEqual(1000);
+  });
+});
+
 describe('first cards in a burst', () => {
   it('500 runs starting within 10 s on one Feishu-like app: first cards at up to 50/s, no window exceeded', { timeout: 60_000 }, async () => {
     vi.useFakeTimers({ now: 1_700_000_000_000 });

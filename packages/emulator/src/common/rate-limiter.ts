@@ -79,3 +79,32 @@ export class SlidingWindowLimiter {
     this.log.clear();
   }
 }
+
+/** The windows one call was counted in when it arrived: see {@link countOnArrival}. */
+export interface ArrivalCount {
+  /** The first full window's answer when one refused the call (then it is counted in none). */
+  readonly refused?: Extract<LimitDecision, { allowed: false }>;
+  /** Uncounts the call from every window that counted it, for a call then refused for another reason; idempotent. */
+  release(): void;
+}
+
+/**
+ * Counts one call in every `[limiter, key]` at once, when it arrives: a platform counts incoming requests,
+ * so an emulator counts a call before its injected latency (a slow answer must not move the call into a
+ * later window). When one window is full the call is counted in none and `refused` says which window.
+ */
+export function countOnArrival(entries: ReadonlyArray<readonly [SlidingWindowLimiter, string]>): ArrivalCount {
+  const counted: Array<readonly [SlidingWindowLimiter, string, number]> = [];
+  const release = () => {
+    for (const [limiter, key, at] of counted.splice(0)) limiter.release(key, at);
+  };
+  for (const [limiter, key] of entries) {
+    const decision = limiter.tryAcquire(key);
+    if (!decision.allowed) {
+      release();
+      return { refused: decision, release };
+    }
+    counted.push([limiter, key, decision.at]);
+  }
+  return { release };
+}

@@ -6,6 +6,8 @@ import {
   type FaultInjector,
   type FaultResponse,
   type InFlightTracker,
+  countOnArrival,
+  type ArrivalCount,
   type SlidingWindowLimiter,
 } from '../common/index.js';
 import { DingTalkApiFailure, dingTalkHeaders, envelopeOf, failures, newRequestId } from './errors.js';
@@ -15,7 +17,9 @@ import { DINGTALK_ROUTE_SCOPES, handle, keyOf, type DingTalkRoute, type HandlerC
  * How one DingTalk call is served, in order:
  * 1. read the JSON body and the card it is about (`outTrackId`; `appKey` on the token route);
  * 2. count it in the fault injector; wait the injected latency; answer an injected response if any;
- * 3. `Missingbody` for no/invalid JSON; the monthly quota (every route but the token); token check (`InvalidAuthentication`); 20 QPS per app per API;
+ * 3. `Missingbody` for no/invalid JSON; the monthly quota (every route but the token); token check (`InvalidAuthentication`); 20 QPS per app per API
+ *    (counted when the call arrived, before step 2: the gateway counts incoming requests, so a slow answer must
+ *    not move a call into a later window; uncounted again when the call is refused for another reason);
  * 4. the route's logic; record the call (accepted or rejected) and emit the change.
  */
 export interface PipelineContext extends HandlerContext {
@@ -65,10 +69,24 @@ function injected(response: FaultResponse, requestId: string): { body: unknown; 
   return { body: { requestid: requestId, ...b }, code: typeof b.code === 'string' ? b.code : undefined };
 }
 
+/** Counts a call in its app's QPS window when it arrives (no window for the token route or an unknown token). */
+function countQpsOnArrival(ctx: PipelineContext, c: Context, route: DingTalkRoute): ArrivalCount {
+  if (!ctx.limiter || route === 'oauth2.accessToken') return countOnArrival([]);
+  let appKey: string;
+  try {
+    appKey = ctx.tokens.check(c.req.header(TOKEN_HEADER));
+  } catch {
+    return countOnArrival([]);
+  }
+  return countOnArrival([[ctx.limiter, `${appKey}\u0000${route}`]]);
+}
+
 /** Serves one call of `route`. */
 export async function serveDingTalkCall(ctx: PipelineContext, c: Context, route: DingTalkRoute): Promise<Response> {
   const requestId = newRequestId();
   const receivedAt = ctx.clock();
+  const arrival = countQpsOnArrival(ctx, c, route);
+  let accepted = false;
   const body = await readJson(c);
   const key = keyOf(route, body);
   const record = (status: number, code?: string, result?: HandlerResult, faultId?: string) => {
@@ -106,12 +124,13 @@ export async function serveDingTalkCall(ctx: PipelineContext, c: Context, route:
       if (route !== 'oauth2.accessToken') {
         ctx.metered.count += 1;
         if (ctx.monthlyQuota !== undefined && ctx.metered.count > ctx.monthlyQuota) throw failures.monthlyQuota();
-        const appKey = ctx.tokens.check(c.req.header(TOKEN_HEADER));
+        ctx.tokens.check(c.req.header(TOKEN_HEADER));
         const scope = DINGTALK_ROUTE_SCOPES[route];
         if (scope && ctx.missingScopes.has(scope)) throw failures.missingScope(scope);
-        if (ctx.limiter && !ctx.limiter.tryAcquire(`${appKey}\u0000${route}`).allowed) throw failures.qpsLimit();
+        if (arrival.refused) throw failures.qpsLimit();
       }
       const result = handle(ctx, route, body);
+      accepted = true;
       record(200, undefined, result);
       if (result.change) ctx.notify(result);
       return dingTalkResponse(200, result.body, requestId);
@@ -121,6 +140,7 @@ export async function serveDingTalkCall(ctx: PipelineContext, c: Context, route:
       return dingTalkResponse(error.status, envelopeOf(error, requestId), requestId);
     }
   } finally {
+    if (!accepted) arrival.release();
     leave();
   }
 }

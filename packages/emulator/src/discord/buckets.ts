@@ -15,6 +15,8 @@ export interface DiscordRateDecision {
   readonly headers: Record<string, string>;
   /** For a refused call: the 429 body. */
   readonly body?: { readonly message: string; readonly retry_after: number; readonly global: boolean };
+  /** Uncounts an allowed call from its bucket and the global limit (a call answered otherwise, e.g. an injected fault); no-op for a refused call. */
+  readonly release: () => void;
 }
 
 interface Window {
@@ -66,14 +68,17 @@ export class DiscordBuckets {
   take(route: string, resource: string, token: string): DiscordRateDecision {
     const now = this.clock();
     const configured = this.limits.get(route);
-    if (!this.global.tryAcquire(token).allowed) {
+    const global = this.global.tryAcquire(token);
+    if (!global.allowed) {
       return {
+        release: () => {},
         allowed: false,
         headers: { 'x-ratelimit-global': 'true', 'x-ratelimit-scope': 'global', 'retry-after': '1' },
         body: { message: 'You are being rate limited.', retry_after: 1, global: true },
       };
     }
-    if (!configured) return { allowed: true, headers: {} };
+    const releaseGlobal = () => this.global.release(token, global.at);
+    if (!configured) return { allowed: true, headers: {}, release: releaseGlobal };
     const key = `${route}\u0000${resource}`;
     let window = this.windows.get(key);
     if (!window || now >= window.start + window.limit.windowMs) {
@@ -85,12 +90,21 @@ export class DiscordBuckets {
     if (window.count >= window.limit.limit) {
       const retryAfter = Number(seconds(resetAt - now));
       return {
+        release: () => {},
         allowed: false,
         headers: { ...base, 'x-ratelimit-remaining': '0', 'x-ratelimit-scope': 'user', 'retry-after': String(Math.max(1, Math.ceil(retryAfter))) },
         body: { message: 'You are being rate limited.', retry_after: retryAfter, global: false },
       };
     }
     window.count += 1;
-    return { allowed: true, headers: { ...base, 'x-ratelimit-remaining': String(window.limit.limit - window.count) } };
+    const counted = window;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      releaseGlobal();
+      if (this.windows.get(key) === counted) counted.count -= 1;
+    };
+    return { allowed: true, headers: { ...base, 'x-ratelimit-remaining': String(window.limit.limit - window.count) }, release };
   }
 }

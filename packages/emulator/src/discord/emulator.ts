@@ -167,21 +167,26 @@ export function createDiscordEmulator(options: DiscordEmulatorOptions = {}): Dis
     const receivedAt = clock();
     const { body, files } = c.req.method === 'GET' ? { body: {}, files: [] } : await readDiscordBody(c);
     const key = options.key;
+    // Counted in its bucket when it arrives, before any injected latency: Discord counts incoming requests, and a
+    // slow answer must not move a call into a later window (https://discord.com/developers/docs/topics/rate-limits).
+    const token = /^Bot\s+(\S+)$/.exec(c.req.header('authorization') ?? '')?.[1];
+    const authorized = options.authed === false || (token !== undefined && tokens.has(token));
+    const rate = authorized && options.bucket !== undefined && token ? buckets.take(route, options.bucket, token) : undefined;
     const leave = key ? inFlight.enter(key) : () => {};
     try {
       const decision = faults.onCall(route, key);
       await delay(decision.latencyMs);
       if (decision.response) {
+        // An injected answer replaces the platform's: the call was not counted, as before the latency moved.
+        rate?.release();
         const answer = decision.response.body as { message?: unknown; code?: unknown } | undefined;
         history.record({ route, key, outcome: 'rejected', status: decision.response.status, code: Number(answer?.code ?? 0), msg: typeof answer?.message === 'string' ? answer.message : undefined, request: body, faultId: decision.responseRuleId, receivedAt });
         return new Response(JSON.stringify(decision.response.body ?? { message: '500: Internal Server Error', code: 0 }), { status: decision.response.status, headers: { 'content-type': 'application/json', ...decision.response.headers } });
       }
       let headers: Record<string, string> = {};
       let outcome: Outcome;
-      const token = /^Bot\s+(\S+)$/.exec(c.req.header('authorization') ?? '')?.[1];
-      if (options.authed !== false && (!token || !tokens.has(token))) outcome = fail(DiscordErrors.unauthorized(), key);
+      if (!authorized) outcome = fail(DiscordErrors.unauthorized(), key);
       else {
-        const rate = options.bucket !== undefined && token ? buckets.take(route, options.bucket, token) : undefined;
         headers = rate?.headers ?? {};
         if (rate && !rate.allowed) {
           history.record({ route, key, outcome: 'rejected', status: 429, code: 0, msg: rate.body!.global ? 'global rate limit' : 'rate limited', request: body, receivedAt });

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { delay } from '../common/delay.js';
 import { randomHex } from '../common/ids.js';
+import { countOnArrival, type SlidingWindowLimiter } from '../common/rate-limiter.js';
 import { FeishuErrors, type FeishuError, type FeishuRoute } from './codes.js';
 import type { FeishuContext } from './context.js';
 import { missingScopeError } from './scopes.js';
@@ -14,6 +15,8 @@ export interface FeishuRequest {
   readonly query: Readonly<Record<string, string>>;
   /** App of the bearer token (empty on the token route). */
   readonly appId: string;
+  /** 230020 when the call arrived in a full window of the route's own limit ({@link RouteSpec.windows}). */
+  readonly limited?: FeishuError;
 }
 
 /** What a handler answers. */
@@ -46,6 +49,11 @@ export interface RouteSpec {
    * {@link UploadedFile}), and the history keeps a file's name, type and size, not its bytes.
    */
   readonly multipart?: boolean;
+  /**
+   * The route's own rate-limit windows (per chat, message or card entity) the call is counted in when it
+   * arrives; the handler answers `limited` (230020) where the platform checks the limit.
+   */
+  readonly windows?: (request: FeishuRequest) => ReadonlyArray<readonly [SlidingWindowLimiter, string]>;
 }
 
 /** A file field of a multipart body. */
@@ -89,6 +97,9 @@ const MAX_MESSAGE_BODY_BYTES = 30 * 1024;
  * Runs one call: counts it for fault rules and applies injected latency/answers, checks the token,
  * applies the per-app gateway limit, runs the handler, records the call and emits the change.
  * Fault rules are consulted first, so an injected answer replaces even the auth check.
+ * The call is counted in its rate-limit windows (the gateway's per app and API, the route's own) when it
+ * arrives, before the injected latency: the platform counts incoming requests, and a slow answer must not
+ * move a call into a later window. A call refused for another reason is uncounted again.
  */
 export async function runCall(
   ctx: FeishuContext,
@@ -98,6 +109,9 @@ export async function runCall(
 ): Promise<Response> {
   const receivedAt = ctx.clock();
   const leave = spec.key !== undefined ? ctx.inFlight.enter(spec.key) : () => {};
+  let arrival = countOnArrival([]);
+  let routeArrival = countOnArrival([]);
+  let accepted = false;
   try {
     const form = spec.multipart ? await readMultipart(c) : undefined;
     const raw = spec.multipart ? '' : await c.req.text();
@@ -116,6 +130,12 @@ export async function runCall(
     }
     const stored = form ? form.stored : body && spec.redact ? spec.redact(body) : body;
     const logId = `${new Date(ctx.clock()).toISOString().replace(/\D/g, '').slice(0, 14)}${randomHex(18).toUpperCase()}`;
+
+    const arrivedAs = spec.auth ? ctx.tokens.verify(c.req.header('authorization'), ctx.authErrorStatus) : undefined;
+    if (arrivedAs && !('error' in arrivedAs)) {
+      arrival = countOnArrival([[ctx.appLimiter, `${spec.route}:${arrivedAs.appId}`]]);
+      if (!arrival.refused && spec.windows) routeArrival = countOnArrival(spec.windows({ body: body ?? {}, bodyIsJson, query: c.req.query(), appId: arrivedAs.appId }));
+    }
 
     const decision = ctx.faults.onCall(spec.route, spec.key);
     await delay(decision.latencyMs);
@@ -138,17 +158,18 @@ export async function runCall(
     if ('error' in auth) outcome = { ok: false, error: auth.error, key: spec.key };
     else {
       const scopeError = spec.auth ? missingScopeError(spec.route, ctx.missingScopes) : undefined;
-      const limited = scopeError ? { allowed: true as const } : spec.auth ? ctx.appLimiter.tryAcquire(`${spec.route}:${auth.appId}`) : { allowed: true as const };
+      const limited = arrival.refused;
       if (scopeError) outcome = { ok: false, key: spec.key, error: scopeError };
-      else if (!limited.allowed)
+      else if (limited)
         outcome = { ok: false, key: spec.key, error: FeishuErrors.gatewayLimit(limited.window.limit, Math.ceil(limited.retryAfterMs / 1000)) };
       else if (!bodyIsJson) outcome = { ok: false, key: spec.key, error: FeishuErrors.invalidParam(spec.multipart ? 'request body is not multipart/form-data' : 'request body is not a JSON object') };
       else if (spec.route.startsWith('im.message.') && Buffer.byteLength(raw, 'utf8') > MAX_MESSAGE_BODY_BYTES)
         outcome = { ok: false, key: spec.key, error: FeishuErrors.contentTooLong() };
-      else outcome = handler({ body: body ?? {}, bodyIsJson, query: c.req.query(), appId: auth.appId });
+      else outcome = handler({ body: body ?? {}, bodyIsJson, query: c.req.query(), appId: auth.appId, limited: routeArrival.refused && FeishuErrors.frequencyLimit() });
     }
 
     if (outcome.ok) {
+      accepted = true;
       ctx.history.record({
         route: spec.route, key: outcome.key, outcome: 'accepted', status: 200, code: 0,
         msg: outcome.msg ?? 'success', request: stored, card: outcome.card, receivedAt,
@@ -171,6 +192,10 @@ export async function runCall(
       headers: { ...JSON_HEADERS, 'x-tt-logid': logId, ...error.headers },
     });
   } finally {
+    if (!accepted) {
+      arrival.release();
+      routeArrival.release();
+    }
     leave();
   }
 }

@@ -25,7 +25,7 @@ function closeExpiredStreaming(ctx: FeishuContext, entity: StoredCardEntity): bo
  * what the platform answers there is UNCONFIRMED), `sequence` an int32 above the last (10002 / 300317),
  * `uuid` new (200770), 10 operations/s per entity (230020; the code is UNCONFIRMED).
  */
-function checkOperation(ctx: FeishuContext, cardId: string, appId: string, body: Record<string, unknown>): { entity: StoredCardEntity; sequence: number } | { error: FeishuError } {
+function checkOperation(ctx: FeishuContext, cardId: string, appId: string, body: Record<string, unknown>, limited: FeishuError | undefined): { entity: StoredCardEntity; sequence: number } | { error: FeishuError } {
   const entity = ctx.entities.get(cardId);
   if (!entity) return { error: CardKitErrors.notFound() };
   if (entity.appId !== appId) return { error: CardKitErrors.noPermission() };
@@ -40,7 +40,7 @@ function checkOperation(ctx: FeishuContext, cardId: string, appId: string, body:
   if (uuid !== undefined && (typeof uuid !== 'string' || uuid.length < 1 || uuid.length > 64))
     return { error: CardKitErrors.invalidParam('uuid must be a string of 1–64 characters') };
   if (typeof uuid === 'string' && entity.uuids.has(uuid)) return { error: CardKitErrors.uuidConflict() };
-  if (!ctx.cardLimiter.tryAcquire(cardId).allowed) return { error: FeishuErrors.frequencyLimit() };
+  if (limited) return { error: limited };
   return { entity, sequence };
 }
 
@@ -86,8 +86,8 @@ export function mountCardKitRoutes(app: Hono, ctx: FeishuContext): void {
 
   app.put('/open-apis/cardkit/v1/cards/:card_id', (c) => {
     const cardId = c.req.param('card_id');
-    return runCall(ctx, c, { route: FEISHU_ROUTES.cardUpdate, auth: true, key: cardId }, ({ body, appId }) => {
-      const checkedOp = checkOperation(ctx, cardId, appId, body ?? {});
+    return runCall(ctx, c, { route: FEISHU_ROUTES.cardUpdate, auth: true, key: cardId, windows: () => [[ctx.cardLimiter, cardId]] }, ({ body, appId, limited }) => {
+      const checkedOp = checkOperation(ctx, cardId, appId, body ?? {}, limited);
       if ('error' in checkedOp) return reject(checkedOp.error, cardId);
       const card = body?.card as { type?: unknown; data?: unknown } | undefined;
       if (card?.type !== 'card_json' || typeof card.data !== 'string') return reject(CardKitErrors.invalidParam('card must be { type: card_json, data: string }'), cardId);
@@ -104,8 +104,8 @@ export function mountCardKitRoutes(app: Hono, ctx: FeishuContext): void {
 
   app.patch('/open-apis/cardkit/v1/cards/:card_id/settings', (c) => {
     const cardId = c.req.param('card_id');
-    return runCall(ctx, c, { route: FEISHU_ROUTES.cardSettings, auth: true, key: cardId }, ({ body, appId }) => {
-      const checkedOp = checkOperation(ctx, cardId, appId, body ?? {});
+    return runCall(ctx, c, { route: FEISHU_ROUTES.cardSettings, auth: true, key: cardId, windows: () => [[ctx.cardLimiter, cardId]] }, ({ body, appId, limited }) => {
+      const checkedOp = checkOperation(ctx, cardId, appId, body ?? {}, limited);
       if ('error' in checkedOp) return reject(checkedOp.error, cardId);
       const raw = body?.settings;
       if (typeof raw !== 'string' || raw.length < 1 || raw.length > 100_000) return reject(CardKitErrors.invalidParam('settings must be a string of 1–100000 characters'), cardId);
@@ -133,8 +133,8 @@ export function mountCardKitRoutes(app: Hono, ctx: FeishuContext): void {
   app.put('/open-apis/cardkit/v1/cards/:card_id/elements/:element_id/content', (c) => {
     const cardId = c.req.param('card_id');
     const elementId = c.req.param('element_id');
-    return runCall(ctx, c, { route: FEISHU_ROUTES.elementContent, auth: true, key: cardId }, ({ body, appId }) => {
-      const checkedOp = checkOperation(ctx, cardId, appId, body ?? {});
+    return runCall(ctx, c, { route: FEISHU_ROUTES.elementContent, auth: true, key: cardId, windows: () => [[ctx.cardLimiter, cardId]] }, ({ body, appId, limited }) => {
+      const checkedOp = checkOperation(ctx, cardId, appId, body ?? {}, limited);
       if ('error' in checkedOp) return reject(checkedOp.error, cardId);
       const { entity, sequence } = checkedOp;
       const content = body?.content;

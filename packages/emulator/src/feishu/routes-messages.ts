@@ -1,9 +1,10 @@
 import type { Hono } from 'hono';
+import type { SlidingWindowLimiter } from '../common/rate-limiter.js';
 import { FEISHU_ROUTES, FeishuErrors, type FeishuError } from './codes.js';
 import { checkContent, MSG_TYPES } from './content-rules.js';
 import type { FeishuContext } from './context.js';
 import { newChatId, newMessageId, newThreadId, type StoredMessage } from './messages.js';
-import { runCall, type FeishuOutcome } from './pipeline.js';
+import { runCall, type FeishuOutcome, type FeishuRequest } from './pipeline.js';
 import { resolveCardReference } from './routes-cardkit.js';
 import { unknownImageKey } from './routes-resources.js';
 
@@ -37,10 +38,11 @@ function messageData(m: StoredMessage, tenantKey: string): Record<string, unknow
   };
 }
 
-/** The part of send and reply that is the same: body fields, uuid de-dup, per-chat limit, content. */
+/** The part of send and reply that is the same: body fields, uuid de-dup, per-chat limit (`limited`: counted on arrival), content. */
 function sendMessage(
   ctx: FeishuContext,
   appId: string,
+  limited: FeishuError | undefined,
   body: Record<string, unknown>,
   where: { chatId: () => string; receiveIdType?: string; receiveId?: string; rootId?: string; parentId?: string; threadId?: string },
   fault?: string,
@@ -62,8 +64,7 @@ function sendMessage(
   const badImage = checked.value.card ? unknownImageKey(ctx, checked.value.card, appId) : undefined;
   if (badImage) return reject(badImage, fault, checked.value.card);
   const chatId = where.chatId();
-  const limited = ctx.chatLimiter.tryAcquire(chatId);
-  if (!limited.allowed) return reject(FeishuErrors.frequencyLimit(), fault, checked.value.card);
+  if (limited) return reject(limited, fault, checked.value.card);
   const message = ctx.messages.add({
     messageId: newMessageId(),
     chatId,
@@ -97,6 +98,20 @@ function goneError(m: StoredMessage): FeishuError | undefined {
 }
 
 /** Send (`POST /messages`), reply (`POST /messages/:id/reply`) and patch (`PATCH /messages/:id`). */
+/**
+ * The chat a send is counted in when it arrives: the `chat_id`, or the chat already opened with that user.
+ * A first message to a user is not counted (its chat opens with it, in a window of its own).
+ */
+const createWindows =
+  (ctx: FeishuContext) =>
+  ({ body, query }: FeishuRequest): ReadonlyArray<readonly [SlidingWindowLimiter, string]> => {
+    const type = query.receive_id_type;
+    const receiveId = body?.receive_id;
+    if (typeof receiveId !== 'string' || receiveId === '') return [];
+    const chatId = type === 'chat_id' ? receiveId : ctx.p2pChats.get(`${type}:${receiveId}`);
+    return chatId ? [[ctx.chatLimiter, chatId]] : [];
+  };
+
 export function mountMessageRoutes(app: Hono, ctx: FeishuContext): void {
   // The chat's history, newest first with `sort_type=ByCreateTimeDesc` (else oldest first), at most
   // `page_size` (1–50, default 20) items of `container_id_type=chat`; no paging token is answered.
@@ -120,7 +135,7 @@ export function mountMessageRoutes(app: Hono, ctx: FeishuContext): void {
   );
 
   app.post('/open-apis/im/v1/messages', (c) =>
-    runCall(ctx, c, { route: FEISHU_ROUTES.create, auth: true }, ({ body, query, appId }) => {
+    runCall(ctx, c, { route: FEISHU_ROUTES.create, auth: true, windows: createWindows(ctx) }, ({ body, query, appId, limited }) => {
       const type = query.receive_id_type;
       const shape = type === undefined ? undefined : RECEIVE_ID_SHAPES[type];
       if (!shape) return reject(FeishuErrors.invalidParam(`receive_id_type ${JSON.stringify(type ?? null)}`));
@@ -135,13 +150,17 @@ export function mountMessageRoutes(app: Hono, ctx: FeishuContext): void {
         ctx.p2pChats.set(`${type}:${receiveId}`, created);
         return created;
       };
-      return sendMessage(ctx, appId, body ?? {}, { chatId, receiveIdType: type, receiveId });
+      return sendMessage(ctx, appId, limited, body ?? {}, { chatId, receiveIdType: type, receiveId });
     }),
   );
 
   app.post('/open-apis/im/v1/messages/:message_id/reply', (c) => {
     const parentId = c.req.param('message_id');
-    return runCall(ctx, c, { route: FEISHU_ROUTES.reply, auth: true, key: parentId }, ({ body, appId }) => {
+    const parentChat = (): ReadonlyArray<readonly [SlidingWindowLimiter, string]> => {
+      const parent = ctx.messages.get(parentId);
+      return parent ? [[ctx.chatLimiter, parent.chatId]] : [];
+    };
+    return runCall(ctx, c, { route: FEISHU_ROUTES.reply, auth: true, key: parentId, windows: parentChat }, ({ body, appId, limited }) => {
       const parent = ctx.messages.get(parentId);
       if (!parent) return reject(FeishuErrors.invalidParam(`message_id ${parentId} not found`), parentId);
       const gone = goneError(parent);
@@ -157,6 +176,7 @@ export function mountMessageRoutes(app: Hono, ctx: FeishuContext): void {
       return sendMessage(
         ctx,
         appId,
+        limited,
         body ?? {},
         { chatId: () => parent.chatId, rootId: parent.rootId ?? parent.messageId, parentId, threadId },
         parentId,
@@ -166,7 +186,7 @@ export function mountMessageRoutes(app: Hono, ctx: FeishuContext): void {
 
   app.patch('/open-apis/im/v1/messages/:message_id', (c) => {
     const messageId = c.req.param('message_id');
-    return runCall(ctx, c, { route: FEISHU_ROUTES.patch, auth: true, key: messageId }, ({ body, appId }) => {
+    return runCall(ctx, c, { route: FEISHU_ROUTES.patch, auth: true, key: messageId, windows: () => [[ctx.messageLimiter, messageId]] }, ({ body, appId, limited }) => {
       const content = body?.content;
       if (typeof content !== 'string' || content === '') return reject(FeishuErrors.invalidParam('content must be a non-empty JSON string'), messageId);
       const message = ctx.messages.get(messageId);
@@ -176,7 +196,7 @@ export function mountMessageRoutes(app: Hono, ctx: FeishuContext): void {
       const gone = goneError(message);
       if (gone) return reject(gone, messageId);
       if (ctx.clock() - message.createdAt >= ctx.limits.editWindowMs) return reject(FeishuErrors.tooOld(), messageId);
-      if (!ctx.messageLimiter.tryAcquire(messageId).allowed) return reject(FeishuErrors.frequencyLimit(), messageId);
+      if (limited) return reject(limited, messageId);
       const checked = checkContent('interactive', content, ctx.limits);
       if ('error' in checked) return reject(checked.error, messageId);
       const badImage = unknownImageKey(ctx, checked.value.card, appId);

@@ -5,7 +5,7 @@ import { delay } from '../common/delay.js';
 import { FaultInjector } from '../common/faults.js';
 import { CallHistory, type CallFilter, type CallRecord, type RouteCounts } from '../common/history.js';
 import { InFlightTracker } from '../common/in-flight.js';
-import { SlidingWindowLimiter } from '../common/rate-limiter.js';
+import { countOnArrival, SlidingWindowLimiter } from '../common/rate-limiter.js';
 import { listen } from '../common/server.js';
 import { SLACK_ROUTES, SLACK_ROUTE_NAMES, SLACK_ROUTE_SCOPES, SlackErrors, type SlackError, type SlackRoute } from './codes.js';
 import { DEFAULT_SLACK_LIMITS, type SlackLimits } from './limits.js';
@@ -135,9 +135,23 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
     if (changes.size > 0) changes.emit({ platform: 'slack', kind, at: clock(), message: snapshot(store.require(ts)) });
   };
 
-  const run = async (c: Context, route: SlackRoute, handler: (args: Record<string, unknown>, token: string) => Outcome, keyOf?: (args: Record<string, unknown>) => string | undefined) => {
+  /**
+   * A call is counted in its rate-limit windows when it arrives, before any injected latency, as Slack
+   * counts incoming requests (https://docs.slack.dev/apis/web-api/rate-limits): a slow answer must not move
+   * it into a later window. It is uncounted when it is then refused for another reason.
+   */
+  const windowsOf = (route: SlackRoute, args: Record<string, unknown>, token: string): ReadonlyArray<readonly [SlidingWindowLimiter, string]> => {
+    if (route === SLACK_ROUTES.postMessage) return typeof args.channel === 'string' ? [[postLimiter, args.channel]] : [];
+    if (route === SLACK_ROUTES.update) return [[updateLimiter, token]];
+    return streams.windowsOf(route, token);
+  };
+
+  const run = async (c: Context, route: SlackRoute, handler: (args: Record<string, unknown>, token: string, limited: SlackError | undefined) => Outcome, keyOf?: (args: Record<string, unknown>) => string | undefined) => {
     const receivedAt = clock();
     const args = await readArgs(c);
+    const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? (typeof args.token === 'string' ? args.token : undefined);
+    const arrival = countOnArrival(bearer && tokens.has(bearer) ? windowsOf(route, args, bearer) : []);
+    let accepted = false;
     const key = keyOf?.(args);
     const leave = key ? inFlight.enter(key) : () => {};
     try {
@@ -155,7 +169,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
           headers: { 'content-type': 'application/json; charset=utf-8', ...decision.response.headers },
         });
       }
-      const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? (typeof args.token === 'string' ? args.token : undefined);
+      const limited = arrival.refused && SlackErrors.ratelimited(Math.ceil(arrival.refused.retryAfterMs / 1000));
       const needed = SLACK_ROUTE_SCOPES[route];
       const outcome: Outcome = !bearer
         ? fail(SlackErrors.notAuthed(), key)
@@ -163,8 +177,9 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
           ? fail(SlackErrors.invalidAuth(), key)
           : needed && missingScopes.has(needed)
             ? fail(SlackErrors.missingScope(needed, ['channels:read']), key)
-            : handler(args, bearer);
+            : handler(args, bearer, limited);
       if (outcome.ok) {
+        accepted = true;
         history.record({ route, key: outcome.key ?? key, outcome: 'accepted', status: 200, code: 0, msg: 'ok', request, card: outcome.card, receivedAt });
         if (outcome.change && outcome.key) notify(outcome.change, outcome.key);
         return c.json({ ok: true, ...outcome.fields });
@@ -175,6 +190,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
         headers: { 'content-type': 'application/json; charset=utf-8', ...outcome.error.headers },
       });
     } finally {
+      if (!accepted) arrival.release();
       leave();
     }
   };
@@ -209,7 +225,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
     run(c, SLACK_ROUTES.authTest, () => ({ ok: true, fields: { url: 'https://progresscard.slack.com/', team: 'progresscard', team_id: DEFAULT_SLACK_WORKSPACE.teamId, user_id: 'U0BOT', bot_id: 'B0BOT' } })),
   );
   app.post(`/api/${SLACK_ROUTES.postMessage}`, (c) =>
-    run(c, SLACK_ROUTES.postMessage, (args, token) => {
+    run(c, SLACK_ROUTES.postMessage, (args, token, limited) => {
       const channelProblem = channelError(args.channel);
       if (channelProblem) return fail(channelProblem);
       const channel = args.channel as string;
@@ -217,8 +233,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       if (threadTs && store.get(threadTs)?.channel !== channel) return fail(SlackErrors.threadNotFound());
       const content = messageContent(args, limits);
       if (content.error) return fail(content.error);
-      const limited = postLimiter.tryAcquire(channel);
-      if (!limited.allowed) return fail(SlackErrors.ratelimited(Math.ceil(limited.retryAfterMs / 1000)));
+      if (limited) return fail(limited);
       const now = clock();
       const broadcast = threadTs !== undefined && (args.reply_broadcast === true || args.reply_broadcast === 'true');
       const metadata = parseMetadata(args.metadata);
@@ -231,7 +246,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
     run(
       c,
       SLACK_ROUTES.update,
-      (args, token) => {
+      (args, token, limited) => {
         const found = ownMessage(args, token, SlackErrors.cantUpdateMessage);
         if (!found.ok) return found;
         const { ts, message } = found;
@@ -239,8 +254,7 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
         if (streams.isStreaming(message)) return fail(SlackErrors.streamingStateConflict(), ts);
         const content = messageContent(args, limits);
         if (content.error) return fail(content.error, ts);
-        const limited = updateLimiter.tryAcquire(token);
-        if (!limited.allowed) return fail(SlackErrors.ratelimited(Math.ceil(limited.retryAfterMs / 1000)), ts);
+        if (limited) return fail(limited, ts);
         message.text = content.text;
         if (content.blocks) message.blocks = content.blocks;
         message.updatedAt = clock();
@@ -267,9 +281,9 @@ export function createSlackEmulator(options: SlackEmulatorOptions = {}): SlackEm
       tsOf,
     ),
   );
-  app.post(`/api/${SLACK_ROUTES.startStream}`, (c) => run(c, SLACK_ROUTES.startStream, (args, token) => streams.start(args, token)));
-  app.post(`/api/${SLACK_ROUTES.appendStream}`, (c) => run(c, SLACK_ROUTES.appendStream, (args, token) => streams.append(args, token), tsOf));
-  app.post(`/api/${SLACK_ROUTES.stopStream}`, (c) => run(c, SLACK_ROUTES.stopStream, (args, token) => streams.stop(args, token), tsOf));
+  app.post(`/api/${SLACK_ROUTES.startStream}`, (c) => run(c, SLACK_ROUTES.startStream, (args, token, limited) => streams.start(args, token, limited)));
+  app.post(`/api/${SLACK_ROUTES.appendStream}`, (c) => run(c, SLACK_ROUTES.appendStream, (args, token, limited) => streams.append(args, token, limited), tsOf));
+  app.post(`/api/${SLACK_ROUTES.stopStream}`, (c) => run(c, SLACK_ROUTES.stopStream, (args, token, limited) => streams.stop(args, token, limited), tsOf));
   app.post(`/api/${SLACK_ROUTES.setStatus}`, (c) => run(c, SLACK_ROUTES.setStatus, (args) => streams.setStatus(args)));
   // conversations.history and conversations.replies (paging: `oldest`, `inclusive`, `limit`), see listing.ts
   app.post(`/api/${SLACK_ROUTES.history}`, (c) =>

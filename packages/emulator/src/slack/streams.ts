@@ -1,7 +1,7 @@
 import type { Clock } from '../common/clock.js';
 import { SlidingWindowLimiter } from '../common/rate-limiter.js';
 import { blockProblem } from './blocks.js';
-import { SlackErrors, type SlackError } from './codes.js';
+import { SLACK_ROUTES, SlackErrors, type SlackError } from './codes.js';
 import type { SlackLimits } from './limits.js';
 import type { SlackMessageStore, SlackStream, StoredSlackMessage } from './messages.js';
 import { parseJsonArray } from './request.js';
@@ -72,7 +72,16 @@ export class SlackStreams {
     return this.clock() - stream.startedAt <= this.limits.streamLifetimeMs;
   }
 
-  start(args: Record<string, unknown>, token: string): SlackOutcome {
+  /** The windows a call of `route` by `token` is counted in when it arrives (none for routes that are not a stream's). */
+  windowsOf(route: string, token: string): ReadonlyArray<readonly [SlidingWindowLimiter, string]> {
+    if (route === SLACK_ROUTES.startStream) return [[this.startStop, `${token}:start`]];
+    if (route === SLACK_ROUTES.appendStream) return [[this.appends, token]];
+    if (route === SLACK_ROUTES.stopStream) return [[this.startStop, `${token}:stop`]];
+    return [];
+  }
+
+  /** `limited`: the rate-limit answer when the call arrived in a full window ({@link windowsOf}). */
+  start(args: Record<string, unknown>, token: string, limited?: SlackError): SlackOutcome {
     const channelProblem = this.channelError(args.channel);
     if (channelProblem) return fail(channelProblem);
     const channel = args.channel as string;
@@ -87,8 +96,7 @@ export class SlackStreams {
     }
     const content = this.content(args);
     if ('error' in content) return fail(content.error);
-    const limited = this.startStop.tryAcquire(`${token}:start`);
-    if (!limited.allowed) return fail(SlackErrors.ratelimited(Math.ceil(limited.retryAfterMs / 1000)));
+    if (limited) return fail(limited);
     const now = this.clock();
     const stream: SlackStream = {
       state: 'streaming',
@@ -104,19 +112,18 @@ export class SlackStreams {
     return { ok: true, key: message.ts, change: 'posted', fields: { channel, ts: message.ts } };
   }
 
-  append(args: Record<string, unknown>, token: string): SlackOutcome {
+  append(args: Record<string, unknown>, token: string, limited?: SlackError): SlackOutcome {
     const found = this.streamOf(args, token);
     if ('error' in found) return fail(found.error, found.key);
     const content = this.content(args);
     if ('error' in content) return fail(content.error, found.message.ts);
     if (content.chunks.length === 0) return fail(SlackErrors.noText(), found.message.ts);
-    const limited = this.appends.tryAcquire(token);
-    if (!limited.allowed) return fail(SlackErrors.ratelimited(Math.ceil(limited.retryAfterMs / 1000)), found.message.ts);
+    if (limited) return fail(limited, found.message.ts);
     this.apply(found.message, content.chunks);
     return { ok: true, key: found.message.ts, change: 'updated', fields: { channel: found.message.channel, ts: found.message.ts } };
   }
 
-  stop(args: Record<string, unknown>, token: string): SlackOutcome {
+  stop(args: Record<string, unknown>, token: string, limited?: SlackError): SlackOutcome {
     const found = this.streamOf(args, token);
     if ('error' in found) return fail(found.error, found.key);
     const { message } = found;
@@ -127,8 +134,7 @@ export class SlackStreams {
     // stopStream's `blocks` have "their own 50-block limit" (chat.stopStream arguments).
     if (blocks && blocks.length > this.limits.maxBlocks) return fail(SlackErrors.msgBlocksTooMany(), message.ts);
     if (blocks && blockProblem(blocks, this.limits)) return fail(SlackErrors.invalidBlocks(), message.ts);
-    const limited = this.startStop.tryAcquire(`${token}:stop`);
-    if (!limited.allowed) return fail(SlackErrors.ratelimited(Math.ceil(limited.retryAfterMs / 1000)), message.ts);
+    if (limited) return fail(limited, message.ts);
     this.apply(message, content.chunks);
     message.stream!.state = 'stopped';
     if (blocks) {

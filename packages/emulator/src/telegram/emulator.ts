@@ -5,7 +5,7 @@ import { delay } from '../common/delay.js';
 import { FaultInjector } from '../common/faults.js';
 import { CallHistory, type CallFilter, type CallRecord, type RouteCounts } from '../common/history.js';
 import { InFlightTracker } from '../common/in-flight.js';
-import { SlidingWindowLimiter } from '../common/rate-limiter.js';
+import { countOnArrival, SlidingWindowLimiter, type ArrivalCount } from '../common/rate-limiter.js';
 import { listen } from '../common/server.js';
 import { TelegramCallbacks, type TelegramClick, type TelegramClickResult, type TelegramWebhookConfig } from './callbacks.js';
 import { TelegramControlError, TelegramStore, type StoredTelegramDraft, type StoredTelegramMessage, type TelegramChat, type TelegramMessageState } from './chats.js';
@@ -132,22 +132,30 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
 
   const content = (args: Args, allowEmpty: boolean) => messageContent(args, allowEmpty, limits);
 
-  /** Flood control: per chat, per group, per bot. Drafts have their own per-chat window. */
-  const flood = (chat: TelegramChat, token: string, draft: boolean): TelegramError | undefined => {
-    for (const [limiter, key] of [
+  /**
+   * Flood control: per chat, per group, per bot; drafts have their own per-chat window. A call is counted
+   * when it arrives, before any injected latency (the Bot API counts incoming requests; a slow answer must
+   * not move a call into a later window), and uncounted when it is then refused for another reason.
+   */
+  const FLOODED: Partial<Record<TelegramRoute, 'message' | 'draft'>> = { sendMessage: 'message', editMessageText: 'message', sendDocument: 'message', sendMessageDraft: 'draft' };
+  const floodOnArrival = (route: TelegramRoute, args: Args, token: string): ArrivalCount => {
+    const kind = FLOODED[route];
+    const chat = kind && tokens.has(token) ? chatOf(args).chat : undefined;
+    if (!kind || !chat) return countOnArrival([]);
+    const draft = kind === 'draft';
+    return countOnArrival([
       [perBot, token],
       [draft ? perDraftChat : perChat, String(chat.id)],
       ...(chat.type === 'private' || draft ? [] : [[perGroup, String(chat.id)] as const]),
-    ] as const) {
-      const decision = limiter.tryAcquire(key);
-      if (!decision.allowed) return TelegramErrors.tooManyRequests(decision.retryAfterMs / 1000);
-    }
-    return undefined;
+    ]);
   };
 
-  const run = async (c: Context, route: TelegramRoute, handler: (args: Args, token: string) => Outcome, keyOf?: (args: Args) => string | undefined) => {
+  const run = async (c: Context, route: TelegramRoute, handler: (args: Args, token: string, flood: TelegramError | undefined) => Outcome, keyOf?: (args: Args) => string | undefined) => {
     const receivedAt = clock();
     const args = await readArgs(c);
+    const token = (c.req.param('bot') ?? '').replace(/^bot/, '');
+    const arrival = floodOnArrival(route, args, token);
+    let accepted = false;
     const key = keyOf?.(args);
     const leave = key ? inFlight.enter(key) : () => {};
     try {
@@ -161,15 +169,17 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
           headers: { 'content-type': 'application/json', ...decision.response.headers },
         });
       }
-      const token = (c.req.param('bot') ?? '').replace(/^bot/, '');
-      const outcome = tokens.has(token) ? handler(args, token) : fail(TelegramErrors.unauthorized(), key);
+      const flood = arrival.refused && TelegramErrors.tooManyRequests(arrival.refused.retryAfterMs / 1000);
+      const outcome = tokens.has(token) ? handler(args, token, flood) : fail(TelegramErrors.unauthorized(), key);
       if (outcome.ok) {
+        accepted = true;
         history.record({ route, key: outcome.key ?? key, outcome: 'accepted', status: 200, code: 0, msg: 'ok', request: args, card: outcome.card, receivedAt });
         return c.json({ ok: true, result: outcome.result });
       }
       history.record({ route, key: outcome.key ?? key, outcome: 'rejected', status: outcome.error.error_code, code: outcome.error.error_code, msg: outcome.error.description, request: args, receivedAt });
       return new Response(JSON.stringify({ ok: false, ...outcome.error }), { status: outcome.error.error_code, headers: { 'content-type': 'application/json' } });
     } finally {
+      if (!accepted) arrival.release();
       leave();
     }
   };
@@ -185,18 +195,17 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
     ...(m.replyMarkup ? { reply_markup: m.replyMarkup } : {}),
   });
 
-  const handlers: Record<TelegramRoute, [(args: Args, token: string) => Outcome, ((args: Args) => string | undefined)?]> = {
+  const handlers: Record<TelegramRoute, [(args: Args, token: string, flood: TelegramError | undefined) => Outcome, ((args: Args) => string | undefined)?]> = {
     getMe: [() => ({ ok: true, result: { id: DEFAULT_TELEGRAM_BOT.botId, is_bot: true, first_name: 'progresscard', username: 'progresscard_bot' } })],
     sendMessage: [
-      (args, token) => {
+      (args, _token, flood) => {
         const target = chatOf(args);
         if (target.error) return fail(target.error);
         const chat = target.chat!;
         const body = content(args, false);
         if (body.error) return fail(body.error);
         const replyTo = toInt((args.reply_parameters as { message_id?: unknown } | undefined)?.message_id);
-        const floodError = flood(chat, token, false);
-        if (floodError) return fail(floodError);
+        if (flood) return fail(flood);
         const now = clock();
         const message = store.add({ chatId: chat.id, messageId: store.newId(chat.id), threadId: target.threadId, replyTo, source: body.source, parseMode: typeof args.parse_mode === 'string' ? args.parse_mode : undefined, text: body.text, replyMarkup: body.markup, state: 'live', createdAt: now, updatedAt: now, edits: 0 });
         // "sending any message makes the draft disappear" (https://core.telegram.org/bots/api#sendmessagedraft)
@@ -206,7 +215,7 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
       },
     ],
     editMessageText: [
-      (args, token) => {
+      (args, _token, flood) => {
         const target = chatOf(args);
         const key = `${String(args.chat_id)}:${String(args.message_id)}`;
         if (target.error) return fail(target.error, key);
@@ -217,8 +226,7 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
         const body = content(args, false);
         if (body.error) return fail(body.error, key);
         if (body.source === message.source && JSON.stringify(body.markup ?? null) === JSON.stringify(message.replyMarkup ?? null)) return fail(TelegramErrors.notModified(), key);
-        const floodError = flood(chat, token, false);
-        if (floodError) return fail(floodError, key);
+        if (flood) return fail(flood, key);
         message.source = body.source;
         message.text = body.text;
         message.replyMarkup = body.markup;
@@ -230,7 +238,7 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
       (args) => `${String(args.chat_id)}:${String(args.message_id)}`,
     ],
     sendMessageDraft: [
-      (args, token) => {
+      (args, _token, flood) => {
         const target = chatOf(args);
         if (target.error) return fail(target.error);
         const chat = target.chat!;
@@ -239,8 +247,7 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
         if (!draftId) return fail(TelegramErrors.draftIdInvalid());
         const body = content(args, true);
         if (body.error) return fail(body.error);
-        const floodError = flood(chat, token, true);
-        if (floodError) return fail(floodError);
+        if (flood) return fail(flood);
         const now = clock();
         const dkey = TelegramStore.key(chat.id, draftId);
         const known = store.drafts.get(dkey);
@@ -253,7 +260,7 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
     ],
     // A document uploaded as multipart (https://core.telegram.org/bots/api#senddocument): 50 MB at most; a caption of up to 1024 characters.
     sendDocument: [
-      (args, token) => {
+      (args, _token, flood) => {
         const target = chatOf(args);
         if (target.error) return fail(target.error);
         const chat = target.chat!;
@@ -262,8 +269,7 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
         if (file.bytes.length > limits.maxDocumentBytes) return fail(TelegramErrors.entityTooLarge());
         const caption = typeof args.caption === 'string' ? args.caption : '';
         if (caption.length > 1024) return fail(TelegramErrors.messageTooLong());
-        const floodError = flood(chat, token, false);
-        if (floodError) return fail(floodError);
+        if (flood) return fail(flood);
         const replyTo = toInt((args.reply_parameters as { message_id?: unknown } | undefined)?.message_id);
         const now = clock();
         const messageId = store.newId(chat.id);

@@ -37,7 +37,7 @@ export interface SlotRequest {
  *   wait for it; bursting ranks (`final`, `first-card`) may run ahead of it at the rate of the
  *   key's fastest window while every window has room, and each call they make pushes the schedule
  *   back one spacing (the paced ranks pay it back). A rank leaves the last slots of each shared
- *   window (see `rankLimit`) to the ranks above it. Arrivals of a key stay in reservation order.
+ *   window (see `rankLimit`; first cards a fifth of a long window) to the ranks above it. Arrivals of a key stay in reservation order.
  * - The paced schedule is anchored to the slots it booked, not to when calls actually left: a call
  *   arriving up to {@link LATE_SLOT_SHARE} of a spacing after its slot (a timer that fired late)
  *   moves the next slot to `booked slot + spacing`, not `actual arrival + spacing`; a call later
@@ -94,7 +94,7 @@ function sameWindows(a: readonly BudgetWindow[], b: readonly BudgetWindow[]): bo
 
 /** The paced budget of one key: its windows (widened) and the arrival times it counted, oldest first. */
 class KeyPacer {
-  private windows: readonly { readonly limit: number; readonly spanMs: number }[] = [];
+  private windows: readonly { readonly limit: number; readonly spanMs: number; readonly intervalMs: number }[] = [];
   private spacingMs = 0;
   /** How late (ms) a call may arrive after its booked slot and still keep the schedule: {@link LATE_SLOT_SHARE} of the spacing. */
   private lateAllowanceMs = 0;
@@ -125,7 +125,7 @@ class KeyPacer {
     if (windows === this.given || sameWindows(windows, this.given)) return;
     checkBudgetWindows(this.key, windows);
     this.given = windows;
-    this.windows = windows.map((window) => ({ limit: window.limit, spanMs: window.intervalMs + budgetSafetyMarginMs(window.intervalMs) }));
+    this.windows = windows.map((window) => ({ limit: window.limit, spanMs: window.intervalMs + budgetSafetyMarginMs(window.intervalMs), intervalMs: window.intervalMs }));
     this.spacingMs = pacingIntervalMs(windows);
     this.lateAllowanceMs = this.spacingMs * LATE_SLOT_SHARE;
     this.horizonMs = Math.max(...this.windows.map((window) => window.spanMs));
@@ -154,7 +154,7 @@ class KeyPacer {
       for (const window of this.windows) at = Math.max(at, booked + (window.spanMs + latencyMarginMs) / window.limit);
     }
     for (const window of this.windows) {
-      const limit = rankLimit(window.limit, rank);
+      const limit = rankLimit(window.limit, rank, window.intervalMs);
       if (count >= limit) at = Math.max(at, arrivals[arrivals.length - limit]! + window.spanMs + latencyMarginMs);
     }
     return at;

@@ -25,7 +25,16 @@ export interface SlotRankPolicy {
   readonly keepFreeShare: number;
   /** Least slots of each such window left free for higher ranks. */
   readonly minKeepFree: number;
+  /**
+   * Share of each long window (of at least {@link LONG_WINDOW_MIN_MS}) left free for higher ranks
+   * instead, when larger than `keepFreeShare` (e.g. a burst of first cards leaves part of a minute's
+   * create limit to the finals of runs that end before their card could be sent).
+   */
+  readonly longWindowKeepFreeShare?: number;
 }
+
+/** Windows of at least this many ms are long: a burst can spend them for a long while (Feishu's 1 000 a minute). */
+const LONG_WINDOW_MIN_MS = 60_000;
 
 /**
  * The ladder of ranks as data. A final never waits for a lower rank's call in any process: it may
@@ -34,10 +43,19 @@ export interface SlotRankPolicy {
  * 2 slots, so that when processes keep a route saturated its window still has slots the higher ranks
  * alone may take. The cost: a route saturated by updates alone carries 98–99 % of a large window's
  * limit (Feishu's 1 000/min), 18 of a small one's 20 (DingTalk's 20/s).
+ *
+ * First cards leave a fifth of each long window (a minute or more) to finals: when more runs start
+ * together than a minute's limit allows (Feishu: 1 000 creates a minute per app), a burst of first
+ * cards would spend the whole minute, and a run that ends before its card was sent needs a create for
+ * its final — it waited for the window to slide (bench, Feishu N = 1 120 on one app: final p99 22 s;
+ * with the fifth left, 0.19 s, first card p99 54 → 59 s against a floor of 51 s). Up to 800 runs
+ * starting together still get their first cards at the short window's rate. Paced ranks keep their
+ * 1–2 % of long windows: on a key that sends and updates share with a long window (a Telegram
+ * group's 20 a minute: 2 slots for every rank), updates may take slots the first cards leave.
  */
 export const SLOT_RANK_POLICY: Readonly<Record<SlotRank, SlotRankPolicy>> = {
   final: { burst: true, keepFreeShare: 0, minKeepFree: 0 },
-  'first-card': { burst: true, keepFreeShare: 0.005, minKeepFree: 1 },
+  'first-card': { burst: true, keepFreeShare: 0.005, minKeepFree: 1, longWindowKeepFreeShare: 0.2 },
   structural: { burst: false, keepFreeShare: 0.01, minKeepFree: 2 },
   progress: { burst: false, keepFreeShare: 0.02, minKeepFree: 2 },
 };
@@ -51,11 +69,12 @@ export const DEFAULT_SLOT_RANK: SlotRank = 'structural';
  */
 const SHARED_WINDOW_MIN_LIMIT = 10;
 
-/** Calls of `rank` a window of `limit` calls may hold (at least 1). */
-export function rankLimit(limit: number, rank: SlotRank): number {
+/** Calls of `rank` a window of `limit` calls per `intervalMs` (default: not long) may hold (at least 1). */
+export function rankLimit(limit: number, rank: SlotRank, intervalMs = 0): number {
   if (limit < SHARED_WINDOW_MIN_LIMIT) return limit;
   const policy = SLOT_RANK_POLICY[rank];
-  const keepFree = Math.max(policy.minKeepFree, Math.floor(limit * policy.keepFreeShare));
+  const share = intervalMs >= LONG_WINDOW_MIN_MS ? Math.max(policy.keepFreeShare, policy.longWindowKeepFreeShare ?? 0) : policy.keepFreeShare;
+  const keepFree = Math.max(policy.minKeepFree, Math.floor(limit * share));
   return Math.max(1, limit - keepFree);
 }
 

@@ -12,7 +12,8 @@ const CANDIDATES_PER_ROUND = 3;
 interface Entry<T> {
   readonly item: T;
   readonly version: number;
-  readonly rank: number;
+  /** Where the card stands in its lane: `orderOf(item, rank)` (lower first). */
+  readonly order: number;
   readonly since: number;
   readonly readyAt: number;
   readonly seq: number;
@@ -26,7 +27,7 @@ const STORE_RETRY_MS = 1000;
 /**
  * Runs the flushes of many cards through the channel's budgets. Ready cards wait in one heap per
  * lane (the budget their next call draws from first, e.g. the API route: sends and updates have
- * separate budgets on most platforms) by rank (lower first) then request age; cards not ready yet
+ * separate budgets on most platforms) by order (`orderOf`, by default the rank; lower first) then request age; cards not ready yet
  * (minimum interval, backoff) wait in a heap by ready time; all O(log n) per change. A flush first
  * `prepare`s (renders; nothing to send takes no slot). When the call's budgets have a slot now, it
  * is reserved and the call leaves; otherwise the card goes back (up to {@link CANDIDATES_PER_ROUND}
@@ -44,7 +45,7 @@ export class FlushPump<T extends Flushable> {
   private readonly urgent = new Set<T>();
   private readonly versions = new WeakMap<T, number>();
   private readonly ready = new ReadyLanes<Entry<T>>(
-    (a, b) => a.rank < b.rank || (a.rank === b.rank && (a.since < b.since || (a.since === b.since && a.seq < b.seq))),
+    (a, b) => a.order < b.order || (a.order === b.order && (a.since < b.since || (a.since === b.since && a.seq < b.seq))),
     (entry) => this.isStale(entry),
   );
   /** Lanes learnt from a prepared call that went elsewhere than `laneOf` guessed, until the card's next call leaves. */
@@ -67,13 +68,16 @@ export class FlushPump<T extends Flushable> {
   /**
    * `prepare(item, rank)` returns the call to make, or undefined when there is nothing to send (it
    * must not throw, and has no effect when it returns a call); `clock` is wall time (timers run on it);
-   * `laneOf(item)` names the first budget key of the item's next call, cheaply (default: one lane).
+   * `laneOf(item)` names the first budget key of the item's next call, cheaply (default: one lane);
+   * `orderOf(item, rank)` places a ready card in its lane and among the lanes, lower first, then
+   * the oldest request (default: its rank; e.g. a card's first message ahead of other cards' updates).
    */
   constructor(
     private readonly gate: FlushGate,
     private readonly clock: Clock,
     private readonly prepare: (item: T, rank: number) => PreparedCall | undefined,
     private readonly laneOf: (item: T) => string = () => '',
+    private readonly orderOf: (item: T, rank: number) => number = (_item, rank) => rank,
   ) {}
 
   /** Queues a flush of `item` (see {@link FlushQueue.request}) and starts what the budgets allow. */
@@ -138,7 +142,7 @@ export class FlushPump<T extends Flushable> {
   }
 
   /**
-   * Removes and returns the ready card of `lane` to flush next: lowest rank, then oldest request.
+   * Removes and returns the ready card of `lane` to flush next: lowest order, then oldest request.
    * O(log n) per card that became ready or was re-requested since the last call.
    */
   private pickNext(lane: Lane<Entry<T>>, now: number): T | undefined {
@@ -180,7 +184,7 @@ export class FlushPump<T extends Flushable> {
     const version = (this.versions.get(item) ?? 0) + 1;
     this.versions.set(item, version);
     const lane = this.learntLanes.get(item) ?? this.laneOf(item);
-    const entry: Entry<T> = { item, version, rank, since: queue.pendingSince, readyAt: queue.readyAt(), seq: this.seq++, lane };
+    const entry: Entry<T> = { item, version, order: this.orderOf(item, rank), since: queue.pendingSince, readyAt: queue.readyAt(), seq: this.seq++, lane };
     if (entry.readyAt <= this.clock.now()) this.ready.push(lane, entry, fresh);
     else this.waiting.push(entry);
   }
