@@ -13,7 +13,8 @@
  * makes steps look longer than they are: each cell is the best of five runs (the steps are
  * deterministic; only the machine's noise varies), each step the smaller of its wall and CPU time,
  * and the load average is printed with the table.
- * `npm run bench:render -- <channel>` runs one channel; `--no-scaling` skips the first part.
+ * `npm run bench:render -- <channel>` runs one channel; `--no-scaling` skips the first part;
+ * `RUNS=<n>` sets the runs per cell and `INPUTS=<name>,<name>` picks columns (e.g. `INPUTS='nested list,brackets'`).
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -102,6 +103,17 @@ function manyToolCalls(): AgentEvent[] {
   events.push({ type: 'run.completed', answer: 'done' });
   return events;
 }
+/** 10 MB of "- item" lines, each indented one level deeper than the last, up to 2 000 levels, then again. */
+function nestedList(): string {
+  const lines: string[] = [];
+  let length = 0;
+  for (let depth = 0; length < TEN_MB; depth++) {
+    const line = `${'  '.repeat(depth % 2_000)}- item\n`;
+    lines.push(line);
+    length += line.length;
+  }
+  return lines.join('').slice(0, TEN_MB);
+}
 /** One column per kind of input: the events that feed it to a card. */
 const HUGE_INPUTS: Record<string, () => AgentEvent[]> = {
   plain: () => [{ type: 'run.completed', answer: huge('answer ') }],
@@ -121,6 +133,10 @@ const HUGE_INPUTS: Record<string, () => AgentEvent[]> = {
     { type: 'run.failed', error: huge('error ') },
   ],
   'many tools': manyToolCalls,
+  // Hostile markdown (issue 30 item 4): lists nested up to 2 000 levels, "`a" and "[" repeated (never closed).
+  'nested list': () => [{ type: 'run.completed', answer: nestedList() }],
+  backticks: () => [{ type: 'run.completed', answer: huge('`a') }],
+  brackets: () => [{ type: 'run.completed', answer: huge('[') }],
 };
 
 /**
@@ -159,8 +175,12 @@ function longestBlock(make: () => CardRenderer<unknown>, events: readonly AgentE
   return longest;
 }
 
-const RUNS = 5;
-const inputs = Object.entries(HUGE_INPUTS).map(([name, events]) => ({ name, events: events() }));
+const RUNS = Number(process.env.RUNS ?? 5);
+/** `INPUTS=backticks,brackets` runs only those columns. */
+const picked = (process.env.INPUTS ?? '').split(',').filter((name) => name !== '');
+const inputs = Object.entries(HUGE_INPUTS)
+  .filter(([name]) => picked.length === 0 || picked.includes(name))
+  .map(([name, events]) => ({ name, events: events() }));
 const width = Math.max(...inputs.map((input) => input.name.length), 10);
 console.log(`\nlongest event-loop block (ms) for 10 MB inputs: one event, view, render or continuation render; best of ${RUNS}. Bound: ${BOUND_MS} ms. Load average: ${loadavg()[0]!.toFixed(1)}`);
 console.log(['channel '.padEnd(9), ...inputs.map((input) => input.name.padStart(width))].join(' '));

@@ -15,6 +15,20 @@ describe('Telegram HTML', () => {
     expect(html).toContain('<b>bold</b>');
   });
 
+  it('unclosed [ and links without a closing ) stay visible text; a link between them still works (issue 30)', () => {
+    const brackets = '['.repeat(3_000);
+    const parsed = telegramVisibleText(markdownToTelegramHtml(`${brackets} see [docs](https://example.com/a) ${'[a](https://x.example/'.repeat(50)}`));
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.text.startsWith(brackets)).toBe(true);
+    expect(markdownToTelegramHtml('see [docs](https://example.com/a)')).toBe('see <a href="https://example.com/a">docs</a>');
+    expect(parsed.text).toContain(`see docs ${'[a](https://x.example/'.repeat(50)}`);
+    // A link destination holding a bracket (written unencoded) stays text rather than becoming a half-link.
+    const withBracket = markdownToTelegramHtml('[a](https://x.example/[b])');
+    expect(withBracket).not.toContain('<a ');
+    expect(telegramVisibleText(withBracket)).toEqual({ ok: true, text: '[a](https://x.example/[b])' });
+  });
+
   it('code fences become <pre>, and a fence cut by a split is closed and opened again', () => {
     const markdown = `intro\n\`\`\`ts\n${Array.from({ length: 40 }, (_, i) => `const a${i} = ${i} < 2;`).join('\n')}\n\`\`\`\ndone`;
     const { pieces } = splitMarkdown(markdown, 300, 20);

@@ -36,6 +36,16 @@ describe('escapeCardMarkdown: agent text cannot create card tags', () => {
   });
 });
 
+describe('escapeCardMarkdown: many code spans', () => {
+  it('keeps thousands of tiny code spans as written and still escapes the one with a tag (issue 30)', () => {
+    const spans = '`a`b'.repeat(20_000);
+    expect(escapeCardMarkdown(spans)).toBe(spans);
+    const out = escapeCardMarkdown(`${spans} \`<at id=all>\` <at id=all>`);
+    expect(out).not.toMatch(LIVE_TAG);
+    expect(out.startsWith(spans)).toBe(true);
+  });
+});
+
 describe('limitTables', () => {
   const table = (n: number) => `| h${n} | x |\n| --- | --- |\n| a | b |`;
   it('keeps the first N tables and turns later ones into code blocks with the same rows', () => {
@@ -66,6 +76,19 @@ describe('truncateMarkdown', () => {
   it('does not split a surrogate pair or an entity', () => {
     expect(truncateMarkdown('ab😀cd', 3).text).toBe('ab');
     expect(truncateMarkdown('x &#60;at', 5).text).toBe('x');
+  });
+
+  it('cuts a list nested 2 000 levels deep at a line end: every kept item keeps its indent and text, no indent dangles at the cut (issue 30)', () => {
+    const lines = Array.from({ length: 2_000 }, (_, depth) => `${'  '.repeat(depth)}- item ${depth}`);
+    const md = lines.join('\n');
+    const cut = truncateMarkdown(md, 100_000);
+    expect(cut.truncated).toBe(true);
+    const kept = cut.text.split('\n');
+    expect(kept).toEqual(lines.slice(0, kept.length));
+    expect(kept.length).toBeGreaterThan(250);
+    // Cut inside the next line's indent: the spaces are dropped (the line end stays).
+    const intoIndent = truncateMarkdown(`- a\n${' '.repeat(4_000)}- b`, 2_000);
+    expect(intoIndent.text).toBe('- a\n');
   });
 
   it('leaves short text alone', () => {

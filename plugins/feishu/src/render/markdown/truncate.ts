@@ -26,8 +26,19 @@ export function truncateMarkdown(markdown: string, maxChars: number): Truncated 
   // do not split an entity such as &#60;
   const entity = /&#?[0-9a-zA-Z]{0,8}$/.exec(markdown.slice(Math.max(0, cut - 10), cut));
   if (entity) cut -= entity[0].length;
-  let text = markdown.slice(0, cut).replace(/[ \t]+$/, '');
+  let text = withoutTrailing(markdown.slice(0, cut), ' \t');
   const reopen = openFenceAtEnd(text);
-  if (reopen !== undefined) text = `${text.replace(/\n*$/, '')}\n${fenceMarker(reopen)}`;
+  if (reopen !== undefined) text = `${withoutTrailing(text, '\n')}\n${fenceMarker(reopen)}`;
   return { text, consumed: cut, truncated: true, reopen };
+}
+
+/**
+ * `text` without the run of `chars` at its end. A loop from the end, not `/[ \t]+$/`: that regex
+ * retries from every character of every run of spaces in the text, quadratic in the run (a list
+ * nested 2 000 levels deep has 4 000-space indents).
+ */
+function withoutTrailing(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text[end - 1]!)) end -= 1;
+  return text.slice(0, end);
 }
