@@ -52,7 +52,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
     budgets: options.store?.budgets,
     cards: options.store?.cards,
     clicks: options.store?.clicks,
-    storedChannel: (channelId, target, registry) => pools.storedChannel(channelId, target, registry),
+    storedChannel: (channelId, target, registry, appIdentity) => pools.storedChannel(channelId, target, registry, appIdentity),
   });
 
   const registry = container.resolve(SERVICES.Registry);

@@ -45,6 +45,8 @@ export const feishu = defineChannel({
   defaults: (config) => (config.mode === 'cardkit' ? FEISHU_CARDKIT_DEFAULTS : FEISHU_DEFAULTS),
   budget: feishuBudgetKeys,
   credentials: 'the app id and secret (FEISHU_APP_ID, FEISHU_APP_SECRET)',
+  // The app_id is not a secret (it is in every event the platform sends): it names the app whose messages a resumed card may edit.
+  appIdentity: (config) => config.appId,
   configError: FeishuConfigError,
   create: ({ config, rendering, options }: ChannelContext<FeishuConfig, FeishuPluginOptions>) => {
     const renderer = createFeishuRenderer({ ...rendering, timeZone: config.timeZone, overflow: config.overflow, controls: config.callbacks ? 'buttons' : 'text' });

@@ -76,4 +76,10 @@ describe('feishu config', () => {
     expect(JSON.stringify(plugin)).not.toContain(SECRET);
     expect(inspect(plugin, { depth: 10 })).not.toContain(SECRET);
   });
+
+  it('names its app by the app id (stored with each card for app pools), never by the secret', () => {
+    const plugin = feishu({ ...base, appSecret: SECRET });
+    expect(plugin.appIdentity).toBe(base.appId);
+    expect(plugin.appIdentity).not.toContain(SECRET);
+  });
 });

@@ -112,6 +112,7 @@ export class ChannelDispatcher {
       logger,
       (record) => this.settlement.fence(record),
       (record) => this.leaseRegained(record),
+      plugin.appIdentity,
     );
     this.store = store;
     this.pump = new FlushPump(

@@ -20,7 +20,9 @@ export interface AppPool<Payload = unknown, Target = unknown> {
    * The apps as the composition registers them: each app's plugin with the id `<id>-app<n>` (n from
    * 1, in the order given), so each has its own dispatcher, stats and stored cards. A card stored
    * by one app is resumed on the app of the same id. Keep the order of the apps across deploys
-   * (add new ones at the end): the ids, not the credentials, name the apps in stored cards. A card
+   * (add new ones at the end): the ids name the apps in stored cards, unless the plugins name their
+   * app (`ChannelPlugin.appIdentity`, e.g. Feishu's app_id): then the app with the card's identity
+   * takes it wherever it is listed. A card
    * stored by the channel before it was a pool goes on through app 1 (list that app first); a card of
    * an app no longer in the pool goes on as a fresh message through its chat's app.
    */

@@ -345,6 +345,14 @@ export interface ChannelPlugin<Payload = unknown, Target = unknown> {
    * the channel. Default `the channel's credentials`.
    */
   readonly credentials?: string;
+  /**
+   * A stable, non-secret id of the app (bot) behind this plugin instance, the one whose messages
+   * only it may edit: e.g. the Feishu `app_id`, the Slack bot user id. Stored with each card, so
+   * that after a deploy changed an app pool (`appPool`: apps are named by position) a card is
+   * continued on its message only by the same app, and as a fresh message otherwise. Absent: the
+   * app is known by its channel id only.
+   */
+  readonly appIdentity?: string;
   readonly renderer: CardRenderer<Payload>;
   readonly transport: CardTransport<Payload, Target>;
   /**

@@ -95,6 +95,12 @@ export interface ChannelDefinition<Id extends string, Schema extends StandardSch
   readonly budget?: (config: StandardSchemaV1.InferOutput<Schema>) => BudgetKeysOf<Target>;
   /** What to check when the credentials are refused, e.g. `the bot token (TELEGRAM_BOT_TOKEN)` ({@link ChannelPlugin.credentials}). */
   readonly credentials?: string;
+  /**
+   * The configured app's stable, non-secret id (e.g. the Feishu `app_id`), so an app pool resumes a
+   * stored card on its message only through the app that sent it ({@link ChannelPlugin.appIdentity}).
+   * Never return a secret: it is stored with every card.
+   */
+  readonly appIdentity?: (config: StandardSchemaV1.InferOutput<Schema>) => string | undefined;
   /** Switch values this channel starts from instead of the kit's defaults (e.g. a known `monthlyQuota`). */
   readonly switchDefaults?: Partial<FeatureSwitches>;
   /** The error class config errors are thrown as (default {@link ChannelConfigError}). */
@@ -202,6 +208,7 @@ export function defineChannel<Id extends string, Schema extends StandardSchemaV1
       config: visible,
       ...(definition.credentials === undefined ? {} : { credentials: definition.credentials }),
       ...(definition.budget ? { budgetKeys: definition.budget(config) } : {}),
+      ...appIdentityOf(definition.appIdentity?.(config)),
       renderer: parts.renderer,
       transport: parts.transport,
       ...(parts.interaction ? { interaction: parts.interaction } : {}),
@@ -228,4 +235,9 @@ export function defineChannel<Id extends string, Schema extends StandardSchemaV1
     secrets,
     defaults: typeof definition.defaults === 'function' ? undefined : definition.defaults,
   }) as ChannelFactory<Id, Schema, Payload, Target, Options>;
+}
+
+/** The plugin's `appIdentity` field, when the definition names one. */
+function appIdentityOf(appIdentity: string | undefined): { appIdentity?: string } {
+  return appIdentity === undefined ? {} : { appIdentity };
 }

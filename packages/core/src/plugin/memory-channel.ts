@@ -96,6 +96,8 @@ class MemoryFailure extends Error {
 export interface MemoryChannelOptions {
   /** Channel id (default `memory`). */
   readonly id?: string;
+  /** The app it plays (`ChannelPlugin.appIdentity`), to test app pools across deploys; default none. */
+  readonly appIdentity?: string;
   /** Timing overrides, checked like every plugin's (see `parseTimingOverrides`). */
   readonly overrides?: Partial<ChannelSettings>;
   /** Time each call takes, in ms (default 0). */
@@ -261,6 +263,7 @@ export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel
 
   return {
     id,
+    ...(options.appIdentity !== undefined && { appIdentity: options.appIdentity }),
     configSchema: z.object({}),
     defaults: MEMORY_CHANNEL_DEFAULTS,
     overrides,

@@ -9,6 +9,8 @@ export interface StoredChannel {
   readonly channelId: string;
   /** False when that channel may not edit the card's stored message: the card goes on as a fresh message. */
   readonly keepsMessage: boolean;
+  /** The app identity (`ChannelPlugin.appIdentity`) that channel has now, when its plugin names one. */
+  readonly appIdentity?: string;
 }
 
 /**
@@ -67,9 +69,17 @@ export class AppPools {
    *   app of this process may edit the messages it sent (a platform lets only the sending app edit
    *   a message: Feishu, Slack, Telegram), so its cards go on as fresh messages through the app
    *   their chat has now (`keepsMessage: false`).
+   *
+   * When the card carries the identity of the app that sent it (`appIdentity`, see
+   * `ChannelPlugin.appIdentity`) and the apps here name theirs, the identity decides instead of
+   * the position: the app with that identity keeps the message wherever it is listed now; when
+   * none has it, the card goes on as a fresh message through its chat's app (an app at the old
+   * position is another app: the platform would refuse its edits).
    */
-  storedChannel(channelId: string, target: unknown, registry: ChannelRegistry): StoredChannel | undefined {
+  storedChannel(channelId: string, target: unknown, registry: ChannelRegistry, appIdentity?: string): StoredChannel | undefined {
     const registered = registry.channelIds;
+    const byIdentity = appIdentity === undefined ? undefined : this.byIdentity(channelId, target, registry, appIdentity);
+    if (byIdentity) return byIdentity;
     if (registered.includes(channelId)) return { channelId, keepsMessage: true };
     const pool = this.pools.get(channelId);
     if (pool) return { channelId: pool.apps[0]!.id, keepsMessage: true };
@@ -79,6 +89,25 @@ export class AppPools {
     if (this.pools.has(base)) return { channelId: this.appFor(base, target, registry), keepsMessage: false };
     if (registered.includes(base)) return { channelId: base, keepsMessage: position === '1' };
     return undefined;
+  }
+
+  /**
+   * Where a card `appIdentity` sent under `channelId` goes: the registered app of its channel with
+   * that identity (on its message), else its chat's app now (fresh message); undefined when the
+   * channel's apps name no identity (positions decide) or the channel is not here.
+   */
+  private byIdentity(channelId: string, target: unknown, registry: ChannelRegistry, appIdentity: string): StoredChannel | undefined {
+    const base = /^(.+)-app[1-9]\d*$/.exec(channelId)?.[1] ?? channelId;
+    const registered = new Set(registry.channelIds);
+    const candidates = [...this.appIds(base), ...this.appIds(channelId)].filter((id) => registered.has(id));
+    const named = this.plugins.filter((plugin) => candidates.includes(plugin.id) && plugin.appIdentity !== undefined);
+    if (named.length === 0) return undefined;
+    const same = named.find((plugin) => plugin.appIdentity === appIdentity);
+    if (same) return { channelId: same.id, keepsMessage: true, appIdentity };
+    const now = this.pools.has(base) ? this.appFor(base, target, registry) : registered.has(base) ? base : undefined;
+    if (now === undefined) return undefined;
+    const nowIdentity = this.plugins.find((plugin) => plugin.id === now)?.appIdentity;
+    return { channelId: now, keepsMessage: false, ...(nowIdentity !== undefined && { appIdentity: nowIdentity }) };
   }
 
   /** The registered channels behind `channelId`: a pool's apps, else the id itself. */

@@ -64,7 +64,7 @@ export interface ProviderOptions {
   readonly cards?: CardStore;
   readonly clicks?: ClickRelay;
   /** Where a card stored under a channel id goes now (the app pools' `AppPools.storedChannel`); default: its own channel, when registered. */
-  readonly storedChannel?: (channelId: string, target: unknown, registry: ChannelRegistry) => StoredChannel | undefined;
+  readonly storedChannel?: (channelId: string, target: unknown, registry: ChannelRegistry, appIdentity?: string) => StoredChannel | undefined;
 }
 
 /** Registers `value` under `token`; without one, keeps the parent's registration or else registers the `fallback` provider. */
@@ -166,9 +166,9 @@ export function registerProviders(container: DependencyContainer, options: Provi
       durable: settings.durable,
       isShutDown: () => lifecycle.shutDown,
       relayListening: c.resolve(SERVICES.Interactions).relayListening,
-      storedChannel: (channelId, target) => {
+      storedChannel: (channelId, target, appIdentity) => {
         const registry = c.resolve(SERVICES.Registry);
-        return options.storedChannel ? options.storedChannel(channelId, target, registry) : registry.channelIds.includes(channelId) ? { channelId, keepsMessage: true } : undefined;
+        return options.storedChannel ? options.storedChannel(channelId, target, registry, appIdentity) : registry.channelIds.includes(channelId) ? { channelId, keepsMessage: true } : undefined;
       },
     });
   });

@@ -37,9 +37,9 @@ export interface TakeoverDeps {
   /**
    * The registered channel a card stored under `channelId` goes to (an app pool's app after the
    * deployment moved the channel into a pool or dropped an app: `AppPools.storedChannel`);
-   * undefined when none can take it here.
+   * undefined when none can take it here. `appIdentity`: the app that sent the card (`StoredCard.appIdentity`).
    */
-  readonly storedChannel: (channelId: string, target: unknown) => StoredChannel | undefined;
+  readonly storedChannel: (channelId: string, target: unknown, appIdentity?: string) => StoredChannel | undefined;
 }
 
 /**
@@ -97,7 +97,7 @@ export class Takeover {
     const runs = (await store.list()).filter((card) => card.runId === runId);
     const stored = runs.find((card) => !isTerminalStatus(card.status)) ?? runs[0];
     if (!stored) throw new Error(`${named}: no open card of this run in the card store`);
-    if (!this.deps.storedChannel(stored.channelId, stored.target)) {
+    if (!this.deps.storedChannel(stored.channelId, stored.target, stored.appIdentity)) {
       throw new Error(`${named}: the card was stored by channel ${JSON.stringify(stored.channelId)}, which this composition does not have (registered: ${registry.channelIds.join(', ') || '(none)'}); resume it where that channel is configured`);
     }
     if (this.claimed.has(stored.cardId) || sessions.hasRun(runId)) throw new Error(`${named}: the run is already open in this composition`);
@@ -159,9 +159,17 @@ export class Takeover {
    * app it was stored under, where it goes and the fix. `outcome`: what happens to the card.
    */
   private relocated(stored: StoredCard, outcome: 'continued' | 'ended'): StoredCard {
-    const route = this.deps.storedChannel(stored.channelId, stored.target);
-    if (!route || route.channelId === stored.channelId) return stored;
-    const fields = { card: stored.cardId, run: stored.runId, storedChannel: stored.channelId, channel: route.channelId };
+    const route = this.deps.storedChannel(stored.channelId, stored.target, stored.appIdentity);
+    if (!route || (route.channelId === stored.channelId && route.keepsMessage)) return stored;
+    const identities = stored.appIdentity === undefined ? {} : { storedApp: stored.appIdentity, ...(route.appIdentity !== undefined && { app: route.appIdentity }) };
+    const fields = { card: stored.cardId, run: stored.runId, storedChannel: stored.channelId, channel: route.channelId, ...identities };
+    if (route.keepsMessage && stored.appIdentity !== undefined) {
+      this.deps.logger.warn(
+        `card stored under app ${JSON.stringify(stored.channelId)} (${JSON.stringify(stored.appIdentity)}) is ${outcome} on its message through ${JSON.stringify(route.channelId)}, the same app at its position in the pool now`,
+        fields,
+      );
+      return { ...stored, channelId: route.channelId };
+    }
     if (route.keepsMessage) {
       this.deps.logger.warn(
         `card stored under channel ${JSON.stringify(stored.channelId)} is ${outcome} through app ${JSON.stringify(route.channelId)}, which the channel's app pool now names it (list the app that was configured alone first in the pool, or the platform refuses to edit its message)`,
@@ -170,8 +178,9 @@ export class Takeover {
       return { ...stored, channelId: route.channelId };
     }
     const what = outcome === 'continued' || stored.final ? `goes on as a fresh message through ${JSON.stringify(route.channelId)}` : 'is ended without a word (its run was not resumed)';
+    const sender = stored.appIdentity === undefined ? '' : ` (${JSON.stringify(stored.appIdentity)}${route.appIdentity === undefined ? '' : `; ${JSON.stringify(route.channelId)} is ${JSON.stringify(route.appIdentity)} now`})`;
     this.deps.logger.warn(
-      `card stored under app ${JSON.stringify(stored.channelId)}, which this process does not have: no app here may edit the message it sent, which stays as it last was; the card ${what}. To finish such cards on their message, keep the app in the pool, at the same position, until its cards ended`,
+      `card ${stored.cardId} stored under app ${JSON.stringify(stored.channelId)}${sender}, which this process does not have: no app here may edit the message it sent, which stays as it last was; the card ${what}. To finish such cards on their message, keep the app in the pool, at the same position, until its cards ended`,
       fields,
     );
     const { message: _message, contentHash: _hash, ...rest } = stored;

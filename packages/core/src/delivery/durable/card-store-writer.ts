@@ -24,6 +24,8 @@ export class CardStoreWriter {
     private readonly fenced: (record: CardDeliveryRecord) => void,
     /** The store accepted the card's lease again after it ran out locally: nobody claimed it meanwhile. */
     private readonly regained: (record: CardDeliveryRecord) => void,
+    /** The channel's app (`ChannelPlugin.appIdentity`), stored with each card. */
+    private readonly appIdentity?: string,
   ) {}
 
   /** Writes the card's state when it changed since the last write. */
@@ -42,6 +44,7 @@ export class CardStoreWriter {
       cardId,
       runId: record.card.runId,
       channelId: this.channelId,
+      ...(this.appIdentity !== undefined && { appIdentity: this.appIdentity }),
       target: record.card.target,
       status: view.status,
       phase: record.phase,

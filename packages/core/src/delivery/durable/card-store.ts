@@ -60,6 +60,8 @@ export interface StoredCard {
   /** The run the card belongs to (`OpenOptions.runId`, else the card's id): what `ProgressCards.resume` looks for. */
   readonly runId: string;
   readonly channelId: string;
+  /** The app that sent the card's messages (`ChannelPlugin.appIdentity`), when its plugin names one; absent in records written before it existed. */
+  readonly appIdentity?: string;
   /** The target given to `open()` (plugin-specific; undefined = the channel's configured one). */
   readonly target?: unknown;
   /** Run status the card shows. */
