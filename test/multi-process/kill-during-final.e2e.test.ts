@@ -4,49 +4,33 @@
  * with the card, so the new process delivers the real answer on the same message (its orphan sweep,
  * nobody resuming the run) instead of ending it as interrupted.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFeishuEmulator, type FeishuEmulator } from '@progresscard/emulator';
-import { startTestRedis, uniquePrefix, type TestRedis } from '../../packages/redis/test/support/test-redis.js';
-import { startWorker, type Worker } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { uniquePrefix } from '../../packages/redis/test/support/test-redis.js';
+import { killWorld } from './support.js';
 
 const APP = { appId: 'cli_kill_final', appSecret: 'kill-final-secret' };
 const BUDGET = [{ limit: 50, intervalMs: 1000 }];
 
-let redis: TestRedis;
-let emulator: FeishuEmulator;
-const workers: Worker[] = [];
-
-beforeAll(async () => {
-  redis = await startTestRedis();
-  emulator = await startFeishuEmulator({ apps: [APP] });
-}, 60_000);
-afterAll(async () => {
-  await Promise.all(workers.map((worker) => worker.kill()));
-  await emulator?.close();
-  await redis?.stop();
-});
-
-const shown = (messageId: string) => JSON.stringify(emulator.message(messageId)?.card);
+const world = killWorld({ apps: [APP] });
+const shown = world.shown;
 
 describe('a process killed during its final\'s retries', () => {
   it('after kill -9 and a restart, the real answer is delivered on the same message', async () => {
-    const common = { redisUrl: redis.url, keyPrefix: uniquePrefix('kill-final'), feishuBaseUrl: emulator.baseUrl, ...APP, budget: BUDGET, leaseTtlMs: 2000, orphanGraceMs: 3000 };
-    const first = startWorker({ ...common, mode: 'finish', name: 'f', runs: 1, startAt: 0, runMs: 1500 });
-    workers.push(first);
+    const common = { redisUrl: world.redis.url, keyPrefix: uniquePrefix('kill-final'), feishuBaseUrl: world.emulator.baseUrl, ...APP, budget: BUDGET, leaseTtlMs: 2000, orphanGraceMs: 3000 };
+    const first = world.start({ ...common, mode: 'finish', name: 'f', runs: 1, startAt: 0, runMs: 1500 });
     const { messages } = (await first.next('ready')) as unknown as { messages: Record<string, string> };
     const messageId = messages['f-0']!;
-    const failing = emulator.faults.add({ route: 'im.message.patch', key: messageId, respond: { status: 503, body: { code: 99991400, msg: 'service unavailable' } }, label: 'outage' });
+    const failing = world.emulator.faults.add({ route: 'im.message.patch', key: messageId, respond: { status: 503, body: { code: 99991400, msg: 'service unavailable' } }, label: 'outage' });
     await first.next('completed');
     // The final was tried and refused at least twice: the process is in the final's retries.
-    await expect.poll(() => emulator.calls({ route: 'im.message.patch', key: messageId }).filter((call) => call.faultId === failing).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => world.emulator.calls({ route: 'im.message.patch', key: messageId }).filter((call) => call.faultId === failing).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
     await first.kill();
-    emulator.faults.remove(failing);
+    world.emulator.faults.remove(failing);
     expect(shown(messageId)).not.toContain('final answer f-0');
 
-    const second = startWorker({ ...common, mode: 'resume', name: 'r', runs: 0, startAt: 0, resumeRunIds: [] });
-    workers.push(second);
+    const second = world.start({ ...common, mode: 'resume', name: 'r', runs: 0, startAt: 0, resumeRunIds: [] });
     await second.next('done');
-    expect(emulator.messages()).toHaveLength(1);
+    expect(world.emulator.messages()).toHaveLength(1);
     expect(shown(messageId)).toContain('final answer f-0');
     expect(shown(messageId)).toContain('212 passed');
     expect(shown(messageId)).not.toMatch(/interrupted|running/i);

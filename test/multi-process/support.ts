@@ -2,6 +2,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import { startFeishuEmulator, type FeishuEmulator, type FeishuEmulatorOptions } from '@progresscard/emulator';
+import { startTestRedis, type TestRedis } from '../../packages/redis/test/support/test-redis.js';
 import type { WorkerConfig } from './fixtures/worker.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -56,5 +59,47 @@ export function startWorker(config: WorkerConfig): Worker {
       child.kill('SIGKILL');
       await exited;
     },
+  };
+}
+
+/**
+ * What a kill/restart test needs: a real redis-server and the Feishu emulator (started before the file's
+ * tests, stopped after, with every worker the tests started), and the worker config they share.
+ */
+export interface KillWorld {
+  readonly redis: TestRedis;
+  readonly emulator: FeishuEmulator;
+  /** Starts a worker that is killed after the file's tests. */
+  start(config: WorkerConfig): Worker;
+  /** The card JSON the emulator holds for a message. */
+  shown(messageId: string): string;
+}
+
+export function killWorld(emulatorOptions: FeishuEmulatorOptions): KillWorld {
+  let redis: TestRedis | undefined;
+  let emulator: FeishuEmulator | undefined;
+  const workers: Worker[] = [];
+  beforeAll(async () => {
+    redis = await startTestRedis();
+    emulator = await startFeishuEmulator(emulatorOptions);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(workers.map((worker) => worker.kill()));
+    await emulator?.close();
+    await redis?.stop();
+  });
+  return {
+    get redis() {
+      return redis!;
+    },
+    get emulator() {
+      return emulator!;
+    },
+    start(config) {
+      const worker = startWorker(config);
+      workers.push(worker);
+      return worker;
+    },
+    shown: (messageId) => JSON.stringify(emulator!.message(messageId)?.card),
   };
 }
