@@ -168,6 +168,10 @@ function discordGate(shifting: boolean, clock: () => number): Gate {
  * per workspace), chat.startStream and chat.stopStream Tier 2 (20 a minute each), chat.appendStream
  * Tier 4 (100 a minute); a refusal is HTTP 429 `ratelimited` with `Retry-After` in whole seconds.
  * `appRate` is the route a card's progress goes through: chat.update, or appendStream when streamed.
+ * Streamed, every card's message is a chat.startStream and its final a chat.stopStream (each Tier 2,
+ * https://docs.slack.dev/reference/methods/chat.startStream): the floors count those windows, the
+ * least p99 of a design that streams every card (20 cards a minute per workspace: N = 500 starting
+ * together need 24 minutes). Edit mode has no app-wide send window (chat.postMessage is per channel).
  */
 function slackGate(stream: boolean, clock: () => number): Gate {
   const limits = DEFAULT_SLACK_LIMITS;
@@ -179,6 +183,7 @@ function slackGate(stream: boolean, clock: () => number): Gate {
     appRate: stream ? rateOf(limits.appendStreamWindows) : rateOf(limits.updateWindows),
     budgetedRoutes: [stream ? 'append' : 'update'],
     chatRate: rateOf(limits.postMessageWindows),
+    ...(stream ? { sendWindows: limits.streamStartStopWindows } : {}),
     admit(call) {
       const decision =
         call.route === 'send' ? post.tryAcquire(call.chat)

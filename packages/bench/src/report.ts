@@ -57,7 +57,7 @@ export function markdownTables(results: readonly SeededResult[]): string {
     row('budget used while at budget', (c) => pct(c.budgetUsedAtBudget));
     row('final p50 / p99', (c) => `${seconds(c.final.p50)} / ${withSpread(c.final.p99, c.spread.finalP99, seconds)}`);
     row('finals of runs that ended before their first card showed: count, p99', (c) => `${c.finalsBeforeFirstCard.count}, ${seconds(c.finalsBeforeFirstCard.p99)}`);
-    if (columns.some((c) => c.floors)) row('first card / final p99 floor (send route)', (c) => (c.floors ? `${seconds(c.floors.firstCardMs)} / ${seconds(c.floors.finalMs)}` : '–'));
+    if (columns.some((c) => c.floors)) row('first card / final p99 floor (send route; Slack streams: start/stop)', (c) => (c.floors ? `${seconds(c.floors.firstCardMs)} / ${seconds(c.floors.finalMs)}` : '–'));
     row('finals missing', (c) => String(c.finalsMissing));
     row('CPU, RSS', (c) => `${(c.cpuMs / 1000).toFixed(1)} s, ${c.rssMb} MB`);
     if (columns.some((c) => c.eventLoopDelayMs)) {

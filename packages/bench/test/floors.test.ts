@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { p99FloorMs } from '../src/floors.js';
+import { gateOf } from '../src/gates.js';
 
 describe('p99FloorMs', () => {
   it('is 0 when every message fits its windows at once', () => {
@@ -29,5 +30,21 @@ describe('p99FloorMs', () => {
     const burst = Array.from({ length: 200 }, () => 0);
     expect(Math.abs(p99FloorMs([burst], windows) - 1000)).toBeLessThanOrEqual(1);
     expect(p99FloorMs([burst.slice(0, 100), burst.slice(100)], windows)).toBe(0);
+  });
+});
+
+describe('Slack native streams (chat.startStream / chat.stopStream, Tier 2: 20 a minute per workspace)', () => {
+  it('the stream-mode gate counts its floors on the start/stop windows; edit mode has none app-wide', () => {
+    const clock = () => 0;
+    expect(gateOf('slack-stream', clock).sendWindows).toEqual([{ limit: 20, intervalMs: 60_000 }]);
+    expect(gateOf('slack', clock).sendWindows).toBeUndefined();
+  });
+
+  it('500 streamed cards starting over 10 s: the p99 card waits about 24 minutes for its stream', () => {
+    const due = Array.from({ length: 500 }, (_, i) => Math.floor((i * 10_000) / 500));
+    const floor = p99FloorMs([due], gateOf('slack-stream', () => 0).sendWindows!);
+    // 495 cards must start; 20 a minute go, the 495th in minute 25 (from 24 × 60 s = 1 440 s on).
+    expect(floor).toBeGreaterThan(1_420_000);
+    expect(floor).toBeLessThanOrEqual(1_440_000);
   });
 });
