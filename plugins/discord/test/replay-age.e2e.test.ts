@@ -31,7 +31,7 @@ async function post(timestamp: string): Promise<{ status: number; text: string }
 describe('Discord interactions endpoint: replayed signed requests', () => {
   it('answers a fresh PING and refuses correctly signed requests stamped more than five minutes from now', async () => {
     endpoint = new DiscordInteractions({ publicKey: publicKeyHex, host: '127.0.0.1', port: 0, path: '/discord/interactions', customIds: new CustomIdRegistry(), now: () => NOW_MS });
-    await endpoint.start(async () => undefined);
+    await endpoint.start(() => Promise.reject(new Error('a PING is not a click')));
     const seconds = (ms: number) => String(Math.floor(ms / 1000));
 
     expect(await post(seconds(NOW_MS))).toEqual({ status: 200, text: JSON.stringify({ type: 1 }) });
