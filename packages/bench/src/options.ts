@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHANNEL_NAMES, type ChannelName } from './gates.js';
 import { README_SEEDS } from './readme-tables.js';
@@ -105,7 +106,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       workloads: ['synthetic'],
       realTime: true,
       limitMs: (o.limitS ?? 300) * 1000,
-      outDir: o.out,
+      outDir: outDir(o.out),
       nGiven: o.n !== undefined,
       idle: true,
       trace: o.trace,
@@ -126,10 +127,18 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     workloads: o.workloads ?? (o.realTime ? ['synthetic'] : ['synthetic', 'traces']),
     realTime: o.realTime,
     limitMs: o.realTime ? (o.limitS ?? 60) * 1000 : 30 * 60 * 1000,
-    outDir: o.out,
+    outDir: outDir(o.out),
     nGiven: o.n !== undefined,
     idle: false,
     trace: false,
     readme: o.readme,
   };
+}
+
+/**
+ * `--out` relative to the folder the user ran `npm run bench` in: npm runs the script in packages/bench and
+ * names the caller's folder in `INIT_CWD`.
+ */
+function outDir(out: string): string {
+  return resolve(process.env.INIT_CWD ?? process.cwd(), out);
 }

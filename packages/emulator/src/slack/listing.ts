@@ -42,6 +42,31 @@ interface Page {
   /** At most this many messages (default 100, 1 to 999). */
   readonly limit: number;
   readonly withMetadata: boolean;
+  /** Where the page starts: the ts a previous page's `response_metadata.next_cursor` names; undefined for the first page. */
+  readonly from: number | undefined;
+}
+
+/**
+ * Slack's cursors are opaque; the ones it hands out are base64 of `next_ts:<ts without the dot>`
+ * (https://api.slack.com/docs/pagination). The emulator hands out base64 of `next_ts:<ts>`.
+ */
+const cursorOf = (ts: string) => Buffer.from(`next_ts:${ts}`).toString('base64');
+
+function cursorStart(raw: unknown): number | undefined {
+  if (typeof raw !== 'string' || raw === '') return undefined;
+  const decoded = Buffer.from(raw, 'base64').toString('utf8');
+  return decoded.startsWith('next_ts:') ? Number(decoded.slice('next_ts:'.length)) : undefined;
+}
+
+/** One page of `found` (in listing order) and, when more follow, the cursor of the next page (`response_metadata.next_cursor`). */
+function paged(found: readonly StoredSlackMessage[], page: Page): Record<string, unknown> {
+  const shown = found.slice(0, page.limit);
+  const next = found[page.limit];
+  return {
+    messages: shown.map((m) => listed(m, page.withMetadata)),
+    has_more: next !== undefined,
+    ...(next ? { response_metadata: { next_cursor: cursorOf(next.ts) } } : {}),
+  };
 }
 
 const flag = (value: unknown) => value === true || value === 'true';
@@ -52,6 +77,7 @@ function readPage(args: Record<string, unknown>): Page {
     inclusive: flag(args.inclusive),
     limit: Math.max(1, Math.min(999, Number(args.limit ?? 100) || 100)),
     withMetadata: flag(args.include_all_metadata),
+    from: cursorStart(args.cursor),
   };
 }
 
@@ -59,27 +85,29 @@ const inPage = (page: Page, m: StoredSlackMessage) => (page.inclusive ? Number(m
 
 /**
  * conversations.history: the messages of `args.channel` newest first, top-level ones and broadcast
- * thread replies; https://api.slack.com/methods/conversations.history
+ * thread replies; https://api.slack.com/methods/conversations.history. Paged by `cursor`: a page
+ * with `has_more` names the next (older) page's `response_metadata.next_cursor`.
  */
 export function channelHistory(store: SlackMessageStore, args: Record<string, unknown>): SlackOutcome {
   const page = readPage(args);
   const found = store
     .list()
     .filter((m) => m.channel === args.channel && m.state !== 'deleted' && (m.threadTs === undefined || m.broadcast))
-    .filter((m) => inPage(page, m))
+    .filter((m) => inPage(page, m) && (page.from === undefined || Number(m.ts) <= page.from))
     .reverse();
-  return { ok: true, fields: { messages: found.slice(0, page.limit).map((m) => listed(m, page.withMetadata)), has_more: found.length > page.limit } };
+  return { ok: true, fields: paged(found, page) };
 }
 
 /**
  * conversations.replies: thread `args.ts` of `args.channel`, its parent first (whatever `oldest`
- * says), then its replies oldest first; https://docs.slack.dev/reference/methods/conversations.replies
+ * says), then its replies oldest first; https://docs.slack.dev/reference/methods/conversations.replies.
+ * Paged by `cursor` like {@link channelHistory} (later pages carry newer replies, without the parent).
  */
 export function threadReplies(store: SlackMessageStore, args: Record<string, unknown>): SlackOutcome {
   const parent = typeof args.ts === 'string' ? store.get(args.ts) : undefined;
   if (!parent || parent.channel !== args.channel || parent.state === 'deleted') return { ok: false, error: SlackErrors.threadNotFound() };
   const page = readPage(args);
   const replies = store.list().filter((m) => m.threadTs === parent.ts && m.state !== 'deleted');
-  const found = [parent, ...replies].filter((m) => m === parent || inPage(page, m));
-  return { ok: true, fields: { messages: found.slice(0, page.limit).map((m) => listed(m, page.withMetadata)), has_more: found.length > page.limit } };
+  const found = [parent, ...replies].filter((m) => (page.from === undefined ? m === parent || inPage(page, m) : m !== parent && inPage(page, m) && Number(m.ts) >= page.from));
+  return { ok: true, fields: paged(found, page) };
 }

@@ -9,6 +9,9 @@ interface SlackAnswer {
   readonly team_id?: string;
   /** `conversations.history` / `conversations.replies`: the messages found. */
   readonly messages?: readonly unknown[];
+  /** `conversations.history` / `conversations.replies`: more messages follow, from `response_metadata.next_cursor`. */
+  readonly has_more?: boolean;
+  readonly response_metadata?: { readonly next_cursor?: string };
   /** `files.uploadV2`: one files.completeUploadExternal answer per channel, each with the files it shared. */
   readonly files?: readonly unknown[];
 }

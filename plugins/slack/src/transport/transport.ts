@@ -24,6 +24,21 @@ const RECONCILE_SKEW_S = 120;
  */
 const SLACK_ORPHAN_SWEEP_DELAYS_MS: readonly number[] = [2_000, 6_000, 15_000, 35_000];
 
+/** Messages one `conversations.history` / `.replies` page of a reconciling lookup asks for (Slack's recommended maximum is 200). */
+const LOOKUP_PAGE_SIZE = 200;
+
+/**
+ * Pages one reconciling lookup reads at most (2,000 messages since the unanswered post). A channel
+ * busier than that within the lookup's window is left partly unread, with a warning.
+ */
+const LOOKUP_MAX_PAGES = 10;
+
+/**
+ * What a copy of a card's message that cannot be deleted is edited to (`chat.update`), so it does
+ * not stay "running" next to the card's message.
+ */
+const DUPLICATE_NOTICE = 'Duplicate of this card: it continues in its other message in this conversation.';
+
 /** Ms after the end of a send's late-apply window the last look for its late copies is made. */
 const SWEEP_AFTER_WINDOW_MS = 5_000;
 
@@ -94,9 +109,16 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
   readonly #uncertain = new Map<string, UncertainPost>();
   readonly #attached = new Map<string, AttachedFile>();
   readonly #sweepDelaysMs: readonly number[];
+  /** Copies whose delete failed and which were edited to {@link DUPLICATE_NOTICE} (deleting them is still tried by later looks). */
+  readonly #markedDuplicate = new Set<string>();
+  readonly #warn: (message: string) => void;
 
-  constructor(config: SlackConfig, options: { client?: WebClient; limits?: SlackLimits; orphanSweepDelaysMs?: readonly number[] } = {}) {
+  /**
+   * @param options.warn Where a lookup that stopped short is reported (default: `process.emitWarning`).
+   */
+  constructor(config: SlackConfig, options: { client?: WebClient; limits?: SlackLimits; orphanSweepDelaysMs?: readonly number[]; warn?: (message: string) => void } = {}) {
     this.#config = config;
+    this.#warn = options.warn ?? ((message) => process.emitWarning(message, 'ProgresscardSlackWarning'));
     this.#sweepDelaysMs = options.orphanSweepDelaysMs ?? SLACK_ORPHAN_SWEEP_DELAYS_MS;
     this.#limits = options.limits ?? SLACK_LIMITS;
     this.#client = options.client ?? createSlackClient(config);
@@ -140,9 +162,9 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     if (earlier) {
       const adopted = await this.#reconcile(key, earlier);
       if (adopted) {
-        const ref = this.#remember(key, adopted);
-        // Another unanswered post under the key may still be applied: look again for it.
-        if (earlier.posts > 1) this.#sweepLater(key, ref, earlier, sweepDelays);
+        const ref = this.#remember(key, adopted.kept);
+        // Another unanswered post under the key may still be applied, or a copy could not be deleted: look again.
+        if (earlier.posts > 1 || adopted.undeleted > 0) this.#sweepLater(key, ref, earlier, sweepDelays);
         return ref;
       }
     }
@@ -203,7 +225,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
    * `channels:history` scope): then the retry posts. A lookup without a clear answer throws, so
    * the core retries later instead of posting a second message now.
    */
-  async #reconcile(key: string, earlier: UncertainPost): Promise<MessageRef | undefined> {
+  async #reconcile(key: string, earlier: UncertainPost): Promise<{ kept: MessageRef; undeleted: number } | undefined> {
     let found: readonly string[];
     try {
       found = await this.#postsUnder(key, earlier);
@@ -214,34 +236,68 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     }
     const [kept, ...copies] = found;
     if (kept === undefined) return undefined;
-    await this.#deleteCopies(copies, earlier.channel);
-    return { id: kept, extra: { channel: earlier.channel } };
+    const undeleted = await this.#deleteCopies(copies, earlier.channel);
+    return { kept: { id: kept, extra: { channel: earlier.channel } }, undeleted };
   }
 
-  /** Deletes late copies of a card's message (`chat.delete`); a failed delete is dropped (a later look tries again). */
-  async #deleteCopies(copies: readonly string[], channel: string): Promise<void> {
+  /**
+   * Deletes late copies of a card's message (`chat.delete`). A copy whose delete fails is edited
+   * (`chat.update`, once) to {@link DUPLICATE_NOTICE}, so it does not stay "running" beside the card's
+   * message; later looks try to delete it again. Answers how many copies remain; a failed edit is dropped.
+   */
+  async #deleteCopies(copies: readonly string[], channel: string): Promise<number> {
+    let undeleted = 0;
     for (const ts of copies) {
       try {
         await this.#inChannel(channel, () => SLACK_API_ROUTES.delete.call(this.#client, { channel, ts }));
+        this.#markedDuplicate.delete(ts);
       } catch {
-        // (the kept message is delivered either way)
+        undeleted += 1;
+        await this.#markDuplicate(ts, channel);
       }
+    }
+    return undeleted;
+  }
+
+  async #markDuplicate(ts: string, channel: string): Promise<void> {
+    if (this.#markedDuplicate.has(ts)) return;
+    try {
+      await this.#inChannel(channel, () => SLACK_API_ROUTES.update.call(this.#client, { channel, ts, text: DUPLICATE_NOTICE, blocks: [] } as Parameters<typeof SLACK_API_ROUTES.update.call>[1]));
+      this.#markedDuplicate.add(ts);
+      if (this.#markedDuplicate.size > 10_000) this.#markedDuplicate.delete(this.#markedDuplicate.values().next().value as string);
+    } catch {
+      // (a later look tries again; the kept message is delivered either way)
     }
   }
 
-  /** The `ts` of every message since `earlier`'s post (in its thread, for a reply) whose metadata carries `key`, oldest first. */
+  /**
+   * The `ts` of every message since `earlier`'s post (in its thread, for a reply) whose metadata
+   * carries `key`, oldest first. Reads every page since then (`oldest` bounds the lookup; pages
+   * follow `response_metadata.next_cursor`, https://api.slack.com/methods/conversations.history#pagination),
+   * at most {@link LOOKUP_MAX_PAGES}: a busy channel pushes the post off the first page.
+   */
   async #postsUnder(key: string, earlier: UncertainPost): Promise<string[]> {
     const { channel, threadTs, postedAfter } = earlier;
-    const common = { channel, oldest: postedAfter.toFixed(6), inclusive: true, include_all_metadata: true, limit: 200 };
-    const answer = await this.#inChannel(channel, () =>
-      threadTs ? SLACK_API_ROUTES.replies.call(this.#client, { ...common, ts: threadTs }) : SLACK_API_ROUTES.history.call(this.#client, common),
-    );
+    const common = { channel, oldest: postedAfter.toFixed(6), inclusive: true, include_all_metadata: true, limit: LOOKUP_PAGE_SIZE };
     const found: string[] = [];
-    for (const message of answer.messages ?? []) {
-      const candidate = message as { ts?: unknown; metadata?: { event_type?: unknown; event_payload?: { idempotency_key?: unknown } } };
-      if (candidate.metadata?.event_type === METADATA_EVENT_TYPE && candidate.metadata.event_payload?.idempotency_key === key && typeof candidate.ts === 'string') found.push(candidate.ts);
+    let cursor: string | undefined;
+    for (let page = 1; ; page++) {
+      const args = { ...common, ...(cursor ? { cursor } : {}) };
+      const answer = await this.#inChannel(channel, () =>
+        threadTs ? SLACK_API_ROUTES.replies.call(this.#client, { ...args, ts: threadTs }) : SLACK_API_ROUTES.history.call(this.#client, args),
+      );
+      for (const message of answer.messages ?? []) {
+        const candidate = message as { ts?: unknown; metadata?: { event_type?: unknown; event_payload?: { idempotency_key?: unknown } } };
+        if (candidate.metadata?.event_type === METADATA_EVENT_TYPE && candidate.metadata.event_payload?.idempotency_key === key && typeof candidate.ts === 'string') found.push(candidate.ts);
+      }
+      cursor = answer.response_metadata?.next_cursor || undefined;
+      if (!answer.has_more || !cursor) break;
+      if (page >= LOOKUP_MAX_PAGES) {
+        this.#warn(`Slack: the lookup for an unanswered post in channel ${channel} stopped after ${page} pages of ${LOOKUP_PAGE_SIZE} messages; older messages were not read, so a copy of the card's message may remain`);
+        break;
+      }
     }
-    return found.sort((a, b) => Number(a) - Number(b));
+    return [...new Set(found)].sort((a, b) => Number(a) - Number(b));
   }
 
   /**

@@ -27,7 +27,8 @@ export interface CallCap {
    * new text) that comes before {@link nextProgressAt} is answered at once without a platform call
    * and is not counted. The caller must not take that answer as shown: the card's latest state goes
    * out in a later call (a render is whole; a stream's next append carries the text held back).
-   * A final, a question, a send and a stream's start, stop or keep-alive always go out.
+   * A roll-over's fresh stream start is progressive too (it would only carry held text). A final,
+   * a question, a send, a card's first stream start, and a stream's stop or keep-alive always go out.
    */
   readonly layer: CallLayer;
   /**

@@ -85,7 +85,7 @@ export class CallPipeline {
   /**
    * Makes one call of `record` (its `attempt`-th, counted per card or per final) and settles its
    * bookkeeping. `skippable`: a progressive call (an update of a whole render, a stream's append
-   * of new text; never a final), which the call cap may hold back: then the answer is `held`, and
+   * of new text or a roll-over's fresh start; never a final), which the call cap may hold back: then the answer is `held`, and
    * nothing is counted or reported (no platform call was made). Never rejects.
    */
   async call<T>(record: CardDeliveryRecord, call: DeliveryCall, final: boolean, attempt: number, make: () => Promise<T>, skippable = false): Promise<CallResult<T>> {

@@ -35,11 +35,15 @@ function budgetedCall(record: CardDeliveryRecord, step: StreamStep, stream: Mess
 
 /**
  * True when `step` is a progressive stream call the call cap may hold back: an append of new
- * content of a running card (never a start, a stop, a keep-alive or a final's call). Appends
- * count against the cap like edits: on a long answer they are most of a card's calls.
+ * content of a running card, or the start of a fresh stream after a roll-over (`sequence` > 0: the
+ * streams the card started so far), which would only carry held-back text. Never the card's first
+ * start, a stop, a keep-alive or a final's call. Appends count against the cap like edits: on a
+ * long answer they are most of a card's calls; a held roll-over start leaves the card without an
+ * open stream until the cap lets progress go again or the final opens one.
  */
-function isCappable(record: CardDeliveryRecord, final: boolean, view: CardView, step: StreamStep): boolean {
-  return step.op === 'append' && !step.keepAlive && isProgressive(record, final, view);
+function isCappable(record: CardDeliveryRecord, final: boolean, view: CardView, step: StreamStep, sequence: number): boolean {
+  const progressiveOp = (step.op === 'append' && !step.keepAlive) || (step.op === 'start' && sequence > 0);
+  return progressiveOp && isProgressive(record, final, view);
 }
 
 /**
@@ -105,8 +109,8 @@ export class StreamDispatch {
       this.scheduleKeepAlive(record, session);
       return WAIT;
     }
-    // An append the call cap would hold back waits without taking a budget slot; its text goes with a later call.
-    const heldUntil = isCappable(record, final, view, step) ? this.deps.calls.heldUntil(record) : undefined;
+    // An append (or a roll-over's fresh start) the call cap would hold back waits without taking a budget slot; its text goes with a later call.
+    const heldUntil = isCappable(record, final, view, step, session.sequence) ? this.deps.calls.heldUntil(record) : undefined;
     if (heldUntil !== undefined) {
       this.scheduleKeepAlive(record, session);
       return heldBack(heldUntil);
@@ -134,7 +138,7 @@ export class StreamDispatch {
       if (step.op === 'append') await transport.append({ stream: stream!, content: step.content, keepAlive: step.keepAlive });
       else await transport.stop({ stream: stream!, content: step.content, reason: step.op === 'stop-final' ? 'final' : 'roll-over', view });
       return undefined;
-    }, isCappable(record, final, view, step));
+    }, isCappable(record, final, view, step, session.sequence));
     if (result.ok === 'held') {
       // Not shown: the session still lacks this text, the next append carries it.
       this.scheduleKeepAlive(record, session);

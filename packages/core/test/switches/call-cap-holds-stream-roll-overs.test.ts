@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createProgressCards, memoryChannel, silentLogger, type MemoryChannelOptions } from '../../src/index.js';
+import { settle } from '../helpers.js';
+
+afterEach(() => vi.useRealTimers());
+
+function compose(options: MemoryChannelOptions) {
+  vi.useFakeTimers({ now: 1_700_000_000_000 });
+  const channel = memoryChannel(options);
+  const cards = createProgressCards({ channels: [channel], logger: silentLogger, env: {} });
+  return { channel, cards };
+}
+
+/**
+ * `runCallCap` with a native stream that reaches its maximum age: once the cap holds progress back,
+ * the old stream is closed at its end of life, but no fresh stream is opened for held-back text
+ * until the final (breaker finding: with a cap of 10 and a 60 s stream lifetime, 20 minutes of
+ * answer deltas made 52 calls and 22 streams, a stop plus a new start at every roll-over).
+ */
+describe('per-message call cap: native stream roll-overs', () => {
+  it('a stream past its lifetime once the cap is spent is stopped, no fresh stream opens until the final, and the final holds every character', async () => {
+    const { channel, cards } = compose({ switches: { runCallCap: 10 }, streaming: { lifetime: { maxAgeMs: 60_000 } } });
+    const card = cards.open('memory', undefined, { locale: 'en' });
+    card.start({ title: 'capped stream' });
+    let answer = '';
+    for (let i = 0; i < 240; i += 1) {
+      const sentence = `Sentence ${i}. `;
+      answer += sentence;
+      card.answer(sentence);
+      await settle(5000);
+    }
+    const accepted = () => channel.calls.filter((call) => !call.failure);
+    const streams = () => [...channel.messages.values()].filter((message) => message.stream).map((message) => message.stream!);
+    // Twenty minutes in: the cap is spent, and every stream opened so far is closed (none outlived its lifetime unclosed).
+    expect(accepted().length).toBeLessThanOrEqual(10);
+    const beforeFinal = streams().length;
+    expect(streams().every((stream) => stream.state === 'stopped')).toBe(true);
+    card.complete();
+    await settle(30_000);
+    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+    // The final goes out in one fresh stream (a start and its stop), beyond the cap's ten calls.
+    expect(streams()).toHaveLength(beforeFinal + 1);
+    expect(accepted().length).toBeLessThanOrEqual(12);
+    expect(streams().map((stream) => stream.text).join('')).toBe(answer);
+    expect(streams().at(-1)).toMatchObject({ state: 'stopped', status: 'completed' });
+  });
+});
