@@ -18,7 +18,7 @@ export function discordPublicKey(hex: string): KeyObject {
  * (unconfirmed); it gives an endpoint 3 s to answer and does not retry, so a genuine request is
  * seconds old.
  */
-export const MAX_DISCORD_REQUEST_AGE_MS = 5 * 60 * 1000;
+const MAX_DISCORD_REQUEST_AGE_MS = 5 * 60 * 1000;
 
 /**
  * True when `X-Signature-Ed25519` is the application's Ed25519 signature of
