@@ -9,7 +9,7 @@
  */
 import { inspect } from 'node:util';
 import * as core from '@progresscard/core';
-import { createProgressCards, type ChannelPlugin, type ProgressCard } from '@progresscard/core';
+import { createProgressCards, memoryChannel, type ChannelPlugin, type ProgressCard } from '@progresscard/core';
 import { recordingLogger } from '@progresscard/core/testing';
 import * as dingtalkPackage from '@progresscard/plugin-dingtalk';
 import { dingtalk } from '@progresscard/plugin-dingtalk';
@@ -155,10 +155,10 @@ describe('no secret of any plugin, card or store appears in inspect, JSON or log
   let redis: TestRedis;
   let redisUrl: string;
   beforeAll(async () => {
-    redis = await startTestRedis();
-    // The default user accepts any password when none is set (AUTH with a password gives an error
-    // on Redis < 6, so the password goes in as a username-less URL only where the server takes it).
-    redisUrl = redis.url.replace('redis://', `redis://default:${SECRETS.redisPassword}@`);
+    // Our own server requires the password; a REDIS_URL server's default user accepts any
+    // password when none is set (AUTH with a password gives an error on Redis < 6).
+    redis = await startTestRedis({ password: SECRETS.redisPassword });
+    redisUrl = redis.owned ? redis.url : redis.url.replace('redis://', `redis://default:${SECRETS.redisPassword}@`);
   }, 30_000);
   afterAll(() => redis?.stop());
 
@@ -182,17 +182,26 @@ describe('no secret of any plugin, card or store appears in inspect, JSON or log
     });
   }
 
-  it('the Redis store (URL with a password), its parts and its errors', async () => {
+  it('the Redis store (URL with a password, click relay subscribed), its parts, a card on it and its errors', async () => {
     const logs: string[] = [];
     const logger = { debug: (m: string) => logs.push(m), info: (m: string) => logs.push(m), warn: (m: string) => logs.push(m), error: (m: string) => logs.push(m) };
     const store = await redisStore({ url: redisUrl, logger }).catch((error: unknown) => error);
     try {
+      expect(store).not.toBeInstanceOf(Error);
+      const redisStoreOf = store as Awaited<ReturnType<typeof redisStore>>;
+      // The relay's pub/sub connection (a duplicate of the client) exists once it subscribed.
+      await redisStoreOf.clicks.listen('secret-walk-owner', () => Promise.reject(new Error('no click is relayed here')));
+      const subscriber = (redisStoreOf.clicks as unknown as { subscriber: Promise<unknown> }).subscriber;
+      expect(subscriber).toBeDefined();
       expectNoSecret('redisStore', dumps(store));
-      if (!(store instanceof Error)) {
-        expectNoSecret('redisStore.client', dumps((store as { client: unknown }).client));
-        expectNoSecret('redisStore.budgets', dumps((store as { budgets: unknown }).budgets));
-        expectNoSecret('redisStore.cards', dumps((store as { cards: unknown }).cards));
-      }
+      expectNoSecret('redisStore inspect depth 4', [inspect(store, { depth: 4 })]);
+      for (const part of ['client', 'budgets', 'cards', 'clicks'] as const) expectNoSecret(`redisStore.${part}`, dumps(redisStoreOf[part]));
+      expectNoSecret('redisStore.clicks.subscriber', dumps(await subscriber));
+      const cards = createProgressCards({ channels: [memoryChannel()], store: redisStoreOf, logger: recordingLogger(), env: {} });
+      const card = cards.open('memory');
+      card.push({ type: 'run.started', title: 'secret walk' });
+      expectNoSecret('card on a Redis store', dumps(card));
+      await cards.shutdown({ deadlineMs: 0 } as never).catch(() => undefined);
       const refused = await redisStore({ url: `redis://default:${SECRETS.redisPassword}@127.0.0.1:1`, connectTimeoutMs: 200 }).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(Error);
       expectNoSecret('redisStore error', [String(refused), inspect(refused), stringify(refused)]);

@@ -48,6 +48,20 @@ function within<T>(promise: Promise<T>, ms: number, error: () => Error): Promise
 }
 
 /**
+ * ioredis keeps the URL's password in `client.options`: a dump of `client` (or of a store holding
+ * it) shows the redacted URL and the connection status instead. Its duplicates (the click relay's
+ * pub/sub connection) carry the same options, so `duplicate()` hides theirs too.
+ */
+function hideCredentials(client: Redis, url: string): Redis {
+  const describe = () => ({ redis: redactRedisUrl(url), status: client.status });
+  const duplicate = (...args: Parameters<Redis['duplicate']>) => hideCredentials(Redis.prototype.duplicate.apply(client, args), url);
+  for (const [key, value] of [[inspect.custom, describe], ['toJSON', describe], ['duplicate', duplicate]] as const) {
+    Object.defineProperty(client, key, { value, enumerable: false, configurable: true, writable: true });
+  }
+  return client;
+}
+
+/**
  * Connects an ioredis client that fails fast while Redis is away (no offline queue, no retried
  * commands: the stores fall back instead of waiting) and reconnects in the background.
  * @throws RedisStoreError naming the URL (password redacted) when it is malformed or Redis does not answer.
@@ -65,11 +79,7 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
     connectTimeout: connectTimeoutMs,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
   });
-  // ioredis keeps the URL's password in `client.options`: a dump of the client (or of a store
-  // holding it) shows the redacted URL and the connection status instead.
-  const describe = () => ({ redis: redactRedisUrl(url), status: client.status });
-  Object.defineProperty(client, inspect.custom, { value: describe, enumerable: false, configurable: true });
-  Object.defineProperty(client, 'toJSON', { value: describe, enumerable: false, configurable: true });
+  hideCredentials(client, url);
   // Connection errors are reported through the stores (once per outage), not as unhandled events.
   let lastError: unknown;
   client.on('error', (error) => (lastError = error));

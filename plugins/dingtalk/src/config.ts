@@ -42,7 +42,7 @@ const TemplateKeysSchema = z.object({
   title: z.string().min(1).max(100).default('msgTitle'),
   content: z.string().min(1).max(100).default('msgContent'),
   flowStatus: z.string().min(1).max(100).default('flowStatus'),
-});
+}).strict();
 
 /**
  * Config of the DingTalk channel (`dingtalk(config)`). Durations in ms.
@@ -95,6 +95,9 @@ const TemplateKeysSchema = z.object({
  *   `POST /v1.0/card/callbacks/register` and creates cards with `callbackType: 'HTTP'`
  *   (https://open.dingtalk.com/document/development/register-card-callback-address); with
  *   `apiSecret` it refuses callbacks whose `timestamp` / `sign` headers do not match it.
+ *
+ * Unknown fields (a misspelled `apisecret`) are refused with a {@link DingTalkConfigError} naming
+ * the field, its value hidden.
  */
 export const DingTalkConfigSchema = z.object({
   appKey: z.string().trim().min(1),
@@ -145,7 +148,7 @@ export const DingTalkConfigSchema = z.object({
   layoutVariables: z.boolean().default(true),
   maxToolLines: z.number().int().min(1).max(100).default(12),
   timeoutMs: positiveInt.default(10_000),
-});
+}).strict();
 
 /** Config as written by the user (defaults optional). */
 export type DingTalkConfigInput = z.input<typeof DingTalkConfigSchema>;

@@ -42,6 +42,22 @@ describe('DingTalk config', () => {
     expect(String(error)).toMatch(message);
   });
 
+  it.each([
+    [{ ...base, apisecret: 'VALUE-do-not-log' }, 'apisecret'],
+    [{ ...base, templateKeys: { titel: 'VALUE-do-not-log' } }, 'templateKeys.titel'],
+  ])('refuses an unknown (misspelled) field, naming it without its value: %j', (config, field) => {
+    let error: unknown;
+    try {
+      dingtalk(config as never);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(DingTalkConfigError);
+    expect((error as DingTalkConfigError).field).toBe(field);
+    expect(String(error)).toContain(`dingtalk ${field} = <hidden> (unknown field)`);
+    expect(String(error)).not.toContain('VALUE-do-not-log');
+  });
+
   it('never shows the secret', () => {
     expect(() => dingtalk({ ...base, appSecret: 42 as unknown as string })).toThrow(/appSecret = <hidden>/);
     expect(() => dingtalk({ ...base, appSecret: 42 as unknown as string })).not.toThrow(/42/);

@@ -34,7 +34,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Resolves once `PING` on the port answers `+PONG`, rejects after `timeoutMs`. */
+/** Resolves once `PING` on the port answers (`+PONG`, or `-NOAUTH` from a server with a password), rejects after `timeoutMs`. */
 async function answers(port: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -49,7 +49,7 @@ async function answers(port: number, timeoutMs: number): Promise<void> {
       socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
       socket.once('data', (data) => {
         socket.destroy();
-        resolve(data.toString().startsWith('+PONG'));
+        resolve(/^(\+PONG|-NOAUTH)/.test(data.toString()));
       });
     });
     if (ok) return;
@@ -58,10 +58,19 @@ async function answers(port: number, timeoutMs: number): Promise<void> {
   }
 }
 
+/** Options of {@link startTestRedis}. */
+export interface TestRedisOptions {
+  /**
+   * Start the server with `--requirepass` and put the password in {@link TestRedis.url}
+   * (`redis://:<password>@127.0.0.1:<port>`). Not applied to a `REDIS_URL` server (its URL is returned as given).
+   */
+  readonly password?: string;
+}
+
 /**
  * @throws Error saying what to install when `redis-server` is missing and `REDIS_URL` is unset.
  */
-export async function startTestRedis(): Promise<TestRedis> {
+export async function startTestRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
   const given = process.env.REDIS_URL;
   if (given) {
     const noop = async () => {};
@@ -76,7 +85,8 @@ export async function startTestRedis(): Promise<TestRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    const started = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const auth = options.password === undefined ? [] : ['--requirepass', options.password];
+    const started = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...auth], { stdio: 'ignore' });
     child = started;
     const failed = new Promise<never>((_, reject) => {
       started.once('error', (error) =>
@@ -98,7 +108,8 @@ export async function startTestRedis(): Promise<TestRedis> {
     child?.kill('SIGCONT');
     await kill();
   };
-  return { url: `redis://127.0.0.1:${port}`, owned: true, kill, start, stop, pause: signal('SIGSTOP'), resume: signal('SIGCONT') };
+  const credentials = options.password === undefined ? '' : `:${encodeURIComponent(options.password)}@`;
+  return { url: `redis://${credentials}127.0.0.1:${port}`, owned: true, kill, start, stop, pause: signal('SIGSTOP'), resume: signal('SIGCONT') };
 }
 
 /** A key prefix no other test uses, so tests can share one Redis. */

@@ -14,6 +14,8 @@ export interface DiscordInteractionsOptions {
   readonly path: string;
   /** Decodes the buttons' `custom_id` (shared with the renderer). */
   readonly customIds: CustomIdRegistry;
+  /** Epoch ms now (default `Date.now`), for the age of a signed request's timestamp. */
+  readonly now?: () => number;
 }
 
 /** A MESSAGE_COMPONENT interaction as a click, or undefined when it is not one of our buttons. */
@@ -41,7 +43,9 @@ function responseFor(reply: ClickReply | undefined): Record<string, unknown> {
 
 /**
  * Discord buttons through the application's Interactions Endpoint URL: refuses a request whose
- * Ed25519 signature does not verify (HTTP 401, as Discord requires and tests), answers PING with
+ * Ed25519 signature does not verify or whose signed timestamp is more than five minutes from now
+ * (HTTP 401, as Discord requires and tests; the age check is ours, see `verifyDiscordRequest`),
+ * answers PING with
  * PONG, routes a MESSAGE_COMPONENT click on one of progresscard's buttons to the core and answers
  * in the HTTP response ({@link responseFor}), well within the 3 s.
  */
@@ -72,7 +76,7 @@ export class DiscordInteractions implements ChannelInteraction {
   private async serve(request: IncomingMessage, response: ServerResponse, onClick: ClickHandler): Promise<void> {
     const raw = await readCallbackBody(request);
     if (raw === undefined) return send(response, 413, 'body too large');
-    if (!verifyDiscordRequest(this.key, callbackHeader(request, 'x-signature-ed25519'), callbackHeader(request, 'x-signature-timestamp'), raw)) return send(response, 401, 'invalid request signature');
+    if (!verifyDiscordRequest(this.key, callbackHeader(request, 'x-signature-ed25519'), callbackHeader(request, 'x-signature-timestamp'), raw, (this.options.now ?? Date.now)())) return send(response, 401, 'invalid request signature');
     let interaction: APIInteraction;
     try {
       interaction = JSON.parse(raw) as APIInteraction;
