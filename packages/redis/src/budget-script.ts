@@ -8,8 +8,7 @@
  * KEYS: for each budget key, its arrivals list, its pause key, then its paced-schedule key.
  * ARGV: notBefore, arrivalDelayMs, reserve (1) or only look (0), burst (1: the rank may run ahead of
  * the paced schedule) or not (0), the share of the fastest window's spacing a burst keeps
- * (`BURST_SPACING_SHARE`), the share of a spacing a call may arrive after its booked slot and keep
- * the schedule (`LATE_SLOT_SHARE`: the schedule is anchored to booked slots), then for each key: its spacing (ms), its window count n, and n
+ * (`BURST_SPACING_SHARE`), then for each key: its spacing (ms), its window count n, and n
  * triples of limit, the limit for the request's rank (`rankLimit`) and widened span (ms).
  * Returns the departure (epoch ms) as a string, so that fractions survive.
  */
@@ -19,10 +18,9 @@ local delay = tonumber(ARGV[2])
 local reserve = ARGV[3] == '1'
 local burst = ARGV[4] == '1'
 local burstShare = tonumber(ARGV[5])
-local lateShare = tonumber(ARGV[6])
 local count = #KEYS / 3
 local keys = {}
-local pos = 7
+local pos = 6
 local departure = notBefore
 for i = 1, count do
   local key = { list = KEYS[3 * i - 2], paced = KEYS[3 * i], spacing = tonumber(ARGV[pos]), windows = {}, maxLimit = 0, horizon = 0 }
@@ -52,10 +50,8 @@ local function earliest(key, arrival)
     for _, window in ipairs(key.windows) do burstSpacing = math.min(burstSpacing, (window.span + delay) / window.limit) end
     at = math.max(at, key.last + burstSpacing * burstShare)
     if not burst or #key.windows < 2 then
-      local booked = key.last - key.spacing * lateShare
-      if key.pacedAt then booked = math.max(booked, math.min(key.last, key.pacedAt - key.spacing)) end
-      at = math.max(at, booked + key.spacing)
-      for _, window in ipairs(key.windows) do at = math.max(at, booked + (window.span + delay) / window.limit) end
+      at = math.max(at, key.last + key.spacing)
+      for _, window in ipairs(key.windows) do at = math.max(at, key.last + (window.span + delay) / window.limit) end
     end
     for _, window in ipairs(key.windows) do
       if window.nth then at = math.max(at, window.nth + window.span + delay) end
@@ -79,9 +75,7 @@ if reserve then
     redis.call('RPUSH', key.list, stored)
     redis.call('LTRIM', key.list, -key.maxLimit, -1)
     redis.call('PEXPIRE', key.list, ttl)
-    local anchor = arrival
-    if key.pacedAt and arrival <= key.pacedAt + key.spacing * lateShare then anchor = key.pacedAt end
-    local pacedAt = anchor + key.spacing
+    local pacedAt = math.max(key.pacedAt or arrival, arrival) + key.spacing
     redis.call('SET', key.paced, string.format('%.17g', pacedAt), 'PX', math.ceil(ttl + math.max(0, pacedAt - arrival)))
   end
 end

@@ -1,4 +1,4 @@
-import { BURST_SPACING_SHARE, budgetSafetyMarginMs, LATE_SLOT_SHARE, DEFAULT_SLOT_RANK, InMemoryBudgetStore, pacingIntervalMs, rankLimit, SLOT_RANK_POLICY, type BudgetKey, type BudgetStore, type BudgetWindow, type Logger, type SlotRequest } from '@progresscard/core/store';
+import { BURST_SPACING_SHARE, budgetSafetyMarginMs, DEFAULT_SLOT_RANK, InMemoryBudgetStore, pacingIntervalMs, rankLimit, SLOT_RANK_POLICY, type BudgetKey, type BudgetStore, type BudgetWindow, type Logger, type SlotRequest } from '@progresscard/core/store';
 import type { Redis } from 'ioredis';
 import { PAUSE_SCRIPT, RESERVE_SCRIPT } from './budget-script.js';
 import { luaCommand, type LuaCommand } from './lua-command.js';
@@ -101,7 +101,7 @@ export class RedisBudgetStore implements BudgetStore {
 
   private scriptArgs(request: SlotRequest, reserve: boolean): string[] {
     const rank = request.rank ?? DEFAULT_SLOT_RANK;
-    const args = [String(request.notBefore), String(Math.max(0, request.arrivalDelayMs)), reserve ? '1' : '0', SLOT_RANK_POLICY[rank].burst ? '1' : '0', String(BURST_SPACING_SHARE), String(LATE_SLOT_SHARE)];
+    const args = [String(request.notBefore), String(Math.max(0, request.arrivalDelayMs)), reserve ? '1' : '0', SLOT_RANK_POLICY[rank].burst ? '1' : '0', String(BURST_SPACING_SHARE)];
     for (const { windows } of request.keys) {
       args.push(String(pacingIntervalMs(windows)), String(windows.length));
       for (const window of windows) args.push(String(window.limit), String(rankLimit(window.limit, rank, window.intervalMs)), String(window.intervalMs + budgetSafetyMarginMs(window.intervalMs)));

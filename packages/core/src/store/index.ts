@@ -16,7 +16,7 @@ export {
   type BudgetStore,
   type SlotRequest,
 } from '../delivery/rate-limits/budget-store.js';
-export { SLOT_RANK_POLICY, DEFAULT_SLOT_RANK, BURST_SPACING_SHARE, LATE_SLOT_SHARE, rankLimit, type SlotRank, type SlotRankPolicy } from '../delivery/rate-limits/slot-ranks.js';
+export { SLOT_RANK_POLICY, DEFAULT_SLOT_RANK, BURST_SPACING_SHARE, rankLimit, type SlotRank, type SlotRankPolicy } from '../delivery/rate-limits/slot-ranks.js';
 export {
   InMemoryCardStore,
   type CardStore,

@@ -10,7 +10,6 @@ export { viewAfterEvents, DEFAULT_SCRIPT_START, type ViewAfterEventsOptions } fr
 export { recordingLogger, type RecordingLogger, type RecordingLoggerOptions, type LogEntry } from './recording-logger.js';
 export { loadFaultCases, parseFaultCases, faultCase, type FaultCase, type FaultCases } from './fault-cases.js';
 export { maxCallsInWindow } from './call-windows.js';
-export { runLateTimerRoute, type LateTimerRoute, type LateTimerRouteOptions } from './late-timer-route.js';
 export { MARKDOWN_TABLE_RUN } from './markdown-table-run.js';
 export { HOSTILE_EVENTS, LONE_SURROGATE, stringsIn } from './hostile-input.js';
 export { inProcessChannel, type InProcessChannel, type InProcessChannelOptions, type InProcessApp, type InProcessTimers } from './in-process.js';

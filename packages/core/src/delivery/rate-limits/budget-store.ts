@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from '../../shared/clock.js';
 import type { BudgetKey, BudgetWindow } from '../../plugin/contract.js';
-import { burstSpacingMs, DEFAULT_SLOT_RANK, LATE_SLOT_SHARE, rankLimit, SLOT_RANK_POLICY, type SlotRank } from './slot-ranks.js';
+import { burstSpacingMs, DEFAULT_SLOT_RANK, rankLimit, SLOT_RANK_POLICY, type SlotRank } from './slot-ranks.js';
 
 /** What {@link BudgetStore.reserve} is asked for: one call drawing from every key at once. */
 export interface SlotRequest {
@@ -38,10 +38,6 @@ export interface SlotRequest {
  *   key's fastest window while every window has room, and each call they make pushes the schedule
  *   back one spacing (the paced ranks pay it back). A rank leaves the last slots of each shared
  *   window (see `rankLimit`; first cards a fifth of a long window) to the ranks above it. Arrivals of a key stay in reservation order.
- * - The paced schedule is anchored to the slots it booked, not to when calls actually left: a call
- *   arriving up to {@link LATE_SLOT_SHARE} of a spacing after its slot (a timer that fired late)
- *   moves the next slot to `booked slot + spacing`, not `actual arrival + spacing`; a call later
- *   than that (an idle key) restarts the schedule from its arrival. The windows above still bind.
  * - A key paused with {@link pauseUntil} gives no departure before the pause ends.
  * - State of a key whose last arrival is older than its longest window may be forgotten.
  */
@@ -96,8 +92,6 @@ function sameWindows(a: readonly BudgetWindow[], b: readonly BudgetWindow[]): bo
 class KeyPacer {
   private windows: readonly { readonly limit: number; readonly spanMs: number; readonly intervalMs: number }[] = [];
   private spacingMs = 0;
-  /** How late (ms) a call may arrive after its booked slot and still keep the schedule: {@link LATE_SLOT_SHARE} of the spacing. */
-  private lateAllowanceMs = 0;
   /** Longest widened window, ms: arrivals older than this no longer matter. */
   horizonMs = 0;
   /** The windows as given, to notice a change. */
@@ -127,7 +121,6 @@ class KeyPacer {
     this.given = windows;
     this.windows = windows.map((window) => ({ limit: window.limit, spanMs: window.intervalMs + budgetSafetyMarginMs(window.intervalMs), intervalMs: window.intervalMs }));
     this.spacingMs = pacingIntervalMs(windows);
-    this.lateAllowanceMs = this.spacingMs * LATE_SLOT_SHARE;
     this.horizonMs = Math.max(...this.windows.map((window) => window.spanMs));
   }
 
@@ -148,10 +141,8 @@ class KeyPacer {
     let at = Math.max(arrival, last + burstSpacingMs(this.windows, latencyMarginMs));
     // A key of one window has no burst capacity beyond its pace (DingTalk's 20/s): every rank is paced.
     if (!SLOT_RANK_POLICY[rank].burst || this.windows.length < 2) {
-      // Spaced from the slot the last call booked (it may have left a little late), never more than the allowance before it.
-      const booked = Math.max(last - this.lateAllowanceMs, Math.min(last, this.pacedAt - this.spacingMs));
-      at = Math.max(at, this.pacedAt, booked + this.spacingMs);
-      for (const window of this.windows) at = Math.max(at, booked + (window.spanMs + latencyMarginMs) / window.limit);
+      at = Math.max(at, this.pacedAt, last + this.spacingMs);
+      for (const window of this.windows) at = Math.max(at, last + (window.spanMs + latencyMarginMs) / window.limit);
     }
     for (const window of this.windows) {
       const limit = rankLimit(window.limit, rank, window.intervalMs);
@@ -164,8 +155,7 @@ class KeyPacer {
   record(arrival: number): void {
     const arrivals = this.arrivals;
     arrivals.push(arrival);
-    // A call a little late for its slot keeps the schedule (no drift); a much later one (idle key) restarts it.
-    this.pacedAt = (arrival <= this.pacedAt + this.lateAllowanceMs ? this.pacedAt : arrival) + this.spacingMs;
+    this.pacedAt = Math.max(this.pacedAt, arrival) + this.spacingMs;
     const keepAfter = arrival - 2 * this.horizonMs;
     while (this.head < arrivals.length - 1 && arrivals[this.head]! < keepAfter) this.head += 1;
     if (this.head > 1024 && this.head * 2 > arrivals.length) {

@@ -86,16 +86,6 @@ export function rankLimit(limit: number, rank: SlotRank, intervalMs = 0): number
 export const BURST_SPACING_SHARE = 0.5;
 
 /**
- * Share of a key's paced spacing by which a call may arrive after the slot it booked and still
- * keep the key's schedule: timers fire late (1–2 ms median, tens under load), and spacing each
- * call from the previous call's actual departure pushed a saturated route's schedule back by that
- * lateness on every call (2–3 % of its capacity lost). A call later than this restarts the
- * schedule from its own arrival (the key was idle). Every window is still checked, widened by its
- * safety margin, so no window ever holds more than its limit.
- */
-export const LATE_SLOT_SHARE = 0.25;
-
-/**
  * Least ms between two arrivals of a bursting rank under these windows (each widened to `spanMs`
  * plus `latencyMarginMs`): {@link BURST_SPACING_SHARE} of the fastest window's spacing (Feishu
  * 50/s → 10.2 ms, more with the latency margin); every window's count is checked besides.
