@@ -1,15 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, silentLogger, type MemoryChannelOptions } from '../../src/index.js';
-import { settle } from '../helpers.js';
+import { settle, setup as compose } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());
-
-function compose(options: MemoryChannelOptions) {
-  vi.useFakeTimers({ now: 1_700_000_000_000 });
-  const channel = memoryChannel(options);
-  const cards = createProgressCards({ channels: [channel], logger: silentLogger, env: {} });
-  return { channel, cards };
-}
 
 /**
  * `runCallCap` holds back progressive updates only: an update it held back is not what the card

@@ -1,15 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, silentLogger, tickStretch, type MemoryChannelOptions } from '../../src/index.js';
-import { settle } from '../helpers.js';
+import { tickStretch, } from '../../src/index.js';
+import { settle, setup as compose } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());
-
-function compose(options: MemoryChannelOptions) {
-  vi.useFakeTimers({ now: 1_700_000_000_000 });
-  const channel = memoryChannel(options);
-  const cards = createProgressCards({ channels: [channel], logger: silentLogger, env: {} });
-  return { channel, cards };
-}
 
 describe('progressive updates switched off', () => {
   it('sends nothing while the run goes on and one card carrying the final state at the end', async () => {
