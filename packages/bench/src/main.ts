@@ -22,6 +22,7 @@ import { markdownTables, seconds, stalenessPlot } from './report.js';
 import { medianOverSeeds } from './seeds.js';
 import { MULTI_APP_CHANNELS, runPoint, type PointResult } from './run-point.js';
 import { VirtualTime } from './virtual-time.js';
+import { ScheduleTrace } from './schedule-trace.js';
 import { runsPerChat, syntheticRuns, traceRuns, traceScripts } from './workload.js';
 
 const { apps: appCounts, ns, seeds, channels, workloads, designs, realTime, transport, limitMs, outDir, nGiven, idle, trace, readme } = parseBenchOptions(process.argv);
@@ -55,14 +56,17 @@ for (const workload of workloads) {
         // The traces at N = 5000, and N = 5000 of the channels added later, take minutes of CPU: only when asked for with --n.
         if ((workload === 'traces' || (channel !== 'feishu' && channel !== 'dingtalk')) && n > 500 && !nGiven) continue;
         const runs = workload === 'traces' ? traceRuns(n, seed, scripts, runsPerChat(channel)) : syntheticRuns(n, seed, runsPerChat(channel));
-        let bound: Pick<PointResult, 'boundMs' | 'productBoundMs'> | undefined;
+        let bound: Pick<PointResult, 'boundMs' | 'productBoundMs' | 'appBoundMs'> | undefined;
         for (const design of designs) {
           // A fresh emulator per point: no rate-limit window carries one point's calls into the next.
           const emulator = transport === 'http' ? await startFeishuEmulatorProcess() : undefined;
           const virtual = realTime ? undefined : new VirtualTime(1_800_000_000_000);
           virtual?.install();
+          // --trace: where tool changes waited (the progresscard design's synthetic runs, which the trace recognises).
+          const scheduleTrace = trace && design === 'progresscard' && workload === 'synthetic' ? new ScheduleTrace() : undefined;
           try {
-            const result = await runPoint(design, channel, workload, runs, seed, { virtual, realImmediate, limitMs, ...(emulator ? { emulator } : {}) }, bound, apps);
+            const result = await runPoint(design, channel, workload, runs, seed, { virtual, realImmediate, limitMs, ...(emulator ? { emulator } : {}), ...(scheduleTrace ? { trace: scheduleTrace } : {}) }, bound, apps);
+            if (scheduleTrace) console.error(`${channel} N=${n}${apps > 1 ? ` apps=${apps}` : ''} seed=${seed}, where tool changes waited (ms):\n${scheduleTrace.summary().join('\n')}`);
             bound ??= result;
             results.push(result);
             const rejected = Object.values(result.rejections).reduce((a, b) => a + b, 0);

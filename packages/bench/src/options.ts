@@ -28,7 +28,7 @@ export interface BenchOptions {
   readonly nGiven: boolean;
   /** `--idle`: each real-time point beside its simulated figures (Feishu and DingTalk), for an idle machine. */
   readonly idle: boolean;
-  /** `--trace` (with `--idle`): where each tool change waited, leg by leg, in both runs of a point. */
+  /** `--trace`: where each tool change waited, leg by leg, per progresscard synthetic point (with `--idle`: in both runs of a point). */
   readonly trace: boolean;
   /** `--readme`: the README's points (readme-tables.ts), written into README.md between its markers. */
   readonly readme: boolean;
@@ -75,7 +75,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     .addOption(new Option('--designs <list>', `designs, comma-separated: ${DESIGNS.join(', ')} (default all)`).argParser(listOf('--designs', oneOf('--designs', DESIGNS))))
     .option('--readme', 'regenerate the README\'s bench tables: the simulated synthetic points it shows (every channel and design, seeds 1,2,3), written between its markers and to packages/bench/results/; other options are ignored', false)
     .option('--idle', 'the idle-machine check: Feishu (real plugin over HTTP) and DingTalk (platform model) synthetic at --n (default 50,500), one seed (default 1), each real-time point beside its simulated figures with the ratio and event-loop delay; --limit-s bounds each real-time point (default 300)', false)
-    .option('--trace', 'with --idle: print where tool changes waited (push → render → call → acceptance), renders put back, arrival delays and how late slots were taken, for the simulated and the real-time run of each point', false)
+    .option('--trace', 'print where tool changes waited (push → render → call → acceptance), renders put back, arrival delays, how late slots were taken and the slots reserved by route and rank, per progresscard point of the synthetic workload (with --idle: its simulated and its real-time run)', false)
     .option('--real-time', 'real timers instead of simulated time (slower; each point bounded by --limit-s); prints event-loop delay per point', false)
     .addOption(new Option('--transport <kind>', 'with --real-time: http (the real Feishu plugin over loopback HTTP to the Feishu emulator in a child process) or model (the in-process platform model)').default('http').argParser(oneOf('--transport', ['http', 'model'] as const)))
     .addOption(new Option('--limit-s <seconds>', 'with --real-time: bound of each point in seconds (default 60; --idle 300)').argParser(positiveInteger('--limit-s')))
@@ -130,7 +130,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     outDir: outDir(o.out),
     nGiven: o.n !== undefined,
     idle: false,
-    trace: false,
+    trace: o.trace,
     readme: o.readme,
   };
 }

@@ -47,10 +47,15 @@ export function markdownTables(results: readonly SeededResult[]): string {
     row('calls', (c) => String(c.calls));
     row('rejections', (c) => (c.spread.rejections.max !== c.spread.rejections.min ? `${rejections(c)} (${c.spread.rejections.min}–${c.spread.rejections.max})` : rejections(c)));
     row('tool staleness p50 / p99', (c) => `${seconds(c.staleness.tool.p50)} / ${withSpread(c.staleness.tool.p99, c.spread.toolP99, seconds)}`);
+    row('tool staleness on cards already shown p50 / p99', (c) => (c.staleness.toolOnShownCard ? `${seconds(c.staleness.toolOnShownCard.p50)} / ${seconds(c.staleness.toolOnShownCard.p99)}` : '–'));
     row('first card p50 / p99', (c) => `${seconds(c.staleness.firstCard.p50)} / ${withSpread(c.staleness.firstCard.p99, c.spread.firstCardP99, seconds)}`);
     row('answer text p50 / p99', (c) => `${seconds(c.staleness.answer.p50)} / ${seconds(c.staleness.answer.p99)}`);
     row('bound (cards with an unshown change)', (c) => seconds(c.boundMs));
     row('tool / first-card p99 ÷ bound', (c) => `${ratio(c.ratioToBound.tool)} / ${ratio(c.ratioToBound.firstCard)}`);
+    if (columns.some((c) => c.appBoundMs !== undefined)) {
+      row("bound per app (each change against its own app's unshown cards)", (c) => (c.appBoundMs === undefined ? '–' : seconds(c.appBoundMs)));
+      row('tool / first-card p99 ÷ bound per app', (c) => (c.ratioToAppBound ? `${ratio(c.ratioToAppBound.tool)} / ${ratio(c.ratioToAppBound.firstCard)}` : '–'));
+    }
     row("bound (product's pendingCards)", (c) => seconds(c.productBoundMs));
     row("tool / first-card p99 ÷ product's bound", (c) => `${ratio(c.ratioToProductBound.tool)} / ${ratio(c.ratioToProductBound.firstCard)}`);
     row('budget used while a change waits', (c) => pct(c.budgetUsedWhileWaiting));

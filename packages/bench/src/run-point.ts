@@ -46,6 +46,8 @@ export interface PointResult {
   readonly rejections: Readonly<Record<string, number>>;
   readonly staleness: {
     readonly tool: Percentiles;
+    /** Tool changes pushed to cards the chat already showed (the others wait for their card's first message, on the send route). */
+    readonly toolOnShownCard: Percentiles;
     readonly firstCard: Percentiles;
     readonly answer: Percentiles;
   };
@@ -62,6 +64,15 @@ export interface PointResult {
    * call is in flight) sampled while a channel was at its budget. It flatters: it is larger.
    */
   readonly productBoundMs: number;
+  /**
+   * Several apps: the bound with the dirty cards counted on the app of the run that pushed each
+   * event, at one app's rate. Cards stay on their chat's app (`appPool`), so a change competes
+   * only with its app's cards; where chats spread unevenly (`busiestAppShare`), the busier apps'
+   * changes wait longer than the bound of evenly spread apps (`boundMs`) for any design.
+   */
+  readonly appBoundMs?: number;
+  /** Tool and first-card staleness p99 over {@link appBoundMs}. */
+  readonly ratioToAppBound?: { readonly tool: number; readonly firstCard: number };
   /** Tool and first-card staleness p99 over the bound (and over the product's bound). */
   readonly ratioToBound: { readonly tool: number; readonly firstCard: number };
   readonly ratioToProductBound: { readonly tool: number; readonly firstCard: number };
@@ -173,7 +184,7 @@ export async function runPoint(
   runs: readonly RunScript[],
   seed: number,
   time: TimeDriver,
-  givenBound?: Pick<PointResult, 'boundMs' | 'productBoundMs'>,
+  givenBound?: Pick<PointResult, 'boundMs' | 'productBoundMs' | 'appBoundMs'>,
   apps = 1,
 ): Promise<PointResult> {
   if (apps > 1 && (time.emulator || !MULTI_APP_CHANNELS.includes(channel))) throw new Error(`--apps ${apps}: several apps run on simulated time for ${MULTI_APP_CHANNELS.join(', ')} only, got ${channel}${time.emulator ? ' over HTTP' : ''}`);
@@ -205,10 +216,12 @@ export async function runPoint(
     { ...base, renderer, transport, ...streaming, ...(budgetKeys ? { budgetKeys } : {}) },
     ...models.slice(1).map((appModel, i) => {
       const app = basePlugin(channel, undefined, i + 2);
-      return { ...app, renderer, transport: appModel.transport(chatOf), ...(app.budgetKeys ? { budgetKeys: app.budgetKeys.bind(app) } : {}) };
+      const appTransport = appModel.transport(chatOf);
+      return { ...app, renderer, transport: trace ? trace.wrapTransport(appTransport) : appTransport, ...(app.budgetKeys ? { budgetKeys: app.budgetKeys.bind(app) } : {}) };
     }),
   ];
   const pool = apps > 1 ? appPool(members, { chatOf }) : undefined;
+  if (pool) tracker.placeRuns(runs.map((run) => pool.apps.indexOf(pool.rank({ receiveId: chatIdOf(channel, run.chat) })[0]!)));
   const transportOf = (target: unknown) => (pool ? members[pool.apps.indexOf(pool.rank(target)[0]!)]!.transport : transport);
   let cards: ProgressCards | undefined;
   const naive: NaiveCard[] = [];
@@ -318,13 +331,15 @@ export async function runPoint(
   // Several apps: their rates add up (the bound assumes cards spread evenly; `busiestAppShare` says how evenly they did).
   const rate = model.gate.appRate * apps;
   // The p99 change competes with about this many cards, of its chat at most the chat's runs.
-  const boundOf = (dirtyCards: number) => {
+  const boundOf = (dirtyCards: number, perSecond = rate) => {
     const chatBoundMs = model.gate.chatRate === undefined ? 0 : (Math.min(dirtyCards, runsPerChat(channel)) / model.gate.chatRate) * 1000;
-    return Math.max(PER_CARD_INTERVAL_MS[channel], (dirtyCards / rate) * 1000, chatBoundMs);
+    return Math.max(PER_CARD_INTERVAL_MS[channel], (dirtyCards / perSecond) * 1000, chatBoundMs);
   };
   const boundMs = givenBound?.boundMs ?? boundOf(tracker.unshownAtEvents.length > 0 ? percentile(tracker.unshownAtEvents, 99) : 0);
   const productBoundMs = givenBound?.productBoundMs ?? boundOf(dirtySamples.length > 0 ? percentile(dirtySamples, 99) : 0);
-  const staleness = { tool: pct(tracker.tool), firstCard: pct(tracker.firstCard), answer: pct(tracker.answer) };
+  // Several apps: the cards a change competes with are its own app's (cards stay on their chat's app), at one app's rate.
+  const appBoundMs = apps > 1 ? (givenBound?.appBoundMs ?? boundOf(percentile(tracker.unshownOnAppAtEvents, 99), model.gate.appRate)) : undefined;
+  const staleness = { tool: pct(tracker.tool), toolOnShownCard: pct(tracker.toolOnShownCard), firstCard: pct(tracker.firstCard), answer: pct(tracker.answer) };
   return {
     design,
     channel,
@@ -340,6 +355,7 @@ export async function runPoint(
     productBoundMs,
     ratioToBound: { tool: staleness.tool.p99 / boundMs, firstCard: staleness.firstCard.p99 / boundMs },
     ratioToProductBound: { tool: staleness.tool.p99 / productBoundMs, firstCard: staleness.firstCard.p99 / productBoundMs },
+    ...(appBoundMs === undefined ? {} : { appBoundMs, ratioToAppBound: { tool: staleness.tool.p99 / appBoundMs, firstCard: staleness.firstCard.p99 / appBoundMs } }),
     budgetUsedWhileWaiting: changeSamples > 0 ? busiest(changeCalls) / ((changeSamples * sampleMs * rate) / 1000) : Number.NaN,
     budgetUsedAtBudget: busySamples > 0 ? busiest(busyCalls) / ((busySamples * sampleMs * rate) / 1000) : Number.NaN,
     final: pct(tracker.final),

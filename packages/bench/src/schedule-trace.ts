@@ -57,6 +57,8 @@ export class ScheduleTrace {
   readonly bookedAhead: number[] = [];
   /** How long after a promised slot the lane's next reservation came (the pump's wake-up lateness), ms. */
   readonly slotLateness: number[] = [];
+  /** Reservations per route (the first key's last part: create, patch…) and slot rank: who took the slots. */
+  readonly reservedByRouteAndRank = new Map<string, number>();
 
   pushed(run: number, event: AgentEvent, at: number): void {
     if (event.type !== 'tool.started' && event.type !== 'tool.finished') return;
@@ -127,6 +129,8 @@ export class ScheduleTrace {
         this.slotLateness.push(departure - promised);
       }
       this.arrivalDelays.push(request.arrivalDelayMs);
+      const route = `${(request.keys[0]?.key ?? '').split(':').at(-1)} ${request.rank ?? '–'}`;
+      this.reservedByRouteAndRank.set(route, (this.reservedByRouteAndRank.get(route) ?? 0) + 1);
       const now = Date.now();
       // A slot booked ahead: who booked it (the pump reserves only slots due now).
       const bookedBy = departure - now > BOOKED_AHEAD_MS ? { keys: request.keys.map((k) => k.key).join(' '), stack: new Error().stack?.split('\n').slice(2, 9).join(' | ') ?? '' } : {};
@@ -203,7 +207,9 @@ export class ScheduleTrace {
       ...[...this.bindingWaits].map(([key, waits]): [string, number[]] => [`told to wait for ${key} (${waits.length}×)`, waits]),
     ];
     const fmt = (values: number[]) => [50, 90, 99].map((p) => (values.length ? percentile(values, p).toFixed(1) : '–')).join(' / ');
+    const reserved = [...this.reservedByRouteAndRank].sort(([a], [b]) => (a < b ? -1 : 1));
     return [
+      `slots reserved by route and rank: ${reserved.map(([route, count]) => `${route} ${count}`).join(', ')}`,
       `renders ${this.renders}, calls ${this.calls} (${(this.renders / Math.max(1, this.calls)).toFixed(2)} renders a call); tool changes traced ${done.length} of ${this.tools.length}`,
       ...legs.map(([label, values]) => `  ${label}: p50 / p90 / p99 ${fmt(values)}`),
     ];

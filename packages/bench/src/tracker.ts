@@ -17,7 +17,8 @@ export function percentile(values: readonly number[], p: number): number {
 
 /** One run's events waiting to be seen in the chat. */
 class RunWatch {
-  readonly tools: { need: number; at: number }[] = [];
+  /** Tool changes not shown yet: the tool changes a payload must show, when pushed, and whether the chat showed the card then. */
+  readonly tools: { need: number; at: number; cardShown: boolean }[] = [];
   readonly answer: { need: number; at: number }[] = [];
   startedAt: number | undefined;
   endedAt: number | undefined;
@@ -39,7 +40,7 @@ class RunWatch {
 
   pushed(event: AgentEvent, at: number): void {
     if (event.type === 'run.started' && this.startedAt === undefined) this.startedAt = at;
-    else if (event.type === 'tool.started' || event.type === 'tool.finished') this.tools.push({ need: ++this.toolChanges, at });
+    else if (event.type === 'tool.started' || event.type === 'tool.finished') this.tools.push({ need: ++this.toolChanges, at, cardShown: this.firstShown });
     else if (event.type === 'answer.delta' && event.text) {
       this.answerChars += event.text.length;
       this.answer.push({ need: this.answerChars, at });
@@ -55,6 +56,8 @@ class RunWatch {
  */
 export class StalenessTracker {
   readonly tool: number[] = [];
+  /** The tool changes pushed to a card the chat already showed: what the update route carries (the others wait for the card's first message too). */
+  readonly toolOnShownCard: number[] = [];
   readonly answer: number[] = [];
   readonly firstCard: number[] = [];
   readonly final: number[] = [];
@@ -66,9 +69,21 @@ export class StalenessTracker {
   private unshownRuns = 0;
   /** {@link unshownRuns} as each event was pushed: how many cards a change competes with. */
   readonly unshownAtEvents: number[] = [];
+  /** Index of the app each run is on (several apps: a card stays on its chat's app; default all on one). */
+  private appOfRun: readonly number[] = [];
+  /** Runs with an unshown change per app. */
+  private unshownPerApp: number[] = [0];
+  /** The unshown runs of the pushing run's app as each event was pushed: how many cards a change competes with for its app's budget. */
+  readonly unshownOnAppAtEvents: number[] = [];
 
   constructor(runCount: number) {
     for (let i = 0; i < runCount; i++) this.runs.push(new RunWatch());
+  }
+
+  /** Places the runs on apps (`appOfRun[i]`: run i's app index), before any event is pushed. */
+  placeRuns(appOfRun: readonly number[]): void {
+    this.appOfRun = appOfRun;
+    this.unshownPerApp = Array.from({ length: appOfRun.reduce((most, app) => Math.max(most, app + 1), 1) }, () => 0);
   }
 
   /** A renderer that remembers what each payload shows. */
@@ -89,8 +104,9 @@ export class StalenessTracker {
     const watch = this.runs[run]!;
     const before = watch.unshown;
     watch.pushed(event, at);
-    this.recount(before, watch.unshown);
+    this.recount(run, before, watch.unshown);
     this.unshownAtEvents.push(this.unshownRuns);
+    this.unshownOnAppAtEvents.push(this.unshownPerApp[this.appOfRun[run] ?? 0]!);
   }
 
   /** Cards that have a real change waiting to be shown (not a tick, not a call in flight without news). */
@@ -98,8 +114,10 @@ export class StalenessTracker {
     return this.unshownRuns;
   }
 
-  private recount(before: boolean, after: boolean): void {
-    if (before !== after) this.unshownRuns += after ? 1 : -1;
+  private recount(run: number, before: boolean, after: boolean): void {
+    if (before === after) return;
+    this.unshownRuns += after ? 1 : -1;
+    this.unshownPerApp[this.appOfRun[run] ?? 0]! += after ? 1 : -1;
   }
 
   /** The platform accepted `payload` for run `run`, arriving at `at`. */
@@ -114,7 +132,7 @@ export class StalenessTracker {
     if (!watch) return;
     const before = watch.unshown;
     this.show(watch, shown, at);
-    this.recount(before, watch.unshown);
+    this.recount(run, before, watch.unshown);
   }
 
   private show(watch: RunWatch, shown: Shown, at: number): void {
@@ -123,16 +141,21 @@ export class StalenessTracker {
       watch.firstShownAt = at;
       this.firstCard.push(at - watch.startedAt);
     }
-    while (watch.tools.length > 0 && watch.tools[0]!.need <= shown.toolChanges) this.tool.push(at - watch.tools.shift()!.at);
+    while (watch.tools.length > 0 && watch.tools[0]!.need <= shown.toolChanges) this.toolShown(watch.tools.shift()!, at);
     while (watch.answer.length > 0 && watch.answer[0]!.need <= shown.answerChars) this.answer.push(at - watch.answer.shift()!.at);
     if (shown.terminal && !watch.finalShown && watch.endedAt !== undefined) {
       watch.finalShown = true;
       this.final.push(at - watch.endedAt);
       if (watch.firstShownAt > watch.endedAt) this.finalBeforeFirstCard.push(at - watch.endedAt);
       // The final card shows the run as it ended (a final answer may replace the streamed one).
-      for (const event of watch.tools.splice(0)) this.tool.push(at - event.at);
+      for (const event of watch.tools.splice(0)) this.toolShown(event, at);
       for (const event of watch.answer.splice(0)) this.answer.push(at - event.at);
     }
+  }
+
+  private toolShown(change: { at: number; cardShown: boolean }, at: number): void {
+    this.tool.push(at - change.at);
+    if (change.cardShown) this.toolOnShownCard.push(at - change.at);
   }
 
   /**
@@ -141,7 +164,7 @@ export class StalenessTracker {
    */
   close(): void {
     for (const watch of this.runs) {
-      for (const _ of watch.tools.splice(0)) this.tool.push(Number.POSITIVE_INFINITY);
+      for (const event of watch.tools.splice(0)) this.toolShown(event, Number.POSITIVE_INFINITY);
       for (const _ of watch.answer.splice(0)) this.answer.push(Number.POSITIVE_INFINITY);
       if (!watch.firstShown && watch.startedAt !== undefined) this.firstCard.push(Number.POSITIVE_INFINITY);
       if (!watch.finalShown && watch.endedAt !== undefined) {

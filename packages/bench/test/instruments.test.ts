@@ -69,3 +69,36 @@ describe('the staleness tracker', () => {
     expect(tracker.tool).toEqual([70]);
   });
 });
+
+describe('the staleness tracker over several apps', () => {
+  const plain: CardRenderer<object> = { render: () => ({}), renderFallback: () => ({}) };
+
+  it("counts a change against its own app's unshown cards, not every app's", () => {
+    const tracker = new StalenessTracker(3);
+    tracker.placeRuns([0, 0, 1]);
+    tracker.pushed(0, { type: 'run.started', title: 'a' }, 0);
+    tracker.pushed(1, { type: 'run.started', title: 'b' }, 0);
+    // Run 2 is on app 1, where no other card waits: it competes with itself only.
+    tracker.pushed(2, { type: 'run.started', title: 'c' }, 0);
+    expect(tracker.unshownAtEvents).toEqual([1, 2, 3]);
+    expect(tracker.unshownOnAppAtEvents).toEqual([1, 2, 1]);
+  });
+
+  it('tells tool changes of cards the chat showed from those waiting for their first card', () => {
+    const tracker = new StalenessTracker(1);
+    const renderer = tracker.wrap(plain);
+    const state = new CardState({ startedAt: 0 });
+    const push = (event: Parameters<CardState['apply']>[0], at: number) => {
+      state.apply(event, at);
+      tracker.pushed(0, event, at);
+    };
+    push({ type: 'run.started', title: 'one' }, 0);
+    // A tool starts before the first card shows: it waits for the card's first message.
+    push({ type: 'tool.started', callId: 'c1', name: 'shell' }, 10);
+    tracker.accepted(0, renderer.render(state.view(500)), 500);
+    push({ type: 'tool.finished', callId: 'c1' }, 600);
+    tracker.accepted(0, renderer.render(state.view(650)), 650);
+    expect(tracker.tool).toEqual([490, 50]);
+    expect(tracker.toolOnShownCard).toEqual([50]);
+  });
+});
