@@ -66,7 +66,7 @@ describe('native streams: lifetime and roll-over', () => {
 
   it('a run over before its first stream opened is posted as one message (no stream start and stop for a finished card)', async () => {
     const { channel, card, streams } = start({ lifetime: { maxAgeMs: 300_000 } });
-    card.push({ type: 'run.started', title: 'Quick' });
+    card.push({ type: 'run.started', title: 'Quick', model: 'claude-sonnet-4' });
     card.push({ type: 'tool.started', callId: 't1', name: 'shell', args: '{"command":"ls"}' });
     card.push({ type: 'tool.finished', callId: 't1', summary: 'ok' });
     card.push({ type: 'answer.delta', text: 'All done.' });
@@ -75,8 +75,12 @@ describe('native streams: lifetime and roll-over', () => {
     expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
     expect(channel.calls.map((call) => call.op)).toEqual(['send']);
     expect(streams()).toEqual([]);
-    const [message] = [...channel.messages.values()];
-    expect(JSON.stringify(message!.history.at(-1))).toContain('All done.');
+    // One message, sent once, with the whole answer and the footer (it names the run's model).
+    const messages = [...channel.messages.values()];
+    expect(messages).toHaveLength(1);
+    expect(messages[0]!.history).toHaveLength(1);
+    expect(messages[0]!.history[0]).toMatchObject({ status: 'completed', answer: 'All done.' });
+    expect(messages[0]!.history[0]!.footer).toContain('claude-sonnet-4');
   });
 
   it('text over the per-call limit goes in several calls without splitting a character; `full` mode sends the stream\'s whole text', async () => {
