@@ -56,6 +56,9 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
           maxWorkers: WORKERS,
           exclude: ['**/node_modules/**', '**/*.e2e.test.ts'],
+          // A guard against a hung test, not a deadline: the trace readers' tests parse megabytes of recorded
+          // sessions on the CPU (1–3 s idle) and passed the 5 s default at load 20 on the 2-core machine.
+          testTimeout: 30_000,
           isolate: false,
         },
       },
