@@ -22,6 +22,8 @@ export interface StreamDispatchParts {
   readonly calls: CallPipeline;
   readonly failures: FailureHandling;
   readonly store: CardStoreWriter;
+  /** The channel's per-card interval (ms): the least time between two calls of a card. */
+  readonly perCardIntervalMs: number;
   /** Asks for a flush of a card whose open stream needs a keep-alive now. */
   readonly wake: (record: CardDeliveryRecord) => void;
 }
@@ -82,7 +84,7 @@ export class StreamDispatch {
       if (record.messagePhase !== 'unsent') return undefined;
       const { target, replyToMessage, requester } = record.card;
       if (mode.appliesTo && !mode.appliesTo({ target, ...(replyToMessage && { replyToMessage }), ...(requester && { requester }) })) return undefined;
-      session = new StreamSession(mode);
+      session = new StreamSession(mode, this.deps.perCardIntervalMs);
       this.sessions.set(record, session);
     }
     return session.phase === 'edit' ? undefined : session;
