@@ -114,6 +114,9 @@ export class StreamDispatch {
     // An append (or a roll-over's fresh start) the call cap would hold back waits without taking a budget slot; its text goes with a later call.
     const heldUntil = isCappable(record, final, view, step, session.sequence) ? this.deps.calls.heldUntil(record) : undefined;
     if (heldUntil !== undefined) {
+      // The held content waits, but the stream must not expire meanwhile: a due keep-alive still goes.
+      const keepAlive = session.keepAliveDue(this.deps.clock.now());
+      if (keepAlive) return this.callFor(record, session, final, view, keepAlive);
       this.scheduleKeepAlive(record, session);
       return heldBack(heldUntil);
     }

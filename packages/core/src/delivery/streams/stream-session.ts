@@ -93,6 +93,19 @@ export class StreamSession {
     return undefined;
   }
 
+  /**
+   * A keep-alive for the open stream when one is due at `now` (its idle expiry is within the margin),
+   * carrying nothing new: for a card whose new content the call cap holds back, so that the stream
+   * does not expire meanwhile (a platform that acknowledges calls to an expired stream without
+   * showing them, WeCom, would swallow the final). Undefined when none is due.
+   */
+  keepAliveDue(now: number): StreamStep | undefined {
+    const idle = this.mode.lifetime.idleExpiryMs;
+    if (this.state !== 'streaming' || idle === undefined || now >= this.endOfLife()) return undefined;
+    if (now < this.lastAcceptedAt + idle - rollOverMarginMs(this.mode.lifetime)) return undefined;
+    return { op: 'append', content: this.emptyContent(), addedText: '', keepAlive: true };
+  }
+
   /** Epoch ms a keep-alive (or the close of a quiet stream, `closeBeforeMaxAge`) is due for the open stream; undefined when none will be. */
   wakeAt(): number | undefined {
     const { idleExpiryMs: idle, closeBeforeMaxAge } = this.mode.lifetime;
