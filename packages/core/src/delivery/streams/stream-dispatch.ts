@@ -22,6 +22,8 @@ export interface StreamDispatchParts {
   readonly calls: CallPipeline;
   readonly failures: FailureHandling;
   readonly store: CardStoreWriter;
+  /** The channel's per-card interval (ms): the least time between two calls of a card. */
+  readonly perCardIntervalMs: number;
   /** Asks for a flush of a card whose open stream needs a keep-alive now. */
   readonly wake: (record: CardDeliveryRecord) => void;
 }
@@ -82,7 +84,7 @@ export class StreamDispatch {
       if (record.messagePhase !== 'unsent') return undefined;
       const { target, replyToMessage, requester } = record.card;
       if (mode.appliesTo && !mode.appliesTo({ target, ...(replyToMessage && { replyToMessage }), ...(requester && { requester }) })) return undefined;
-      session = new StreamSession(mode);
+      session = new StreamSession(mode, this.deps.perCardIntervalMs);
       this.sessions.set(record, session);
     }
     return session.phase === 'edit' ? undefined : session;
@@ -116,6 +118,9 @@ export class StreamDispatch {
     // An append (or a roll-over's fresh start) the call cap would hold back waits without taking a budget slot; its text goes with a later call.
     const heldUntil = isCappable(record, final, view, step, session.sequence) ? this.deps.calls.heldUntil(record) : undefined;
     if (heldUntil !== undefined) {
+      // The held content waits, but the stream must not expire meanwhile: a due keep-alive still goes.
+      const keepAlive = session.keepAliveDue(this.deps.clock.now());
+      if (keepAlive) return this.callFor(record, session, final, view, keepAlive);
       this.scheduleKeepAlive(record, session);
       return heldBack(heldUntil);
     }
