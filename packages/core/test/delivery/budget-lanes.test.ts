@@ -84,34 +84,6 @@ describe('a lane waiting for its cards\' own limits', () => {
     const final = channel.calls.find((call) => call.payload.title === 'finishing' && call.payload.status === 'completed');
     expect(final && final.at - completedAt).toBeLessThan(100);
   });
-
-  it("gives the route's slot to the next card while the most urgent ones wait for their messages' own limits", async () => {
-    vi.useFakeTimers({ now: 1_700_000_000_000 });
-    const channel = Object.assign(memoryChannel({ latencyMs: 20 }), {
-      budgetKeys: (call: BudgetedCall) => [
-        { key: `route:${call.kind}`, windows: [{ limit: 50, intervalMs: 1000 }] },
-        { key: call.kind === 'update' ? `message:${call.message!.id}` : 'chat', windows: [{ limit: 1, intervalMs: 5000 }] },
-      ],
-    });
-    const cards = createProgressCards({ channels: [channel], logger: silentLogger });
-    const busy = Array.from({ length: 4 }, (_, i) => cards.open('memory', undefined, { title: `busy ${i}` }));
-    const other = cards.open('memory', undefined, { title: 'other' });
-    for (const card of [...busy, other]) card.start();
-    await settle(30_000);
-    for (const card of busy) card.toolStarted('c1', 'shell', { command: 'make' });
-    await settle(1500);
-    // Older changes than the other card's, each held about 5 s by its message's 1 per 5 s.
-    for (const card of busy) card.toolFinished('c1', 'ok');
-    await settle(10);
-    const startedAt = Date.now();
-    other.toolStarted('c1', 'shell', { command: 'deploy' });
-    await settle(6000);
-    const update = channel.calls.find((call) => call.op === 'update' && call.payload.title === 'other');
-    expect(update && update.at - startedAt).toBeLessThan(300);
-    // The held cards still go once their messages allow, oldest first.
-    const finished = channel.calls.filter((call) => call.op === 'update' && call.at > startedAt && call.payload.title.startsWith('busy'));
-    expect(finished.map((call) => call.payload.title)).toEqual(['busy 0', 'busy 1', 'busy 2', 'busy 3']);
-  });
 });
 
 describe('a budget that sends and updates share', () => {

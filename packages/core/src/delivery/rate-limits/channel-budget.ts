@@ -5,7 +5,7 @@ import { ArrivalDelayEstimate } from './arrival-delay.js';
 import { pacingIntervalMs, type BudgetStore } from './budget-store.js';
 import type { FlushGate } from '../schedule/flush-calls.js';
 import { CHANGE_OF_RANK } from '../card-delivery-record.js';
-import { isOwnKey, type SlotRank } from './slot-ranks.js';
+import type { SlotRank } from './slot-ranks.js';
 
 /**
  * Looks of {@link ChannelBudget.acquire} for a slot due now before it books the next one ahead: the
@@ -81,16 +81,6 @@ export class ChannelBudget implements FlushGate {
 
   nextDeparture(keys: readonly BudgetKey[], rank?: number): Promise<number> | number {
     return this.store.nextDeparture({ keys, notBefore: this.notBefore(keys), arrivalDelayMs: this.arrivalDelay.ms, rank: this.slotRank(keys, rank) });
-  }
-
-  /**
-   * {@link nextDeparture} under the keys of `keys` that many cards share: the first (the call's
-   * route, the pump's lane, whatever its windows) and every other that is not one chat's or one
-   * message's own (see `isOwnKey`).
-   */
-  sharedDeparture(keys: readonly BudgetKey[], rank?: number): Promise<number> | number {
-    const shared = keys.filter((key, index) => index === 0 || !isOwnKey(key));
-    return this.store.nextDeparture({ keys: shared, notBefore: this.notBefore(shared), arrivalDelayMs: this.arrivalDelay.ms, rank: this.slotRank(keys, rank) });
   }
 
   /** Now, or later when a key's platform-announced window is spent ({@link BudgetKey.notBefore}). */

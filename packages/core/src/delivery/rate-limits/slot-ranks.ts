@@ -69,15 +69,6 @@ export const DEFAULT_SLOT_RANK: SlotRank = 'structural';
  */
 const SHARED_WINDOW_MIN_LIMIT = 10;
 
-/**
- * True when every window of the key is one card's or one chat's own (each under
- * {@link SHARED_WINDOW_MIN_LIMIT} calls: Feishu's 5/s per message or chat), not a route's or an app's
- * that many cards share.
- */
-export function isOwnKey(key: { readonly windows: readonly { readonly limit: number }[] }): boolean {
-  return key.windows.every((window) => window.limit < SHARED_WINDOW_MIN_LIMIT);
-}
-
 /** Calls of `rank` a window of `limit` calls per `intervalMs` (default: not long) may hold (at least 1). */
 export function rankLimit(limit: number, rank: SlotRank, intervalMs = 0): number {
   if (limit < SHARED_WINDOW_MIN_LIMIT) return limit;

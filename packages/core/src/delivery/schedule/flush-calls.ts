@@ -17,12 +17,6 @@ export interface PreparedCall {
 export interface FlushGate {
   /** Epoch ms a call under `keys` of flush rank `rank` could leave at, without reserving it. */
   nextDeparture(keys: readonly BudgetKey[], rank?: number): Promise<number> | number;
-  /**
-   * Epoch ms a call under `keys` of flush rank `rank` could leave at counting only the keys many
-   * cards share (an API route, an app), not the card's own chat or message keys. Optional: without
-   * it a card held by its own keys holds its lane until then.
-   */
-  sharedDeparture?(keys: readonly BudgetKey[], rank?: number): Promise<number> | number;
   /** Reserves a slot under `keys` for a call of flush rank `rank`; resolves with the epoch ms the call may leave at. */
   reserve(keys: readonly BudgetKey[], rank?: number): Promise<number> | number;
 }

@@ -306,30 +306,11 @@ export class FlushPump<T extends Flushable> {
       waiting += 1;
       const callLane = call.keys[0]?.key ?? '';
       // The call draws from another lane than guessed: the card waits there (that lane's slot is its own business).
-      if (callLane !== lane.name) {
-        this.learntLanes.set(item, callLane);
-        continue;
-      }
-      const sharedAt = await this.sharedDeparture(call, rank, departure);
-      if (sharedAt < departure - 1) {
-        // Held by its own keys (its chat's, its message's) past the lane's slot: the card waits alone
-        // until they allow it, and the lane's slot goes to the next card.
-        queue.notBeforeTime(departure);
-        if (sharedAt >= this.clock.now() + 1) slotAt = Math.min(slotAt, sharedAt);
-      } else slotAt = Math.min(slotAt, departure);
+      if (callLane !== lane.name) this.learntLanes.set(item, callLane);
+      else slotAt = Math.min(slotAt, departure);
     }
     if (slotAt < Number.POSITIVE_INFINITY) lane.blockedUntil = slotAt;
     return undefined;
-  }
-
-  /** The departure of `call` under the keys other cards share (see {@link FlushGate.sharedDeparture}); `departure` when unknown. */
-  private async sharedDeparture(call: PreparedCall, rank: number, departure: number): Promise<number> {
-    if (!this.gate.sharedDeparture) return departure;
-    try {
-      return await this.gate.sharedDeparture(call.keys, rank);
-    } catch {
-      return departure;
-    }
   }
 
   /** The call leaves at `departure` (now when it is due); its lane is free once it left. */
