@@ -15,7 +15,7 @@ import { telegram } from '@progresscard/plugin-telegram';
 import { wecom } from '@progresscard/plugin-wecom';
 import { teams } from '@progresscard/plugin-teams';
 
-export const TEN_MB = 10_000_000;
+const TEN_MB = 10_000_000;
 /** The epoch ms the tests' card states and fake clocks start at. */
 export const AT = 1_700_000_000_000;
 
@@ -49,7 +49,7 @@ export interface HugeInput {
 }
 
 /** One payload the real renderer drew, with the title of the card it was drawn for (`Huge` or `Small`). */
-export interface DrawnPayload {
+interface DrawnPayload {
   readonly title: string | undefined;
   readonly payload: unknown;
 }

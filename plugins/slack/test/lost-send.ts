@@ -8,7 +8,7 @@ import { afterEach, expect } from 'vitest';
 import { harness, type Harness, type HarnessOptions } from './harness.js';
 
 /** How long the plugin waits for Slack's answer to a call before it gives up on it, ms. */
-export const GIVE_UP_MS = 300;
+const GIVE_UP_MS = 300;
 
 /**
  * Returns a function starting the Slack harness, by default with the plugin giving up on a call

@@ -24,7 +24,7 @@ export function sharedStore(): ProgressCardsStore {
 }
 
 /** Kills the running "process": every timer it set is gone, the clock stays where it was. */
-export function killProcess(): void {
+function killProcess(): void {
   const now = Date.now();
   vi.clearAllTimers();
   vi.setSystemTime(now);
