@@ -63,6 +63,7 @@ describe('live preview page', () => {
       expect(found, out).toBeDefined();
       return found!;
     }, { timeout: 60_000, interval: 50 });
+    const addressAt = Date.now();
     await page.goto(url);
     const feishuCard = page.locator('[data-channel="feishu"] .card-holder').last();
     const dingtalkCard = page.locator('[data-channel="dingtalk"] .card-holder').last();
@@ -70,9 +71,16 @@ describe('live preview page', () => {
     // A running tool's duration, as the emulator accepted it, advances on the page.
     const first = new Map<string, number>();
     let advanced: { tool: string; from: number; to: number } | undefined;
+    // Where the replay was when the page first showed the card: on a loaded machine a page that
+    // arrives after the Task calls ended cannot see one advance (the failure message says so).
+    let firstLook: string | undefined;
     const deadline = Date.now() + 90_000;
     while (!advanced && Date.now() < deadline) {
       const text = (await feishuCard.innerText({ timeout: 5_000 }).catch(() => '')) ?? '';
+      if (firstLook === undefined && text !== '') {
+        const progress = await page.locator('.run .events').innerText({ timeout: 5_000 }).catch(() => '?');
+        firstLook = `the page first showed the card at replay progress ${progress.trim()}, ${Math.round((Date.now() - addressAt) / 1000)} s after the address was printed`;
+      }
       for (const [tool, seconds] of runningDurations(text)) {
         const seen = first.get(tool);
         if (seen === undefined) first.set(tool, seconds);
@@ -80,7 +88,7 @@ describe('live preview page', () => {
       }
       await page.waitForTimeout(150);
     }
-    expect(advanced, `running tools seen: ${JSON.stringify([...first])}`).toBeDefined();
+    expect(advanced, `running tools seen: ${JSON.stringify([...first])}; ${firstLook ?? 'the page never showed the card'}`).toBeDefined();
     expect(advanced!.tool).toMatch(/Task/);
 
     // Then the run completes: green headers, the answer, and the footer with duration and model.

@@ -104,6 +104,10 @@ export class StreamDispatch {
       const closing = session.next(view, true, this.deps.clock.now());
       if (closing?.op === 'stop-final') return this.callFor(record, session, final, view, { ...closing, op: 'stop-roll-over' as const });
     }
+    // A run that ended before its first stream opened needs no stream: one message (the channel's
+    // send) holds the final, where a stream takes a start and a stop (Slack: Tier 2 each, 20 a
+    // minute per workspace, against chat.postMessage's one a second per channel).
+    if (final && session.phase === 'idle' && session.sequence === 0) return this.toEditMode(record, session);
     const step = session.next(view, final, this.deps.clock.now());
     if (!step) {
       this.scheduleKeepAlive(record, session);
