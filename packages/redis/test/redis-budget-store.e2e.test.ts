@@ -120,6 +120,33 @@ describe('RedisBudgetStore', () => {
     expect(arrivals.length).toBeGreaterThan(6.5 * 15);
   }, 120_000);
 
+  it('a re-booking uncounts the stale slot it replaces, as the in-memory store does', async () => {
+    const prefix = uniquePrefix('rebook');
+    const [first, second] = await Promise.all([open(prefix), open(prefix)]);
+    const memory = new InMemoryBudgetStore();
+    const keys = [FEISHU_PATCH];
+    // A fractional arrival delay: the stale arrival is found by the exact number the script stored.
+    const request = (notBefore: number, rank: SlotRequest['rank'] = 'final', replacesArrival?: number): SlotRequest => ({ keys, notBefore, arrivalDelayMs: 12.5, rank, ...(replacesArrival !== undefined && { replacesArrival }) });
+    const booked: number[] = [];
+    for (let i = 0; i < 50; i += 1) {
+      const departure = await first!.budgets.reserve(request(T0));
+      expect(departure).toBe(memory.reserve(request(T0)));
+      booked.push(departure);
+    }
+    // Finals burst: the route's 50/s is full within 0.6 s, and the 51st call waits for the first to leave the window...
+    const full = await second!.budgets.nextDeparture(request(T0 + 700));
+    expect(full).toBeGreaterThan(T0 + 1000);
+    // ...unless the first call left too late for its slot and books again in its place (another process).
+    const stale = booked[0]!;
+    const again = await second!.budgets.reserve(request(T0 + 700, 'final', stale + 12.5));
+    expect(again).toBe(memory.reserve(request(T0 + 700, 'final', stale + 12.5)));
+    expect(again).toBe(T0 + 700);
+    // An arrival the store does not hold changes nothing.
+    const unknown = await first!.budgets.reserve(request(T0 + 700, 'final', T0 - 99));
+    expect(unknown).toBe(memory.reserve(request(T0 + 700, 'final', T0 - 99)));
+    expect(unknown).toBeGreaterThan(T0 + 1000);
+  });
+
   it('a pause set by one process holds the others back', async () => {
     const prefix = uniquePrefix('pause');
     const [first, second] = await Promise.all([open(prefix), open(prefix)]);
