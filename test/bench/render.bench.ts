@@ -133,10 +133,12 @@ const HUGE_INPUTS: Record<string, () => AgentEvent[]> = {
     { type: 'run.failed', error: huge('error ') },
   ],
   'many tools': manyToolCalls,
-  // Hostile markdown (issue 30 item 4): lists nested up to 2 000 levels, "`a" and "[" repeated (never closed).
+  // Hostile markdown (issue 30 item 4): lists nested up to 2 000 levels, "`a", "[" and "[a](http://x" repeated (never closed).
   'nested list': () => [{ type: 'run.completed', answer: nestedList() }],
   backticks: () => [{ type: 'run.completed', answer: huge('`a') }],
   brackets: () => [{ type: 'run.completed', answer: huge('[') }],
+  // Link destinations never closed: every `](` once read the rest of the text (quadratic).
+  'unclosed links': () => [{ type: 'run.completed', answer: huge('[a](http://x') }],
 };
 
 /**

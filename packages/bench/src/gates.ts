@@ -168,10 +168,11 @@ function discordGate(shifting: boolean, clock: () => number): Gate {
  * per workspace), chat.startStream and chat.stopStream Tier 2 (20 a minute each), chat.appendStream
  * Tier 4 (100 a minute); a refusal is HTTP 429 `ratelimited` with `Retry-After` in whole seconds.
  * `appRate` is the route a card's progress goes through: chat.update, or appendStream when streamed.
- * Streamed, every card's message is a chat.startStream and its final a chat.stopStream (each Tier 2,
- * https://docs.slack.dev/reference/methods/chat.startStream): the floors count those windows, the
- * least p99 of a design that streams every card (20 cards a minute per workspace: N = 500 starting
- * together need 24 minutes). Edit mode has no app-wide send window (chat.postMessage is per channel).
+ * Streamed, a card's message is a chat.startStream and its final a chat.stopStream (each Tier 2,
+ * https://docs.slack.dev/reference/methods/chat.startStream), but a run over before its stream could
+ * open is posted as one chat.postMessage (per channel): no single app-wide send route bounds every
+ * run's message, so neither mode has floors (a design that streamed every card would need 24 minutes
+ * for N = 500 starting together: 20 starts a minute per workspace).
  */
 function slackGate(stream: boolean, clock: () => number): Gate {
   const limits = DEFAULT_SLACK_LIMITS;
@@ -183,7 +184,6 @@ function slackGate(stream: boolean, clock: () => number): Gate {
     appRate: stream ? rateOf(limits.appendStreamWindows) : rateOf(limits.updateWindows),
     budgetedRoutes: [stream ? 'append' : 'update'],
     chatRate: rateOf(limits.postMessageWindows),
-    ...(stream ? { sendWindows: limits.streamStartStopWindows } : {}),
     admit(call) {
       const decision =
         call.route === 'send' ? post.tryAcquire(call.chat)

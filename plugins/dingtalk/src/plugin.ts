@@ -55,6 +55,9 @@ export const dingtalk = defineChannel({
   defaults: DINGTALK_DEFAULTS,
   budget: (config) => dingtalkBudgetKeys(config.appKey, config.contentMode),
   credentials: 'the app key and secret (DINGTALK_APP_KEY, DINGTALK_APP_SECRET)',
+  // The AppKey (Client ID) names the app whose token created the card; it is an identifier, the
+  // AppSecret is the secret (https://open.dingtalk.com/document/orgapp/obtain-the-access_token-of-an-internal-app).
+  appIdentity: (config) => config.appKey,
   switchDefaults: { monthlyQuota: DINGTALK_MONTHLY_QUOTA },
   configError: DingTalkConfigError,
   create: ({ config: c, rendering, options }: ChannelContext<DingTalkConfig, DingTalkPluginOptions>) => {

@@ -123,9 +123,9 @@ describe('DingTalk plugin ↔ core ↔ emulator', () => {
     expect(all).toHaveLength(21);
     expect(all.every((dt) => dt.state === 'finished' && dt.display.problem === undefined)).toBe(true);
     // The main card's notice: how much of the answer is shown in all, out of how much.
-    const notice = /showing the first (\d+) of (\d+) characters/.exec(all[0]!.display.content);
+    const notice = /showing the first (\d{1,3}(?:,\d{3})+) of (\d{1,3}(?:,\d{3})+) characters/.exec(all[0]!.display.content);
     expect(notice).not.toBeNull();
-    const [shownChars, totalChars] = [Number(notice![1]), Number(notice![2])];
+    const [shownChars, totalChars] = [Number(notice![1]!.replaceAll(',', '')), Number(notice![2]!.replaceAll(',', ''))];
     // The core holds at most 200 000 characters of an answer; the notice counts the whole answer the agent wrote.
     expect(totalChars).toBe(Array.from(answer).length);
     // The cards show what the notice says (give or take a word cut at each of the 21 cuts); the rest is left out.

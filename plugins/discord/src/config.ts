@@ -30,6 +30,11 @@ const BudgetWindowSchema = z.object({ limit: z.number().int().positive(), interv
  *   `path` (default `/discord/interactions`; set the public URL in the Developer Portal) and
  *   verifies every request with the application's `publicKey` (Ed25519). Without it, open
  *   questions show the reply to type.
+ * - `applicationId`: the application's id (a snowflake), not a secret. Stored with each card so that
+ *   an app pool changed by a deploy continues a card on its message only through the bot that
+ *   posted it. Default: the bot's user id read from the token's first part (base64 of the id,
+ *   as Nostrum decodes it: https://kraigie.github.io/nostrum/Nostrum.Token.html; unconfirmed in Discord's own docs),
+ *   which for a bot is its application's id; none when the token does not carry one.
  * - `fileRoots`: directories files attached with `card.attach(path)` may be read from and uploaded
  *   (a path must resolve, symlinks followed, inside one of them). Default none: the final card
  *   names the file as not uploaded and no file is read.
@@ -39,6 +44,7 @@ export const DiscordConfigSchema = z
     botToken: z.string().min(20, 'a bot token from the Developer Portal'),
     channelId: z.string().regex(/^\d{17,20}$/, 'a channel id (snowflake) such as 1250000000000000100'),
     apiUrl: HttpUrlSchema.default('https://discord.com/api/v10'),
+    applicationId: z.string().regex(/^\d{17,20}$/, 'an application id (snowflake) such as 1250000000000000007').optional(),
     probeBudget: BudgetWindowSchema.default({ limit: 1, intervalMs: 1000 }),
     ...TIMING_OVERRIDES_SHAPE,
     ...FEATURE_SWITCHES_SHAPE,
@@ -64,4 +70,15 @@ export type DiscordConfig = z.output<typeof DiscordConfigSchema>;
 /** Bad Discord config: names the field and value (the token is shown as `<hidden>`). */
 export class DiscordConfigError extends ChannelConfigError {
   override readonly name = 'DiscordConfigError';
+}
+
+/**
+ * The bot's id as its token carries it: a bot token's first part (before the first `.`) is the bot
+ * user's id in base64 (as Nostrum decodes it: https://kraigie.github.io/nostrum/Nostrum.Token.html; unconfirmed in
+ * Discord's own docs). Undefined when that part does not decode to a snowflake (e.g. an emulator's token).
+ */
+export function botIdFromToken(botToken: string): string | undefined {
+  const first = botToken.split('.')[0] ?? '';
+  const id = Buffer.from(first, 'base64').toString('latin1');
+  return /^\d{17,20}$/.test(id) ? id : undefined;
 }

@@ -1,6 +1,6 @@
 import { AnnouncedLimits, defineChannel, type DefinedChannel } from '@progresscard/core/plugin';
 import { discordBotKey, discordBudgetKeys } from './budget-keys.js';
-import { DISCORD_DEFAULTS, DiscordConfigError, DiscordConfigSchema, type DiscordConfig } from './config.js';
+import { botIdFromToken, DISCORD_DEFAULTS, DiscordConfigError, DiscordConfigSchema, type DiscordConfig } from './config.js';
 import { DISCORD_ENV_VARIABLES } from './env.js';
 import { CustomIdRegistry } from './interaction/custom-id.js';
 import { DiscordInteractions } from './interaction/endpoint.js';
@@ -40,6 +40,7 @@ export const discord = defineChannel({
   secrets: ['botToken'],
   defaults: DISCORD_DEFAULTS,
   credentials: 'the bot token (DISCORD_BOT_TOKEN)',
+  appIdentity: (config) => config.applicationId ?? botIdFromToken(config.botToken),
   configError: DiscordConfigError,
   budget: (config) => discordBudgetKeys(config.botToken, config.channelId, limitsOf(config)),
   create: ({ config, rendering }) => {

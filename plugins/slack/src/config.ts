@@ -39,6 +39,10 @@ export const SLACK_DEFAULTS: ChannelSettings = {
  * - `aiBlocks`: Slack's AI-app blocks in cards edited in place (default true): the plan as a `plan`
  *   block, tool calls as `task_card` blocks, an answer's first table as a `table` block
  *   (https://docs.slack.dev/reference/block-kit/blocks); false keeps mrkdwn sections and code-block tables.
+ * - `appId`: the Slack app's id (`A…`, shown on the app's Basic Information page and in
+ *   `api_app_id` of every event), not a secret. Stored with each card so that an app pool changed
+ *   by a deploy continues a card on its message only through the app that posted it. A bot token
+ *   does not carry it, so without `appId` a pool's apps are known by position only.
  * - `fileRoots`: directories files attached with `card.attach(path)` may be read from and uploaded
  *   (a path must resolve, symlinks followed, inside one of them). Default none: the final card
  *   names the file as not uploaded and no file is read.
@@ -71,6 +75,7 @@ export const SlackConfigSchema = z
       .default({ mode: 'native', taskDisplayMode: 'plan', lifetimeMs: 300_000 }),
     fileRoots: z.array(z.string().min(1)).default([]),
     aiBlocks: z.boolean().default(true),
+    appId: z.string().regex(/^A[A-Z0-9]+$/, 'an app id such as A0123ABC').optional(),
   })
   .strict();
 

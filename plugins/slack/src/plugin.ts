@@ -66,6 +66,7 @@ export const slack = defineChannel({
   defaults: SLACK_DEFAULTS,
   budget: (config) => slackBudgetKeys(config.botToken, config.channel),
   credentials: 'the bot token (SLACK_BOT_TOKEN)',
+  appIdentity: (config) => config.appId,
   configError: SlackConfigError,
   create: ({ config, rendering, options }: ChannelContext<SlackConfig, SlackPluginOptions>) => {
     const renderer = createSlackRenderer({ ...rendering, controls: config.interactivity ? 'buttons' : 'text', aiBlocks: config.aiBlocks });

@@ -55,6 +55,8 @@ export const teams = defineChannel({
   secrets: ['appPassword'],
   defaults: TEAMS_DEFAULTS,
   credentials: "the bot's app id and client secret (TEAMS_APP_ID, TEAMS_APP_PASSWORD)",
+  // The Microsoft App ID is the bot's id (the activities' recipient id is "28:<app id>"); the password is the secret.
+  appIdentity: (config) => config.appId,
   configError: TeamsConfigError,
   budget: (config) => teamsBudgetKeys(config.appId, config.conversationId, config.conversationBudget),
   create: ({ config, rendering }: ChannelContext<TeamsConfig, object>) => {

@@ -31,6 +31,10 @@ export const telegram = defineChannel({
   secrets: ['botToken', 'webhook.secretToken'],
   defaults: TELEGRAM_DEFAULTS,
   credentials: 'the bot token (TELEGRAM_BOT_TOKEN)',
+  // The bot's user id: the number before the colon of its token ("123456:ABC-DEF…",
+  // https://core.telegram.org/bots/api#authorizing-your-bot), the same id getMe answers. Not a
+  // secret on its own (it is the bot's id in every update); the part after the colon is, and is never stored.
+  appIdentity: (config) => config.botToken.slice(0, config.botToken.indexOf(':')),
   configError: TelegramConfigError,
   budget: (config) => telegramBudgetKeys(config.botToken, config.chatId, { chat: config.chatBudget ?? TELEGRAM_CHAT_BUDGETS.chat, group: config.groupBudget ?? TELEGRAM_CHAT_BUDGETS.group }),
   create: ({ config, rendering }) => {

@@ -45,6 +45,9 @@ export const wecom = defineChannel<'wecom', typeof WeComConfigSchema, WeComPaylo
   secrets: ['token', 'encodingAESKey'],
   defaults: WECOM_DEFAULTS,
   credentials: 'the callback Token and EncodingAESKey (WECOM_BOT_TOKEN, WECOM_BOT_ENCODING_AES_KEY)',
+  // The bot's aibotid when configured (it is in every callback the bot receives); none otherwise:
+  // the Token and EncodingAESKey are secrets.
+  appIdentity: (config) => config.botId,
   configError: WeComConfigError,
   create: ({ config, rendering, options }) => {
     const now = options.now ?? Date.now;

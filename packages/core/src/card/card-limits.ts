@@ -1,3 +1,4 @@
+import { formatCount } from './format/count.js';
 import type { Locale } from './view.js';
 
 /**
@@ -41,7 +42,7 @@ function isHighSurrogate(code: number): boolean {
  * "… answer cut: 9 800 000 more characters not shown".
  */
 export function cutNotice(what: 'answer' | 'thinking', dropped: number, locale: Locale): string {
-  const count = dropped.toLocaleString(locale === 'zh-CN' ? 'zh-CN' : 'en-US');
+  const count = formatCount(dropped, locale);
   if (locale === 'zh-CN') return `\n\n…（${what === 'answer' ? '回答' : '思考'}过长，另有 ${count} 个字符未显示）`;
   return `\n\n… ${what} cut: ${count} more characters not shown`;
 }

@@ -144,7 +144,7 @@ export class ChannelDispatcher {
     stop.onLift(() => credentialProbes.lifted());
     const failures = new FailureHandling({ plugin, settings, clock, logger, retry, budget, stop, refusedOperations, probes, credentialProbes, ladder, counters, through: calls.through });
     const continuations = new ContinuationDispatch({ plugin, clock, logger, budget, calls, failures, ladder, store });
-    this.streams = new StreamDispatch({ plugin, clock, logger, budget, calls, failures, store, wake: (record) => this.markDirty(record, 'elapsed') });
+    this.streams = new StreamDispatch({ plugin, clock, logger, budget, calls, failures, store, perCardIntervalMs: settings.perCardIntervalMs, wake: (record) => this.markDirty(record, 'elapsed') });
     // A stream that holds the whole answer leaves no continuation parts to report (Slack: a 30 000-character
     // answer streamed whole was reported 'continuation part 2 of 2 undeliverable').
     const streams = this.streams;

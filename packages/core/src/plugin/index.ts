@@ -39,6 +39,7 @@ export {
   type ToolTreeRow,
 } from '../card/tool-tree.js';
 export { formatDuration } from '../card/format/duration.js';
+export { formatCount } from '../card/format/count.js';
 export { formatFooter, formatTokenCount, formatClockTime, formatCost, FOOTER_FIELDS, type FooterStyle, type FooterField, type FooterOptions } from '../card/format/footer.js';
 export type { CardImage, CardImageSource } from '../card/images.js';
 export { attachmentText, MAX_CARD_ATTACHMENTS, type CardAttachment } from '../card/attachments.js';

@@ -80,7 +80,11 @@ export interface MemoryReply {
 
 /** A scripted answer: `op` calls (or every call) fail with `failure` while `when` holds. */
 export interface MemoryFault {
-  readonly op?: 'send' | 'update';
+  /**
+   * The call it answers: `send` / `update` in edit mode, `start` / `append` / `stop` of a native
+   * stream (`streaming` option). Absent: the next `send` or `update`.
+   */
+  readonly op?: 'send' | 'update' | 'start' | 'append' | 'stop';
   readonly failure: CallFailure;
   /** How many calls this fault answers (default 1). */
   times?: number;
@@ -228,8 +232,18 @@ export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel
   }
   const chunkChars = options.answerChunkChars;
   const streams = options.streaming
-    ? new MemoryStreams(options.streaming, switches.footerStyle, (streamCall) => recordStreamCall(streamCall))
+    ? new MemoryStreams(options.streaming, switches.footerStyle, (streamCall) => recordStreamCall(streamCall), takeFault)
     : undefined;
+
+  /** The failure a pending {@link MemoryFault} answers call `op` with (and counts it), if any. */
+  function takeFault(op: MemoryCall['op']): CallFailure | undefined {
+    const index = faults.findIndex((fault) => fault.op === op || (!fault.op && (op === 'send' || op === 'update')));
+    if (index < 0) return undefined;
+    const fault = faults[index]!;
+    fault.times = (fault.times ?? 1) - 1;
+    if (fault.times <= 0) faults.splice(index, 1);
+    return fault.failure;
+  }
 
   function recordStreamCall({ op, id, stream, failure, ignored, create }: MemoryStreamCall): void {
     if (create) messages.set(id, { id, target: create.target, history: [], gone: false, stream });
@@ -243,16 +257,8 @@ export function memoryChannel(options: MemoryChannelOptions = {}): MemoryChannel
     try {
       if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
       const message = messages.get(messageId);
-      const index = faults.findIndex((fault) => !fault.op || fault.op === op);
-      let failure: CallFailure | undefined;
-      if (index >= 0) {
-        const fault = faults[index]!;
-        failure = fault.failure;
-        fault.times = (fault.times ?? 1) - 1;
-        if (fault.times <= 0) faults.splice(index, 1);
-      } else if (op === 'update' && message?.gone) {
-        failure = { kind: 'gone', detail: 'message recalled' };
-      }
+      let failure = takeFault(op);
+      if (!failure && op === 'update' && message?.gone) failure = { kind: 'gone', detail: 'message recalled' };
       calls.push({ op, messageId, payload, at: Date.now(), failure: failure?.kind, ...(replyTo === undefined ? {} : { replyTo }) });
       if (failure) throw new MemoryFailure(failure);
       return apply();

@@ -76,6 +76,8 @@ export class MemoryStreams {
     footerStyle: FooterStyle,
     /** Records a call (and its failure) in the channel's call log, and creates the message on a start. */
     private readonly record: (call: MemoryStreamCall) => void,
+    /** The failure the channel's pending faults answer a stream call with (see `MemoryFault`), if any. */
+    private readonly takeFault: (op: MemoryStreamCall['op']) => CallFailure | undefined = () => undefined,
   ) {
     const streams = this;
     this.mode = {
@@ -91,6 +93,12 @@ export class MemoryStreams {
           const id = `s${streams.streams.size + 1}`;
           const now = Date.now();
           const stream: MemoryStream = { state: 'streaming', status: 'running', startedAt: now, lastCallAt: now, text: '', plan: [], tasks: new Map(), ignoredCalls: 0 };
+          const failure = streams.takeFault('start');
+          if (failure) {
+            // Refused: logged under the id it would have had, no message created.
+            streams.record({ op: 'start', id, stream, failure });
+            throw new MemoryStreamFailure(failure);
+          }
           streams.apply(stream, content);
           streams.streams.set(id, stream);
           streams.byKey.set(idempotencyKey, id);
@@ -130,13 +138,14 @@ export class MemoryStreams {
     if (stream.state === 'streaming' && ((maxAgeMs !== undefined && now - stream.startedAt > maxAgeMs) || (idleExpiryMs !== undefined && now - stream.lastCallAt > idleExpiryMs))) {
       stream.state = 'expired';
     }
-    let failure: CallFailure | undefined;
-    if (stream.state === 'stopped-by-user') failure = { kind: 'stopped-by-user', detail: '403 ContentStreamNotAllowed: Content stream was canceled by user' };
-    else if (stream.state === 'expired' && this.options.expired === 'ignore') {
+    // The channel's pending fault (failNext) answers first, then the stream's own state.
+    let failure = this.takeFault(op);
+    if (!failure && stream.state === 'stopped-by-user') failure = { kind: 'stopped-by-user', detail: '403 ContentStreamNotAllowed: Content stream was canceled by user' };
+    else if (!failure && stream.state === 'expired' && this.options.expired === 'ignore') {
       stream.ignoredCalls += 1;
       this.record({ op, id, stream, ignored: true });
       return;
-    } else if (stream.state !== 'streaming') failure = { kind: 'stream-ended', detail: `stream ${id} is ${stream.state}` };
+    } else if (!failure && stream.state !== 'streaming') failure = { kind: 'stream-ended', detail: `stream ${id} is ${stream.state}` };
     if (failure) {
       this.record({ op, id, stream, failure });
       throw new MemoryStreamFailure(failure);

@@ -55,4 +55,22 @@ describe('links in agent text', () => {
     const out = neutraliseLinks(text);
     expect(out).not.toMatch(/\]\(javascript/);
   });
+
+  // Each unclosed destination runs to the end of the text: reading it whole at every `](` was
+  // quadratic (100 000 repeats took minutes). The result must still be right.
+  it('100 000 unclosed links: allowed ones stay as written, forbidden ones are neutralised', () => {
+    const allowed = '[a](http://x'.repeat(100_000);
+    expect(neutraliseLinks(allowed)).toBe(allowed);
+    expect(breakLinkSyntax(allowed)).toBe(allowed);
+    expect(neutraliseLinks(`${allowed}[b](javascript:y)`)).toBe(`${allowed}b`);
+    // The first forbidden destination swallows the rest (no `)` closes it): only its label is left.
+    expect(neutraliseLinks('[a](javascript:x'.repeat(100_000))).toBe('a');
+    expect(breakLinkSyntax('[a](javascript:x'.repeat(100_000))).toBe(`[a]${ZWSP}(javascript:${ZWSP}x`.repeat(100_000));
+  });
+
+  it('a scheme hidden behind more invisible characters than a scheme could need is not allowed', () => {
+    expect(isAllowedLinkDestination(`h${'\u200b'.repeat(100)}ttps://example.com`)).toBe(true);
+    expect(neutraliseLinks(`[a](h${'\u200b'.repeat(100)}ttps://example.com)`)).toBe('a');
+    expect(neutraliseLinks(`[a](h${'\u200b'.repeat(10)}ttps://example.com)`)).toMatch(/^\[a\]\(h/);
+  });
 });

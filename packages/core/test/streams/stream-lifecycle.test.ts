@@ -64,10 +64,31 @@ describe('native streams: lifetime and roll-over', () => {
     expect(streams().map((stream) => stream.text).join('')).toBe(answer);
   });
 
+  it('a run over before its first stream opened is posted as one message (no stream start and stop for a finished card)', async () => {
+    const { channel, card, streams } = start({ lifetime: { maxAgeMs: 300_000 } });
+    card.push({ type: 'run.started', title: 'Quick', model: 'claude-sonnet-4' });
+    card.push({ type: 'tool.started', callId: 't1', name: 'shell', args: '{"command":"ls"}' });
+    card.push({ type: 'tool.finished', callId: 't1', summary: 'ok' });
+    card.push({ type: 'answer.delta', text: 'All done.' });
+    card.push({ type: 'run.completed' });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+    expect(channel.calls.map((call) => call.op)).toEqual(['send']);
+    expect(streams()).toEqual([]);
+    // One message, sent once, with the whole answer and the footer (it names the run's model).
+    const messages = [...channel.messages.values()];
+    expect(messages).toHaveLength(1);
+    expect(messages[0]!.history).toHaveLength(1);
+    expect(messages[0]!.history[0]).toMatchObject({ status: 'completed', answer: 'All done.' });
+    expect(messages[0]!.history[0]!.footer).toContain('claude-sonnet-4');
+  });
+
   it('text over the per-call limit goes in several calls without splitting a character; `full` mode sends the stream\'s whole text', async () => {
     const { channel, card, streams } = start({ lifetime: { maxAgeMs: 300_000 }, text: 'full', maxTextCharsPerCall: 7 });
     card.push({ type: 'run.started', title: 'Short' });
     card.push({ type: 'answer.delta', text: 'abcdef🙂ghij' });
+    // The run goes on until its stream is open (a run over before it would be posted, not streamed).
+    await vi.advanceTimersByTimeAsync(5_000);
     card.push({ type: 'run.completed' });
     await vi.advanceTimersByTimeAsync(10_000);
     expect(await card.finalDelivery).toMatchObject({ ok: true });

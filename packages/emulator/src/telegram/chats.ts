@@ -41,6 +41,8 @@ export interface StoredTelegramMessage {
   edits: number;
   /** The file of a document message (sendDocument). */
   readonly document?: TelegramDocument;
+  /** The id of the bot that sent it (the number before its token's colon): only that bot may edit it. */
+  readonly sentBy?: string;
 }
 
 /** A file a bot sent with sendDocument. */

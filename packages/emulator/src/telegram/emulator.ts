@@ -198,7 +198,7 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
   const handlers: Record<TelegramRoute, [(args: Args, token: string, flood: TelegramError | undefined) => Outcome, ((args: Args) => string | undefined)?]> = {
     getMe: [() => ({ ok: true, result: { id: DEFAULT_TELEGRAM_BOT.botId, is_bot: true, first_name: 'progresscard', username: 'progresscard_bot' } })],
     sendMessage: [
-      (args, _token, flood) => {
+      (args, token, flood) => {
         const target = chatOf(args);
         if (target.error) return fail(target.error);
         const chat = target.chat!;
@@ -207,7 +207,7 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
         const replyTo = toInt((args.reply_parameters as { message_id?: unknown } | undefined)?.message_id);
         if (flood) return fail(flood);
         const now = clock();
-        const message = store.add({ chatId: chat.id, messageId: store.newId(chat.id), threadId: target.threadId, replyTo, source: body.source, parseMode: typeof args.parse_mode === 'string' ? args.parse_mode : undefined, text: body.text, replyMarkup: body.markup, state: 'live', createdAt: now, updatedAt: now, edits: 0 });
+        const message = store.add({ chatId: chat.id, messageId: store.newId(chat.id), threadId: target.threadId, replyTo, source: body.source, parseMode: typeof args.parse_mode === 'string' ? args.parse_mode : undefined, text: body.text, replyMarkup: body.markup, state: 'live', createdAt: now, updatedAt: now, edits: 0, sentBy: botIdOf(token) });
         // "sending any message makes the draft disappear" (https://core.telegram.org/bots/api#sendmessagedraft)
         for (const draft of liveDrafts(chat.id)) store.drafts.delete(TelegramStore.key(chat.id, draft.draftId));
         notify('posted', message);
@@ -215,7 +215,7 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
       },
     ],
     editMessageText: [
-      (args, _token, flood) => {
+      (args, token, flood) => {
         const target = chatOf(args);
         const key = `${String(args.chat_id)}:${String(args.message_id)}`;
         if (target.error) return fail(target.error, key);
@@ -223,6 +223,8 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
         const message = store.get(chat.id, toInt(args.message_id) ?? -1);
         if (!message || message.state === 'deleted') return fail(TelegramErrors.messageToEditNotFound(), key);
         if (message.state === 'edit-closed') return fail(TelegramErrors.messageCantBeEdited(), key);
+        // A bot edits only its own messages (https://core.telegram.org/bots/api#updating-messages); the answer to another bot's is assumed to be this one (unconfirmed).
+        if (message.sentBy !== undefined && message.sentBy !== botIdOf(token)) return fail(TelegramErrors.messageCantBeEdited(), key);
         const body = content(args, false);
         if (body.error) return fail(body.error, key);
         if (body.source === message.source && JSON.stringify(body.markup ?? null) === JSON.stringify(message.replyMarkup ?? null)) return fail(TelegramErrors.notModified(), key);
@@ -334,6 +336,11 @@ export function createTelegramEmulator(options: TelegramEmulatorOptions = {}): T
     setWebhook: (config) => callbacks.configure(config),
     click: (click) => callbacks.click(click),
   };
+}
+
+/** The bot id of a token: the number before its colon. */
+function botIdOf(token: string): string {
+  return token.slice(0, token.indexOf(':'));
 }
 
 /**

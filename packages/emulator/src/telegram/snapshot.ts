@@ -21,6 +21,8 @@ export interface TelegramMessageSnapshot {
   readonly maxConcurrentCalls: number;
   /** The file of a document message, with its bytes. */
   readonly document?: TelegramDocument;
+  /** The id of the bot that sent it. */
+  readonly sentBy?: string;
 }
 
 /** Message `m` as read back (a deep copy): its calls from `history`, its most concurrent calls from `inFlight`. */
@@ -40,5 +42,6 @@ export function telegramSnapshot(m: StoredTelegramMessage, history: CallHistory,
     history: history.list({ key: TelegramStore.key(m.chatId, m.messageId) }),
     maxConcurrentCalls: inFlight.max(TelegramStore.key(m.chatId, m.messageId)),
     ...(m.document ? { document: m.document } : {}),
+    ...(m.sentBy !== undefined ? { sentBy: m.sentBy } : {}),
   });
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_TITLES, STATUS_LABELS, TOOL_CALLS_HEADINGS, type CardStatus, type Locale } from '@progresscard/core/plugin';
+import { DEFAULT_TITLES, formatCount, STATUS_LABELS, TOOL_CALLS_HEADINGS, type CardStatus, type Locale } from '@progresscard/core/plugin';
 
 /** The words the DingTalk card uses around the agent's text, per locale. */
 export interface CardTexts {
@@ -51,7 +51,7 @@ export const CARD_TEXTS: Readonly<Record<Locale, CardTexts>> = {
     thinking: '思考',
     tools: TOOL_CALLS_HEADINGS['zh-CN'],
     moreTools: (hidden) => `…另有 ${hidden} 个较早的工具调用`,
-    shortened: (shown, total) => `（内容过长，已截断：显示前 ${shown} / ${total} 字）`,
+    shortened: (shown, total) => `（内容过长，已截断：显示前 ${formatCount(shown, 'zh-CN')} / ${formatCount(total, 'zh-CN')} 字）`,
     continuedBelow: (parts) => `（内容较长，余下部分见后续 ${parts} 条消息）`,
     continuationTitle: (part, total) => `（续 ${part}/${total}）`,
   },
@@ -65,7 +65,7 @@ export const CARD_TEXTS: Readonly<Record<Locale, CardTexts>> = {
     thinking: 'Thinking',
     tools: TOOL_CALLS_HEADINGS.en,
     moreTools: (hidden) => `…and ${hidden} earlier tool call${hidden === 1 ? '' : 's'}`,
-    shortened: (shown, total) => `(shortened: showing the first ${shown} of ${total} characters)`,
+    shortened: (shown, total) => `(shortened: showing the first ${formatCount(shown, 'en')} of ${formatCount(total, 'en')} characters)`,
     continuedBelow: (parts) => `(continued in ${parts} follow-up message${parts === 1 ? '' : 's'})`,
     continuationTitle: (part, total) => ` (${part}/${total})`,
   },

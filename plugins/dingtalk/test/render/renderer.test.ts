@@ -172,7 +172,8 @@ describe('DingTalk renderer: size guard', () => {
     const m = renderer.render(view).cardParamMap;
     expect(Array.from(m.msgContent!).length).toBeLessThanOrEqual(3000);
     expect(openFence(m.msgContent!)).toBeUndefined();
-    expect(m.msgContent).toMatch(/（内容过长，已截断：显示前 \d+ \/ \d+ 字）/);
+    // Counts grouped in thousands, as on every channel.
+    expect(m.msgContent).toMatch(/（内容过长，已截断：显示前 \d,\d{3} \/ \d{1,3},\d{3} 字）/);
     expect(m.msgContent).toContain('grep: x（完成 · 3 matches）');
     expect(renderer.renderContinuations(view)).toEqual([]);
   });

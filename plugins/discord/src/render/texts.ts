@@ -1,4 +1,4 @@
-import { CARD_WORDS, type CardWords, type Locale } from '@progresscard/core/plugin';
+import { CARD_WORDS, formatCount, type CardWords, type Locale } from '@progresscard/core/plugin';
 
 /** Words of the Discord card besides the shared status words, per locale. */
 export interface DiscordTexts extends CardWords {
@@ -14,14 +14,14 @@ export const DISCORD_TEXTS: Readonly<Record<Locale, DiscordTexts>> = {
     ...CARD_WORDS['zh-CN'],
     continuesBelow: (parts) => `回答较长，其余部分见下方 ${parts} 条回复`,
     part: (n) => `（续 ${n}）`,
-    cutNotice: (chars) => `（回答过长，已省略最后 ${chars} 个字符）`,
+    cutNotice: (chars) => `（回答过长，已省略最后 ${formatCount(chars, 'zh-CN')} 个字符）`,
     stop: '⏹ 停止运行',
   },
   en: {
     ...CARD_WORDS.en,
     continuesBelow: (parts) => `the rest continues in ${parts} ${parts === 1 ? 'reply' : 'replies'} below`,
     part: (n) => `(part ${n})`,
-    cutNotice: (chars) => `(answer too long: the last ${chars} characters were left out)`,
+    cutNotice: (chars) => `(answer too long: the last ${formatCount(chars, 'en')} characters were left out)`,
     stop: '⏹ Stop',
   },
 };

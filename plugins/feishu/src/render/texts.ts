@@ -1,4 +1,4 @@
-import { DEFAULT_TITLES, STATUS_LABELS, TOOL_CALLS_HEADINGS, type CardStatus, type Locale } from '@progresscard/core/plugin';
+import { DEFAULT_TITLES, formatCount, STATUS_LABELS, TOOL_CALLS_HEADINGS, type CardStatus, type Locale } from '@progresscard/core/plugin';
 import type { FeishuTemplate } from './payload.js';
 
 /** Words of the Feishu card, per locale. */
@@ -28,7 +28,8 @@ export interface CardTexts {
   continuationCut(rest: number): string;
 }
 
-const n = (value: number, locale: Locale) => value.toLocaleString(locale === 'zh-CN' ? 'zh-CN' : 'en-US');
+/** Counts in notices, grouped in thousands like every channel's. */
+const n = formatCount;
 
 /** Chinese (default) and English texts. */
 export const CARD_TEXTS: Readonly<Record<Locale, CardTexts>> = {

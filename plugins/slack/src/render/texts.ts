@@ -1,4 +1,4 @@
-import { CARD_WORDS, type CardWords, type Locale } from '@progresscard/core/plugin';
+import { CARD_WORDS, formatCount, type CardWords, type Locale } from '@progresscard/core/plugin';
 
 /** Words of the Slack card besides the shared status words, per locale. */
 export interface SlackTexts extends Omit<CardWords, 'timedOut' | 'reply'> {
@@ -17,7 +17,7 @@ export const SLACK_TEXTS: Readonly<Record<Locale, SlackTexts>> = {
     ...CARD_WORDS['zh-CN'],
     continuesInThread: (parts) => `回答较长，其余部分见下方线程中的 ${parts} 条回复`,
     part: (n) => `（续 ${n}）`,
-    cutNotice: (chars) => `（回答过长，已省略最后 ${chars} 个字符）`,
+    cutNotice: (chars) => `（回答过长，已省略最后 ${formatCount(chars, 'zh-CN')} 个字符）`,
     continuesBelow: '（接下文）',
     working: '正在处理…',
   },
@@ -25,7 +25,7 @@ export const SLACK_TEXTS: Readonly<Record<Locale, SlackTexts>> = {
     ...CARD_WORDS.en,
     continuesInThread: (parts) => `the rest continues in ${parts} ${parts === 1 ? 'reply' : 'replies'} in the thread`,
     part: (n) => `(part ${n})`,
-    cutNotice: (chars) => `(answer too long: the last ${chars} characters were left out)`,
+    cutNotice: (chars) => `(answer too long: the last ${formatCount(chars, 'en')} characters were left out)`,
     continuesBelow: '(continued below)',
     working: 'is working…',
   },

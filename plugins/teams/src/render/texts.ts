@@ -1,4 +1,4 @@
-import { CARD_WORDS, type CardWords, type Locale } from '@progresscard/core/plugin';
+import { CARD_WORDS, formatCount, type CardWords, type Locale } from '@progresscard/core/plugin';
 
 /** Words of the Teams cards besides the core's status words. */
 interface TeamsTexts extends CardWords {
@@ -19,7 +19,7 @@ export const TEAMS_TEXTS: Readonly<Record<Locale, TeamsTexts>> = {
     answerPlaceholder: '输入回复…',
     part: (n) => `（第 ${n} 部分）`,
     continuesBelow: (n) => `回答较长，另有 ${n} 条消息接续`,
-    cutNotice: (chars) => `…其余 ${chars} 个字符未显示`,
+    cutNotice: (chars) => `…其余 ${formatCount(chars, 'zh-CN')} 个字符未显示`,
     continuesInNext: '下一条消息接续',
   },
   en: {
@@ -29,7 +29,7 @@ export const TEAMS_TEXTS: Readonly<Record<Locale, TeamsTexts>> = {
     answerPlaceholder: 'Type your answer…',
     part: (n) => `(part ${n})`,
     continuesBelow: (n) => `The answer continues in ${n} more message${n === 1 ? '' : 's'}`,
-    cutNotice: (chars) => `…${chars} more characters not shown`,
+    cutNotice: (chars) => `…${formatCount(chars, 'en')} more characters not shown`,
     continuesInNext: 'Continued in the next message',
   },
 };

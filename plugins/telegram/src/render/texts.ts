@@ -1,4 +1,4 @@
-import { CARD_WORDS, type CardWords, type Locale } from '@progresscard/core/plugin';
+import { CARD_WORDS, formatCount, type CardWords, type Locale } from '@progresscard/core/plugin';
 
 /** Words of the Telegram card besides the shared status words, per locale. */
 export interface TelegramTexts extends CardWords {
@@ -16,7 +16,7 @@ export const TELEGRAM_TEXTS: Readonly<Record<Locale, TelegramTexts>> = {
     continuesBelow: (parts) => `回答较长，其余部分见下方 ${parts} 条消息`,
     answerBelow: '回答见下方消息',
     part: (n) => `（续 ${n}）`,
-    cutNotice: (chars) => `（回答过长，已省略最后 ${chars} 个字符）`,
+    cutNotice: (chars) => `（回答过长，已省略最后 ${formatCount(chars, 'zh-CN')} 个字符）`,
     stop: '⏹ 停止运行',
   },
   en: {
@@ -24,7 +24,7 @@ export const TELEGRAM_TEXTS: Readonly<Record<Locale, TelegramTexts>> = {
     continuesBelow: (parts) => `the rest continues in ${parts} ${parts === 1 ? 'message' : 'messages'} below`,
     answerBelow: 'the answer follows below',
     part: (n) => `(part ${n})`,
-    cutNotice: (chars) => `(answer too long: the last ${chars} characters were left out)`,
+    cutNotice: (chars) => `(answer too long: the last ${formatCount(chars, 'en')} characters were left out)`,
     stop: '⏹ Stop',
   },
 };

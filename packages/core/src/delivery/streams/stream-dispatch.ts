@@ -22,6 +22,8 @@ export interface StreamDispatchParts {
   readonly calls: CallPipeline;
   readonly failures: FailureHandling;
   readonly store: CardStoreWriter;
+  /** The channel's per-card interval (ms): the least time between two calls of a card. */
+  readonly perCardIntervalMs: number;
   /** Asks for a flush of a card whose open stream needs a keep-alive now. */
   readonly wake: (record: CardDeliveryRecord) => void;
 }
@@ -82,7 +84,7 @@ export class StreamDispatch {
       if (record.messagePhase !== 'unsent') return undefined;
       const { target, replyToMessage, requester } = record.card;
       if (mode.appliesTo && !mode.appliesTo({ target, ...(replyToMessage && { replyToMessage }), ...(requester && { requester }) })) return undefined;
-      session = new StreamSession(mode);
+      session = new StreamSession(mode, this.deps.perCardIntervalMs);
       this.sessions.set(record, session);
     }
     return session.phase === 'edit' ? undefined : session;
@@ -104,6 +106,10 @@ export class StreamDispatch {
       const closing = session.next(view, true, this.deps.clock.now());
       if (closing?.op === 'stop-final') return this.callFor(record, session, final, view, { ...closing, op: 'stop-roll-over' as const });
     }
+    // A run that ended before its first stream opened needs no stream: one message (the channel's
+    // send) holds the final, where a stream takes a start and a stop (Slack: Tier 2 each, 20 a
+    // minute per workspace, against chat.postMessage's one a second per channel).
+    if (final && session.phase === 'idle' && session.sequence === 0) return this.toEditMode(record, session);
     const step = session.next(view, final, this.deps.clock.now());
     if (!step) {
       this.scheduleKeepAlive(record, session);
@@ -112,6 +118,9 @@ export class StreamDispatch {
     // An append (or a roll-over's fresh start) the call cap would hold back waits without taking a budget slot; its text goes with a later call.
     const heldUntil = isCappable(record, final, view, step, session.sequence) ? this.deps.calls.heldUntil(record) : undefined;
     if (heldUntil !== undefined) {
+      // The held content waits, but the stream must not expire meanwhile: a due keep-alive still goes.
+      const keepAlive = session.keepAliveDue(this.deps.clock.now());
+      if (keepAlive) return this.callFor(record, session, final, view, keepAlive);
       this.scheduleKeepAlive(record, session);
       return heldBack(heldUntil);
     }

@@ -31,6 +31,11 @@ export interface ConformanceStreamSetup extends ConformanceSetup {
 /** A platform with native streams, started by {@link ConformanceDriver.startStreaming}. */
 export interface ConformanceStreamPlatform extends ConformancePlatform {
   /**
+   * Answers the next `times` (default 1) calls of `op` with `fault`: `send` is a streamed card's
+   * first call (the stream's start), `update` a call on its open stream.
+   */
+  fail(op: 'send' | 'update', fault: ConformanceFault, times?: number): void;
+  /**
    * What a card is opened with so that it streams (Slack streams only thread replies: post a
    * message and answer `{ replyTo: { messageId, inThread: true } }`). `{}` when every card streams.
    */

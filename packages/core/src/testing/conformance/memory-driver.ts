@@ -53,7 +53,8 @@ export const memoryChannelDriver: ConformanceDriver & Required<Pick<ConformanceD
           text: textOf(message.history.at(-1)!),
           calls: channel.calls.filter((call) => call.messageId === message.id).map((call) => ({ op: call.op === 'send' || call.op === 'start' ? 'send' : 'update', at: call.at, refused: call.failure !== undefined })),
         })),
-      fail: (op, fault, times = 1) => channel.failNext({ op, failure: failureOf(fault), times }),
+      // A streamed card's first call is the stream's start, its updates are appends (as Slack's chat.startStream / appendStream).
+      fail: (op, fault, times = 1) => channel.failNext({ op: op === 'send' ? 'start' : 'append', failure: failureOf(fault), times }),
       remove: (messageId) => channel.recall(messageId),
       maxInFlight: () => channel.inFlight.max,
       streamedCard: async () => ({}),

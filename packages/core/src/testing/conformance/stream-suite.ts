@@ -11,8 +11,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
 /**
  * The stream cases of {@link describeChannelConformance}, for a driver with `startStreaming`: a run
  * longer than three stream lifetimes shows every character once and in order across its streams
- * and ends with the final; the platform's own Stop cancels the run, reaches `onStop` and nothing is
- * re-posted. Skipped for a driver without streams.
+ * and ends with the final; a run over before its stream could open (the start turned away) shows
+ * its whole answer and footer in one message, once, with no stream; a run whose stream is open ends
+ * through it, footer included; the platform's own Stop cancels the run, reaches `onStop` and nothing
+ * is re-posted. Skipped for a driver without streams.
  */
 export function describeStreamConformance(driver: ConformanceDriver, timing: () => ConformanceSetup['timing'], retry: object): void {
   describe('native streams (skipped when the driver has no startStreaming)', () => {
@@ -45,6 +47,63 @@ export function describeStreamConformance(driver: ConformanceDriver, timing: () 
         const streams = t.platform.streams();
         expect(streams.length).toBeGreaterThanOrEqual(3);
         expect(streams.map((stream) => stream.text).join('')).toBe(answer);
+      } finally {
+        await t.cards.shutdown();
+        await t.platform.close();
+      }
+    });
+
+    it('a run over before its stream could open (the start refused as rate-limited): its whole answer and footer in one message, once; no stream opened', { timeout: 30_000 }, async (context) => {
+      const t = await start(context);
+      if (!t) return;
+      try {
+        // The platform turns the stream's start away (its start route is busy: Slack's Tier 2); the run ends meanwhile.
+        t.platform.fail('send', { kind: 'rate-limited', retryAfterMs: 2_000 });
+        const opened = await t.platform.streamedCard();
+        const before = t.platform.messages().length;
+        const card = t.cards.open(t.platform.plugin.id, undefined, { locale: 'en', requester: { id: 'U0OWNER', name: 'Owner' }, ...opened });
+        card.start({ title: 'Quick question', model: 'conformance-model-7' });
+        card.answer('The build is green. ');
+        await sleep(200);
+        card.answer('All 112 tests pass.');
+        card.complete();
+        expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+        await t.cards.idle();
+        expect(t.platform.streams()).toEqual([]);
+        const posted = t.platform.messages().slice(before);
+        expect(posted).toHaveLength(1);
+        expect(posted[0]!.text).toContain('The build is green. All 112 tests pass.');
+        // The footer (it names the run's model) is on that message.
+        expect(posted[0]!.text).toContain('conformance-model-7');
+        // Nothing more is sent once the card is final.
+        await sleep(500);
+        expect(t.platform.messages().slice(before).map((m) => m.text)).toEqual([posted[0]!.text]);
+      } finally {
+        await t.cards.shutdown();
+        await t.platform.close();
+      }
+    });
+
+    it('a run whose stream is open ends through the stream: the whole answer once, the footer on the stream message', { timeout: 30_000 }, async (context) => {
+      const t = await start(context);
+      if (!t) return;
+      try {
+        const opened = await t.platform.streamedCard();
+        const before = t.platform.messages().length;
+        const card = t.cards.open(t.platform.plugin.id, undefined, { locale: 'en', requester: { id: 'U0OWNER', name: 'Owner' }, ...opened });
+        card.start({ title: 'Quick question', model: 'conformance-model-7' });
+        card.answer('The build is green. ');
+        for (let waited = 0; t.platform.streams().length === 0 && waited < 20_000; waited += 20) await sleep(20);
+        expect(t.platform.streams()).toHaveLength(1);
+        card.answer('All 112 tests pass.');
+        card.complete();
+        expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+        await t.cards.idle();
+        const [stream] = t.platform.streams();
+        expect(t.platform.streams()).toEqual([{ id: stream!.id, text: 'The build is green. All 112 tests pass.' }]);
+        const posted = t.platform.messages().slice(before);
+        expect(posted.map((m) => m.id)).toEqual([stream!.id]);
+        expect(posted[0]!.text).toContain('conformance-model-7');
       } finally {
         await t.cards.shutdown();
         await t.platform.close();
