@@ -5,40 +5,12 @@
  * such card does not keep another card's final on the same channel from being delivered.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CardState, createProgressCards, memoryChannel, redactSecrets, silentLogger, type CardRenderer, type CardView } from '@progresscard/core';
+import { CardState, createProgressCards, memoryChannel, redactSecrets, silentLogger, type CardView } from '@progresscard/core';
 import { fakeTime } from '@progresscard/core/testing';
-import { DEFAULT_DISCORD_APP, DEFAULT_TELEGRAM_BOT } from '@progresscard/emulator';
-import { dingtalk } from '@progresscard/plugin-dingtalk';
-import { discord } from '@progresscard/plugin-discord';
-import { feishu } from '@progresscard/plugin-feishu';
-import { slack } from '@progresscard/plugin-slack';
-import { telegram } from '@progresscard/plugin-telegram';
-import { wecom } from '@progresscard/plugin-wecom';
-import { teams } from '@progresscard/plugin-teams';
+import { AT, RENDERERS, smallCardBeside, tenMegabytesOf } from './huge-card-support.js';
 
-const TEN_MB = 10_000_000;
-const made = new Map<string, string>();
-/** 10 MB of prose, made once per seed (building it is most of these tests' run time). */
-const huge = (seed: string): string => {
-  const known = made.get(seed);
-  if (known !== undefined) return known;
-  const text = `${seed} `.repeat(Math.ceil(TEN_MB / (seed.length + 1))).slice(0, TEN_MB);
-  made.set(seed, text);
-  return text;
-};
-const AT = 1_700_000_000_000;
-
-const RENDERERS: Record<string, () => CardRenderer<unknown>> = {
-  feishu: () => feishu({ appId: 'cli_bounded', appSecret: 'bounded', receiveId: 'oc_bounded', timeZone: 'UTC' }).renderer as CardRenderer<unknown>,
-  dingtalk: () => dingtalk({ appKey: 'dingbounded', appSecret: 'bounded', cardTemplateId: 'bounded.schema', target: { type: 'group', openConversationId: 'cidBounded==' }, timeZone: 'UTC' }).renderer as CardRenderer<unknown>,
-  slack: () => slack({ botToken: 'xoxb-bounded', channel: 'C0BOUNDED' }).renderer as CardRenderer<unknown>,
-  telegram: () => telegram({ botToken: DEFAULT_TELEGRAM_BOT.botToken, chatId: DEFAULT_TELEGRAM_BOT.privateChat }).renderer as CardRenderer<unknown>,
-  discord: () => discord({ botToken: DEFAULT_DISCORD_APP.botToken, channelId: DEFAULT_DISCORD_APP.channel }).renderer as CardRenderer<unknown>,
-  wecom: () => wecom({ token: 'progresscardBounded', encodingAESKey: 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG', botId: 'aib_bounded' }, { env: {} }).renderer as CardRenderer<unknown>,
-  teams: () =>
-    teams({ appId: 'teams-bounded', appPassword: 'bounded', serviceUrl: 'https://smba.example.test/teams/', conversationId: '19:bounded@thread.v2' }, { env: {} })
-      .renderer as CardRenderer<unknown>,
-};
+/** 10 MB of prose made of `seed`. */
+const huge = (seed: string): string => tenMegabytesOf(`${seed} `);
 
 /** The three huge inputs, each as a card state; `redacted` counts the characters the card handed to the redactor. */
 const CASES: Record<string, (state: CardState) => void> = {
@@ -148,56 +120,17 @@ describe('one huge card next to another, on each channel\'s renderer', () => {
   beforeEach(() => vi.useFakeTimers({ now: AT }));
   afterEach(() => vi.useRealTimers());
 
-  /** Runs the small card (and the huge one when `withHuge`); the fake ms from the small card's completion to its final, and what the renderer drew. */
-  async function run(make: () => CardRenderer<unknown>, withHuge: boolean) {
-    const time = fakeTime(vi);
-    const memory = memoryChannel();
-    const real = make();
-    const drawn: number[] = [];
-    const draw = (payload: unknown) => drawn.push(JSON.stringify(payload).length);
-    const channel = {
-      ...memory,
-      renderer: {
-        ...memory.renderer,
-        render: (view: CardView) => {
-          draw(real.render(view));
-          return memory.renderer.render(view);
-        },
-        renderContinuations: (view: CardView) => {
-          for (const part of real.renderContinuations?.(view) ?? []) draw(part);
-          return memory.renderer.renderContinuations!(view);
-        },
-      },
-    };
-    const cards = createProgressCards({ channels: [channel], logger: silentLogger, env: {} });
-    const big = withHuge ? cards.open('memory', undefined, { locale: 'en', title: 'Huge' }) : undefined;
-    const small = cards.open('memory', undefined, { locale: 'en', title: 'Small' });
-    big?.push({ type: 'answer.delta', text: huge('delta') });
-    small.push({ type: 'answer.delta', text: 'All checks passed.' });
-    await time.advance(5_000);
-    big?.push({ type: 'run.completed', answer: huge('answer') });
-    const completedAt = Date.now();
-    small.push({ type: 'run.completed' });
-    let deliveredAt = 0;
-    void small.finalDelivery.then(() => (deliveredAt = Date.now()));
-    await time.advance(30_000);
-    const smallFinal = await small.finalDelivery;
-    const bigFinal = big ? await big.finalDelivery : undefined;
-    await cards.shutdown();
-    return { smallFinal, bigFinal, waitedMs: deliveredAt - completedAt, drawn };
-  }
-
   for (const [channel, make] of Object.entries(RENDERERS)) {
     it(`${channel}: the other card's final is delivered within a budget slot of when it is alone, and every drawn payload stays small`, async () => {
-      const alone = await run(make, false);
-      const beside = await run(make, true);
+      const alone = await smallCardBeside(make(), undefined);
+      const beside = await smallCardBeside(make(), { delta: huge('delta'), answer: huge('answer') });
       expect(beside.smallFinal.ok).toBe(true);
       expect(beside.bigFinal?.ok).toBe(true);
       // At most a slot or two of the channel's budget (5 calls a second) later: the huge card's own final may go first.
       expect(beside.waitedMs).toBeLessThanOrEqual(alone.waitedMs + 1_000);
       // Every payload drawn for the huge card (main message and continuation parts, each attempt) is far from 10 MB.
       expect(beside.drawn.length).toBeGreaterThan(alone.drawn.length);
-      expect(Math.max(...beside.drawn)).toBeLessThan(100_000);
+      expect(Math.max(...beside.drawn.map(({ payload }) => JSON.stringify(payload).length))).toBeLessThan(100_000);
     }, 60_000);
   }
 });

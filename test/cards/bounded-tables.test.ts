@@ -7,44 +7,14 @@
  * by `npm run bench:render`, not here.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CardState, createProgressCards, memoryChannel, silentLogger, type CardRenderer, type CardView } from '@progresscard/core';
+import { CardState, type CardView } from '@progresscard/core';
 import { boundAnswer, answerCharsNotHeld } from '@progresscard/core/plugin';
-import { fakeTime } from '@progresscard/core/testing';
-import { DEFAULT_DISCORD_APP, DEFAULT_TELEGRAM_BOT } from '@progresscard/emulator';
-import { dingtalk } from '@progresscard/plugin-dingtalk';
-import { discord } from '@progresscard/plugin-discord';
-import { feishu } from '@progresscard/plugin-feishu';
-import { slack } from '@progresscard/plugin-slack';
-import { telegram } from '@progresscard/plugin-telegram';
-import { wecom } from '@progresscard/plugin-wecom';
-import { teams } from '@progresscard/plugin-teams';
+import { AT, RENDERERS, smallCardBeside, tenMegabytesOf as huge } from './huge-card-support.js';
 
-const TEN_MB = 10_000_000;
-const AT = 1_700_000_000_000;
 const TABLE = '| Tool | Runs in |\n|---|---|\n| Vitest | Node |\n\n';
 const CODE = '```ts\nconst x = 1; // <b>&amp;</b>\n```\n';
 /** A count of several million written out, with or without thousands separators (the notices count what was left out or the whole). */
 const MILLIONS = /\b(9,?[6-9]\d\d|10,?000),?\d\d\d\b/;
-const made = new Map<string, string>();
-/** 10 MB of `unit` repeated, made once per unit. */
-const huge = (unit: string): string => {
-  const known = made.get(unit);
-  if (known !== undefined) return known;
-  const text = unit.repeat(Math.ceil(TEN_MB / unit.length)).slice(0, TEN_MB);
-  made.set(unit, text);
-  return text;
-};
-
-const RENDERERS: Record<string, () => CardRenderer<unknown>> = {
-  feishu: () => feishu({ appId: 'cli_tables', appSecret: 'tables', receiveId: 'oc_tables', timeZone: 'UTC' }).renderer as CardRenderer<unknown>,
-  dingtalk: () => dingtalk({ appKey: 'dingtables', appSecret: 'tables', cardTemplateId: 'tables.schema', target: { type: 'group', openConversationId: 'cidTables==' }, timeZone: 'UTC' }).renderer as CardRenderer<unknown>,
-  slack: () => slack({ botToken: 'xoxb-tables', channel: 'C0TABLES' }).renderer as CardRenderer<unknown>,
-  telegram: () => telegram({ botToken: DEFAULT_TELEGRAM_BOT.botToken, chatId: DEFAULT_TELEGRAM_BOT.privateChat }).renderer as CardRenderer<unknown>,
-  discord: () => discord({ botToken: DEFAULT_DISCORD_APP.botToken, channelId: DEFAULT_DISCORD_APP.channel }).renderer as CardRenderer<unknown>,
-  wecom: () => wecom({ token: 'progresscardTables', encodingAESKey: 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG', botId: 'aib_tables' }, { env: {} }).renderer as CardRenderer<unknown>,
-  teams: () =>
-    teams({ appId: 'teams-tables', appPassword: 'tables', serviceUrl: 'https://smba.example.test/teams/', conversationId: '19:tables@thread.v2' }, { env: {} }).renderer as CardRenderer<unknown>,
-};
 
 function finalCard(answer: string): CardView {
   const state = new CardState({ startedAt: AT, locale: 'en' });
@@ -121,52 +91,16 @@ describe('a 10 MB table answer next to another card on Slack', () => {
   beforeEach(() => vi.useFakeTimers({ now: AT }));
   afterEach(() => vi.useRealTimers());
 
-  async function run(withHuge: boolean) {
-    const time = fakeTime(vi);
-    const memory = memoryChannel();
-    const real = RENDERERS.slack!();
-    const drawn: unknown[] = [];
-    const channel = {
-      ...memory,
-      renderer: {
-        ...memory.renderer,
-        render: (view: CardView) => {
-          if (view.title === 'Huge') drawn.push(real.render(view));
-          return memory.renderer.render(view);
-        },
-        renderContinuations: (view: CardView) => {
-          if (view.title === 'Huge') drawn.push(...(real.renderContinuations?.(view) ?? []));
-          return memory.renderer.renderContinuations!(view);
-        },
-      },
-    };
-    const cards = createProgressCards({ channels: [channel], logger: silentLogger, env: {} });
-    const big = withHuge ? cards.open('memory', undefined, { locale: 'en', title: 'Huge' }) : undefined;
-    const small = cards.open('memory', undefined, { locale: 'en', title: 'Small' });
-    small.push({ type: 'answer.delta', text: 'All checks passed.' });
-    await time.advance(5_000);
-    big?.push({ type: 'run.completed', answer: huge(TABLE) });
-    const completedAt = Date.now();
-    small.push({ type: 'run.completed' });
-    let deliveredAt = 0;
-    void small.finalDelivery.then(() => (deliveredAt = Date.now()));
-    await time.advance(30_000);
-    const smallFinal = await small.finalDelivery;
-    const bigFinal = big ? await big.finalDelivery : undefined;
-    const shownSmall = smallFinal.message ? memory.messages.get(smallFinal.message.id)?.history.at(-1) : undefined;
-    await cards.shutdown();
-    return { smallFinal, shownSmall, bigFinal, waitedMs: deliveredAt - completedAt, drawn };
-  }
-
   it("the other card's final is delivered, and the huge card's drawn message shows the table head and the cut notice", async () => {
-    const alone = await run(false);
-    const beside = await run(true);
+    const alone = await smallCardBeside(RENDERERS.slack!(), undefined);
+    const beside = await smallCardBeside(RENDERERS.slack!(), { answer: huge(TABLE) });
+    const drawnHuge = beside.drawn.filter(({ title }) => title === 'Huge').map(({ payload }) => payload);
     expect(beside.smallFinal.ok).toBe(true);
     expect(beside.shownSmall).toMatchObject({ status: 'completed', answer: 'All checks passed.' });
     expect(beside.bigFinal?.ok).toBe(true);
     // At most a slot or two of the channel's budget later: the huge card's own final may go first.
     expect(beside.waitedMs).toBeLessThanOrEqual(alone.waitedMs + 1_000);
-    expect(beside.drawn.some(showsTableHead)).toBe(true);
-    expect(JSON.stringify(beside.drawn)).toMatch(/the last 9,[6-9]\d\d,\d\d\d characters were left out/);
+    expect(drawnHuge.some(showsTableHead)).toBe(true);
+    expect(JSON.stringify(drawnHuge)).toMatch(/the last 9,[6-9]\d\d,\d\d\d characters were left out/);
   }, 60_000);
 });

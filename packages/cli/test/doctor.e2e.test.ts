@@ -33,6 +33,39 @@ describe('progresscard doctor', () => {
     expect(out()).not.toContain('super-secret-value');
   });
 
+  it('reports every bad value of the config in one run, each naming its variable and value, and exits 1', async () => {
+    const env = {
+      FEISHU_APP_ID: 'cli_x',
+      FEISHU_APP_SECRET: 'super-secret-value',
+      FEISHU_CHAT_ID: 'oc_x',
+      FEISHU_DOMAIN: 'larksuite',
+      FEISHU_CARD_MODE: 'stream',
+      FEISHU_CALLBACKS: 'http:abc',
+      FEISHU_CALLBACK_VERIFICATION_TOKEN: 'token-value',
+      FEISHU_CARD_PROGRESSIVE: 'maybe',
+    };
+    const { io, out } = memoryIO(env);
+    const code = await main(['doctor', '--channel', 'feishu', '--no-send'], io);
+    expect(code).toBe(1);
+    const text = out();
+    expect(text).toMatch(/❌ config\s+4 bad values/);
+    expect(text).toContain('FEISHU_DOMAIN) = "larksuite" (expected feishu (open.feishu.cn, the default), lark (open.larksuite.com) or an http(s) base URL');
+    expect(text).toContain('FEISHU_CARD_MODE) = "stream"');
+    expect(text).toContain('FEISHU_CALLBACKS) = "http:abc"');
+    expect(text).toContain('FEISHU_CARD_PROGRESSIVE) = "maybe" (expected on or off)');
+    // The verification token is tried with FEISHU_CALLBACKS, not alone: no "needs FEISHU_CALLBACKS set as well".
+    expect(text).not.toContain('set as well');
+    expect(text).not.toContain('super-secret-value');
+    expect(text).not.toContain('token-value');
+    expect(text).toContain('doctor: failed (feishu/config)');
+  });
+
+  it('one bad value is the config line itself', async () => {
+    const { io, out } = memoryIO({ FEISHU_APP_ID: 'cli_x', FEISHU_APP_SECRET: 's', FEISHU_CHAT_ID: 'oc_x', FEISHU_DOMAIN: 'Lark' });
+    expect(await main(['doctor', '--channel', 'feishu', '--no-send'], io)).toBe(1);
+    expect(out()).toMatch(/❌ config\s+feishu domain \(FEISHU_DOMAIN\) = "Lark" \(expected feishu/);
+  });
+
   it('a broken renderer fails the renderer layer and skips the delivery', async () => {
     const { io } = memoryIO({});
     const breakRenderer = (plugin: AnyChannelPlugin): AnyChannelPlugin => ({

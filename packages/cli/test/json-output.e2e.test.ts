@@ -29,9 +29,10 @@ describe('replay --json', () => {
       ['teams', ['completed'], true],
     ]);
     for (const channel of parsed.summary.channels) {
-      // send + at least the final update, all read back from the emulator's call history; WeCom pulls
-      // (a poll a second), so a sped-up run may show its final on the stream's first poll
-      expect(channel.calls).toBeGreaterThanOrEqual(channel.channel === 'wecom' ? 1 : 2);
+      // Read back from the emulator's call history. The run is sped up 30 times (0.5 s of wall time), so
+      // on a busy machine it can end before a card's first send, which then carries the final (and
+      // WeCom pulls, a poll a second): at least that one call.
+      expect(channel.calls, channel.channel).toBeGreaterThanOrEqual(1);
       expect(channel.countsFrom).toBe('emulator');
       expect(channel.elapsedMs).toBe(15_000);
     }

@@ -40,9 +40,9 @@ function startWriter(destination: string) {
 /** One `watch` run in this process, stopped like Ctrl-C. */
 function startWatch(dir: string, statePath: string, emulators: Emulators, idleMs = 1500) {
   const env = Object.fromEntries(emulators.channel('feishu')!.env().map((line) => [line.name, line.value]));
-  const { io, abort, out } = memoryIO(env);
+  const { io, abort, out, err } = memoryIO(env);
   const finished = runWatch({ dirs: [dir], statePath, idleMs, channels: ['feishu'], real: true, preview: false, port: 0, locale: 'en' }, io);
-  return { stop: async () => { abort(); return finished; }, out };
+  return { stop: async () => { abort(); return finished; }, out, err };
 }
 
 /** A sessions folder, a Feishu emulator and one `watch` of the folder with `idleMs`, all undone after the test. */
@@ -57,7 +57,27 @@ async function watchedFolder(prefix: string, idleMs: number) {
   cleanup.push(() => watch.stop());
   // watch is up before the first line is written (the file is then a new session, mirrored from its start).
   await new Promise((resolve) => setTimeout(resolve, 500));
-  return { sessions, feishu: emulators.emulator(feishuChannel)! };
+  return { sessions, watch, feishu: emulators.emulator(feishuChannel)! };
+}
+
+/** A Claude Code transcript written line by line: a user turn, a tool call, its result, the answer (`stop_reason: end_turn`). */
+function claudeTranscript(file: string) {
+  const now = Date.now();
+  const record = (offset: number, fields: Record<string, unknown>) => `${JSON.stringify({ sessionId: 's', uuid: `u${offset}`, timestamp: new Date(now + offset).toISOString(), ...fields })}\n`;
+  const assistant = (offset: number, id: string, content: unknown[], stop: string) =>
+    record(offset, { type: 'assistant', message: { id, role: 'assistant', model: 'claude-sonnet-4-5', content, stop_reason: stop, usage: { input_tokens: 100, output_tokens: 10 } } });
+  return {
+    /** The user's question and the Bash tool call: the run is under way. */
+    start: () => {
+      appendFileSync(file, record(0, { type: 'user', message: { role: 'user', content: 'List the files' } }));
+      appendFileSync(file, assistant(100, 'msg_1', [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }], 'tool_use'));
+    },
+    /** The tool's result and the answer ending the turn. */
+    end: () => {
+      appendFileSync(file, record(200, { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'README.md' }] } }));
+      appendFileSync(file, assistant(300, 'msg_2', [{ type: 'text', text: 'One file: README.md.' }], 'end_turn'));
+    },
+  };
 }
 
 /** A Feishu card as JSON, without the clock time the footer shows (when it was sent). */
@@ -103,19 +123,49 @@ describe('progresscard watch', () => {
 
   it('ends a Claude Code turn at stop_reason end_turn, without waiting for the idle timeout', async () => {
     // An idle timeout far longer than the test: only the end_turn line can end the run in time.
-    const { sessions, feishu } = await watchedFolder('pc-watch-end-turn-', 600_000);
-    const now = Date.now();
-    const record = (offset: number, fields: Record<string, unknown>) => `${JSON.stringify({ sessionId: 's', uuid: `u${offset}`, timestamp: new Date(now + offset).toISOString(), ...fields })}\n`;
-    const assistant = (offset: number, id: string, content: unknown[], stop: string) =>
-      record(offset, { type: 'assistant', message: { id, role: 'assistant', model: 'claude-sonnet-4-5', content, stop_reason: stop, usage: { input_tokens: 100, output_tokens: 10 } } });
+    const { sessions, feishu, watch } = await watchedFolder('pc-watch-end-turn-', 600_000);
     const file = join(sessions, 'session.jsonl');
-    appendFileSync(file, record(0, { type: 'user', message: { role: 'user', content: 'List the files' } }));
-    appendFileSync(file, assistant(100, 'msg_1', [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }], 'tool_use'));
+    const transcript = claudeTranscript(file);
+    transcript.start();
     await expect.poll(() => feishu.messages().length, { timeout: 10_000 }).toBe(1);
-    appendFileSync(file, record(200, { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'README.md' }] } }));
-    appendFileSync(file, assistant(300, 'msg_2', [{ type: 'text', text: 'One file: README.md.' }], 'end_turn'));
+    transcript.end();
     await expect.poll(() => JSON.stringify(feishu.messages()[0]!.card), { timeout: 15_000 }).toContain('Completed');
     expect(JSON.stringify(feishu.messages()[0]!.card)).toContain('One file: README.md.');
+    // The user is told the run ended and where its card is; Ctrl-C then closes with a summary and exit 130.
+    const messageId = feishu.messages()[0]!.messageId;
+    await expect.poll(() => watch.out(), { timeout: 15_000 }).toContain(`run 1 of ${file} completed: card on feishu message ${messageId}`);
+    expect(await watch.stop()).toBe(130);
+    expect(watch.out()).toContain('progresscard watch stopped (interrupted by Ctrl-C or SIGTERM): 1 run ended; 0 runs still open.');
+    expect(watch.err()).toBe('');
+  }, 60_000);
+
+  it('a run still going at Ctrl-C is named in the closing lines with the message its card continues on', async () => {
+    const { sessions, feishu, watch } = await watchedFolder('pc-watch-open-', 600_000);
+    const file = join(sessions, 'session.jsonl');
+    claudeTranscript(file).start();
+    await expect.poll(() => feishu.messages().length, { timeout: 10_000 }).toBe(1);
+    const messageId = feishu.messages()[0]!.messageId;
+    expect(await watch.stop()).toBe(130);
+    expect(watch.out()).toContain('progresscard watch stopped (interrupted by Ctrl-C or SIGTERM): 0 runs ended; 1 run still open.');
+    expect(watch.out()).toContain(`run 1 of ${file} stays open; the next watch continues it on feishu message ${messageId}`);
+  }, 60_000);
+
+  it('a final card the platform refuses is reported with its reason, and watch exits 1', async () => {
+    const { sessions, feishu, watch } = await watchedFolder('pc-watch-refused-', 600_000);
+    const file = join(sessions, 'session.jsonl');
+    const transcript = claudeTranscript(file);
+    transcript.start();
+    await expect.poll(() => feishu.messages().length, { timeout: 10_000 }).toBe(1);
+    // From now on the bot is out of the chat: every card call is refused (230002, a permanent target error).
+    const outOfChat = { status: 400, body: { code: 230002, msg: 'The bot can not be outside the group.' } };
+    for (const route of ['im.message.create', 'im.message.reply', 'im.message.patch', 'cardkit.card.create', 'cardkit.card.update', 'cardkit.card.settings', 'cardkit.element.content']) {
+      feishu.faults.add({ route, respond: outOfChat });
+    }
+    transcript.end();
+    await expect.poll(() => watch.err(), { timeout: 30_000 }).toContain(`run 1 of ${file}: its final card did not reach feishu`);
+    expect(watch.err()).toContain('230002');
+    expect(await watch.stop()).toBe(1);
+    expect(watch.out()).toContain('1 run ended, 1 final card not delivered (above); 0 runs still open.');
   }, 60_000);
 
   it('ends a Codex run whose rollout stops without its end record once the file stayed quiet for 10 × --idle (3 s here)', async () => {

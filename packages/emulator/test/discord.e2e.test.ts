@@ -69,7 +69,9 @@ describe('Discord REST emulator', () => {
   });
 
   it('a spent bucket answers 429 with retry_after; a changed limit is announced from the next window', async () => {
-    emulator = await startDiscordEmulator({ limits: { createBucket: { limit: 2, windowMs: 400 } } });
+    // The window runs on an injected clock: three calls fall in one window however slow the machine is.
+    const clock = createManualClock(1_000_000);
+    emulator = await startDiscordEmulator({ clock, limits: { createBucket: { limit: 2, windowMs: 400 } } });
     await call('POST', messages, { content: '1' });
     await call('POST', messages, { content: '2' });
     const refused = await call('POST', messages, { content: '3' });
@@ -78,7 +80,7 @@ describe('Discord REST emulator', () => {
     expect(refused.body.retry_after).toBeGreaterThan(0);
     expect(refused.headers.get('x-ratelimit-scope')).toBe('user');
     emulator.setBucketLimit('messages.create', { limit: 1, windowMs: 300 });
-    await new Promise((resolve) => setTimeout(resolve, Number(refused.body.retry_after) * 1000 + 50));
+    clock.advance(Number(refused.body.retry_after) * 1000 + 1);
     const next = await call('POST', messages, { content: '4' });
     expect([next.status, next.headers.get('x-ratelimit-limit'), next.headers.get('x-ratelimit-remaining')]).toEqual([200, '1', '0']);
   });

@@ -94,7 +94,8 @@ describe('Feishu emulator: documented limits and their answers', () => {
     expect([limited.status, limited.body.code]).toEqual([429, 99991400]);
     expect(limited.headers.get('x-ogw-ratelimit-limit')).toBe('1000');
     expect(limited.headers.get('x-ogw-ratelimit-reset')).toBe('40'); // first call at t=0, now t=20 s
-  });
+    // 1001 loopback calls: about 2 s on an idle machine, past 20 s on a busy one (the window is on the manual clock).
+  }, 120_000);
 
   it('rejects card JSON that does not parse: 230099 / 200621', async () => {
     const { patch } = await setup();

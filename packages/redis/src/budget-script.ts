@@ -8,7 +8,8 @@
  * KEYS: for each budget key, its arrivals list, its pause key, then its paced-schedule key.
  * ARGV: notBefore, arrivalDelayMs, reserve (1) or only look (0), burst (1: the rank may run ahead of
  * the paced schedule) or not (0), the share of the fastest window's spacing a burst keeps
- * (`BURST_SPACING_SHARE`), then for each key: its spacing (ms), its window count n, and n
+ * (`BURST_SPACING_SHARE`), the arrival a re-booking replaces (`SlotRequest.replacesArrival`; empty
+ * for none: uncounted under every key before the slot is picked), then for each key: its spacing (ms), its window count n, and n
  * triples of limit, the limit for the request's rank (`rankLimit`) and widened span (ms).
  * Returns the departure (epoch ms) as a string, so that fractions survive.
  */
@@ -20,7 +21,11 @@ local burst = ARGV[4] == '1'
 local burstShare = tonumber(ARGV[5])
 local count = #KEYS / 3
 local keys = {}
-local pos = 6
+local pos = 7
+if reserve and ARGV[6] ~= '' then
+  local replaced = string.format('%.17g', tonumber(ARGV[6]))
+  for i = 1, count do redis.call('LREM', KEYS[3 * i - 2], -1, replaced) end
+end
 local departure = notBefore
 for i = 1, count do
   local key = { list = KEYS[3 * i - 2], paced = KEYS[3 * i], spacing = tonumber(ARGV[pos]), windows = {}, maxLimit = 0, horizon = 0 }

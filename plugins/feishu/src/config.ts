@@ -68,6 +68,20 @@ export const FEISHU_CARDKIT_DEFAULTS: ChannelSettings = {
   debounceMs: 1000,
 };
 
+/** The Open Platform names `domain` takes besides a base URL. */
+const FEISHU_DOMAIN_NAMES: readonly string[] = ['feishu', 'lark'];
+const FEISHU_DOMAIN_EXPECTED = 'expected feishu (open.feishu.cn, the default), lark (open.larksuite.com) or an http(s) base URL such as http://127.0.0.1:3000';
+
+/**
+ * `domain`: `feishu`, `lark` or an http(s) base URL. Anything else is refused listing the three
+ * (a bare host such as `open.feishu.cn` or `larksuite` included); a URL that carries a user name
+ * or password is refused as {@link HttpUrlSchema} says.
+ */
+const FeishuDomainSchema = z
+  .string({ error: FEISHU_DOMAIN_EXPECTED })
+  .refine((value) => FEISHU_DOMAIN_NAMES.includes(value) || /^https?:\/\//i.test(value), FEISHU_DOMAIN_EXPECTED)
+  .pipe(z.union([z.enum(['feishu', 'lark']), HttpUrlSchema]));
+
 /**
  * Config of `feishu(config)`. Durations in ms.
  * - `domain`: `feishu` (open.feishu.cn, default), `lark` (open.larksuite.com) or a base URL such as
@@ -101,7 +115,7 @@ export const FeishuConfigSchema = z
   .object({
     appId: z.string().min(1),
     appSecret: z.string().min(1),
-    domain: z.union([z.enum(['feishu', 'lark']), HttpUrlSchema]).default('feishu'),
+    domain: FeishuDomainSchema.default('feishu'),
     receiveIdType: z.enum(RECEIVE_ID_TYPES).default('chat_id'),
     receiveId: z.string().min(1).optional(),
     replyToMessageId: z.string().min(1).optional(),

@@ -22,7 +22,7 @@ describe('feishu config errors never show a secret', () => {
   }
 
   it('a domain must be an http(s) URL, and one with credentials is refused without showing them', () => {
-    expect(() => feishu({ ...base, domain: 'ftp://x' })).toThrow('feishu domain = "ftp://x" (must be an http(s) URL)');
+    expect(() => feishu({ ...base, domain: 'ftp://x' })).toThrow('feishu domain = "ftp://x" (expected feishu (open.feishu.cn, the default), lark (open.larksuite.com) or an http(s) base URL');
     for (const domain of ['https://user:PASSWORD-do-not-log@open.feishu.example', 'http://user:PASSWORD-do-not-log@[bad']) {
       const attempt = () => feishu({ ...base, domain });
       expect(attempt).toThrow(FeishuConfigError);

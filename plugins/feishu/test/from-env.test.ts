@@ -30,6 +30,12 @@ describe('feishu.fromEnv', () => {
     expect(attempt).toThrow(/^feishu domain \(FEISHU_DOMAIN\) = "ftp:\/\/open.feishu.cn" /);
   });
 
+  it.each(['larksuite', 'open.feishu.cn', 'Lark', 'ftp://open.feishu.cn'])('FEISHU_DOMAIN=%s is refused naming the variable, the value and the accepted values', (domain) => {
+    const attempt = () => feishu.fromEnv({}, { env: { ...ENV, FEISHU_DOMAIN: domain } });
+    expect(attempt).toThrow(FeishuConfigError);
+    expect(attempt).toThrow(`feishu domain (FEISHU_DOMAIN) = ${JSON.stringify(domain)} (expected feishu (open.feishu.cn, the default), lark (open.larksuite.com) or an http(s) base URL`);
+  });
+
   it('CardKit is the default; FEISHU_CARD_MODE=message turns on the patched IM card; a wrong value names the variable', () => {
     expect(feishu.fromEnv({}, { env: ENV }).config.mode).toBe('cardkit');
     expect(feishu.fromEnv({}, { env: { ...ENV, FEISHU_CARD_MODE: 'message' } }).config.mode).toBe('message');

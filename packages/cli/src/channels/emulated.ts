@@ -17,6 +17,11 @@ export interface EmulatedChannel {
   pluginHint(): string;
   /** The emulator's read-back of a card's final payload, or undefined. */
   finalPayload(messageId: string): unknown;
+  /**
+   * Resolves once the emulator has applied every answer the plugin already gave (a pulled platform
+   * records a poll when its answer arrives, after the plugin counted it served); at once for the others.
+   */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,6 +54,7 @@ async function startChannel<Emulator extends RunningEmulator>(
     env: () => descriptor.emulated.env(emulator),
     pluginHint: () => descriptor.emulated.pluginHint(emulator),
     finalPayload: (messageId) => descriptor.preview.finalPayload(emulator, messageId),
+    settled: async () => descriptor.preview.settled?.(emulator),
     close: () => emulator.close(),
   };
   return { emulated, emulator };

@@ -126,6 +126,9 @@ export async function runSession(o: SessionOptions, io: CliIO): Promise<number> 
       },
     }).finally(() => reporter.stop());
     stats = Object.fromEntries(Object.entries(result.stats).map(([id, s]) => [id, countsFromStats(s)]));
+    // A WeCom final is delivered once a poll was answered with it; the emulator counts that poll when the
+    // answer reaches it, which on a busy machine can be after the replay ended: read the counts after it.
+    await Promise.all(emulators?.channels.map((channel) => channel.settled()) ?? []);
 
     const summary = summarize(trace, result, { speed, tickMs }, (channel) => emulators?.sources.find((s) => s.id === channel)?.counts());
     phase = summary.ok ? 'done' : 'failed';

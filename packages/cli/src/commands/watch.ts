@@ -14,6 +14,7 @@ import { replayTickMs } from '../replay/clock.js';
 import { pc } from '../terminal/colors.js';
 import { missingGivenFolders, watchLocations, type LocationOptions, type WatchLocation } from '../watch/locations.js';
 import { whenFolderAppears, type FolderAppearance } from '../watch/folder-appearance.js';
+import { RunOutcomes } from '../watch/run-outcomes.js';
 import { SessionFollower } from '../watch/session-follower.js';
 import { WatchState } from '../watch/watch-state.js';
 
@@ -39,9 +40,12 @@ export interface WatchOptions extends LocationOptions {
 /**
  * `progresscard watch`: follows the session files coding agents write while they run and mirrors
  * each run live onto one card per channel (the emulators with the preview page by default, the
- * real platforms with `--real`), until Ctrl-C. Open runs stay open at exit: a restart continues
- * their cards on the same messages (with `--real`; the built-in emulators start empty).
- * @returns the exit code: 130 (interrupted) once Ctrl-C or SIGTERM stopped it.
+ * real platforms with `--real`), until Ctrl-C. Each ended run is reported with where its card
+ * went (channel and message id) or why its final did not arrive. Open runs stay open at exit: a
+ * restart continues their cards on the same messages (with `--real`; the built-in emulators start
+ * empty); the closing lines say why watch stopped, how many runs ended and where each open card is.
+ * @returns the exit code: 1 when a final card did not reach its chat or the file watcher failed,
+ *   else 130 (interrupted) once Ctrl-C or SIGTERM stopped it.
  * @throws CliUsageError (exit 2) for missing `--real` variables, or a folder given on the command line
  *   that does not exist (naming each), before anything is started or sent.
  */
@@ -65,6 +69,13 @@ export async function runWatch(o: WatchOptions, io: CliIO): Promise<number> {
   const followers = new Map<string, SessionFollower>();
   let watcher: FSWatcher | undefined;
   const appearances: FolderAppearance[] = [];
+  const outcomes = new RunOutcomes((line) => info(`  ${line}`), (line) => io.stderr.write(`${pc.red('✗')} ${line}\n`));
+  // Stops on Ctrl-C / SIGTERM, or when the file watcher fails (its error is the reason).
+  const stop = new AbortController();
+  let watcherError: string | undefined;
+  const interrupted = () => stop.abort();
+  io.signal.addEventListener('abort', interrupted, { once: true });
+  if (io.signal.aborted) stop.abort();
   try {
     if (o.preview && emulators) {
       preview = await startPreviewServer({ sources: emulators.sources, runInfo: () => ({ title: 'progresscard watch', phase: 'replaying' }), port: o.port });
@@ -78,7 +89,13 @@ export async function runWatch(o: WatchOptions, io: CliIO): Promise<number> {
       }
       return opened;
     };
-    const deps = { state, openCards, idleMs: o.idleMs, report: (line: string) => info(pc.dim(`  ${line}`)) };
+    const deps = {
+      state,
+      openCards,
+      idleMs: o.idleMs,
+      report: (line: string) => info(pc.dim(`  ${line}`)),
+      runEnded: (file: string, run: number, cards: ReadonlyMap<string, ProgressCard>) => outcomes.track(file, run, cards),
+    };
     const locationOf = (path: string): WatchLocation | undefined => locations.find((l) => path.startsWith(resolve(l.dir)) && l.matches(path));
 
     let ready = false;
@@ -89,6 +106,10 @@ export async function runWatch(o: WatchOptions, io: CliIO): Promise<number> {
     const presentRoots = roots.filter((_root, i) => present[i]);
     watcher = watchFiles(presentRoots, { ignoreInitial: false, persistent: true });
     const live = watcher;
+    live.on('error', (error: unknown) => {
+      watcherError ??= error instanceof Error ? error.message : String(error);
+      stop.abort();
+    });
     for (const [i, root] of roots.entries()) if (!present[i]) appearances.push(whenFolderAppears(root, () => live.add(root)));
     const follow = (path: string) => {
       const location = locationOf(resolve(path));
@@ -107,16 +128,25 @@ export async function runWatch(o: WatchOptions, io: CliIO): Promise<number> {
     if (presentRoots.length > 0) await new Promise<void>((done) => watcher!.once('ready', () => done()));
     ready = true;
     info(`${pc.bold('progresscard watch')}: following ${locations.map((l) => `${l.agent} ${l.dir}`).join(', ')} → ${o.real ? 'the real ' : 'emulated '}${o.channels.join(' + ')}; state ${o.statePath}. Ctrl-C to stop.`);
-    await waitFor(io.signal, Number.POSITIVE_INFINITY);
-    // watch runs until Ctrl-C / SIGTERM: that is an interrupt, exit 130 as the help documents.
-    return io.signal.aborted ? EXIT.interrupted : EXIT.ok;
+    await waitFor(stop.signal, Number.POSITIVE_INFINITY);
   } finally {
+    io.signal.removeEventListener('abort', interrupted);
     await Promise.all(appearances.map((appearance) => appearance.close()));
     await watcher?.close();
     await Promise.all([...followers.values()].map((follower) => follower.stop()));
     // Running cards stay as they are (a restart continues them); what is on its way still goes out.
-    await Promise.race([cards.idle(), waitFor(new AbortController().signal, 5_000)]);
+    const grace = waitFor(new AbortController().signal, 5_000);
+    await Promise.race([Promise.all([cards.idle(), outcomes.settledAll()]), grace]);
+    const open = [...followers.values()].flatMap((follower) => {
+      const run = follower.openRun();
+      return run ? [{ file: follower.path, ...run }] : [];
+    });
+    const reason = watcherError !== undefined ? `the file watcher failed: ${watcherError}` : 'interrupted by Ctrl-C or SIGTERM';
+    // Not stopped: an error is on its way out (the CLI prints it); no summary then.
+    if (stop.signal.aborted) for (const line of outcomes.summary(reason, open)) info(line);
     await preview?.close();
     await emulators?.close();
   }
+  // Ctrl-C / SIGTERM is an interrupt (130, as the help documents), unless a final card did not arrive or the watcher failed.
+  return outcomes.failed || watcherError !== undefined ? EXIT.failed : EXIT.interrupted;
 }

@@ -1,5 +1,6 @@
 import { createProgressCards, resolveChannelSettings, silentLogger, type CardView, type ClickReply, type Logger } from '@progresscard/core';
 import type { AnyChannelDescriptor, AnyChannelPlugin, Env } from '../channels/descriptor.js';
+import { configProblems } from './config-problems.js';
 import { budgetPlan, formatPlan, type PlanResult } from '../plan/budget-plan.js';
 import { SMOKE_SCENARIOS } from '../smoke/scenarios.js';
 import { finalView, runningView } from '../smoke/views.js';
@@ -197,13 +198,13 @@ export async function checkChannel(input: ChannelCheckInput): Promise<{ checks: 
   if (missing.length > 0) {
     return { checks: [check('config', 'fail', `missing ${missing.join(', ')}`, [`set ${missing.join(', ')} (values are never printed)`]), ...skipAll('config failed')] };
   }
-  let plugin: AnyChannelPlugin;
-  try {
-    plugin = descriptor.real.plugin(env, { switchEnv: env });
-    if (input.plugin) plugin = input.plugin(plugin);
-  } catch (error) {
-    return { checks: [check('config', 'fail', renamed(message(error), descriptor, named)), ...skipAll('config failed')] };
+  const built = configProblems(descriptor, env, (variables) => descriptor.real.plugin(variables, { switchEnv: variables }));
+  if (built.problems) {
+    const problems = built.problems.map((problem) => renamed(problem, descriptor, named));
+    const failed = problems.length === 1 ? check('config', 'fail', problems[0]!) : check('config', 'fail', `${problems.length} bad values`, problems);
+    return { checks: [failed, ...skipAll('config failed')] };
   }
+  const plugin = input.plugin ? input.plugin(built.plugin) : built.plugin;
   const present = [...descriptor.real.requiredEnv, ...descriptor.real.optionalEnv.map((v) => v.name).filter((name) => env[name]?.trim())].map(named);
   const checks: DoctorCheck[] = [check('config', 'pass', `${present.join(', ')} set; config valid`)];
   let credentialsOk = true;

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { isTerminalEvent, isTerminalStatus, type AgentEvent, type MessageRef, type ProgressCard } from '@progresscard/core';
+import { isTerminalEvent, isTerminalStatus, type MessageRef, type ProgressCard } from '@progresscard/core';
 import { createTraceLineReader, detectFormat, DETECT_MAX_LINES, type TraceFormat, type TraceItem, type TraceLineReader } from '@progresscard/sources';
 import { readAppended, type TailPosition } from './file-tail.js';
 import type { WatchLocation } from './locations.js';
@@ -28,8 +28,10 @@ export interface FollowerDeps {
    * ends it at the end of the file) after the file got no new line for this long, ms.
    */
   readonly idleMs: number;
-  /** Reports what happens (a card opened, a run ended, a bad line). */
+  /** Reports what happens (a card opened, a bad line). */
   report(line: string): void;
+  /** Run `run` of `file` ended (its end was read, or watch ended it): its cards now deliver their finals. */
+  runEnded(file: string, run: number, cards: ReadonlyMap<string, ProgressCard>): void;
 }
 
 interface MirroredRun {
@@ -83,6 +85,11 @@ export class SessionFollower {
         await this.read(undefined, false);
       }
     });
+  }
+
+  /** The run whose card is open now, if any (it stays open when watch stops). */
+  openRun(): { readonly run: number; readonly cards: ReadonlyMap<string, ProgressCard> } | undefined {
+    return this.current;
   }
 
   /** The file changed: mirrors what was appended. */
@@ -161,7 +168,7 @@ export class SessionFollower {
     }
     for (const card of this.current.cards.values()) card.push(item.event);
     if (isTerminalEvent(item.event)) {
-      this.deps.report(`run ${item.run} of ${this.path}: ${statusWord(item.event)}`);
+      this.deps.runEnded(this.path, item.run, this.current.cards);
       this.current = undefined;
     }
   }
@@ -179,7 +186,9 @@ export class SessionFollower {
   }
 
   private closeRun(reason: string): void {
-    for (const card of this.current?.cards.values() ?? []) if (!isTerminalStatus(card.status)) card.cancel(reason);
+    if (!this.current) return;
+    for (const card of this.current.cards.values()) if (!isTerminalStatus(card.status)) card.cancel(reason);
+    this.deps.runEnded(this.path, this.current.run, this.current.cards);
     this.current = undefined;
   }
 
@@ -225,8 +234,4 @@ function messagesOf(cards: Map<string, ProgressCard>): Record<string, MessageRef
   const out: Record<string, MessageRef> = {};
   for (const [channel, card] of cards) if (card.message) out[channel] = card.message;
   return out;
-}
-
-function statusWord(event: AgentEvent): string {
-  return event.type === 'run.completed' ? 'completed' : event.type === 'run.failed' ? `failed (${event.error})` : 'cancelled';
 }

@@ -47,14 +47,27 @@ function withArgsText(event: AgentEvent): AgentEvent {
   return { ...event, args: boundedJson(event.args, MAX_ARGS_TEXT) };
 }
 
-/** @throws {@link EventParseError} describing the first issue of `result`. */
+/** Every event `type` the contract knows, in contract order. */
+const EVENT_TYPES: readonly string[] = AgentEventSchema.options.map((option) => option.shape.type.value);
+
+/**
+ * @throws {@link EventParseError} describing the first issue of `result`. The field is prefixed
+ *   with the event's type only when that type is known (`tool.started.callId`); a bad `type` itself
+ *   (misspelt, missing, not a string) is named as `type` with the accepted types listed.
+ */
 function refuseInvalid(input: unknown, result: { readonly error: Parameters<typeof describeInvalidInput>[1] }): never {
   const problem = describeInvalidInput(input, result.error);
-  const type = input && typeof input === 'object' && typeof (input as { type?: unknown }).type === 'string'
-    ? (input as { type: string }).type
-    : undefined;
+  const given = input && typeof input === 'object' ? (input as { type?: unknown }).type : undefined;
+  const type = typeof given === 'string' && EVENT_TYPES.includes(given) ? given : undefined;
   const where = [type, ...problem.path.map(String)].filter(Boolean).join('.') || '(event)';
-  throw new EventParseError(`invalid agent event: ${where} = ${problem.shown} (${problem.reason})`, problem.path, problem.value, input);
+  const reason = problem.field === 'type' && type === undefined ? badTypeReason(problem.value) : problem.reason;
+  throw new EventParseError(`invalid agent event: ${where} = ${problem.shown} (${reason})`, problem.path, problem.value, input);
+}
+
+/** Why a `type` that is no event type was refused, with the accepted ones. */
+function badTypeReason(value: unknown): string {
+  const what = value === undefined ? 'every event needs a type' : typeof value === 'string' ? 'not an event type' : 'must be a string';
+  return `${what}; expected one of ${EVENT_TYPES.join(', ')}`;
 }
 
 /** Longest text an unreadable tool-call `args` object becomes (the card keeps at most 16 384 characters). */

@@ -10,7 +10,10 @@ describe('parseEvent', () => {
     [{ type: 'tool.started', callId: '', name: 'shell' }, 'tool.started.callId = ""'],
     [{ type: 'usage', inputTokens: -3 }, 'usage.inputTokens = -3'],
     [{ type: 'round.started' }, 'round.started.round = undefined (missing)'],
-    [{ type: 'bogus' }, 'bogus.type = "bogus"'],
+    [{ type: 'bogus' }, 'invalid agent event: type = "bogus" (not an event type; expected one of run.started, round.started,'],
+    [{ type: 'tool.strated', callId: 'c1', name: 'shell' }, 'invalid agent event: type = "tool.strated" (not an event type; expected one of run.started, round.started, round.ended, thinking.delta, answer.delta, tool.started,'],
+    [{ callId: 'c1' }, 'invalid agent event: type = undefined (missing) (every event needs a type; expected one of run.started'],
+    [{ type: 7 }, 'invalid agent event: type = 7 (must be a string; expected one of run.started'],
     ['nope', '(event) = "nope"'],
   ])('names the path and value of bad input %#', (input, text) => {
     let caught: unknown;
@@ -21,6 +24,22 @@ describe('parseEvent', () => {
     }
     expect(caught).toBeInstanceOf(EventParseError);
     expect((caught as Error).message).toContain(text);
+  });
+
+  it('a pushed event with a misspelt type is refused naming `type`, its value and the accepted types; the card goes on', async () => {
+    const { setup, settle } = await import('../helpers.js');
+    const { cards } = setup();
+    const card = cards.open('memory');
+    card.start({ title: 'typo' });
+    const result = card.push({ type: 'tool.strated', callId: 'c1', name: 'shell' });
+    expect(result).toMatchObject({ accepted: false, reason: 'invalid' });
+    const error = (result as { error: EventParseError }).error;
+    expect(error.path).toEqual(['type']);
+    expect(error.value).toBe('tool.strated');
+    expect(error.message).toMatch(/^invalid agent event: type = "tool\.strated" \(not an event type; expected one of run\.started, .*\btool\.started\b.*\brun\.cancelled\)$/);
+    card.complete('done');
+    await settle();
+    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
   });
 });
 

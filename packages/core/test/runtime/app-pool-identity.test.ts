@@ -7,49 +7,21 @@
  * Fake time, the in-memory card store shared by the "processes"; killing one clears its timers.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { appPool, createProgressCards, InMemoryBudgetStore, InMemoryCardStore, memoryChannel, type MemoryChannel, type ProgressCardsStore } from '../../src/index.js';
+import { appPool, createProgressCards, memoryChannel, type MemoryChannel } from '../../src/index.js';
 import { recordingLogger } from '../../src/testing/index.js';
-import { settle } from '../helpers.js';
+import { chatOfApp, killedMidRun, processOptions as options, resumedAndCompleted, sharedStore } from './app-pool-restarts.js';
 
 afterEach(() => vi.useRealTimers());
 
-const LEASE_MS = 3000;
-const options = (store: ProgressCardsStore, logger = recordingLogger()) => ({ store, logger, env: {}, leaseTtlMs: LEASE_MS, orphanGraceMs: 10_000 });
-
-function kill(): void {
-  const now = Date.now();
-  vi.clearAllTimers();
-  vi.setSystemTime(now);
-}
-
-/** A chat the pool of `apps` gives to the app registered as `appId`. */
-function chatOf(apps: readonly MemoryChannel[], appId: string): string {
-  const chat = Array.from({ length: 50 }, (_, i) => `oc_${i}`).find((each) => appPool(apps).rank(each)[0]!.id === appId);
-  if (!chat) throw new Error(`no chat of the fifty goes to ${appId}`);
-  return chat;
-}
-
 /** Runs run-1 on [A, B, C] in the chat of `appId`, kills it, resumes it on [A, C] and completes it. */
 async function resumedOnTwo(appId: string) {
-  vi.useFakeTimers({ now: 1_700_000_000_000 });
-  const store = { budgets: new InMemoryBudgetStore(), cards: new InMemoryCardStore() };
+  const store = sharedStore();
   const [a, b, c] = ['app-a', 'app-b', 'app-c'].map((appIdentity) => memoryChannel({ appIdentity })) as [MemoryChannel, MemoryChannel, MemoryChannel];
-  const first = createProgressCards({ channels: [appPool([a, b, c])], ...options(store) });
-  const opened = first.open('memory', chatOf([a, b, c], appId), { runId: 'run-1', locale: 'en', title: 'Deploy' });
-  opened.toolStarted('c1', 'shell', { command: 'make' });
-  await settle(2000);
-  const message = opened.message!;
+  const message = await killedMidRun(store, [appPool([a, b, c])], chatOfApp([a, b, c], appId));
   const stored = (await store.cards.list())[0]!;
-  kill();
   const logger = recordingLogger();
   const second = createProgressCards({ channels: [appPool([a, c])], ...options(store, logger) });
-  const resuming = second.resume('run-1');
-  await settle(LEASE_MS + 100);
-  const card = await resuming;
-  card.toolFinished('c1', 'built');
-  card.complete('Deployed.');
-  await settle(10_000);
-  const final = await card.finalDelivery;
+  const final = await resumedAndCompleted(second, 10_000);
   await second.shutdown();
   return { a, b, c, message, stored, final, logger, left: await store.cards.list() };
 }

@@ -6,63 +6,22 @@
  * card store shared by the "processes"; killing one clears every timer it set.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { appPool, createProgressCards, InMemoryBudgetStore, InMemoryCardStore, memoryChannel, type MemoryChannel, type ProgressCardsStore } from '../../src/index.js';
+import { appPool, createProgressCards, memoryChannel, type MemoryChannel } from '../../src/index.js';
 import { recordingLogger } from '../../src/testing/index.js';
 import { settle } from '../helpers.js';
+import { chatOfApp, GRACE_MS, killedMidRun, LEASE_MS, processOptions as options, resumedAndCompleted, sharedStore } from './app-pool-restarts.js';
 
 afterEach(() => vi.useRealTimers());
 
-const LEASE_MS = 3000;
-const GRACE_MS = 10_000;
-
-function kill(): void {
-  const now = Date.now();
-  vi.clearAllTimers();
-  vi.setSystemTime(now);
-}
-
-function sharedStore(): ProgressCardsStore {
-  return { budgets: new InMemoryBudgetStore(), cards: new InMemoryCardStore() };
-}
-
-const options = (store: ProgressCardsStore, logger = recordingLogger()) => ({ store, logger, env: {}, leaseTtlMs: LEASE_MS, orphanGraceMs: GRACE_MS });
-
-/** A chat the two-app pool of `apps` gives to its second app (`memory-app2`, the one a later deploy drops). */
-function chatOfSecondApp(apps: readonly MemoryChannel[]): string {
-  const pool = appPool(apps);
-  const chat = ['oc_1', 'oc_2', 'oc_3', 'oc_4', 'oc_5', 'oc_6', 'oc_7', 'oc_8'].find((each) => pool.rank(each)[0]!.id === 'memory-app2');
-  if (!chat) throw new Error('no chat of the eight goes to memory-app2');
-  return chat;
-}
-
-/** A first process on `channels` opens run-1 in `chat`, runs a tool, and dies. */
-async function killedMidRun(store: ProgressCardsStore, channels: Parameters<typeof createProgressCards>[0]['channels'], chat = 'oc_1') {
-  const first = createProgressCards({ channels, ...options(store) });
-  const card = first.open('memory', chat, { runId: 'run-1', locale: 'en', title: 'Deploy' });
-  card.toolStarted('c1', 'shell', { command: 'make' });
-  await settle(2000);
-  const message = card.message!;
-  expect(message).toBeDefined();
-  kill();
-  return message;
-}
-
 describe('moving a deployment to an app pool strands no running card', () => {
   it('one app → a pool listing it first: resume continues the same message through the pool\'s first app, and says so', async () => {
-    vi.useFakeTimers({ now: 1_700_000_000_000 });
     const store = sharedStore();
     const alone: MemoryChannel = memoryChannel();
     const message = await killedMidRun(store, [alone]);
     const added = memoryChannel();
     const logger = recordingLogger();
     const second = createProgressCards({ channels: [appPool([alone, added])], ...options(store, logger) });
-    const resuming = second.resume('run-1');
-    await settle(LEASE_MS + 100);
-    const card = await resuming;
-    card.toolFinished('c1', 'built');
-    card.complete('Deployed.');
-    await settle(5000);
-    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+    expect(await resumedAndCompleted(second)).toMatchObject({ ok: true, status: 'completed' });
     expect(alone.messages.get(message.id)!.history.at(-1)).toMatchObject({ status: 'completed', answer: 'Deployed.' });
     expect(alone.messages.size + added.messages.size).toBe(1);
     const line = logger.entries.find((entry) => entry.message.includes('memory-app1'));
@@ -72,7 +31,6 @@ describe('moving a deployment to an app pool strands no running card', () => {
   });
 
   it('one app → a pool: a card nobody resumes is ended as interrupted on its message by the sweep', async () => {
-    vi.useFakeTimers({ now: 1_700_000_000_000 });
     const store = sharedStore();
     const alone: MemoryChannel = memoryChannel();
     const message = await killedMidRun(store, [alone]);
@@ -84,22 +42,15 @@ describe('moving a deployment to an app pool strands no running card', () => {
   });
 
   it('an app dropped from the pool: the resumed card goes on as a fresh message through the chat\'s app now, and the log names the card, the old app and the fix', async () => {
-    vi.useFakeTimers({ now: 1_700_000_000_000 });
     const store = sharedStore();
     const apps = [memoryChannel(), memoryChannel()];
-    const message = await killedMidRun(store, [appPool(apps)], chatOfSecondApp(apps));
+    const message = await killedMidRun(store, [appPool(apps)], chatOfApp(apps, 'memory-app2'));
     const stored = (await store.cards.list())[0]!;
     expect(stored.channelId).toBe('memory-app2');
     const [kept, dropped] = apps as [MemoryChannel, MemoryChannel];
     const logger = recordingLogger();
     const second = createProgressCards({ channels: [appPool([kept])], ...options(store, logger) });
-    const resuming = second.resume('run-1');
-    await settle(LEASE_MS + 100);
-    const card = await resuming;
-    card.toolFinished('c1', 'built');
-    card.complete('Deployed.');
-    await settle(5000);
-    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+    expect(await resumedAndCompleted(second)).toMatchObject({ ok: true, status: 'completed' });
     // The old app's message is out of reach (no app of this process may edit it); the fresh one holds the final.
     expect(dropped.messages.get(message.id)!.history.at(-1)!.status).toBe('running');
     const fresh = [...kept.messages.values()];
@@ -113,10 +64,9 @@ describe('moving a deployment to an app pool strands no running card', () => {
   });
 
   it('an app dropped from the pool: a card nobody resumes is not left in the store for ever (ended, with the log line)', async () => {
-    vi.useFakeTimers({ now: 1_700_000_000_000 });
     const store = sharedStore();
     const apps = [memoryChannel(), memoryChannel()];
-    await killedMidRun(store, [appPool(apps)], chatOfSecondApp(apps));
+    await killedMidRun(store, [appPool(apps)], chatOfApp(apps, 'memory-app2'));
     const stored = (await store.cards.list())[0]!;
     const logger = recordingLogger();
     const second = createProgressCards({ channels: [appPool([apps[0]!])], ...options(store, logger) });
@@ -127,7 +77,6 @@ describe('moving a deployment to an app pool strands no running card', () => {
   });
 
   it('a card of a channel no configured app can take stays for the process that has it, and resume says why', async () => {
-    vi.useFakeTimers({ now: 1_700_000_000_000 });
     const store = sharedStore();
     await killedMidRun(store, [memoryChannel()]);
     const second = createProgressCards({ channels: [memoryChannel({ id: 'other' })], ...options(store) });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { settle, setup as compose } from '../helpers.js';
+import { settle } from '../helpers.js';
+import { CALL_CAP, cappedCard, streamSentences, tenMinuteTool } from './capped-card.js';
 
 afterEach(() => vi.useRealTimers());
 
@@ -10,14 +11,9 @@ afterEach(() => vi.useRealTimers());
  */
 describe('per-message call cap: what it holds back', () => {
   it('a question asked when only the final call is left is shown at once, and the final still goes out', async () => {
-    const { channel, cards } = compose({ switches: { runCallCap: 10 } });
-    const card = cards.open('memory', undefined, { locale: 'en' });
-    card.start({ title: 'capped' });
-    card.toolStarted('c1', 'shell', { command: 'sleep 600' });
-    // Ten minutes of ticks spend the card's calls up to the one kept for the final.
-    await settle(600_000);
-    const before = channel.calls.filter((call) => !call.failure).length;
-    expect(before).toBe(9);
+    const { channel, card, received } = cappedCard('capped', { open: { locale: 'en' } });
+    await tenMinuteTool(card);
+    expect(received()).toHaveLength(CALL_CAP - 1);
     const asked = Date.now();
     const decision = card.requestApproval({ prompt: 'Deploy to prod?' });
     // The tool's timer keeps ticking while the question is open: only the update showing the question goes out.
@@ -29,50 +25,38 @@ describe('per-message call cap: what it holds back', () => {
     card.complete('done');
     await settle(20_000);
     expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
-    expect(channel.calls.filter((call) => !call.failure).at(-1)!.payload).toMatchObject({ status: 'completed', answer: 'done' });
+    expect(received().at(-1)!.payload).toMatchObject({ status: 'completed', answer: 'done' });
     void decision;
   });
 
   it('an update held back by the stretched tick goes out later even when nothing changes any more', async () => {
-    const { channel, cards } = compose({ switches: { runCallCap: 10 } });
-    const card = cards.open('memory', undefined, { locale: 'en' });
-    card.start({ title: 'capped' });
+    const { card, received } = cappedCard('capped', { open: { locale: 'en' } });
     card.toolStarted('c1', 'shell', { command: 'make' });
     // Ticks (3 s) spend calls past half the cap: after the 7th call (at 20.75 s) the tick is stretched to 7.5 s.
     await settle(21_000);
-    expect(channel.calls.filter((call) => !call.failure)).toHaveLength(7);
+    expect(received()).toHaveLength(7);
     // The tool ends right after that update: the change is held back, and the card then stays quiet (no tool runs, no tick).
     card.toolFinished('c1', 'built');
     card.answer('Half-way there.');
     await settle(60_000);
-    const last = channel.calls.filter((call) => !call.failure).at(-1)!;
+    const last = received().at(-1)!;
     expect(last.payload.status).toBe('running');
     expect(last.payload.answer).toBe('Half-way there.');
-    expect(channel.calls.filter((call) => !call.failure).length).toBeLessThanOrEqual(9);
+    expect(received().length).toBeLessThanOrEqual(CALL_CAP - 1);
     card.complete();
     await settle(20_000);
     expect((await card.finalDelivery).ok).toBe(true);
-    expect(channel.calls.filter((call) => !call.failure).length).toBeLessThanOrEqual(10);
+    expect(received().length).toBeLessThanOrEqual(CALL_CAP);
   });
 
   it('a native stream keeps within the cap: appends are counted and held back like updates, the final holds every character', async () => {
-    const { channel, cards } = compose({ switches: { runCallCap: 10 }, streaming: { lifetime: { maxAgeMs: 3_600_000 } } });
-    const card = cards.open('memory', undefined, { locale: 'en' });
-    card.start({ title: 'capped stream' });
-    let answer = '';
-    for (let i = 0; i < 120; i += 1) {
-      const sentence = `Sentence ${i}. `;
-      answer += sentence;
-      card.answer(sentence);
-      await settle(5000);
-    }
+    const { card, received, streams } = cappedCard('capped stream', { streaming: { lifetime: { maxAgeMs: 3_600_000 } }, open: { locale: 'en' } });
+    const answer = await streamSentences(card, 120);
     card.complete();
     await settle(30_000);
     expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
-    const accepted = channel.calls.filter((call) => !call.failure);
-    expect(accepted.length).toBeLessThanOrEqual(10);
-    const streams = [...channel.messages.values()].filter((message) => message.stream).map((message) => message.stream!);
-    expect(streams.map((stream) => stream.text).join('')).toBe(answer);
-    expect(streams.at(-1)).toMatchObject({ state: 'stopped', status: 'completed' });
+    expect(received().length).toBeLessThanOrEqual(CALL_CAP);
+    expect(streams().map((stream) => stream.text).join('')).toBe(answer);
+    expect(streams().at(-1)).toMatchObject({ state: 'stopped', status: 'completed' });
   });
 });

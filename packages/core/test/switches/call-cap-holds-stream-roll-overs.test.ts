@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { settle, setup as compose } from '../helpers.js';
+import { settle } from '../helpers.js';
+import { CALL_CAP, cappedCard, streamSentences } from './capped-card.js';
 
 afterEach(() => vi.useRealTimers());
 
@@ -11,20 +12,10 @@ afterEach(() => vi.useRealTimers());
  */
 describe('per-message call cap: native stream roll-overs', () => {
   it('a stream past its lifetime once the cap is spent is stopped, no fresh stream opens until the final, and the final holds every character', async () => {
-    const { channel, cards } = compose({ switches: { runCallCap: 10 }, streaming: { lifetime: { maxAgeMs: 60_000 } } });
-    const card = cards.open('memory', undefined, { locale: 'en' });
-    card.start({ title: 'capped stream' });
-    let answer = '';
-    for (let i = 0; i < 240; i += 1) {
-      const sentence = `Sentence ${i}. `;
-      answer += sentence;
-      card.answer(sentence);
-      await settle(5000);
-    }
-    const accepted = () => channel.calls.filter((call) => !call.failure);
-    const streams = () => [...channel.messages.values()].filter((message) => message.stream).map((message) => message.stream!);
+    const { card, received, streams } = cappedCard('capped stream', { streaming: { lifetime: { maxAgeMs: 60_000 } }, open: { locale: 'en' } });
+    const answer = await streamSentences(card, 240);
     // Twenty minutes in: the cap is spent, and every stream opened so far is closed (none outlived its lifetime unclosed).
-    expect(accepted().length).toBeLessThanOrEqual(10);
+    expect(received().length).toBeLessThanOrEqual(CALL_CAP);
     const beforeFinal = streams().length;
     expect(streams().every((stream) => stream.state === 'stopped')).toBe(true);
     card.complete();
@@ -32,7 +23,7 @@ describe('per-message call cap: native stream roll-overs', () => {
     expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
     // The final goes out in one fresh stream (a start and its stop), beyond the cap's ten calls.
     expect(streams()).toHaveLength(beforeFinal + 1);
-    expect(accepted().length).toBeLessThanOrEqual(12);
+    expect(received().length).toBeLessThanOrEqual(CALL_CAP + 2);
     expect(streams().map((stream) => stream.text).join('')).toBe(answer);
     expect(streams().at(-1)).toMatchObject({ state: 'stopped', status: 'completed' });
   });

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { tickStretch, } from '../../src/index.js';
 import { settle, setup as compose } from '../helpers.js';
 
 afterEach(() => vi.useRealTimers());
@@ -93,49 +92,5 @@ describe('completion ping', () => {
     await cards.shutdown();
     expect(channel.replies).toHaveLength(1);
     expect(channel.replies[0]!.text).toMatch(/^⏹ 已取消/);
-  });
-});
-
-describe('per-message call cap', () => {
-  it('stretches the tick as a message nears its cap and always sends the final', async () => {
-    const { channel, cards } = compose({ switches: { runCallCap: 10 } });
-    const card = cards.open('memory');
-    card.start({ title: 'capped' });
-    card.toolStarted('c1', 'shell', { command: 'sleep 600' });
-    await settle(600_000);
-    card.toolFinished('c1', 'done');
-    card.complete('finished');
-    await settle(20_000);
-    expect((await card.finalDelivery).ok).toBe(true);
-    const accepted = channel.calls.filter((call) => !call.failure);
-    expect(accepted.length).toBeLessThanOrEqual(10);
-    expect(accepted.at(-1)!.payload.status).toBe('completed');
-    // Updates thin out: the last gap between progressive updates is longer than the first.
-    const progressive = accepted.filter((call) => call.payload.status === 'running').map((call) => call.at);
-    const gaps = progressive.slice(1).map((at, i) => at - progressive[i]!);
-    expect(gaps.at(-1)!).toBeGreaterThan(gaps[0]!);
-  });
-
-  it('an update the cap holds back is no call: delivery events count only the calls the platform received', async () => {
-    const { channel, cards } = compose({ switches: { runCallCap: 10 } });
-    const reported: string[] = [];
-    cards.on('delivery', (event) => reported.push(event.call));
-    const card = cards.open('memory');
-    card.start({ title: 'capped' });
-    card.toolStarted('c1', 'shell', { command: 'sleep 600' });
-    await settle(600_000);
-    card.complete('finished');
-    await settle(20_000);
-    expect((await card.finalDelivery).ok).toBe(true);
-    const received = channel.calls.filter((call) => !call.failure);
-    expect(received.length).toBeLessThanOrEqual(10);
-    expect(reported).toHaveLength(received.length);
-  });
-
-  it('tickStretch is 1 until half the cap is spent and infinite when only the final call is left', () => {
-    expect(tickStretch(0, 40)).toBe(1);
-    expect(tickStretch(19, 40)).toBe(1);
-    expect(tickStretch(29, 40)).toBe(2);
-    expect(tickStretch(39, 40)).toBe(Number.POSITIVE_INFINITY);
   });
 });

@@ -46,6 +46,11 @@ export function listen(app: FetchHandler, options: ListenOptions = {}): Promise<
   };
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: guarded, hostname: host, port }) as Server;
+    // Node closes a keep-alive connection idle for 5 s by default. On a busy machine a stalled event
+    // loop can run that close after a client already wrote its next request on the socket (the client
+    // sees ECONNRESET). A minute of idle keeps that race out of test runs; the client's pool (undici
+    // follows the server's Keep-Alive hint) closes idle sockets first.
+    server.keepAliveTimeout = 60_000;
     server.once('error', reject);
     server.once('listening', () => {
       server.off('error', reject);

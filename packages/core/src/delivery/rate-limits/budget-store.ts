@@ -16,6 +16,15 @@ export interface SlotRequest {
   readonly arrivalDelayMs: number;
   /** How much the call matters (default `structural`): see {@link SlotRank} and `SLOT_RANK_POLICY`. */
   readonly rank?: SlotRank;
+  /**
+   * The arrival (epoch ms: its departure plus its `arrivalDelayMs`) the store recorded for an earlier
+   * reservation of this call under the same keys that went unused: the call could not leave within
+   * {@link lateDepartureToleranceMs} of it (a stalled event loop, a slow store round trip). The store
+   * uncounts it under every key of the request, atomically with this reservation; an arrival it does
+   * not hold (forgotten, or recorded with another delay) is ignored: it stays counted, which only
+   * costs a slot. Only for {@link BudgetStore.reserve}.
+   */
+  readonly replacesArrival?: number;
 }
 
 /**
@@ -39,6 +48,7 @@ export interface SlotRequest {
  *   back one spacing (the paced ranks pay it back). A rank leaves the last slots of each shared
  *   window (see `rankLimit`; first cards a fifth of a long window) to the ranks above it. Arrivals of a key stay in reservation order.
  * - A key paused with {@link pauseUntil} gives no departure before the pause ends.
+ * - A request's `replacesArrival` is uncounted under its keys before the new slot is picked.
  * - State of a key whose last arrival is older than its longest window may be forgotten.
  */
 export interface BudgetStore {
@@ -59,6 +69,20 @@ export interface BudgetStore {
 /** Extra ms added to a budget window against network jitter: 2 % of it, at least 50 ms. */
 export function budgetSafetyMarginMs(intervalMs: number): number {
   return Math.max(50, Math.round(intervalMs * 0.02));
+}
+
+/**
+ * Ms a call may leave after the departure its reservation gave and still use that slot: half the
+ * smallest {@link budgetSafetyMarginMs} of the windows (25 ms for windows up to 2.5 s). The store
+ * counts a call at its departure plus the arrival delay, the platform when it arrives: a call that
+ * leaves later than this after its slot re-books (`SlotRequest.replacesArrival`), or it could arrive
+ * in a window that other calls have filled since (a one-second window of 50 calls is full 50 ms
+ * after its limit, at the paced rate). The other half of the margin is left to network jitter.
+ */
+export function lateDepartureToleranceMs(keys: readonly BudgetKey[]): number {
+  let margin = Number.POSITIVE_INFINITY;
+  for (const { windows } of keys) for (const window of windows) margin = Math.min(margin, budgetSafetyMarginMs(window.intervalMs));
+  return margin === Number.POSITIVE_INFINITY ? 0 : margin / 2;
 }
 
 /**
@@ -151,6 +175,14 @@ class KeyPacer {
     return at;
   }
 
+  /** Uncounts the latest recorded arrival at exactly `arrival` (a reservation that went unused); false when none is held. */
+  unrecord(arrival: number): boolean {
+    const index = this.arrivals.lastIndexOf(arrival);
+    if (index < this.head) return false;
+    this.arrivals.splice(index, 1);
+    return true;
+  }
+
   /** Counts a call arriving at `arrival`; forgets arrivals older than every window (amortized O(1)). */
   record(arrival: number): void {
     const arrivals = this.arrivals;
@@ -182,6 +214,7 @@ export class InMemoryBudgetStore implements BudgetStore {
   reserve(request: SlotRequest): number {
     const pacers = request.keys.map(({ key, windows }) => this.pacer(key, windows));
     const delay = Math.max(0, request.arrivalDelayMs);
+    if (request.replacesArrival !== undefined) for (const pacer of pacers) pacer.unrecord(request.replacesArrival);
     const departure = this.departure(pacers, request.notBefore, delay, request.rank ?? DEFAULT_SLOT_RANK);
     for (const pacer of pacers) pacer.record(departure + delay);
     this.reservations += 1;

@@ -2,7 +2,7 @@ import { sleepMs } from '../../shared/timer-duration.js';
 import type { BudgetKey, BudgetedCall, ChannelPlugin, ChannelSettings } from '../../plugin/contract.js';
 import type { Clock } from '../../shared/clock.js';
 import { ArrivalDelayEstimate } from './arrival-delay.js';
-import { pacingIntervalMs, type BudgetStore } from './budget-store.js';
+import { lateDepartureToleranceMs, pacingIntervalMs, type BudgetStore } from './budget-store.js';
 import type { FlushGate } from '../schedule/flush-calls.js';
 import { CHANGE_OF_RANK } from '../card-delivery-record.js';
 import type { SlotRank } from './slot-ranks.js';
@@ -28,6 +28,12 @@ export class ChannelBudget implements FlushGate {
   readonly roomyBacklog: number;
   /** Expected ms from a call leaving to the platform counting it. */
   private readonly arrivalDelay = new ArrivalDelayEstimate();
+  /**
+   * Smoothed ms from asking the store for a slot to its answer (0 while the store answers at once,
+   * as the in-memory one does): a call cannot leave before the answer, so it books a slot at least
+   * this far ahead (a slot due when booked would be stale when a slow Redis answers).
+   */
+  private storeRoundTripMs = 0;
   private readonly defaultKey: string;
   private readonly lanes = new Map<'send' | 'update', string>();
   /** The kind of call each key list from {@link keysOf} was made for (to rank its reservations). */
@@ -76,7 +82,35 @@ export class ChannelBudget implements FlushGate {
   }
 
   reserve(keys: readonly BudgetKey[], rank?: number): Promise<number> | number {
-    return this.store.reserve({ keys, notBefore: this.notBefore(keys), arrivalDelayMs: this.arrivalDelay.ms, rank: this.slotRank(keys, rank) });
+    return this.book(keys, rank, 0);
+  }
+
+  /** Reserves a slot at least `leadMs` (or the store's round trip) from now, timing the store's answer. */
+  private book(keys: readonly BudgetKey[], rank: number | undefined, leadMs: number, replacesArrival?: number): Promise<number> | number {
+    const asked = this.clock.now();
+    const arrivalDelayMs = this.arrivalDelay.ms;
+    const notBefore = Math.max(this.notBefore(keys), asked + Math.max(leadMs, this.storeRoundTripMs));
+    const request = { keys, notBefore, arrivalDelayMs, rank: this.slotRank(keys, rank), ...(replacesArrival !== undefined && { replacesArrival }) };
+    const answer = this.store.reserve(request);
+    if (typeof answer === 'number') return answer;
+    return answer.then((departure) => {
+      const roundTripMs = Math.max(0, this.clock.now() - asked);
+      this.storeRoundTripMs = this.storeRoundTripMs === 0 ? roundTripMs : 0.8 * this.storeRoundTripMs + 0.2 * roundTripMs;
+      return departure;
+    });
+  }
+
+  /**
+   * A call booked to leave at `departure` leaves now: `departure` when it is still within
+   * {@link lateDepartureToleranceMs} of it, else a new departure booked in place of the stale slot
+   * (`SlotRequest.replacesArrival`), at least `leadMs` from now (how long the last answer took: a
+   * slot due when booked must still be due when the answer comes back). The caller waits for it and
+   * confirms again.
+   */
+  confirm(keys: readonly BudgetKey[], rank: number | undefined, departure: number, leadMs = 0): Promise<number> | number {
+    const now = this.clock.now();
+    if (now - departure <= lateDepartureToleranceMs(keys)) return departure;
+    return this.book(keys, rank, leadMs, departure + this.arrivalDelay.ms);
   }
 
   nextDeparture(keys: readonly BudgetKey[], rank?: number): Promise<number> | number {
@@ -104,8 +138,23 @@ export class ChannelBudget implements FlushGate {
       if (wait < 1) break;
       await sleepMs(wait);
     }
-    const departure = await this.reserve(keys);
-    await sleepMs(departure - this.clock.now());
+    await this.leaveAt(keys, undefined, await this.reserve(keys));
+  }
+
+  /**
+   * Waits for `departure` (booked under `keys`), and re-books while the call would leave too late
+   * for its slot ({@link confirm}); each re-booking leads by the previous one's round trip.
+   */
+  async leaveAt(keys: readonly BudgetKey[], rank: number | undefined, departure: number): Promise<void> {
+    let leadMs = 0;
+    for (;;) {
+      await sleepMs(departure - this.clock.now());
+      const asked = this.clock.now();
+      const confirmed = await this.confirm(keys, rank, departure, leadMs);
+      if (confirmed === departure) return;
+      leadMs = this.clock.now() - asked;
+      departure = confirmed;
+    }
   }
 
   /** Makes one platform call, timing it for the arrival delay estimate. */

@@ -19,4 +19,11 @@ export interface FlushGate {
   nextDeparture(keys: readonly BudgetKey[], rank?: number): Promise<number> | number;
   /** Reserves a slot under `keys` for a call of flush rank `rank`; resolves with the epoch ms the call may leave at. */
   reserve(keys: readonly BudgetKey[], rank?: number): Promise<number> | number;
+  /**
+   * A call reserved for `departure` is leaving now: resolves with `departure` when the slot still
+   * holds, or with a new departure the gate booked instead (the call left too late for its slot; the
+   * pump waits for the new one and asks again, `leadMs` being how long the last answer took). A gate
+   * without it lets every call go at once.
+   */
+  confirm?(keys: readonly BudgetKey[], rank: number | undefined, departure: number, leadMs?: number): Promise<number> | number;
 }

@@ -238,7 +238,7 @@ export class FlushPump<T extends Flushable> {
         this.request(item, rank);
         continue;
       }
-      this.leaveAt(item, call, departure, rank === 0);
+      this.leaveAt(item, call, departure, rank);
     }
   }
 
@@ -313,24 +313,48 @@ export class FlushPump<T extends Flushable> {
     return undefined;
   }
 
-  /** The call leaves at `departure` (now when it is due); its lane is free once it left. */
-  private leaveAt(item: T, call: PreparedCall, departure: number, keepAlive: boolean): void {
+  /**
+   * The call leaves at `departure` (now when it is due), once the gate confirmed its slot (see
+   * {@link FlushGate.confirm}: a call that leaves too late for its slot waits for a new one); its
+   * lane is free once it left. `fromTimer`: called back after a wait (the pump goes round again).
+   */
+  private leaveAt(item: T, call: PreparedCall, departure: number, rank: number, fromTimer = false, leadMs = 0): void {
     const wait = departure - this.clock.now();
     if (wait < 1) {
-      this.reserving -= 1;
-      void this.run(item, call);
+      this.confirmed(item, call, departure, rank, fromTimer, leadMs);
       return;
     }
     const timer = setTimeout(() => {
       this.departureTimers.delete(timer);
-      this.reserving -= 1;
-      void this.run(item, call);
-      void this.pump();
+      this.confirmed(item, call, departure, rank, true, leadMs);
     }, wait);
-    if (!keepAlive) {
+    if (rank !== 0) {
       this.departureTimers.add(timer);
       if (this.idleWaiters.size === 0) timer.unref();
     }
+  }
+
+  /** Asks the gate whether the slot booked for `departure` still holds; the call leaves, or waits for the new slot. */
+  private confirmed(item: T, call: PreparedCall, departure: number, rank: number, fromTimer: boolean, leadMs: number): void {
+    const asked = this.clock.now();
+    let answer: Promise<number> | number;
+    try {
+      answer = this.gate.confirm?.(call.keys, rank, departure, leadMs) ?? departure;
+    } catch {
+      answer = departure;
+    }
+    const settle = (next: number): void => {
+      if (next !== departure) {
+        this.leaveAt(item, call, next, rank, fromTimer || typeof answer !== 'number', this.clock.now() - asked);
+        return;
+      }
+      this.reserving -= 1;
+      void this.run(item, call);
+      if (fromTimer || typeof answer !== 'number') void this.pump();
+    };
+    // The store failed to re-book: the call keeps the slot it has (never a call without one).
+    if (typeof answer === 'number') settle(answer);
+    else void answer.then(settle, () => settle(departure));
   }
 
   private async run(item: T, call: PreparedCall): Promise<void> {

@@ -1,0 +1,142 @@
+/**
+ * A call that leaves late for the slot its reservation gave (a slow budget-store round trip, an
+ * event-loop stall between booking and sending) must not arrive in a window other calls have filled
+ * since: the platform counts calls when they arrive (Feishu 99991400, DingTalk
+ * QpsLimitForAppkeyAndApi). Two "processes" (pumps) share one budget store; one of them gets its
+ * store's answers late. A strict arrival-counting window, as the emulators enforce, counts every
+ * call when it leaves. Simulated time throughout.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { InMemoryBudgetStore } from '../../src/index.js';
+import type { BudgetStore, SlotRequest } from '../../src/store/index.js';
+import type { BudgetKey, BudgetWindow, ChannelPlugin, ChannelSettings } from '../../src/plugin/contract.js';
+import { ChannelBudget } from '../../src/delivery/rate-limits/channel-budget.js';
+import type { FlushGate, PreparedCall } from '../../src/delivery/schedule/flush-calls.js';
+import { FlushPump } from '../../src/delivery/schedule/flush-pump.js';
+import { FlushQueue } from '../../src/delivery/schedule/flush-queue.js';
+import { CHANGE_RANK } from '../../src/delivery/card-delivery-record.js';
+import { maxCallsInWindow } from '../../src/testing/index.js';
+import { settle } from '../helpers.js';
+
+afterEach(() => vi.useRealTimers());
+
+/** One route of one app: 10 calls a second (the shared-budget e2e's 50/s, scaled down). */
+const ROUTE: readonly BudgetWindow[] = [{ limit: 10, intervalMs: 1000 }];
+const clock = { now: () => Date.now() };
+
+/** Reservations asked through {@link lateReplies}: how many re-booked a stale slot. */
+interface Replies {
+  readonly store: BudgetStore;
+  rebooked: number;
+}
+
+/**
+ * The store as seen from a busy process: the store picks the slot at once, the answer of the `i`-th
+ * reservation comes back `lateMs(i)` later (a slow Redis round trip, a stalled event loop).
+ */
+function lateReplies(store: BudgetStore, lateMs: (i: number) => number): Replies {
+  let asked = 0;
+  const replies: Replies = {
+    rebooked: 0,
+    store: {
+      reserve: async (request: SlotRequest) => {
+        if (request.replacesArrival !== undefined) replies.rebooked += 1;
+        const departure = store.reserve(request);
+        await sleep(lateMs(asked++));
+        return departure;
+      },
+      nextDeparture: (request: SlotRequest) => store.nextDeparture(request),
+      pauseUntil: (key, epochMs) => store.pauseUntil(key, epochMs),
+    },
+  };
+  return replies;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function budgetOver(store: BudgetStore): ChannelBudget {
+  const plugin = { id: 'route' } as unknown as ChannelPlugin;
+  const settings = { perCardIntervalMs: 250, budget: ROUTE } as unknown as ChannelSettings;
+  return new ChannelBudget(plugin, settings, store, clock);
+}
+
+/** The budget as it was before late departures were caught: a slot due now is booked now and kept however late the call leaves. */
+function keepingStaleSlots(store: BudgetStore): FlushGate {
+  const request = (keys: readonly BudgetKey[]): SlotRequest => ({ keys, notBefore: Date.now(), arrivalDelayMs: 0, rank: 'final' });
+  return { nextDeparture: (keys) => store.nextDeparture(request(keys)), reserve: (keys) => store.reserve(request(keys)) };
+}
+
+/**
+ * Processes, each flushing the finals of `cards` cards through its gate, one card every
+ * `gapsMs[i]` ms (runs ending over a few seconds); the times their calls left.
+ */
+async function processes(gates: readonly FlushGate[], cards: number, gapsMs: readonly number[]): Promise<number[]> {
+  const departures: number[] = [];
+  const started = Date.now();
+  const runs = gates.map((gate, i) => {
+    const pump = new FlushPump(gate, clock, (): PreparedCall => ({ keys: [{ key: 'route', windows: ROUTE }], send: async () => void departures.push(Date.now()) }));
+    return { pump, gapMs: gapsMs[i]!, requested: 0 };
+  });
+  for (let at = 0; runs.some((run) => run.requested < cards); at += 1) {
+    await vi.advanceTimersByTimeAsync(started + at - Date.now());
+    for (const run of runs) {
+      if (run.requested < cards && at % run.gapMs === 0) {
+        run.pump.request({ flushQueue: new FlushQueue(250) }, CHANGE_RANK.terminal);
+        run.requested += 1;
+      }
+    }
+  }
+  await settle(60_000);
+  for (const { pump } of runs) pump.dispose();
+  expect(departures).toHaveLength(gates.length * cards);
+  return departures;
+}
+
+/** The two processes end a run every 150 and 200 ms: 11.7 finals a second together, a little over the route's 10. */
+const GAPS = [150, 200];
+/** Every fourth answer comes back 600 ms late (a stall), the others after 5 ms. */
+const STALLS = (i: number) => (i % 4 === 3 ? 600 : 5);
+
+describe('late departures: a call leaves within its slot or books another', () => {
+  it('finals of two processes on one route, one of them stalling: kept stale slots put more than the limit in a window; confirmed slots never', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const before = new InMemoryBudgetStore(clock);
+    const defect = await processes([keepingStaleSlots(before), keepingStaleSlots(lateReplies(before, STALLS).store)], 20, GAPS);
+    expect(maxCallsInWindow(defect, 1000)).toBeGreaterThan(10);
+
+    const store = new InMemoryBudgetStore(clock);
+    const stalling = lateReplies(store, STALLS);
+    const fixed = await processes([budgetOver(store), budgetOver(stalling.store)], 20, GAPS);
+    expect(maxCallsInWindow(fixed, 1000)).toBeLessThanOrEqual(10);
+    expect(stalling.rebooked).toBeGreaterThan(0);
+  });
+
+  it('a store that answers slowly but steadily: calls book a slot that far ahead and leave on it, without re-booking', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const store = new InMemoryBudgetStore(clock);
+    const slow = lateReplies(store, () => 300);
+    const departures = await processes([budgetOver(store), budgetOver(slow.store)], 20, GAPS);
+    expect(maxCallsInWindow(departures, 1000)).toBeLessThanOrEqual(10);
+    // Only the first answer finds the call late: later bookings lead by the store's round trip.
+    expect(slow.rebooked).toBe(1);
+  });
+
+  it('a call whose departure timer fires late (a stalled event loop) books again; on time it keeps its slot', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const store = new InMemoryBudgetStore(clock);
+    const budget = budgetOver(store);
+    const keys = [{ key: 'route', windows: ROUTE }];
+    const first = budget.reserve(keys) as number;
+    expect(budget.confirm(keys, undefined, first)).toBe(first);
+    // Nine more calls fill the window from the first one's slot on.
+    const booked = Array.from({ length: 9 }, () => budget.reserve(keys) as number);
+    const last = booked.at(-1)!;
+    // The first call did not leave: 400 ms later its slot is stale; the call books the next free slot instead.
+    vi.setSystemTime(first + 400);
+    const again = budget.confirm(keys, undefined, first) as number;
+    expect(again).toBeGreaterThan(last);
+    // Its stale slot is no longer counted: the slot after it is one spacing later, not a whole window.
+    expect(again - last).toBeLessThan(200);
+    expect(maxCallsInWindow([...booked, again], 1000)).toBeLessThanOrEqual(10);
+  });
+});
