@@ -21,6 +21,8 @@ interface KeyGates {
  * retry-after) is kept here and waited for before the throttles, as the core expects of a store.
  */
 export class PThrottleBudgetStore implements BudgetStore {
+  /** {@link reserve} resolves when p-throttle lets the call through: its time is waiting, not a round trip to lead by. */
+  readonly answersWhenDue = true;
   private readonly keys = new Map<string, KeyGates>();
   private readonly pausedUntil = new Map<string, number>();
 

@@ -139,4 +139,36 @@ describe('late departures: a call leaves within its slot or books another', () =
     expect(again - last).toBeLessThan(200);
     expect(maxCallsInWindow([...booked, again], 1000)).toBeLessThanOrEqual(10);
   });
+  it('a store that answers only once the slot is due (it queues calls): no slot is booked ahead for its waiting', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const inner = new InMemoryBudgetStore(clock);
+    const asked: number[] = [];
+    const queueing: BudgetStore = {
+      answersWhenDue: true,
+      reserve: async (request: SlotRequest) => {
+        asked.push(request.notBefore - Date.now());
+        const departure = inner.reserve(request);
+        await sleep(departure - Date.now());
+        return Date.now();
+      },
+      nextDeparture: (request: SlotRequest) => inner.nextDeparture(request),
+      pauseUntil: (key, epochMs) => inner.pauseUntil(key, epochMs),
+    };
+    const budget = budgetOver(queueing);
+    const keys = [{ key: 'route', windows: ROUTE }];
+    // Thirty calls at once: the later ones wait seconds inside the store, as p-throttle makes them.
+    const leaving = Promise.all(Array.from({ length: 30 }, async () => {
+      const departure = await budget.reserve(keys);
+      await budget.leaveAt(keys, undefined, departure);
+      return departure;
+    }));
+    await vi.advanceTimersByTimeAsync(5_000);
+    const departures = await leaving;
+    // A call after them asks for a slot from now: the queue's waiting is not taken for a slow store.
+    const next = budget.reserve(keys);
+    await vi.advanceTimersByTimeAsync(5_000);
+    await next;
+    expect(asked.at(-1)).toBe(0);
+    expect(maxCallsInWindow(departures, 1000)).toBeLessThanOrEqual(10);
+  });
 });

@@ -53,6 +53,13 @@ export interface SlotRequest {
  */
 export interface BudgetStore {
   /**
+   * True when {@link reserve} resolves only once its slot is due (a store that queues each call until
+   * it may leave, as a p-throttle does), so the time it takes to answer is waiting, not latency: the
+   * caller then books no slot ahead to cover the store's round trip. Default false (the in-memory
+   * and Redis stores answer at once with a departure that may lie ahead).
+   */
+  readonly answersWhenDue?: boolean;
+  /**
    * Reserves one call under every key of `request`; resolves with the epoch ms at which it may leave.
    * @throws Error (as a rejection) when a window's `limit` or `intervalMs` is not a positive integer.
    */

@@ -31,7 +31,8 @@ export class ChannelBudget implements FlushGate {
   /**
    * Smoothed ms from asking the store for a slot to its answer (0 while the store answers at once,
    * as the in-memory one does): a call cannot leave before the answer, so it books a slot at least
-   * this far ahead (a slot due when booked would be stale when a slow Redis answers).
+   * this far ahead (a slot due when booked would be stale when a slow Redis answers). Stays 0 for a
+   * store that answers only once the slot is due ({@link BudgetStore.answersWhenDue}).
    */
   private storeRoundTripMs = 0;
   private readonly defaultKey: string;
@@ -92,7 +93,7 @@ export class ChannelBudget implements FlushGate {
     const notBefore = Math.max(this.notBefore(keys), asked + Math.max(leadMs, this.storeRoundTripMs));
     const request = { keys, notBefore, arrivalDelayMs, rank: this.slotRank(keys, rank), ...(replacesArrival !== undefined && { replacesArrival }) };
     const answer = this.store.reserve(request);
-    if (typeof answer === 'number') return answer;
+    if (typeof answer === 'number' || this.store.answersWhenDue) return answer;
     return answer.then((departure) => {
       const roundTripMs = Math.max(0, this.clock.now() - asked);
       this.storeRoundTripMs = this.storeRoundTripMs === 0 ? roundTripMs : 0.8 * this.storeRoundTripMs + 0.2 * roundTripMs;
