@@ -19,31 +19,11 @@
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { CardState, type AgentEvent, type CardRenderer, type CardView } from '@progresscard/core';
-import { DEFAULT_DISCORD_APP, DEFAULT_TELEGRAM_BOT } from '@progresscard/emulator';
-import { dingtalk } from '@progresscard/plugin-dingtalk';
-import { feishu } from '@progresscard/plugin-feishu';
-import { slack } from '@progresscard/plugin-slack';
-import { telegram } from '@progresscard/plugin-telegram';
-import { discord } from '@progresscard/plugin-discord';
-import { teams } from '@progresscard/plugin-teams';
-import { wecom } from '@progresscard/plugin-wecom';
+import { RENDERERS } from '../support/renderers.js';
 
 const SIZES = [10_000, 100_000, 500_000];
 const UNITS = { prose: 'word ', tables: '| a | b |\n|---|---|\n| 1 | 2 |\n\n' } as const;
 
-/** A fresh renderer per plugin (renderers reuse the layout of the same view, so each round gets a new view). */
-const RENDERERS: Record<string, () => CardRenderer<unknown>> = {
-  feishu: () => feishu({ appId: 'cli_bench', appSecret: 'bench', receiveId: 'oc_bench' }).renderer as CardRenderer<unknown>,
-  dingtalk: () =>
-    dingtalk({ appKey: 'bench', appSecret: 'bench', cardTemplateId: 'bench.schema', target: { type: 'group', openConversationId: 'cidBench==' } }).renderer as CardRenderer<unknown>,
-  slack: () => slack({ botToken: 'xoxb-bench', channel: 'C0BENCH' }).renderer as CardRenderer<unknown>,
-  telegram: () => telegram({ botToken: DEFAULT_TELEGRAM_BOT.botToken, chatId: DEFAULT_TELEGRAM_BOT.privateChat }).renderer as CardRenderer<unknown>,
-  discord: () => discord({ botToken: DEFAULT_DISCORD_APP.botToken, channelId: DEFAULT_DISCORD_APP.channel }).renderer as CardRenderer<unknown>,
-  wecom: () => wecom({ token: 'progresscardBench', encodingAESKey: 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG', botId: 'aib_bench' }, { env: {} }).renderer as CardRenderer<unknown>,
-  teams: () =>
-    teams({ appId: 'bench-app', appPassword: 'bench', serviceUrl: 'https://smba.example.test/teams/', conversationId: '19:bench@thread.v2' }, { env: {} })
-      .renderer as CardRenderer<unknown>,
-};
 
 function terminalView(chars: number, unit: string): CardView {
   const now = 1_700_000_000_000;

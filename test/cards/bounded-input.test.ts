@@ -7,7 +7,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CardState, createProgressCards, memoryChannel, redactSecrets, silentLogger, type CardView } from '@progresscard/core';
 import { fakeTime } from '@progresscard/core/testing';
-import { AT, RENDERERS, smallCardBeside, tenMegabytesOf } from './huge-card-support.js';
+import { RENDERERS } from '../support/renderers.js';
+import { AT, smallCardBeside, tenMegabytesOf } from './huge-card-support.js';
 
 /** 10 MB of prose made of `seed`. */
 const huge = (seed: string): string => tenMegabytesOf(`${seed} `);

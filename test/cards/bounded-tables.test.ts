@@ -9,7 +9,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CardState, type CardView } from '@progresscard/core';
 import { boundAnswer, answerCharsNotHeld } from '@progresscard/core/plugin';
-import { AT, RENDERERS, smallCardBeside, tenMegabytesOf as huge } from './huge-card-support.js';
+import { RENDERERS } from '../support/renderers.js';
+import { AT, smallCardBeside, tenMegabytesOf as huge } from './huge-card-support.js';
 
 const TABLE = '| Tool | Runs in |\n|---|---|\n| Vitest | Node |\n\n';
 const CODE = '```ts\nconst x = 1; // <b>&amp;</b>\n```\n';

@@ -7,28 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { CardState, type Locale } from '@progresscard/core';
 import type { CardRenderer } from '@progresscard/core/plugin';
-import { DEFAULT_DISCORD_APP, DEFAULT_TELEGRAM_BOT } from '@progresscard/emulator';
-import { dingtalk } from '@progresscard/plugin-dingtalk';
-import { discord } from '@progresscard/plugin-discord';
-import { feishu } from '@progresscard/plugin-feishu';
-import { slack } from '@progresscard/plugin-slack';
-import { teams } from '@progresscard/plugin-teams';
-import { telegram } from '@progresscard/plugin-telegram';
-import { wecom } from '@progresscard/plugin-wecom';
+import { RENDERERS } from '../support/renderers.js';
 
-const RENDERERS: Record<string, () => CardRenderer<unknown>> = {
-  feishu: () => feishu({ appId: 'cli_counts', appSecret: 'counts', receiveId: 'oc_counts' }, { env: {} }).renderer as CardRenderer<unknown>,
-  dingtalk: () =>
-    dingtalk({ appKey: 'counts', appSecret: 'counts', cardTemplateId: 'counts.schema', target: { type: 'group', openConversationId: 'cidCounts==' } }, { env: {} })
-      .renderer as CardRenderer<unknown>,
-  slack: () => slack({ botToken: 'xoxb-counts', channel: 'C0COUNTS' }, { env: {} }).renderer as CardRenderer<unknown>,
-  telegram: () => telegram({ botToken: DEFAULT_TELEGRAM_BOT.botToken, chatId: DEFAULT_TELEGRAM_BOT.privateChat }, { env: {} }).renderer as CardRenderer<unknown>,
-  discord: () => discord({ botToken: DEFAULT_DISCORD_APP.botToken, channelId: DEFAULT_DISCORD_APP.channel }, { env: {} }).renderer as CardRenderer<unknown>,
-  wecom: () => wecom({ token: 'progresscardCounts', encodingAESKey: 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG', botId: 'aib_counts' }, { env: {} }).renderer as CardRenderer<unknown>,
-  teams: () =>
-    teams({ appId: 'counts-app', appPassword: 'counts', serviceUrl: 'https://smba.example.test/teams/', conversationId: '19:counts@thread.v2' }, { env: {} })
-      .renderer as CardRenderer<unknown>,
-};
 
 /** The counts in a channel's cut notices: the number before "characters"/"bytes" (or "of"), and before 个字符/字节/字 or "/". */
 const COUNTS: Record<Locale, RegExp> = {

@@ -1,19 +1,11 @@
 /**
  * What the bounded-render tests share (`bounded-input`, `bounded-tables`): 10 MB inputs made once,
- * every channel's real renderer, and a small card run beside a huge one on the in-memory channel
+ * and a small card run beside a huge one on the in-memory channel
  * with a real renderer drawing every card the core asks for (fake time).
  */
 import { vi } from 'vitest';
 import { createProgressCards, memoryChannel, silentLogger, type CardRenderer, type CardView, type FinalDelivery } from '@progresscard/core';
 import { fakeTime } from '@progresscard/core/testing';
-import { DEFAULT_DISCORD_APP, DEFAULT_TELEGRAM_BOT } from '@progresscard/emulator';
-import { dingtalk } from '@progresscard/plugin-dingtalk';
-import { discord } from '@progresscard/plugin-discord';
-import { feishu } from '@progresscard/plugin-feishu';
-import { slack } from '@progresscard/plugin-slack';
-import { telegram } from '@progresscard/plugin-telegram';
-import { wecom } from '@progresscard/plugin-wecom';
-import { teams } from '@progresscard/plugin-teams';
 
 const TEN_MB = 10_000_000;
 /** The epoch ms the tests' card states and fake clocks start at. */
@@ -29,18 +21,6 @@ export function tenMegabytesOf(unit: string): string {
   return text;
 }
 
-/** Each channel's renderer, built from a config with made-up credentials (rendering sends nothing). */
-export const RENDERERS: Record<string, () => CardRenderer<unknown>> = {
-  feishu: () => feishu({ appId: 'cli_bounded', appSecret: 'bounded', receiveId: 'oc_bounded', timeZone: 'UTC' }).renderer as CardRenderer<unknown>,
-  dingtalk: () => dingtalk({ appKey: 'dingbounded', appSecret: 'bounded', cardTemplateId: 'bounded.schema', target: { type: 'group', openConversationId: 'cidBounded==' }, timeZone: 'UTC' }).renderer as CardRenderer<unknown>,
-  slack: () => slack({ botToken: 'xoxb-bounded', channel: 'C0BOUNDED' }).renderer as CardRenderer<unknown>,
-  telegram: () => telegram({ botToken: DEFAULT_TELEGRAM_BOT.botToken, chatId: DEFAULT_TELEGRAM_BOT.privateChat }).renderer as CardRenderer<unknown>,
-  discord: () => discord({ botToken: DEFAULT_DISCORD_APP.botToken, channelId: DEFAULT_DISCORD_APP.channel }).renderer as CardRenderer<unknown>,
-  wecom: () => wecom({ token: 'progresscardBounded', encodingAESKey: 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG', botId: 'aib_bounded' }, { env: {} }).renderer as CardRenderer<unknown>,
-  teams: () =>
-    teams({ appId: 'teams-bounded', appPassword: 'bounded', serviceUrl: 'https://smba.example.test/teams/', conversationId: '19:bounded@thread.v2' }, { env: {} })
-      .renderer as CardRenderer<unknown>,
-};
 
 /** What the huge card (title `Huge`) is fed: an answer delta first (optional), then its final answer. */
 export interface HugeInput {
