@@ -3,7 +3,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { Flushable, FlushGate, PreparedCall } from './flush-calls.js';
 import { PriorityQueue } from './priority-queue.js';
 import { ReadyLanes, type Lane } from './ready-lanes.js';
-
+import { Departures } from './departures.js';
 
 /** Cards of one lane tried per pump round when the most urgent one's budget has no slot yet. */
 const CANDIDATES_PER_ROUND = 3;
@@ -59,8 +59,8 @@ export class FlushPump<T extends Flushable> {
   private wakeTimer: NodeJS.Timeout | undefined;
   private wakeAt = Number.POSITIVE_INFINITY;
   private readonly idleWaiters = new Set<() => void>();
-  /** Departure timers of non-urgent calls (unref'd unless someone awaits {@link idle}). */
-  private readonly departureTimers = new Set<NodeJS.Timeout>();
+  /** Calls with a slot, waiting for their departure (timers of non-urgent ones unref'd unless someone awaits {@link idle}). */
+  private readonly departures: Departures;
   private inFlightCount = 0;
   /** Calls that left and wait for their answer. */
   private sending = 0;
@@ -78,7 +78,9 @@ export class FlushPump<T extends Flushable> {
     private readonly prepare: (item: T, rank: number) => PreparedCall | undefined,
     private readonly laneOf: (item: T) => string = () => '',
     private readonly orderOf: (item: T, rank: number) => number = (_item, rank) => rank,
-  ) {}
+  ) {
+    this.departures = new Departures(gate, clock);
+  }
 
   /** Queues a flush of `item` (see {@link FlushQueue.request}) and starts what the budgets allow. */
   request(item: T, rank: number, urgent = false): void {
@@ -130,7 +132,7 @@ export class FlushPump<T extends Flushable> {
     if (this.pending.size === 0) return Promise.resolve();
     // Awaiting idle keeps the process alive until it resolves: the timers it waits for are ref'd.
     this.wakeTimer?.ref();
-    for (const timer of this.departureTimers) timer.ref();
+    this.departures.keepAlive(true);
     return new Promise((resolve) => this.idleWaiters.add(resolve));
   }
 
@@ -238,7 +240,11 @@ export class FlushPump<T extends Flushable> {
         this.request(item, rank);
         continue;
       }
-      this.leaveAt(item, call, departure, rank);
+      this.departures.leaveAt(call.keys, rank, departure, (waited) => {
+        this.reserving -= 1;
+        void this.run(item, call);
+        if (waited) void this.pump();
+      });
     }
   }
 
@@ -313,50 +319,6 @@ export class FlushPump<T extends Flushable> {
     return undefined;
   }
 
-  /**
-   * The call leaves at `departure` (now when it is due), once the gate confirmed its slot (see
-   * {@link FlushGate.confirm}: a call that leaves too late for its slot waits for a new one); its
-   * lane is free once it left. `fromTimer`: called back after a wait (the pump goes round again).
-   */
-  private leaveAt(item: T, call: PreparedCall, departure: number, rank: number, fromTimer = false, leadMs = 0): void {
-    const wait = departure - this.clock.now();
-    if (wait < 1) {
-      this.confirmed(item, call, departure, rank, fromTimer, leadMs);
-      return;
-    }
-    const timer = setTimeout(() => {
-      this.departureTimers.delete(timer);
-      this.confirmed(item, call, departure, rank, true, leadMs);
-    }, wait);
-    if (rank !== 0) {
-      this.departureTimers.add(timer);
-      if (this.idleWaiters.size === 0) timer.unref();
-    }
-  }
-
-  /** Asks the gate whether the slot booked for `departure` still holds; the call leaves, or waits for the new slot. */
-  private confirmed(item: T, call: PreparedCall, departure: number, rank: number, fromTimer: boolean, leadMs: number): void {
-    const asked = this.clock.now();
-    let answer: Promise<number> | number;
-    try {
-      answer = this.gate.confirm?.(call.keys, rank, departure, leadMs) ?? departure;
-    } catch {
-      answer = departure;
-    }
-    const settle = (next: number): void => {
-      if (next !== departure) {
-        this.leaveAt(item, call, next, rank, fromTimer || typeof answer !== 'number', this.clock.now() - asked);
-        return;
-      }
-      this.reserving -= 1;
-      void this.run(item, call);
-      if (fromTimer || typeof answer !== 'number') void this.pump();
-    };
-    // The store failed to re-book: the call keeps the slot it has (never a call without one).
-    if (typeof answer === 'number') settle(answer);
-    else void answer.then(settle, () => settle(departure));
-  }
-
   private async run(item: T, call: PreparedCall): Promise<void> {
     this.sending += 1;
     try {
@@ -411,6 +373,7 @@ export class FlushPump<T extends Flushable> {
   private resolveIdle(): void {
     for (const resolve of this.idleWaiters) resolve();
     this.idleWaiters.clear();
+    this.departures.keepAlive(false);
     if (this.urgent.size === 0) this.wakeTimer?.unref();
   }
 }
