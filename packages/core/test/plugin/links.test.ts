@@ -63,9 +63,16 @@ describe('links in agent text', () => {
     expect(neutraliseLinks(allowed)).toBe(allowed);
     expect(breakLinkSyntax(allowed)).toBe(allowed);
     expect(neutraliseLinks(`${allowed}[b](javascript:y)`)).toBe(`${allowed}b`);
-    // The first forbidden destination swallows the rest (no `)` closes it): only its label is left.
-    expect(neutraliseLinks('[a](javascript:x'.repeat(100_000))).toBe('a');
+    // No `)` closes them: none is a link; each stays as written with its syntax broken.
+    expect(neutraliseLinks('[a](javascript:x'.repeat(100_000))).toBe(`[a]${ZWSP}(javascript:${ZWSP}x`.repeat(100_000));
     expect(breakLinkSyntax('[a](javascript:x'.repeat(100_000))).toBe(`[a]${ZWSP}(javascript:${ZWSP}x`.repeat(100_000));
+  });
+
+  it('an unclosed link with a forbidden scheme keeps the prose after it (no white space in Chinese text)', () => {
+    const text = '请看[这里](lark://open/x然后继续说明很多内容，这一段没有空格。\n第二段';
+    const out = neutraliseLinks(text);
+    expect(out.replaceAll(ZWSP, '')).toBe(text);
+    expect(out).toContain(`]${ZWSP}(lark:${ZWSP}//`);
   });
 
   it('a scheme hidden behind more invisible characters than a scheme could need is not allowed', () => {

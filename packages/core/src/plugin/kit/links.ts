@@ -148,7 +148,8 @@ const MAX_REMOVED_LINKS = 200;
 
 /**
  * Inline links `[label](destination …)` whose destination is not allowed become their label (an image
- * `![alt](…)` its alt); a `](…)` without its `[` loses the `](…)`. Scanning goes on from just before a
+ * `![alt](…)` its alt); a `](…)` without its `[` loses the `](…)`; a `](` whose `)` never comes is no
+ * link and keeps its text, its `](` broken by a zero-width space. Scanning goes on from just before a
  * removal, so text joined by it is read again. After {@link MAX_REMOVED_LINKS} removals every `](`
  * left is broken with a zero-width space (no inline link at all).
  */
@@ -160,7 +161,12 @@ function unlinkInline(text: string): string {
     if (allowedDestinationAt(out, at + 1)) continue;
     if (++removed > MAX_REMOVED_LINKS) return out.slice(0, at) + out.slice(at).replaceAll('](', `]${ZERO_WIDTH_SPACE}(`);
     const close = closingParen(out, at + 1);
-    const end = close < 0 ? at + 1 + destinationAt(out, at + 1).length + 1 : close;
+    if (close < 0) {
+      // No `)`: not a link (CommonMark shows it as written); the text after it stays, the `](` is broken.
+      out = `${out.slice(0, at + 1)}${ZERO_WIDTH_SPACE}${out.slice(at + 1)}`;
+      continue;
+    }
+    const end = close;
     const open = openingBracket(out, at);
     const start = open > 0 && out[open - 1] === '!' && out[open - 2] !== '\\' ? open - 1 : open;
     out = open < 0 ? out.slice(0, at) + out.slice(end) : out.slice(0, start) + out.slice(open + 1, at) + out.slice(end);
