@@ -1,7 +1,7 @@
 import type { FooterField, FooterStyle } from '../card/format/footer.js';
 import type { Locale } from '../card/view.js';
 import type { StandardSchemaV1 } from '../shared/standard-schema.js';
-import type { StreamingMode } from './stream-contract.js';
+import { streamLifetimeProblem, type StreamingMode } from './stream-contract.js';
 import type { BudgetKey, BudgetedCall, CardRenderer, CardTransport, ChannelInteraction, ChannelPlugin, ChannelSettings, FeatureSwitches } from './contract.js';
 import { ChannelConfigError, parseChannelConfig, parseTimingOverrides } from './kit/config.js';
 import { configFromEnv, withEnvNames, type EnvSource, type EnvVariable } from './kit/env.js';
@@ -127,7 +127,7 @@ export type DefinedChannel<Id extends string, Payload, Target, Config> = Channel
 export interface ChannelFactory<Id extends string, Schema extends StandardSchemaV1, Payload, Target, Options extends object> {
   /**
    * Builds the plugin.
-   * @throws ChannelConfigError (the definition's `configError` class) naming the channel, field and value (never a secret's).
+   * @throws ChannelConfigError (the definition's `configError` class) naming the channel, field and value (never a secret's); also for a streaming lifetime the core cannot keep (`rollOverMarginMs` over half the stream's shorter limit).
    */
   (config: StandardSchemaV1.InferInput<Schema>, options?: Options & DefinedChannelOptions): DefinedChannel<Id, Payload, Target, StandardSchemaV1.InferOutput<Schema>>;
   /**
@@ -197,6 +197,8 @@ export function defineChannel<Id extends string, Schema extends StandardSchemaV1
       ...(switches.toolFoldAfter === undefined ? {} : { toolFoldAfter: switches.toolFoldAfter }),
     };
     const parts = definition.create({ id, config, switches, rendering, env, options: rest as Options });
+    const lifetimeProblem = parts.streaming && streamLifetimeProblem(parts.streaming.lifetime);
+    if (lifetimeProblem) throw makeError(id, `streaming lifetime ${lifetimeProblem.field}`, JSON.stringify(lifetimeProblem.value), lifetimeProblem.reason);
     const visible = Object.freeze(hideSecrets(config, secrets));
     const shown = () => ({ id, config: visible });
     const plugin: DefinedChannel<Id, Payload, Target, Config> = {

@@ -182,9 +182,30 @@ export function streamTaskStatus(state: ToolLineState): StreamTask['status'] {
   }
 }
 
-/** The refresh margin of a lifetime (see {@link StreamLifetime.rollOverMarginMs}), in ms. */
+/**
+ * The refresh margin of a lifetime (see {@link StreamLifetime.rollOverMarginMs}), in ms: at most half
+ * the shorter limit (a margin as long as the stream's life would roll over at every call, for ever).
+ */
 export function rollOverMarginMs(lifetime: StreamLifetime): number {
-  if (lifetime.rollOverMarginMs !== undefined) return lifetime.rollOverMarginMs;
   const shortest = Math.min(lifetime.maxAgeMs ?? Number.POSITIVE_INFINITY, lifetime.idleExpiryMs ?? Number.POSITIVE_INFINITY);
+  const most = Number.isFinite(shortest) ? Math.floor(shortest / 2) : Number.POSITIVE_INFINITY;
+  if (lifetime.rollOverMarginMs !== undefined) return Math.min(lifetime.rollOverMarginMs, most);
   return Number.isFinite(shortest) ? Math.min(30_000, Math.floor(shortest / 10)) : 0;
+}
+
+/**
+ * Why a stream lifetime cannot work, or undefined: each limit a positive number of ms, and the
+ * margin (when given) a number of ms of at least 0 and under half the shorter limit.
+ */
+export function streamLifetimeProblem(lifetime: StreamLifetime): { field: string; value: unknown; reason: string } | undefined {
+  for (const field of ['maxAgeMs', 'idleExpiryMs'] as const) {
+    const value = lifetime[field];
+    if (value !== undefined && !(typeof value === 'number' && value > 0)) return { field, value, reason: 'must be a positive number of ms' };
+  }
+  const margin = lifetime.rollOverMarginMs;
+  if (margin === undefined) return undefined;
+  if (!(typeof margin === 'number' && margin >= 0)) return { field: 'rollOverMarginMs', value: margin, reason: 'must be a number of ms ≥ 0' };
+  const shortest = Math.min(lifetime.maxAgeMs ?? Number.POSITIVE_INFINITY, lifetime.idleExpiryMs ?? Number.POSITIVE_INFINITY);
+  if (margin * 2 > shortest) return { field: 'rollOverMarginMs', value: margin, reason: `must be at most half the stream's shorter limit (${shortest} ms): the core would roll over at every call` };
+  return undefined;
 }

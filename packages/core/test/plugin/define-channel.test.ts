@@ -11,6 +11,7 @@ import {
   type CardView,
   type RendererSettings,
 } from '../../src/plugin/index.js';
+import { rollOverMarginMs } from '../../src/plugin/stream-contract.js';
 import { recordingLogger } from '../../src/testing/index.js';
 import { settle } from '../helpers.js';
 
@@ -54,6 +55,26 @@ const chat = defineChannel({
 const base = { botToken: 'sekrit-123', chatId: '42' };
 
 describe('defineChannel', () => {
+  it('refuses a streaming lifetime whose roll-over margin leaves the stream no life, naming the field and value', () => {
+    const streamed = (lifetime: { maxAgeMs?: number; idleExpiryMs?: number; rollOverMarginMs?: number }) =>
+      defineChannel({
+        id: 'streamed',
+        configSchema: z.object({}).strict(),
+        defaults: { tickMs: 3000, budget: [{ limit: 20, intervalMs: 60_000 }], perCardIntervalMs: 1000, debounceMs: 2500 },
+        create: () => {
+          const parts = memoryChannel({ id: 'streamed', streaming: { lifetime } });
+          return { renderer: parts.renderer, transport: parts.transport, streaming: parts.streaming! };
+        },
+      })({});
+    expect(() => streamed({ maxAgeMs: 60_000, rollOverMarginMs: 60_000 })).toThrow(/streamed streaming lifetime rollOverMarginMs = 60000 .*half the stream's shorter limit \(60000 ms\)/);
+    expect(() => streamed({ idleExpiryMs: 10_000, rollOverMarginMs: 6_000 })).toThrow(/rollOverMarginMs = 6000/);
+    expect(() => streamed({ maxAgeMs: -1 })).toThrow(/streaming lifetime maxAgeMs = -1/);
+    expect(streamed({ maxAgeMs: 60_000, rollOverMarginMs: 30_000 }).streaming?.lifetime.maxAgeMs).toBe(60_000);
+    // A plugin built without defineChannel: the core never rolls over with more than half the life left.
+    expect(rollOverMarginMs({ maxAgeMs: 60_000, rollOverMarginMs: 60_000 })).toBe(30_000);
+    expect(rollOverMarginMs({ maxAgeMs: 60_000 })).toBe(6_000);
+  });
+
   it('validates the config, naming the field and hiding secrets, in the channel\'s error class', () => {
     expect(() => chat({ ...base, chatId: '' })).toThrow(ChatConfigError);
     expect(() => chat({ ...base, chatId: '' })).toThrow(/^chat chatId = "" /);
