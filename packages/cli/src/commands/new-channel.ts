@@ -91,7 +91,7 @@ export async function runNewChannel(options: NewChannelOptions, io: CliIO): Prom
   const root = relative(cwd, resolve(cwd, options.dir ?? `progresscard-plugin-${options.name}`)) || '.';
   io.stdout.write(
     `wrote ${files.length} files in ${root}/\n\nnext:\n  cd ${root}\n  npm install ${TARBALLS_HINT}\n  npm install\n  npm test        # the conformance suite against the fake platform\n  npm run demo    # a recorded agent session on your channel, with a live preview\n\n` +
-      `The @progresscard packages are not on the npm registry yet: install the packed tarballs first\n(in a progresscard clone: npm run packages:pack → .artifacts/packages/*.tgz), all in one npm install.\n`,
+      `The @progresscard packages are not on the npm registry yet: install the packed tarballs first\n(in a progresscard clone: npm run packages:pack → .artifacts/packages/*.tgz), all in one npm install: they depend on\neach other, so npm lists every one in package.json; once they are on the registry, keep @progresscard/core alone.\n`,
   );
   return EXIT.ok;
 }
