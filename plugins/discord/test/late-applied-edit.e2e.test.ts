@@ -13,6 +13,7 @@ afterEach(async () => {
 });
 
 describe('Discord: an edit that timed out on the client is applied late by the platform, over the final (F17)', () => {
+  // The late edit lands 9 s after it was sent and the late-apply window is 14 s: about 18 s of real waiting, idle.
   it('the message ends showing the final, and finalDelivery is reported only after the late edit landed', async () => {
     // A message edit (PATCH) carries no version, so a late edit of an older state replaces whatever the message shows.
     h = await harness({ plugin: { requestTimeoutMs: 1000 }, retry: { lateApplyWindowMs: 14_000 } });
@@ -37,5 +38,5 @@ describe('Discord: an edit that timed out on the client is applied late by the p
     expect(reportedAt).toBeGreaterThanOrEqual(lateAt!);
     expect(embedOf(message).title).toMatch(/Completed/);
     expect(JSON.stringify(message!.embeds)).toContain('FINAL-ANSWER');
-  });
+  }, 60_000);
 });

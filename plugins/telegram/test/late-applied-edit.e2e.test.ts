@@ -14,6 +14,7 @@ afterEach(async () => {
 });
 
 describe('Telegram: an edit that timed out on the client is applied late by the platform, over the final (F17)', () => {
+  // The late edit lands 9 s after it was sent and the late-apply window is 14 s: about 18 s of real waiting, idle.
   it('the message ends showing the final, and finalDelivery is reported only after the late edit landed', async () => {
     // editMessageText carries no version, so a late edit of an older state replaces whatever the message shows.
     h = await harness({ plugin: { requestTimeoutMs: 1000 }, retry: { lateApplyWindowMs: 14_000 } });
@@ -38,5 +39,5 @@ describe('Telegram: an edit that timed out on the client is applied late by the 
     expect(reportedAt).toBeGreaterThanOrEqual(lateAt!);
     expect(statusLine(message)).toMatch(/Completed/);
     expect(message!.text).toContain('FINAL-ANSWER');
-  });
+  }, 60_000);
 });

@@ -163,6 +163,8 @@ function unlinkInline(text: string): string {
     const close = closingParen(out, at + 1);
     if (close < 0) {
       // No `)`: not a link (CommonMark shows it as written); the text after it stays, the `](` is broken.
+      // With no `)` at all after it, no later `](` is a link either: break them all in one pass (linear).
+      if (out.indexOf(')', at) < 0) return out.slice(0, at) + out.slice(at).replaceAll('](', `]${ZERO_WIDTH_SPACE}(`);
       out = `${out.slice(0, at + 1)}${ZERO_WIDTH_SPACE}${out.slice(at + 1)}`;
       continue;
     }
