@@ -36,7 +36,14 @@ describe('Slack: a thread run that ends before its stream opens (emulator over l
     await h.play(card, [
       { at: 0, type: 'run.started', title: 'Check the build', model: MODEL },
       { at: 200, type: 'tool.started', callId: 't1', name: 'shell', args: '{"command":"npm test"}' },
-      { at: 1_000, type: 'tool.finished', callId: 't1', summary: '112 passed' },
+    ]);
+    // The run ends only once Slack turned the start away (on a loaded machine the script could otherwise end first).
+    for (let waited = 0; h.emulator.calls({ route: 'chat.startStream' }).length === 0; waited += 20) {
+      if (waited > 30_000) throw new Error('the card never tried chat.startStream');
+      await sleep(20);
+    }
+    await h.play(card, [
+      { at: 0, type: 'tool.finished', callId: 't1', summary: '112 passed' },
       { at: 1_100, type: 'answer.delta', text: 'The build is green: ' },
       { at: 1_200, type: 'answer.delta', text: 'all 112 tests pass.' },
       { at: 1_300, type: 'run.completed' },
