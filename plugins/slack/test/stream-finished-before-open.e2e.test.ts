@@ -1,6 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import { DEFAULT_SLACK_WORKSPACE } from '@progresscard/emulator';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { blockText, harness, statusOf, type Harness } from './harness.js';
 
 let h: Harness | undefined;
@@ -38,10 +38,7 @@ describe('Slack: a thread run that ends before its stream opens (emulator over l
       { at: 200, type: 'tool.started', callId: 't1', name: 'shell', args: '{"command":"npm test"}' },
     ]);
     // The run ends only once Slack turned the start away (on a loaded machine the script could otherwise end first).
-    for (let waited = 0; h.emulator.calls({ route: 'chat.startStream' }).length === 0; waited += 20) {
-      if (waited > 30_000) throw new Error('the card never tried chat.startStream');
-      await sleep(20);
-    }
+    await vi.waitFor(() => expect(h!.emulator.calls({ route: 'chat.startStream' }), 'the card tried chat.startStream').not.toEqual([]), { timeout: 30_000, interval: 20 });
     await h.play(card, [
       { at: 0, type: 'tool.finished', callId: 't1', summary: '112 passed' },
       { at: 1_100, type: 'answer.delta', text: 'The build is green: ' },
