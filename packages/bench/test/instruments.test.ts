@@ -75,7 +75,8 @@ describe('the staleness tracker over several apps', () => {
 
   it("counts a change against its own app's unshown cards, not every app's", () => {
     const tracker = new StalenessTracker(3);
-    tracker.placeRuns([0, 0, 1]);
+    tracker.placeOnApps(2);
+    for (const [run, app] of [0, 0, 1].entries()) tracker.placeRun(run, app);
     tracker.pushed(0, { type: 'run.started', title: 'a' }, 0);
     tracker.pushed(1, { type: 'run.started', title: 'b' }, 0);
     // Run 2 is on app 1, where no other card waits: it competes with itself only.
