@@ -63,6 +63,7 @@ export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
   },
   real: {
     requiredEnv: FEISHU_ENV_VARIABLES.filter((variable) => variable.required).map((variable) => variable.name),
+    standIns: { FEISHU_APP_ID: DEFAULT_FEISHU_APP.appId, FEISHU_APP_SECRET: DEFAULT_FEISHU_APP.appSecret, FEISHU_CHAT_ID: EMULATED_FEISHU_CHAT_ID },
     variables: FEISHU_ENV_VARIABLES,
     optionalEnv: FEISHU_ENV_VARIABLES.filter((variable) => !variable.required).map(({ name, hint }) => ({ name, hint })),
     plugin: (env, settings) => {
