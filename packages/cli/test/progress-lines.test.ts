@@ -12,11 +12,15 @@ function piped() {
   return { reporter, lines: () => text.split('\n').filter(Boolean), setCalls: (n: number) => (calls = n) };
 }
 
-const at = (traceMs: number, eventsDone: number, status: 'running' | 'completed'): ReplayProgress => ({
+/** The lines about a card's status (not the periodic progress lines). */
+const statusLines = (lines: string[]) => lines.filter((line) => line.includes('feishu:'));
+
+/** `final`: the card's final delivery settled, with this many calls in all (final included). */
+const at = (traceMs: number, eventsDone: number, status: 'running' | 'completed', final?: { calls: number }): ReplayProgress => ({
   eventsDone,
   eventsTotal: 100,
   traceMs,
-  cards: [{ channel: 'feishu', run: 1, status }],
+  cards: [{ channel: 'feishu', run: 1, status, settled: final !== undefined, ...(final ? { calls: final.calls } : {}) }],
   stats: {},
 });
 
@@ -31,10 +35,24 @@ describe('progress lines when the output is not a terminal', () => {
     expect(lines()).toEqual([expect.stringContaining('running'), '[0:15] 40/100 events · feishu 7 calls']);
   });
 
-  it('says the count on a status line is the calls so far (the final calls come after the status)', () => {
+  it("a card's end is printed once its final settled, with every call the card made, final included", () => {
+    const { reporter, lines, setCalls } = piped();
+    setCalls(54);
+    // The agent's last event: the card is completed, its final calls are still to come.
+    reporter.update(at(60_000, 100, 'completed'));
+    expect(statusLines(lines())).toEqual([]);
+    setCalls(56);
+    reporter.update(at(60_000, 100, 'completed', { calls: 56 }));
+    expect(statusLines(lines())).toEqual(['[1:00] feishu: completed (100/100 events, 56 calls for this card, final included, 0 rate-limited)']);
+    reporter.stop();
+    expect(statusLines(lines())).toHaveLength(1);
+  });
+
+  it('a card whose final never settled is still printed when the replay stops, saying so', () => {
     const { reporter, lines, setCalls } = piped();
     setCalls(54);
     reporter.update(at(60_000, 100, 'completed'));
-    expect(lines()[0]).toContain('completed (100/100 events, 54 calls so far, 0 rate-limited)');
+    reporter.stop();
+    expect(statusLines(lines())).toEqual(['[1:00] feishu: completed (100/100 events, 54 calls so far, final not settled, 0 rate-limited)']);
   });
 });

@@ -1,8 +1,8 @@
 import cliProgress from 'cli-progress';
 import { pc } from './colors.js';
-import type { CardStatus } from '@progresscard/core';
+import { isTerminalStatus, type CardStatus } from '@progresscard/core';
 import type { PreviewCounts } from '../preview/model.js';
-import type { ReplayProgress } from '../replay/engine.js';
+import type { ReplayCardProgress, ReplayProgress } from '../replay/engine.js';
 
 /** Shows a replay's progress on the terminal (stderr): a live bar on a TTY, status-change lines otherwise. */
 export interface ProgressReporter {
@@ -86,22 +86,26 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
 
   // Not a terminal (a pipe, CI, a test): one line whenever a card's status changes, and a progress
   // line every PIPE_PROGRESS_EVERY_MS of trace time in between, so a piped run is never silent for long.
+  // A card's terminal status arrives with the agent's last event, before its final calls: its line
+  // waits until the final delivery settled, so the count it shows is the card's every call.
   const seen = new Map<string, CardStatus>();
   let lastLineAt = 0;
+  let last: ReplayProgress | undefined;
+  const statusLine = (progress: ReplayProgress, card: ReplayCardProgress, calls: string) =>
+    `[${seconds(progress.traceMs)}] ${card.channel}${progress.cards.length > options.channels.length ? ` run ${card.run}` : ''}: ` +
+    `${card.status} (${progress.eventsDone}/${progress.eventsTotal} events, ${calls}, ${options.counts(card.channel).rateLimited} rate-limited)\n`;
   return {
     update(progress) {
+      last = progress;
       let wrote = false;
       for (const card of progress.cards) {
         const key = `${card.channel}#${card.run}`;
         if (seen.get(key) === card.status) continue;
+        const terminal = isTerminalStatus(card.status);
+        if (terminal && !card.settled) continue;
         seen.set(key, card.status);
-        const c = options.counts(card.channel);
-        // The card's status changes when the agent's event arrives; its final calls are still to
-        // come, so the count here is the calls made so far (the summary has the total).
-        stream.write(
-          `[${seconds(progress.traceMs)}] ${card.channel}${progress.cards.length > options.channels.length ? ` run ${card.run}` : ''}: ` +
-            `${card.status} (${progress.eventsDone}/${progress.eventsTotal} events, ${c.calls} calls so far, ${c.rateLimited} rate-limited)\n`,
-        );
+        const calls = terminal && card.calls !== undefined ? `${card.calls} calls for this card, final included` : `${options.counts(card.channel).calls} calls so far`;
+        stream.write(statusLine(progress, card, calls));
         wrote = true;
       }
       if (wrote) lastLineAt = progress.traceMs;
@@ -112,6 +116,13 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
       }
     },
     log: (line) => stream.write(`${line}\n`),
-    stop: () => {},
+    stop: () => {
+      // A card that ended but whose final never settled (the replay gave up waiting): its status anyway.
+      for (const card of last?.cards ?? []) {
+        if (seen.get(`${card.channel}#${card.run}`) === card.status || !isTerminalStatus(card.status)) continue;
+        seen.set(`${card.channel}#${card.run}`, card.status);
+        stream.write(statusLine(last!, card, `${options.counts(card.channel).calls} calls so far, final not settled`));
+      }
+    },
   };
 }
