@@ -47,7 +47,7 @@ const REJECTED = /not approved/i;
 function lookupResult(input: string | AgentInputItem[]): string | undefined {
   if (typeof input === 'string') return undefined;
   const item = input.find((entry) => entry.type === 'function_call_result' && entry.callId === LOOKUP_CALL_ID);
-  if (!item || item.type !== 'function_call_result') return undefined;
+  if (item?.type !== 'function_call_result') return undefined;
   const output: unknown = item.output;
   if (typeof output === 'string') return output;
   const parts = Array.isArray(output) ? output : [output];
