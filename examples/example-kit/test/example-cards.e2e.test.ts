@@ -17,6 +17,8 @@ describe('exampleCards (what the SDK examples share)', () => {
     for (const name of ['FEISHU_APP_ID', 'FEISHU_APP_SECRET', 'FEISHU_CHAT_ID']) vi.stubEnv(name, '');
     const printed: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((line: unknown) => void printed.push(String(line)));
+    const warned: string[] = [];
+    vi.spyOn(console, 'warn').mockImplementation((line: unknown) => void warned.push(String(line)));
 
     const example = await exampleCards();
     const previewUrl = /open (http:\/\/\S+) to see the card/.exec(printed.join('\n'))?.[1];
@@ -36,6 +38,9 @@ describe('exampleCards (what the SDK examples share)', () => {
     const click = await fetch(new URL('/api/click', previewUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ panel: 'feishu', card: shown.id, button: 'Rome' }) });
     expect(await click.json()).toMatchObject({ ok: true });
     expect(await answer).toMatchObject({ text: 'Rome', timedOut: false });
+    // The emulator's callbacks carry the verification token the emulated channel checks: no warning
+    // that anyone could click (that warning is for a real Feishu app without a token).
+    expect(warned.filter((line) => line.includes('without verification'))).toEqual([]);
 
     card.complete('Rome it is.');
     await example.finish(card);

@@ -13,6 +13,14 @@ const onSignal = () => {
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
+// A reader that stops early (`progresscard --help | head -3`) closes the pipe: stop as on Ctrl-C
+// (running cards end as cancelled) instead of crashing on the unhandled EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    if (!controller.signal.aborted) controller.abort(new Error('the output was closed'));
+  });
+}
 
 const code = await main(process.argv.slice(2), processIO(controller.signal));
 process.exitCode = code;

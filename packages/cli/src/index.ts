@@ -18,7 +18,7 @@ export type * from './channels/descriptor.js';
 export { runSession, autoSpeed, MAX_AUTO_SPEED, type SessionOptions } from './commands/session.js';
 export { runEmulatorCommand, DEFAULT_EMULATOR_PORT, type EmulatorCommandOptions } from './commands/emulator.js';
 export { ReplayClock, replayTickMs, CARD_TICK_MS, MIN_WALL_TICK_MS } from './replay/clock.js';
-export { replayTrace, type ReplayOptions, type ReplayProgress, type ReplayResult, type CardOutcome } from './replay/engine.js';
+export { replayTrace, type ReplayOptions, type ReplayProgress, type ReplayCardProgress, type ReplayResult, type CardOutcome } from './replay/engine.js';
 export { loadTrace, resolveTrace, capGaps, FORMAT_CHOICES, type LoadedTrace, type TimedEvent, type FormatChoice } from './replay/trace.js';
 export { EVENTS_FORMAT, readEventsFile, looksLikeAgentEvent } from './replay/events-format.js';
 export { summarize, formatSummary, type ReplaySummary, type ChannelSummary } from './replay/summary.js';

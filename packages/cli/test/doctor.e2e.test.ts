@@ -22,6 +22,8 @@ describe('progresscard doctor', () => {
     const dingtalk = report.channels.find((c) => c.channel === 'dingtalk')!;
     expect(dingtalk.plan).toMatchObject({ freshRuns: 57, callsPerRun: 404, runsPerMonth: 12 });
     expect(report.warnings).toContainEqual(expect.objectContaining({ channel: 'dingtalk', layer: 'budget' }));
+    // The two numbers do not run together ("about 12 10-minute runs").
+    expect(dingtalk.checks.find((c) => c.layer === 'budget')!.summary).toMatch(/; about 12 runs of 10 minutes a month$/);
   });
 
   it('a missing variable fails the config layer, names the variable (never a value) and exits 1', async () => {

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memoryChannel } from '@progresscard/core';
 import { fakeTime } from '@progresscard/core/testing';
-import { loadTrace, replayTickMs, replayTrace } from '../src/index.js';
+import { loadTrace, replayTickMs, replayTrace, type ReplayProgress } from '../src/index.js';
 import { fixture } from './helpers.js';
 
 afterEach(() => vi.useRealTimers());
@@ -39,5 +39,22 @@ describe('replay timing (fake time)', () => {
     for (let i = 1; i < seen.length; i++) expect(seen[i]! - seen[i - 1]!).toBeLessThanOrEqual(3);
     expect(Math.max(...seen)).toBeLessThanOrEqual(12);
     expect(Math.max(...seen)).toBeGreaterThanOrEqual(12 - 3);
+  });
+
+  it("reports a card's calls once its final settled, the final included", async () => {
+    const trace = await loadTrace(fixture('short-run.events.jsonl'), 'short-run');
+    vi.useFakeTimers({ now: Date.UTC(2026, 0, 1) });
+    const time = fakeTime(vi);
+    const channel = memoryChannel({ overrides: { tickMs: replayTickMs(4) } });
+    const seen: ReplayProgress['cards'][number][] = [];
+    const replay = replayTrace({ trace, speed: 4, channels: [channel], onProgress: (progress) => void seen.push(...progress.cards) });
+    await time.advance(30_000);
+    const result = await replay;
+    const final = result.cards[0]!.final!;
+    expect(final.calls).toBeGreaterThan(0);
+    // Before the final settled the card has no count; after, the count is every call, final included.
+    expect(seen.filter((card) => !card.settled).every((card) => card.calls === undefined)).toBe(true);
+    expect(seen.filter((card) => card.settled).map((card) => card.calls)).toContain(final.calls);
+    expect(seen.at(-1)).toMatchObject({ status: 'completed', settled: true, calls: final.calls });
   });
 });

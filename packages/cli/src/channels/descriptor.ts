@@ -129,6 +129,13 @@ export interface ChannelDescriptor<Id extends string = string, Emulator extends 
     readonly variables?: readonly EnvVariable<any>[];
     readonly optionalEnv: readonly OptionalEnvVar[];
     /**
+     * A valid value for each required variable (the emulator's app and chat). `doctor` puts them in
+     * place of a missing or bad required value, so that every other value is checked on its own and
+     * one run lists every problem; they are never sent anywhere. Absent: `doctor` checks the other
+     * values beside the user's required ones (a bad one can hide the rest).
+     */
+    readonly standIns?: Readonly<Record<string, string>>;
+    /**
      * The plugin for the real platform; call only when no required variable is missing.
      * @throws CliUsageError naming the bad config field.
      */

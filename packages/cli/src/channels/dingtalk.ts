@@ -49,6 +49,7 @@ export const dingtalkChannel: ChannelDescriptor<'dingtalk', DingTalkEmulator> = 
   },
   real: {
     requiredEnv: DINGTALK_ENV_VARIABLES.filter((variable) => variable.required).map((variable) => variable.name),
+    standIns: { DINGTALK_APP_KEY: DEFAULT_DINGTALK_APP.appKey, DINGTALK_APP_SECRET: DEFAULT_DINGTALK_APP.appSecret, DINGTALK_ROBOT_CODE: DEFAULT_DINGTALK_APP.appKey, DINGTALK_CARD_TEMPLATE_ID: EMULATED_DINGTALK.cardTemplateId, DINGTALK_OPEN_CONVERSATION_ID: EMULATED_DINGTALK.openConversationId },
     variables: DINGTALK_ENV_VARIABLES,
     optionalEnv: DINGTALK_ENV_VARIABLES.filter((variable) => !variable.required).map(({ name, hint }) => ({ name, hint })),
     plugin: (env, settings) => {

@@ -39,6 +39,7 @@ export const discordChannel: ChannelDescriptor<'discord', DiscordEmulator> = {
   },
   real: {
     requiredEnv: DISCORD_ENV_VARIABLES.filter((variable) => variable.required).map((variable) => variable.name),
+    standIns: { DISCORD_BOT_TOKEN: DEFAULT_DISCORD_APP.botToken, DISCORD_CHANNEL_ID: DEFAULT_DISCORD_APP.channel },
     variables: DISCORD_ENV_VARIABLES,
     optionalEnv: DISCORD_ENV_VARIABLES.filter((variable) => !variable.required).map(({ name, hint }) => ({ name, hint })),
     plugin: (env, settings) => {

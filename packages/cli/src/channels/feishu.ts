@@ -11,6 +11,13 @@ import { checkFeishuScopes } from './feishu-scopes.js';
 export const EMULATED_FEISHU_CHAT_ID = 'oc_progresscarddemo';
 
 /**
+ * The verification token the emulated channel and its emulator share: the emulator sends it with
+ * every card callback (`header.token`) and the plugin refuses a callback without it, as on Feishu,
+ * so the emulated callbacks are verified and the plugin has no "without verification" warning.
+ */
+const EMULATED_CALLBACK_TOKEN = 'progresscard-emulator-verification-token';
+
+/**
  * Feishu rate-limit answers: 99991400, the gateway's frequency control (HTTP 429;
  * https://open.feishu.cn/document/server-docs/api-call-guide/frequency-control), and 230020, the
  * per-message / per-chat frequency limit of sending and patching messages
@@ -48,7 +55,7 @@ export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
           ...(settings.locale ? { locale: settings.locale } : {}),
           ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
           ...emulatedCardMode(),
-          callbacks: { mode: 'http', port: 0 },
+          callbacks: { mode: 'http', port: 0, verificationToken: EMULATED_CALLBACK_TOKEN },
         }, { env: settings.switchEnv ?? {} }),
         emulator,
       ),
@@ -63,6 +70,7 @@ export const feishuChannel: ChannelDescriptor<'feishu', FeishuEmulator> = {
   },
   real: {
     requiredEnv: FEISHU_ENV_VARIABLES.filter((variable) => variable.required).map((variable) => variable.name),
+    standIns: { FEISHU_APP_ID: DEFAULT_FEISHU_APP.appId, FEISHU_APP_SECRET: DEFAULT_FEISHU_APP.appSecret, FEISHU_CHAT_ID: EMULATED_FEISHU_CHAT_ID },
     variables: FEISHU_ENV_VARIABLES,
     optionalEnv: FEISHU_ENV_VARIABLES.filter((variable) => !variable.required).map(({ name, hint }) => ({ name, hint })),
     plugin: (env, settings) => {
@@ -142,7 +150,7 @@ function withEmulatorCallbacks(plugin: FeishuPlugin, emulator: FeishuEmulator): 
     interaction: {
       async start(onClick) {
         await callbacks.start(onClick);
-        emulator.configureCallbacks({ url: callbacks.url! });
+        emulator.configureCallbacks({ url: callbacks.url!, verificationToken: EMULATED_CALLBACK_TOKEN });
       },
       stop: () => callbacks.stop(),
       warnings: callbacks.warnings,

@@ -34,6 +34,7 @@ export const slackChannel: ChannelDescriptor<'slack', SlackEmulator> = {
   },
   real: {
     requiredEnv: SLACK_ENV_VARIABLES.filter((variable) => variable.required).map((variable) => variable.name),
+    standIns: { SLACK_BOT_TOKEN: DEFAULT_SLACK_WORKSPACE.botToken, SLACK_CHANNEL_ID: DEFAULT_SLACK_WORKSPACE.channel },
     variables: SLACK_ENV_VARIABLES,
     optionalEnv: SLACK_ENV_VARIABLES.filter((variable) => !variable.required).map(({ name, hint }) => ({ name, hint })),
     plugin: (env, settings) => {

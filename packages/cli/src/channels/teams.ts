@@ -44,6 +44,7 @@ export const teamsChannel: ChannelDescriptor<'teams', TeamsEmulator> = {
   },
   real: {
     requiredEnv: TEAMS_ENV_VARIABLES.filter((variable) => variable.required).map((variable) => variable.name),
+    standIns: { TEAMS_APP_ID: DEFAULT_TEAMS_BOT.appId, TEAMS_APP_PASSWORD: DEFAULT_TEAMS_BOT.appPassword, TEAMS_CONVERSATION_ID: DEFAULT_TEAMS_BOT.groupChat },
     variables: TEAMS_ENV_VARIABLES,
     optionalEnv: TEAMS_ENV_VARIABLES.filter((variable) => !variable.required).map(({ name, hint }) => ({ name, hint })),
     plugin: (env, settings) => {

@@ -44,6 +44,7 @@ export const telegramChannel: ChannelDescriptor<'telegram', TelegramEmulator> = 
   },
   real: {
     requiredEnv: TELEGRAM_ENV_VARIABLES.filter((variable) => variable.required).map((variable) => variable.name),
+    standIns: { TELEGRAM_BOT_TOKEN: DEFAULT_TELEGRAM_BOT.botToken, TELEGRAM_CHAT_ID: String(DEFAULT_TELEGRAM_BOT.groupChat) },
     variables: TELEGRAM_ENV_VARIABLES,
     optionalEnv: TELEGRAM_ENV_VARIABLES.filter((variable) => !variable.required).map(({ name, hint }) => ({ name, hint })),
     plugin: (env, settings) => {

@@ -44,6 +44,7 @@ export const wecomChannel: ChannelDescriptor<'wecom', WeComEmulator> = {
   },
   real: {
     requiredEnv: WECOM_ENV_VARIABLES.filter((variable) => variable.required).map((variable) => variable.name),
+    standIns: { WECOM_BOT_TOKEN: DEFAULT_WECOM_BOT.token, WECOM_BOT_ENCODING_AES_KEY: DEFAULT_WECOM_BOT.encodingAESKey },
     variables: WECOM_ENV_VARIABLES,
     optionalEnv: WECOM_ENV_VARIABLES.filter((variable) => !variable.required).map(({ name, hint }) => ({ name, hint })),
     plugin: (env, settings) => {

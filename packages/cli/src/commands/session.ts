@@ -124,11 +124,16 @@ export async function runSession(o: SessionOptions, io: CliIO): Promise<number> 
         reporter.update(progress);
         preview?.notify();
       },
-    }).finally(() => reporter.stop());
+    }).catch((error: unknown) => {
+      reporter.stop();
+      throw error;
+    });
     stats = Object.fromEntries(Object.entries(result.stats).map(([id, s]) => [id, countsFromStats(s)]));
     // A WeCom final is delivered once a poll was answered with it; the emulator counts that poll when the
     // answer reaches it, which on a busy machine can be after the replay ended: read the counts after it.
     await Promise.all(emulators?.channels.map((channel) => channel.settled()) ?? []);
+    // The last cards' lines count every call, the same counts as the summary below.
+    reporter.stop();
 
     const summary = summarize(trace, result, { speed, tickMs }, (channel) => emulators?.sources.find((s) => s.id === channel)?.counts());
     phase = summary.ok ? 'done' : 'failed';

@@ -166,7 +166,7 @@ function budgetCheck(descriptor: AnyChannelDescriptor, plugin: AnyChannelPlugin,
     const plan = budgetPlan({ budget: settings.budget, tickMs: settings.tickMs, monthlyQuota, runCallCap: switches?.runCallCap, callsPerOperation: plugin.transport.callsPerOperation });
     const details = formatPlan(descriptor.label, plan).split('\n');
     const tight = plan.runsPerMonth !== undefined && plan.runsPerMonth < 100 && plan.capped === undefined;
-    const summary = `${plan.freshRuns} runs with running tools stay fully fresh at a ${plan.tickSeconds} s tick${plan.runsPerMonth === undefined ? '' : `; about ${plan.runsPerMonth} ${plan.runMinutes}-minute runs a month`}`;
+    const summary = `${plan.freshRuns} runs with running tools stay fully fresh at a ${plan.tickSeconds} s tick${plan.runsPerMonth === undefined ? '' : `; about ${plan.runsPerMonth} runs of ${plan.runMinutes} minutes a month`}`;
     if (tight) details.push(`the monthly quota allows few runs: set ${descriptor.id} runCallCap (or ${descriptor.id.toUpperCase()}_CARD_RUN_CALL_CAP) to stretch the tick`);
     return { check: check('budget', tight ? 'warn' : 'pass', summary, details), plan };
   } catch (error) {
@@ -195,14 +195,10 @@ export async function checkChannel(input: ChannelCheckInput): Promise<{ checks: 
   const missing = descriptor.real.requiredEnv.filter((name) => !env[name]?.trim()).map(named);
   const skipAll = (reason: string) =>
     (['credentials', 'scopes', 'renderer', 'guards', 'delivery', 'callbacks', 'budget', 'switches'] as const).map((layer) => check(layer, 'skip', reason));
-  if (missing.length > 0) {
-    return { checks: [check('config', 'fail', `missing ${missing.join(', ')}`, [`set ${missing.join(', ')} (values are never printed)`]), ...skipAll('config failed')] };
-  }
+  // Every problem of the config in one run: the missing variables and each bad value (see configProblems).
   const built = configProblems(descriptor, env, (variables) => descriptor.real.plugin(variables, { switchEnv: variables }));
-  if (built.problems) {
-    const problems = built.problems.map((problem) => renamed(problem, descriptor, named));
-    const failed = problems.length === 1 ? check('config', 'fail', problems[0]!) : check('config', 'fail', `${problems.length} bad values`, problems);
-    return { checks: [failed, ...skipAll('config failed')] };
+  if (missing.length > 0 || built.problems) {
+    return { checks: [configFailure(missing, (built.problems ?? []).map((problem) => renamed(problem, descriptor, named))), ...skipAll('config failed')] };
   }
   const plugin = input.plugin ? input.plugin(built.plugin) : built.plugin;
   const present = [...descriptor.real.requiredEnv, ...descriptor.real.optionalEnv.map((v) => v.name).filter((name) => env[name]?.trim())].map(named);
@@ -228,6 +224,18 @@ export async function checkChannel(input: ChannelCheckInput): Promise<{ checks: 
   const budget = budgetCheck(descriptor, plugin, env);
   checks.push(budget.check, switchesCheck(plugin));
   return { checks, plan: budget.plan };
+}
+
+/**
+ * The failed config check: one line when there is one problem (the missing variables, or the bad
+ * value), else a count with one detail line per problem.
+ */
+function configFailure(missing: readonly string[], bad: readonly string[]): DoctorCheck {
+  const setMissing = missing.length > 0 ? [`set ${missing.join(', ')} (values are never printed)`] : [];
+  if (missing.length > 0 && bad.length === 0) return check('config', 'fail', `missing ${missing.join(', ')}`, setMissing);
+  if (missing.length === 0 && bad.length === 1) return check('config', 'fail', bad[0]!);
+  const values = `${bad.length} bad value${bad.length === 1 ? '' : 's'}`;
+  return check('config', 'fail', missing.length > 0 ? `missing ${missing.join(', ')}; ${values}` : values, [...bad, ...setMissing]);
 }
 
 /** `text` with each of the channel's variable names replaced by the name the user set it under. */

@@ -29,9 +29,23 @@ export interface ReplayProgress {
   readonly eventsTotal: number;
   /** Trace time reached, ms since the first event. */
   readonly traceMs: number;
-  readonly cards: readonly { readonly channel: string; readonly run: number; readonly status: CardStatus }[];
+  readonly cards: readonly ReplayCardProgress[];
   /** The core's call counters per channel id so far (what `--real` can count). */
   readonly stats: Readonly<Record<string, ChannelStats>>;
+}
+
+/** Where one card (one run on one channel) of a replay is. */
+export interface ReplayCardProgress {
+  readonly channel: string;
+  readonly run: number;
+  readonly status: CardStatus;
+  /** True once the card's final delivery settled (delivered or given up). */
+  readonly settled: boolean;
+  /**
+   * Once settled: the platform requests the card made in all, its final included
+   * (`FinalDelivery.calls`; absent on a card fenced by a lost lease).
+   */
+  readonly calls?: number;
 }
 
 /** How one card (one run on one channel) ended. */
@@ -79,7 +93,7 @@ export async function replayTrace(options: ReplayOptions): Promise<ReplayResult>
   // user's shell must not undo the speed scaling.
   const cards = createProgressCards({ channels: options.channels, clock, logger: options.logger ?? silentLogger, env: {} });
   const channelIds = options.channels.map((c) => c.id);
-  const all: Array<{ run: number; channel: string; card: ProgressCard }> = [];
+  const all: Array<{ run: number; channel: string; card: ProgressCard; final?: FinalDelivery }> = [];
   let current: OpenRun | undefined;
   let eventsDone = 0;
   let lastAt = trace.startAt;
@@ -90,7 +104,7 @@ export async function replayTrace(options: ReplayOptions): Promise<ReplayResult>
       eventsDone,
       eventsTotal: trace.events.length,
       traceMs: Math.min(clock.now(), trace.endAt) - trace.startAt,
-      cards: all.map(({ run, channel, card }) => ({ run, channel, status: card.status })),
+      cards: all.map(({ run, channel, card, final }) => ({ run, channel, status: card.status, settled: final !== undefined, ...(final?.calls !== undefined ? { calls: final.calls } : {}) })),
       stats: Object.fromEntries(channelIds.map((id) => [id, cards.stats(id)])),
     });
 
@@ -99,8 +113,12 @@ export async function replayTrace(options: ReplayOptions): Promise<ReplayResult>
     for (const id of channelIds) {
       const card = cards.open(id, undefined, options.locale ? { locale: options.locale } : {});
       opened.cards.set(id, card);
-      all.push({ run, channel: id, card });
-      void card.finalDelivery.then(progress);
+      const entry: (typeof all)[number] = { run, channel: id, card };
+      all.push(entry);
+      void card.finalDelivery.then((final) => {
+        entry.final = final;
+        progress();
+      });
     }
     return opened;
   };

@@ -1,14 +1,19 @@
 import cliProgress from 'cli-progress';
 import { pc } from './colors.js';
-import type { CardStatus } from '@progresscard/core';
+import { isTerminalStatus, type CardStatus } from '@progresscard/core';
 import type { PreviewCounts } from '../preview/model.js';
-import type { ReplayProgress } from '../replay/engine.js';
+import type { ReplayCardProgress, ReplayProgress } from '../replay/engine.js';
 
 /** Shows a replay's progress on the terminal (stderr): a live bar on a TTY, status-change lines otherwise. */
 export interface ProgressReporter {
   update(progress: ReplayProgress): void;
   /** Prints a line without garbling the bar. */
   log(line: string): void;
+  /**
+   * Ends the bar; call once every call of the replay was made (finals, completion pings, polls the
+   * emulator still had to count), before the summary: without a terminal, the end of each channel's
+   * latest card is printed then, its count the same as the summary's. Later calls do nothing.
+   */
   stop(): void;
 }
 
@@ -86,22 +91,33 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
 
   // Not a terminal (a pipe, CI, a test): one line whenever a card's status changes, and a progress
   // line every PIPE_PROGRESS_EVERY_MS of trace time in between, so a piped run is never silent for long.
+  // A card's terminal status arrives with the agent's last event, before its final calls, so its line
+  // waits: a card that a later run followed on its channel is printed once its final settled, with its
+  // own calls (`FinalDelivery.calls`); each channel's latest card at `stop()`, once every call of the
+  // replay was made (the completion ping's check of the chat comes after the final), with the
+  // channel's count less its earlier cards': the count the summary shows for a one-run replay.
   const seen = new Map<string, CardStatus>();
   let lastLineAt = 0;
+  let last: ReplayProgress | undefined;
+  let stopped = false;
+  const keyOf = (card: ReplayCardProgress) => `${card.channel}#${card.run}`;
+  const write = (progress: ReplayProgress, card: ReplayCardProgress, calls: string) => {
+    seen.set(keyOf(card), card.status);
+    stream.write(
+      `[${seconds(progress.traceMs)}] ${card.channel}${progress.cards.length > options.channels.length ? ` run ${card.run}` : ''}: ` +
+        `${card.status} (${progress.eventsDone}/${progress.eventsTotal} events, ${calls}, ${options.counts(card.channel).rateLimited} rate-limited)\n`,
+    );
+  };
+  const isLatest = (progress: ReplayProgress, card: ReplayCardProgress) => progress.cards.findLast((c) => c.channel === card.channel) === card;
   return {
     update(progress) {
+      last = progress;
       let wrote = false;
       for (const card of progress.cards) {
-        const key = `${card.channel}#${card.run}`;
-        if (seen.get(key) === card.status) continue;
-        seen.set(key, card.status);
-        const c = options.counts(card.channel);
-        // The card's status changes when the agent's event arrives; its final calls are still to
-        // come, so the count here is the calls made so far (the summary has the total).
-        stream.write(
-          `[${seconds(progress.traceMs)}] ${card.channel}${progress.cards.length > options.channels.length ? ` run ${card.run}` : ''}: ` +
-            `${card.status} (${progress.eventsDone}/${progress.eventsTotal} events, ${c.calls} calls so far, ${c.rateLimited} rate-limited)\n`,
-        );
+        if (seen.get(keyOf(card)) === card.status) continue;
+        if (!isTerminalStatus(card.status)) write(progress, card, `${options.counts(card.channel).calls} calls so far`);
+        else if (card.settled && card.calls !== undefined && !isLatest(progress, card)) write(progress, card, `${card.calls} calls for this card, final included`);
+        else continue;
         wrote = true;
       }
       if (wrote) lastLineAt = progress.traceMs;
@@ -112,6 +128,18 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
       }
     },
     log: (line) => stream.write(`${line}\n`),
-    stop: () => {},
+    stop: () => {
+      if (stopped || !last) return;
+      stopped = true;
+      const progress = last;
+      for (const card of progress.cards) {
+        if (seen.get(keyOf(card)) === card.status || !isTerminalStatus(card.status)) continue;
+        const earlier = progress.cards.filter((c) => c.channel === card.channel && c !== card);
+        const earlierCalls = earlier.reduce((sum, c) => sum + (c.calls ?? Number.NaN), 0);
+        const own = isLatest(progress, card) && Number.isFinite(earlierCalls) ? options.counts(card.channel).calls - earlierCalls : card.calls;
+        if (!card.settled) write(progress, card, `${options.counts(card.channel).calls} calls so far, final not settled`);
+        else write(progress, card, own === undefined ? `${options.counts(card.channel).calls} calls on the channel` : `${own} calls for this card, final included`);
+      }
+    },
   };
 }
