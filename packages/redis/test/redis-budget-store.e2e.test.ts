@@ -153,6 +153,22 @@ describe('RedisBudgetStore', () => {
     expect(unknown).toBeGreaterThan(T0 + 1000);
   });
 
+  it('a re-booking finds the stale slot by the arrival its booking carried, at fractional times and after the arrival delay moved', async () => {
+    const prefix = uniquePrefix('rebook-moved');
+    const store = await open(prefix);
+    const counted = () => store.client.llen(`${prefix}budget:${FEISHU_PATCH.key}`);
+    for (let i = 0; i < 30; i += 1) {
+      // Paced at 61.2 ms, with a fractional delay: departures and arrivals are fractions of a ms.
+      const delay = 3.3 + 0.7 * i;
+      const departure = await store.budgets.reserve({ keys: [FEISHU_PATCH], notBefore: T0 + 17.3 * i, arrivalDelayMs: delay });
+      // The slot carries the arrival the store counted, as core's ChannelBudget computes it.
+      const arrival = departure + delay;
+      // The call leaves late; meanwhile the estimate rose by 25 ms. Its re-booking replaces its stale slot.
+      await store.budgets.reserve({ keys: [FEISHU_PATCH], notBefore: departure + 500, arrivalDelayMs: delay + 25, replacesArrival: arrival });
+      expect(await counted()).toBe(i + 1);
+    }
+  });
+
   it('a pause set by one process holds the others back', async () => {
     const prefix = uniquePrefix('pause');
     const [first, second] = await Promise.all([open(prefix), open(prefix)]);
