@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { Redis } from 'ioredis';
+import { watchReplies } from './reply-watch.js';
 
 /** Thrown by `redisStore` when Redis cannot be reached at start, or its options are wrong. */
 export class RedisStoreError extends Error {
@@ -25,18 +26,31 @@ export interface RedisConnectionOptions {
   /** Give up connecting at start (the TCP connection and the first PINGs) after this long, ms (default 5000). */
   readonly connectTimeoutMs?: number;
   /**
-   * A command not answered within this long counts as an outage, ms. Default: follows the latency
-   * measured at start, 4 times the slowest of 3 PINGs and at least 1000 ms (a Redis 2 s away works
-   * without configuration; the PINGs must answer within `connectTimeoutMs`). Given, a Redis slower
-   * than it at start is refused with a `RedisStoreError` saying so.
+   * Redis sending nothing for this long while commands wait for their replies counts as losing the
+   * connection, ms: it is dropped (the waiting commands fail, so the budgets fall back to their local
+   * share and the card store reports itself unavailable at once) and reconnected in the background.
+   * A Redis that is only slow keeps sending the replies of the commands queued ahead and is not an
+   * outage, however long a command waits (200 budget scripts queued on a machine at load 30 take
+   * seconds). Default: follows the latency measured at start, 4 times the slowest of 3 PINGs and at
+   * least 1000 ms (a Redis 2 s away works without configuration; the PINGs must answer within
+   * `connectTimeoutMs`). A connection refused or closed is an outage at once, whatever this is.
+   * Given, a Redis slower than it at start is refused with a `RedisStoreError` saying so.
+   */
+  readonly silenceTimeoutMs?: number;
+  /**
+   * A command not answered within this long counts as an outage, ms, even while Redis answers the
+   * commands queued ahead of it: a Redis that is only busy is then taken for down, and this process
+   * paces on its local fallback budget while the others still share Redis, so give it well above
+   * the longest queue you expect (seconds under load). Default: none (see `silenceTimeoutMs`).
+   * Given, a Redis slower than it at start is refused with a `RedisStoreError` saying so.
    */
   readonly commandTimeoutMs?: number;
 }
 
-/** Least command timeout when it follows the measured latency, ms. */
-const MIN_COMMAND_TIMEOUT_MS = 1000;
-/** The followed command timeout is this many times the slowest PING at start. */
-const COMMAND_TIMEOUT_LATENCY_FACTOR = 4;
+/** Least silence timeout when it follows the measured latency, ms. */
+const MIN_SILENCE_TIMEOUT_MS = 1000;
+/** The followed silence timeout is this many times the slowest PING at start. */
+const SILENCE_TIMEOUT_LATENCY_FACTOR = 4;
 /** PINGs timed at start. */
 const LATENCY_PINGS = 3;
 
@@ -64,13 +78,21 @@ function hideCredentials(client: Redis, url: string): Redis {
 /**
  * Connects an ioredis client that fails fast while Redis is away (no offline queue, no retried
  * commands: the stores fall back instead of waiting) and reconnects in the background.
- * @throws RedisStoreError naming the URL (password redacted) when it is malformed or Redis does not answer.
+ * A command waits for its reply as long as Redis keeps answering (see `silenceTimeoutMs`).
+ * @throws RedisStoreError naming the URL (password redacted) when it is malformed or Redis does not
+ *   answer, or naming the option when a timeout is not a positive number or below the measured latency.
  */
 export async function connectRedis(options: RedisConnectionOptions): Promise<Redis> {
   const { url } = options;
   const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
   if (typeof url !== 'string' || !/^rediss?:\/\//.test(url)) {
     throw new RedisStoreError(`redisStore: url = ${JSON.stringify(typeof url === 'string' ? redactRedisUrl(url) : url)} must be a redis:// or rediss:// URL`);
+  }
+  for (const field of ['connectTimeoutMs', 'silenceTimeoutMs', 'commandTimeoutMs'] as const) {
+    const value = options[field];
+    if (value !== undefined && !(typeof value === 'number' && value > 0 && Number.isFinite(value))) {
+      throw new RedisStoreError(`redisStore: ${field} = ${typeof value === 'number' ? String(value) : JSON.stringify(value)} must be a positive number of ms`);
+    }
   }
   const client = new Redis(url, {
     lazyConnect: true,
@@ -99,14 +121,17 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
     const cause = error instanceof Error && error.message.startsWith('no answer to') ? error : (lastError ?? error);
     throw new RedisStoreError(`cannot connect to Redis at ${redactRedisUrl(url)}: ${cause instanceof Error ? cause.message : String(cause)}`);
   }
-  const given = options.commandTimeoutMs;
-  if (given !== undefined && slowestPingMs > given) {
-    client.disconnect();
-    throw new RedisStoreError(
-      `Redis at ${redactRedisUrl(url)} answered PING in ${Math.round(slowestPingMs)} ms, more than commandTimeoutMs = ${given} ms: ` +
-        'raise commandTimeoutMs, or leave it unset to follow the measured latency',
-    );
+  for (const field of ['silenceTimeoutMs', 'commandTimeoutMs'] as const) {
+    const given = options[field];
+    if (given !== undefined && slowestPingMs > given) {
+      client.disconnect();
+      throw new RedisStoreError(
+        `Redis at ${redactRedisUrl(url)} answered PING in ${Math.round(slowestPingMs)} ms, more than ${field} = ${given} ms: ` +
+          `raise ${field}, or leave it unset${field === 'silenceTimeoutMs' ? ' to follow the measured latency' : ''}`,
+      );
+    }
   }
-  client.options.commandTimeout = given ?? Math.max(MIN_COMMAND_TIMEOUT_MS, Math.ceil(COMMAND_TIMEOUT_LATENCY_FACTOR * slowestPingMs));
+  if (options.commandTimeoutMs !== undefined) client.options.commandTimeout = options.commandTimeoutMs;
+  watchReplies(client, options.silenceTimeoutMs ?? Math.max(MIN_SILENCE_TIMEOUT_MS, Math.ceil(SILENCE_TIMEOUT_LATENCY_FACTOR * slowestPingMs)));
   return client;
 }

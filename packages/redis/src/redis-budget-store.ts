@@ -27,9 +27,11 @@ export interface RedisBudgetStoreOptions {
  * budget keys declare). A reservation over several keys is one Lua script, atomic across processes.
  * Times are epoch ms from each process's clock: hosts sharing a Redis need synchronised clocks (NTP).
  *
- * When Redis does not answer (down, restarting, unreachable), calls go on under a local
- * `InMemoryBudgetStore` at `fallbackFraction` of each limit, with one warning through the logger;
- * the next call after Redis is back uses Redis again.
+ * When Redis is away (connection refused or closed, or silent while commands wait: see
+ * `silenceTimeoutMs`), calls go on under a local `InMemoryBudgetStore` at `fallbackFraction` of each
+ * limit, with one warning through the logger; the next call after Redis is back uses Redis again.
+ * A Redis that is only slow is waited for: a process pacing on its fallback while the others share
+ * Redis could put its calls on top of theirs.
  */
 export class RedisBudgetStore implements BudgetStore {
   private readonly prefix: string;

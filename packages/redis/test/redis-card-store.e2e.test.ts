@@ -85,10 +85,15 @@ describe('redisStore', () => {
   it('rejects a fallback fraction outside (0, 1]', async () => {
     await expect(redisStore({ url: redis.url, fallbackFraction: 2 })).rejects.toThrow('fallbackFraction = 2: must be a number in (0, 1]');
   });
+
+  it('rejects a timeout that is not a positive number of ms, naming the option', async () => {
+    await expect(redisStore({ url: redis.url, silenceTimeoutMs: 0 })).rejects.toThrow('redisStore: silenceTimeoutMs = 0 must be a positive number of ms');
+    await expect(redisStore({ url: redis.url, commandTimeoutMs: Number.NaN })).rejects.toThrow('redisStore: commandTimeoutMs = NaN must be a positive number of ms');
+  });
 });
 
 describe('redisStore with a slow Redis (2 s round trips through a proxy)', () => {
-  it('starts at the default command timeout, which follows the measured latency, and stores cards', async () => {
+  it('starts at the default silence timeout, which follows the measured latency, and stores cards', async () => {
     const proxy = await startLatencyProxy(redis.url, 1000);
     try {
       const store = await redisStore({ url: proxy.url, keyPrefix: uniquePrefix('slow'), logger: silentLogger });
@@ -100,11 +105,14 @@ describe('redisStore with a slow Redis (2 s round trips through a proxy)', () =>
     }
   }, 60_000);
 
-  it('refuses to start with a commandTimeoutMs below the measured latency, saying which option to change', async () => {
+  it('refuses to start with a silenceTimeoutMs or commandTimeoutMs below the measured latency, saying which option to change', async () => {
     const proxy = await startLatencyProxy(redis.url, 1000);
     try {
       await expect(redisStore({ url: proxy.url, commandTimeoutMs: 1000, logger: silentLogger })).rejects.toThrow(
         /answered PING in \d+ ms, more than commandTimeoutMs = 1000 ms: raise commandTimeoutMs, or leave it unset/,
+      );
+      await expect(redisStore({ url: proxy.url, silenceTimeoutMs: 1000, logger: silentLogger })).rejects.toThrow(
+        /answered PING in \d+ ms, more than silenceTimeoutMs = 1000 ms: raise silenceTimeoutMs, or leave it unset to follow the measured latency/,
       );
     } finally {
       await proxy.close();

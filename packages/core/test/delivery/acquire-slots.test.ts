@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InMemoryBudgetStore } from '../../src/index.js';
 import { ChannelBudget } from '../../src/delivery/rate-limits/channel-budget.js';
+import type { BookedSlot } from '../../src/delivery/schedule/flush-calls.js';
 import type { BudgetedCall, BudgetWindow, ChannelPlugin, ChannelSettings } from '../../src/plugin/contract.js';
 
 const ROUTE: readonly BudgetWindow[] = [
@@ -44,7 +45,7 @@ describe('ChannelBudget.acquire: a call outside the pump takes a slot when it is
   it('a read right after a final waits for its message without holding back other cards on the route', async () => {
     const budget = feishuLikeBudget();
     // Card A's final leaves now; its message's next slot is 210 ms away.
-    expect(budget.reserve(budget.keysOf(update('A')), 0)).toBe(T0);
+    expect(budget.reserve(budget.keysOf(update('A')), 0)).toMatchObject({ departure: T0 });
     let readAt: number | undefined;
     void budget.acquire(budget.keysOf(update('A'))).then(() => (readAt = Date.now()));
     await vi.advanceTimersByTimeAsync(0);
@@ -55,7 +56,7 @@ describe('ChannelBudget.acquire: a call outside the pump takes a slot when it is
       const keys = budget.keysOf(update(card));
       const due = budget.nextDeparture(keys, 1) as number;
       await vi.advanceTimersByTimeAsync(Math.max(0, Math.ceil(due - Date.now())));
-      departures.push((budget.reserve(keys, 1) as number) - T0);
+      departures.push((budget.reserve(keys, 1) as BookedSlot).departure - T0);
     }
     // Booked ahead at A's next slot, the read would have pushed B to 210 + 61.2 ms.
     // (Each up to a millisecond later than the last plus the spacing: timers fire on whole milliseconds.)

@@ -11,7 +11,7 @@ import { InMemoryBudgetStore } from '../../src/index.js';
 import type { BudgetStore, SlotRequest } from '../../src/store/index.js';
 import type { BudgetKey, BudgetWindow, ChannelPlugin, ChannelSettings } from '../../src/plugin/contract.js';
 import { ChannelBudget } from '../../src/delivery/rate-limits/channel-budget.js';
-import type { FlushGate, PreparedCall } from '../../src/delivery/schedule/flush-calls.js';
+import type { BookedSlot, FlushGate, PreparedCall } from '../../src/delivery/schedule/flush-calls.js';
 import { FlushPump } from '../../src/delivery/schedule/flush-pump.js';
 import { FlushQueue } from '../../src/delivery/schedule/flush-queue.js';
 import { CHANGE_RANK } from '../../src/delivery/card-delivery-record.js';
@@ -63,7 +63,13 @@ function budgetOver(store: BudgetStore): ChannelBudget {
 /** The budget as it was before late departures were caught: a slot due now is booked now and kept however late the call leaves. */
 function keepingStaleSlots(store: BudgetStore): FlushGate {
   const request = (keys: readonly BudgetKey[]): SlotRequest => ({ keys, notBefore: Date.now(), arrivalDelayMs: 0, rank: 'final' });
-  return { nextDeparture: (keys) => store.nextDeparture(request(keys)), reserve: (keys) => store.reserve(request(keys)) };
+  return {
+    nextDeparture: (keys) => store.nextDeparture(request(keys)),
+    reserve: async (keys) => {
+      const departure = await store.reserve(request(keys));
+      return { departure, arrival: departure };
+    },
+  };
 }
 
 /**
@@ -126,19 +132,50 @@ describe('late departures: a call leaves within its slot or books another', () =
     const store = new InMemoryBudgetStore(clock);
     const budget = budgetOver(store);
     const keys = [{ key: 'route', windows: ROUTE }];
-    const first = budget.reserve(keys) as number;
+    const first = budget.reserve(keys) as BookedSlot;
     expect(budget.confirm(keys, undefined, first)).toBe(first);
     // Nine more calls fill the window from the first one's slot on.
-    const booked = Array.from({ length: 9 }, () => budget.reserve(keys) as number);
+    const booked = Array.from({ length: 9 }, () => (budget.reserve(keys) as BookedSlot).departure);
     const last = booked.at(-1)!;
     // The first call did not leave: 400 ms later its slot is stale; the call books the next free slot instead.
-    vi.setSystemTime(first + 400);
-    const again = budget.confirm(keys, undefined, first) as number;
+    vi.setSystemTime(first.departure + 400);
+    const again = (budget.confirm(keys, undefined, first) as BookedSlot).departure;
     expect(again).toBeGreaterThan(last);
     // Its stale slot is no longer counted: the slot after it is one spacing later, not a whole window.
     expect(again - last).toBeLessThan(200);
     expect(maxCallsInWindow([...booked, again], 1000)).toBeLessThanOrEqual(10);
   });
+  it('a late final re-books in place of its stale slot even when the arrival-delay estimate moved since it booked it', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000 });
+    const store = new InMemoryBudgetStore(clock);
+    // Finals burst up to a route's limit when it has a longer window too (Feishu's 50/s and 1000/min, scaled down).
+    const windows: readonly BudgetWindow[] = [...ROUTE, { limit: 200, intervalMs: 60_000 }];
+    const plugin = { id: 'route' } as unknown as ChannelPlugin;
+    const budget = new ChannelBudget(plugin, { perCardIntervalMs: 250, budget: windows } as unknown as ChannelSettings, store, clock);
+    const keys = [{ key: 'route', windows }];
+    const final = CHANGE_RANK.terminal;
+    const first = budget.reserve(keys, final) as BookedSlot;
+    // A call's round trip of 80 ms moves the estimate from 0 to 40 ms after the first final booked.
+    const call = budget.timed(() => sleep(80));
+    await vi.advanceTimersByTimeAsync(80);
+    await call;
+    // Nine more finals fill the route's 10 slots a second, bursting at half the paced spacing.
+    const booked = Array.from({ length: 9 }, () => budget.reserve(keys, final) as BookedSlot);
+    expect(booked[0]!.arrival - booked[0]!.departure).toBe(40);
+    expect(booked.at(-1)!.departure - first.departure).toBeLessThan(600);
+    // The first final did not leave: its slot is stale, and it books the next free one in its place.
+    // Its stale slot no longer counted, that is the next burst slot; still counted (an eleventh in the
+    // window), the final would wait for the first slot to leave the window (1050 ms after it).
+    vi.setSystemTime(first.departure + 400);
+    const again = budget.confirm(keys, final, first) as BookedSlot;
+    expect(again).not.toBe(first);
+    expect(again.departure - booked.at(-1)!.departure).toBeLessThan(100);
+    // Ten slots counted in the window: the next final waits for the window to move on.
+    const next = budget.reserve(keys, final) as BookedSlot;
+    expect(next.departure - booked[0]!.departure).toBeGreaterThan(1000);
+    expect(maxCallsInWindow([...booked, again, next].map((slot) => slot.arrival), 1000)).toBeLessThanOrEqual(10);
+  });
+
   it('a store that answers only once the slot is due (it queues calls): no slot is booked ahead for its waiting', async () => {
     vi.useFakeTimers({ now: 1_700_000_000_000 });
     const inner = new InMemoryBudgetStore(clock);
@@ -158,9 +195,9 @@ describe('late departures: a call leaves within its slot or books another', () =
     const keys = [{ key: 'route', windows: ROUTE }];
     // Thirty calls at once: the later ones wait seconds inside the store, as p-throttle makes them.
     const leaving = Promise.all(Array.from({ length: 30 }, async () => {
-      const departure = await budget.reserve(keys);
-      await budget.leaveAt(keys, undefined, departure);
-      return departure;
+      const slot = await budget.reserve(keys);
+      await budget.leaveAt(keys, undefined, slot);
+      return slot.departure;
     }));
     await vi.advanceTimersByTimeAsync(5_000);
     const departures = await leaving;

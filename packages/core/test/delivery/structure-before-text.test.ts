@@ -72,7 +72,7 @@ function spacedGate(spacingMs: number): FlushGate {
     reserve: () => {
       const at = Math.max(Date.now(), next);
       next = at + spacingMs;
-      return at;
+      return { departure: at, arrival: at };
     },
   };
 }

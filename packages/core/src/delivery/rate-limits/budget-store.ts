@@ -17,12 +17,14 @@ export interface SlotRequest {
   /** How much the call matters (default `structural`): see {@link SlotRank} and `SLOT_RANK_POLICY`. */
   readonly rank?: SlotRank;
   /**
-   * The arrival (epoch ms: its departure plus its `arrivalDelayMs`) the store recorded for an earlier
-   * reservation of this call under the same keys that went unused: the call could not leave within
-   * {@link lateDepartureToleranceMs} of it (a stalled event loop, a slow store round trip). The store
-   * uncounts it under every key of the request, atomically with this reservation; an arrival it does
-   * not hold (forgotten, or recorded with another delay) is ignored: it stays counted, which only
-   * costs a slot. Only for {@link BudgetStore.reserve}.
+   * The arrival (epoch ms) the store recorded for an earlier reservation of this call under the same
+   * keys that went unused: the call could not leave within {@link lateDepartureToleranceMs} of it (a
+   * stalled event loop, a slow store round trip). Exactly the number the store counted: that
+   * reservation's departure plus its own `arrivalDelayMs` (at least 0), added in double precision,
+   * carried from the booking (the current arrival-delay estimate may differ). The store uncounts it
+   * under every key of the request, atomically with this reservation; an arrival it does not hold
+   * (forgotten, or another number) is ignored: it stays counted, which costs a slot (never a
+   * rejection). Only for {@link BudgetStore.reserve}.
    */
   readonly replacesArrival?: number;
   /**

@@ -3,7 +3,7 @@ import type { BudgetKey, BudgetedCall, ChannelPlugin, ChannelSettings } from '..
 import type { Clock } from '../../shared/clock.js';
 import { ArrivalDelayEstimate } from './arrival-delay.js';
 import { lateDepartureToleranceMs, pacingIntervalMs, type BudgetStore } from './budget-store.js';
-import type { FlushGate } from '../schedule/flush-calls.js';
+import type { BookedSlot, FlushGate } from '../schedule/flush-calls.js';
 import { CHANGE_OF_RANK } from '../card-delivery-record.js';
 import type { SlotRank } from './slot-ranks.js';
 
@@ -88,36 +88,42 @@ export class ChannelBudget implements FlushGate {
     return SLOT_RANK_OF_CHANGE[change];
   }
 
-  reserve(keys: readonly BudgetKey[], rank?: number): Promise<number> | number {
+  reserve(keys: readonly BudgetKey[], rank?: number): Promise<BookedSlot> | BookedSlot {
     return this.book(keys, rank, 0);
   }
 
-  /** Reserves a slot at least `leadMs` (or the store's round trip) from now, timing the store's answer. */
-  private book(keys: readonly BudgetKey[], rank: number | undefined, leadMs: number, replacesArrival?: number): Promise<number> | number {
+  /**
+   * Reserves a slot at least `leadMs` (or the store's round trip) from now, timing the store's answer.
+   * The slot carries the arrival the store counted (its departure plus the arrival delay of this
+   * request, computed as the stores do), so that a re-booking finds it whatever the estimate is then.
+   */
+  private book(keys: readonly BudgetKey[], rank: number | undefined, leadMs: number, replaces?: BookedSlot): Promise<BookedSlot> | BookedSlot {
     const asked = this.clock.now();
     const arrivalDelayMs = this.arrivalDelay.ms;
     const notBefore = Math.max(this.notBefore(keys), asked + Math.max(leadMs, this.storeRoundTripMs));
-    const request = { ...this.rankOf(keys, rank), keys, notBefore, arrivalDelayMs, ...(replacesArrival !== undefined && { replacesArrival }) };
+    const request = { ...this.rankOf(keys, rank), keys, notBefore, arrivalDelayMs, ...(replaces !== undefined && { replacesArrival: replaces.arrival }) };
+    const slot = (departure: number): BookedSlot => ({ departure, arrival: departure + Math.max(0, arrivalDelayMs) });
     const answer = this.store.reserve(request);
-    if (typeof answer === 'number' || this.store.answersWhenDue) return answer;
-    return answer.then((departure) => {
+    if (typeof answer === 'number') return slot(answer);
+    if (this.store.answersWhenDue) return Promise.resolve(answer).then(slot);
+    return Promise.resolve(answer).then((departure) => {
       const roundTripMs = Math.max(0, this.clock.now() - asked);
       this.storeRoundTripMs = this.storeRoundTripMs === 0 ? roundTripMs : 0.8 * this.storeRoundTripMs + 0.2 * roundTripMs;
-      return departure;
+      return slot(departure);
     });
   }
 
   /**
-   * A call booked to leave at `departure` leaves now: `departure` when it is still within
-   * {@link lateDepartureToleranceMs} of it, else a new departure booked in place of the stale slot
-   * (`SlotRequest.replacesArrival`), at least `leadMs` from now (how long the last answer took: a
-   * slot due when booked must still be due when the answer comes back). The caller waits for it and
-   * confirms again.
+   * A call booked `slot` leaves now: `slot` when it is still within
+   * {@link lateDepartureToleranceMs} of its departure, else a new slot booked in place of the stale
+   * one (`SlotRequest.replacesArrival`: the arrival the store counted for it), at least `leadMs` from
+   * now (how long the last answer took: a slot due when booked must still be due when the answer
+   * comes back). The caller waits for it and confirms again.
    */
-  confirm(keys: readonly BudgetKey[], rank: number | undefined, departure: number, leadMs = 0): Promise<number> | number {
+  confirm(keys: readonly BudgetKey[], rank: number | undefined, slot: BookedSlot, leadMs = 0): Promise<BookedSlot> | BookedSlot {
     const now = this.clock.now();
-    if (now - departure <= lateDepartureToleranceMs(keys)) return departure;
-    return this.book(keys, rank, leadMs, departure + this.arrivalDelay.ms);
+    if (now - slot.departure <= lateDepartureToleranceMs(keys)) return slot;
+    return this.book(keys, rank, leadMs, slot);
   }
 
   nextDeparture(keys: readonly BudgetKey[], rank?: number): Promise<number> | number {
@@ -156,18 +162,18 @@ export class ChannelBudget implements FlushGate {
   }
 
   /**
-   * Waits for `departure` (booked under `keys`), and re-books while the call would leave too late
-   * for its slot ({@link confirm}); each re-booking leads by the previous one's round trip.
+   * Waits for `slot` (booked under `keys`), and re-books while the call would leave too late for it
+   * ({@link confirm}); each re-booking leads by the previous one's round trip.
    */
-  async leaveAt(keys: readonly BudgetKey[], rank: number | undefined, departure: number): Promise<void> {
+  async leaveAt(keys: readonly BudgetKey[], rank: number | undefined, slot: BookedSlot): Promise<void> {
     let leadMs = 0;
     for (;;) {
-      await sleepMs(departure - this.clock.now());
+      await sleepMs(slot.departure - this.clock.now());
       const asked = this.clock.now();
-      const confirmed = await this.confirm(keys, rank, departure, leadMs);
-      if (confirmed === departure) return;
+      const confirmed = await this.confirm(keys, rank, slot, leadMs);
+      if (confirmed === slot) return;
       leadMs = this.clock.now() - asked;
-      departure = confirmed;
+      slot = confirmed;
     }
   }
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../../shared/clock.js';
 import type { BudgetKey } from '../../plugin/contract.js';
-import type { FlushGate } from './flush-calls.js';
+import { answerPending, type BookedSlot, type FlushGate } from './flush-calls.js';
 
 /**
  * Calls booked to leave at a time: each waits for its departure, then asks the gate whether its slot
@@ -24,20 +24,20 @@ export class Departures {
   }
 
   /**
-   * The call under `keys` leaves at `departure` (now when it is due), once its slot is confirmed:
-   * `leave(waited)` then runs once; `waited` is true when the call left after a timer or an
-   * asynchronous confirmation (the pump then goes round again). Rank 0 (terminal) timers always
+   * The call under `keys` leaves at its `slot`'s departure (now when it is due), once the slot is
+   * confirmed: `leave(waited)` then runs once; `waited` is true when the call left after a timer or
+   * an asynchronous confirmation (the pump then goes round again). Rank 0 (terminal) timers always
    * keep the process alive.
    */
-  leaveAt(keys: readonly BudgetKey[], rank: number, departure: number, leave: (waited: boolean) => void, waited = false, leadMs = 0): void {
-    const wait = departure - this.clock.now();
+  leaveAt(keys: readonly BudgetKey[], rank: number, slot: BookedSlot, leave: (waited: boolean) => void, waited = false, leadMs = 0): void {
+    const wait = slot.departure - this.clock.now();
     if (wait < 1) {
-      this.confirm(keys, rank, departure, leave, waited, leadMs);
+      this.confirm(keys, rank, slot, leave, waited, leadMs);
       return;
     }
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      this.confirm(keys, rank, departure, leave, true, leadMs);
+      this.confirm(keys, rank, slot, leave, true, leadMs);
     }, wait);
     if (rank !== 0) {
       this.timers.add(timer);
@@ -45,21 +45,22 @@ export class Departures {
     }
   }
 
-  /** Asks the gate whether the slot booked for `departure` still holds; the call leaves, or waits for the new slot. */
-  private confirm(keys: readonly BudgetKey[], rank: number, departure: number, leave: (waited: boolean) => void, waited: boolean, leadMs: number): void {
+  /** Asks the gate whether `slot` still holds; the call leaves, or waits for the new slot. */
+  private confirm(keys: readonly BudgetKey[], rank: number, slot: BookedSlot, leave: (waited: boolean) => void, waited: boolean, leadMs: number): void {
     const asked = this.clock.now();
-    let answer: Promise<number> | number;
+    let answer: PromiseLike<BookedSlot> | BookedSlot;
     try {
-      answer = this.gate.confirm?.(keys, rank, departure, leadMs) ?? departure;
+      answer = this.gate.confirm?.(keys, rank, slot, leadMs) ?? slot;
     } catch {
-      answer = departure;
+      answer = slot;
     }
-    const settle = (next: number): void => {
-      if (next !== departure) this.leaveAt(keys, rank, next, leave, waited || typeof answer !== 'number', this.clock.now() - asked);
-      else leave(waited || typeof answer !== 'number');
+    const settle = (next: BookedSlot): void => {
+      const async = waited || answerPending(answer);
+      if (next !== slot) this.leaveAt(keys, rank, next, leave, async, this.clock.now() - asked);
+      else leave(async);
     };
     // The store failed to re-book: the call keeps the slot it has (never a call without one).
-    if (typeof answer === 'number') settle(answer);
-    else void answer.then(settle, () => settle(departure));
+    if (answerPending(answer)) void Promise.resolve(answer).then(settle, () => settle(slot));
+    else settle(answer);
   }
 }

@@ -1,6 +1,6 @@
 import { timerDelay } from '../../shared/timer-duration.js';
 import type { Clock } from '../../shared/clock.js';
-import type { Flushable, FlushGate, PreparedCall } from './flush-calls.js';
+import { answerPending, type BookedSlot, type Flushable, type FlushGate, type PreparedCall } from './flush-calls.js';
 import { PriorityQueue } from './priority-queue.js';
 import { ReadyLanes, type Lane } from './ready-lanes.js';
 import { Departures } from './departures.js';
@@ -237,10 +237,10 @@ export class FlushPump<T extends Flushable> {
       }
       const { item, call, rank } = chosen;
       this.reserving += 1;
-      let departure: number;
+      let slot: BookedSlot;
       try {
         const reserved = this.gate.reserve(call.keys, rank);
-        departure = typeof reserved === 'number' ? reserved : await reserved;
+        slot = answerPending(reserved) ? await reserved : reserved;
       } catch {
         // The budget store failed: never call without a slot; try this card again later.
         this.reserving -= 1;
@@ -249,7 +249,7 @@ export class FlushPump<T extends Flushable> {
         this.request(item, rank);
         continue;
       }
-      this.departures.leaveAt(call.keys, rank, departure, (waited) => {
+      this.departures.leaveAt(call.keys, rank, slot, (waited) => {
         this.reserving -= 1;
         void this.run(item, call);
         if (waited) void this.pump();
