@@ -104,9 +104,11 @@ export class RedisBudgetStore implements BudgetStore {
   private scriptArgs(request: SlotRequest, reserve: boolean): string[] {
     const rank = request.rank ?? DEFAULT_SLOT_RANK;
     const args = [String(request.notBefore), String(Math.max(0, request.arrivalDelayMs)), reserve ? '1' : '0', SLOT_RANK_POLICY[rank].burst ? '1' : '0', String(BURST_SPACING_SHARE), request.replacesArrival === undefined ? '' : String(request.replacesArrival)];
-    for (const { windows } of request.keys) {
+    for (const [index, { windows }] of request.keys.entries()) {
       args.push(String(pacingIntervalMs(windows)), String(windows.length));
-      for (const window of windows) args.push(String(window.limit), String(rankLimit(window.limit, rank, window.intervalMs, request.unsentCards)), String(window.intervalMs + budgetSafetyMarginMs(window.intervalMs)));
+      // The cards still to send (`unsentCards`) wait on the route, the first key only.
+      const unsent = index === 0 ? request.unsentCards : 0;
+      for (const window of windows) args.push(String(window.limit), String(rankLimit(window.limit, rank, window.intervalMs, unsent)), String(window.intervalMs + budgetSafetyMarginMs(window.intervalMs)));
     }
     return args;
   }

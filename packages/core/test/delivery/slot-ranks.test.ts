@@ -120,6 +120,24 @@ describe('a burst of first cards leaves a long window to the finals', () => {
   });
 });
 
+describe('cards still to send (unsentCards) hold first cards on the route only', () => {
+  it("a first card leaves the route's minute to the cards waiting, but a group's own 20 a minute stays whole", () => {
+    const store = new InMemoryBudgetStore({ now: () => 0 });
+    const at = 1_000_000;
+    const route = { key: 'create', windows: FEISHU_ROUTE };
+    // Telegram-like: the bot's route, then one group's own window of 20 a minute.
+    const group = { key: 'group:-100', windows: [{ limit: 20, intervalMs: 60_000 }] };
+    for (let i = 0; i < 10; i++) store.reserve({ keys: [route, group], notBefore: at + i * 100, arrivalDelayMs: 0, rank: 'first-card' });
+    const firstCard = (unsentCards: number) => store.nextDeparture({ keys: [route, group], notBefore: at + 2000, arrivalDelayMs: 0, rank: 'first-card', unsentCards });
+    // 50 cards of other chats wait: the route's minute has room for them and this one, and the
+    // group's window is not theirs: the group's pace alone decides (one call per 3.06 s).
+    expect(firstCard(50)).toBe(firstCard(0));
+    expect(firstCard(50)).toBeLessThan(at + 35_000);
+    // 990 waiting would need every slot of the route's minute: this first card waits for it to slide.
+    expect(firstCard(990)).toBeGreaterThan(at + 60_000);
+  });
+});
+
 describe('first cards in a burst', () => {
   it('500 runs starting within 10 s on one Feishu-like app: first cards at up to 50/s, no window exceeded', { timeout: 60_000 }, async () => {
     vi.useFakeTimers({ now: 1_700_000_000_000 });

@@ -33,7 +33,8 @@ export interface SlotRequest {
    * so a first card leaves one slot of each long window (a minute or more) for each of them, on top
    * of the rank's share (see `rankLimit`): a burst of runs past a minute's limit then sends fewer
    * first cards, and the runs that end before theirs was sent get their finals at once. Ignored for
-   * other ranks.
+   * other ranks, and for every key but the first (the call's route, as `ChannelPlugin.budgetKeys`
+   * lists it: a chat's own key, such as a Telegram group's 20 a minute, is not shared by them).
    */
   readonly unsentCards?: number;
 }
@@ -255,7 +256,8 @@ export class InMemoryBudgetStore implements BudgetStore {
     // Each key's earliest arrival only grows with the candidate, so this settles in a few rounds.
     for (let round = 0; round < 16; round += 1) {
       let next = departure;
-      for (const pacer of pacers) next = Math.max(next, pacer.earliestArrival(departure + delay, delay, rank, unsentCards) - delay);
+      // The cards still to send wait on the route (the first key), not on every chat's own key.
+      for (const [index, pacer] of pacers.entries()) next = Math.max(next, pacer.earliestArrival(departure + delay, delay, rank, index === 0 ? unsentCards : 0) - delay);
       if (next === departure) break;
       departure = next;
     }
