@@ -11,6 +11,7 @@ import type { CardStoreWriter } from '../durable/card-store-writer.js';
 import type { FailureHandling } from '../failures/failure-handling.js';
 import type { ChannelBudget } from '../rate-limits/channel-budget.js';
 import { WAIT, again, heldBack, settle, type FlushCall, type FlushDecision, type FlushOutcome } from '../schedule/flush-outcome.js';
+import { streamPaceMs, unkeepableStream } from './stream-pacing.js';
 import { StreamSession, type StreamStep } from './stream-session.js';
 
 /** What {@link StreamDispatch} is built from: the channel's own parts. */
@@ -60,6 +61,8 @@ export class StreamDispatch {
   private readonly sessions = new WeakMap<CardDeliveryRecord, StreamSession>();
   private readonly keepAlive = new WeakMap<CardDeliveryRecord, NodeJS.Timeout>();
   private readonly mode: StreamingMode | undefined;
+  /** A stream the cards' pacing cannot keep was logged once. */
+  private warnedUnkeepable = false;
 
   constructor(private readonly deps: StreamDispatchParts) {
     this.mode = deps.plugin.streaming;
@@ -84,8 +87,15 @@ export class StreamDispatch {
       if (record.messagePhase !== 'unsent') return undefined;
       const { target, replyToMessage, requester } = record.card;
       if (mode.appliesTo && !mode.appliesTo({ target, ...(replyToMessage && { replyToMessage }), ...(requester && { requester }) })) return undefined;
-      session = new StreamSession(mode, this.deps.perCardIntervalMs);
+      const pace = streamPaceMs(record, this.deps.perCardIntervalMs, (call) => this.deps.budget.keysOf(call));
+      session = new StreamSession(mode, pace);
       this.sessions.set(record, session);
+      const unkeepable = unkeepableStream(mode, pace);
+      if (unkeepable) {
+        if (!this.warnedUnkeepable) this.deps.logger.warn(`${this.deps.plugin.id}: ${unkeepable}`, { channel: this.deps.plugin.id, paceMs: pace, maxAgeMs: mode.lifetime.maxAgeMs });
+        this.warnedUnkeepable = true;
+        session.useEditMode();
+      }
     }
     return session.phase === 'edit' ? undefined : session;
   }
