@@ -40,7 +40,8 @@ function budgetedCall(record: CardDeliveryRecord, step: StreamStep, stream: Mess
  * True when `step` is a progressive stream call the call cap may hold back: an append of new
  * content of a running card, or the start of a fresh stream after a roll-over (`sequence` > 0: the
  * streams the card started so far), which would only carry held-back text. Never the card's first
- * start, a stop, a keep-alive or a final's call. Appends count against the cap like edits: on a
+ * start, a stop, a keep-alive or a final's call (a keep-alive the cap would hold is sent as the
+ * stream's roll-over stop instead, see {@link StreamDispatch.prepare}). Appends count against the cap like edits: on a
  * long answer they are most of a card's calls; a held roll-over start leaves the card without an
  * open stream until the cap lets progress go again or the final opens one.
  */
@@ -125,12 +126,15 @@ export class StreamDispatch {
       this.scheduleKeepAlive(record, session);
       return WAIT;
     }
+    // A keep-alive counts against the call cap like any call: once the cap holds progress, the stream is closed instead of kept.
+    if (step.keepAlive && isProgressive(record, final, view) && this.deps.calls.heldUntil(record) !== undefined) {
+      return this.callFor(record, session, final, view, session.closing());
+    }
     // An append (or a roll-over's fresh start) the call cap would hold back waits without taking a budget slot; its text goes with a later call.
     const heldUntil = isCappable(record, final, view, step, session.sequence) ? this.deps.calls.heldUntil(record) : undefined;
     if (heldUntil !== undefined) {
-      // The held content waits, but the stream must not expire meanwhile: a due keep-alive still goes.
-      const keepAlive = session.keepAliveDue(this.deps.clock.now());
-      if (keepAlive) return this.callFor(record, session, final, view, keepAlive);
+      // The held content waits, but the stream must not expire meanwhile: when a keep-alive is due, the stream is closed (the cap holds it too).
+      if (session.keepAliveDue(this.deps.clock.now())) return this.callFor(record, session, final, view, session.closing());
       this.scheduleKeepAlive(record, session);
       return heldBack(heldUntil);
     }

@@ -102,15 +102,24 @@ export class StreamSession {
 
   /**
    * A keep-alive for the open stream when one is due at `now` (its idle expiry is within the margin),
-   * carrying nothing new: for a card whose new content the call cap holds back, so that the stream
-   * does not expire meanwhile (a platform that acknowledges calls to an expired stream without
-   * showing them, WeCom, would swallow the final). Undefined when none is due.
+   * carrying nothing new: for a card whose new content the call cap holds back, to be sent as
+   * {@link closing} (the stream must not expire meanwhile: a platform that acknowledges calls to an
+   * expired stream without showing them, WeCom, would swallow the final). Undefined when none is due.
    */
   keepAliveDue(now: number): StreamStep | undefined {
     const idle = this.mode.lifetime.idleExpiryMs;
     if (this.state !== 'streaming' || idle === undefined || now >= this.endOfLife()) return undefined;
     if (now < this.lastAcceptedAt + idle - rollOverMarginMs(this.mode.lifetime)) return undefined;
     return { op: 'append', content: this.emptyContent(), addedText: '', keepAlive: true };
+  }
+
+  /**
+   * The roll-over stop of the open stream, carrying nothing new: for a stream whose due keep-alive
+   * the call cap holds back (the stream is closed rather than left to expire; held text opens a
+   * fresh stream when the cap lets it, or with the final).
+   */
+  closing(): StreamStep {
+    return { op: 'stop-roll-over', content: this.emptyContent(), addedText: '', keepAlive: false };
   }
 
   /** Epoch ms a keep-alive (or the close of a quiet stream, `closeBeforeMaxAge`) is due for the open stream; undefined when none will be. */
