@@ -213,7 +213,7 @@ export class StreamDispatch {
       return again();
     }
     if (failure.kind === 'gone') session.ended();
-    return this.deps.failures.mainFailed(record, final, failure, call);
+    return this.deps.failures.mainFailed(record, final, failure, call, this.deps.budget.keysOf(budgetedCall(record, step, session.stream)));
   }
 
   /** The card leaves its (closed) stream for the channel's edit mode; undefined: the caller renders it. */
