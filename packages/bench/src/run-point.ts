@@ -221,7 +221,9 @@ export async function runPoint(
     }),
   ];
   const pool = apps > 1 ? appPool(members, { chatOf }) : undefined;
-  if (pool) tracker.placeRuns(runs.map((run) => pool.apps.indexOf(pool.rank({ receiveId: chatIdOf(channel, run.chat) })[0]!)));
+  // Each run's app index: where the pool put its card (naive: its chat's first app by rank).
+  const appOfRun: number[] = runs.map(() => 0);
+  if (pool) tracker.placeOnApps(apps);
   const transportOf = (target: unknown) => (pool ? members[pool.apps.indexOf(pool.rank(target)[0]!)]!.transport : transport);
   let cards: ProgressCards | undefined;
   const naive: NaiveCard[] = [];
@@ -252,6 +254,10 @@ export async function runPoint(
     setTimeout(() => {
       const card = cards ? cards.open(base.id, target, options) : new NaiveCard(renderer, transportOf(target), target);
       if (card instanceof NaiveCard) naive.push(card);
+      if (pool) {
+        appOfRun[index] = pool.apps.findIndex((app) => app.id === (card instanceof NaiveCard ? pool.rank(target)[0]!.id : card.channelId));
+        tracker.placeRun(index, appOfRun[index]!);
+      }
       let step = 0;
       if (run.events.length === 0) scriptsEnded++;
       const next = () => {
@@ -347,7 +353,7 @@ export async function runPoint(
     n: runs.length,
     seed,
     apps,
-    ...(pool ? { busiestAppShare: busiestShare(pool, runs, (run) => ({ receiveId: chatIdOf(channel, run.chat) })) } : {}),
+    ...(pool ? { busiestAppShare: busiestShare(appOfRun, apps) } : {}),
     calls: calls.length,
     rejections,
     staleness,
@@ -359,7 +365,7 @@ export async function runPoint(
     budgetUsedWhileWaiting: changeSamples > 0 ? busiest(changeCalls) / ((changeSamples * sampleMs * rate) / 1000) : Number.NaN,
     budgetUsedAtBudget: busySamples > 0 ? busiest(busyCalls) / ((busySamples * sampleMs * rate) / 1000) : Number.NaN,
     final: pct(tracker.final),
-    ...(model.gate.sendWindows ? { floors: floorsOf(runs, model.gate.sendWindows, (run) => (pool ? pool.rank({ receiveId: chatIdOf(channel, run.chat) })[0]!.id : '')) } : {}),
+    ...(model.gate.sendWindows ? { floors: floorsOf(runs, model.gate.sendWindows, appOfRun) } : {}),
     finalsBeforeFirstCard: { count: tracker.finalBeforeFirstCard.length, p99: percentile(tracker.finalBeforeFirstCard, 99) },
     finalsMissing,
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
@@ -376,26 +382,27 @@ export async function runPoint(
   };
 }
 
-/** The first-card and final p99 floors of `runs` (see floors.ts), each run on the app `appOf` names. */
-function floorsOf(runs: readonly RunScript[], windows: readonly { limit: number; intervalMs: number }[], appOf: (run: RunScript) => string): { firstCardMs: number; finalMs: number } {
-  const starts = new Map<string, number[]>();
-  const ends = new Map<string, number[]>();
-  for (const run of runs) {
-    const app = appOf(run);
+/** The first-card and final p99 floors of `runs` (see floors.ts), run i on app `appOfRun[i]`. */
+function floorsOf(runs: readonly RunScript[], windows: readonly { limit: number; intervalMs: number }[], appOfRun: readonly number[]): { firstCardMs: number; finalMs: number } {
+  const starts = new Map<number, number[]>();
+  const ends = new Map<number, number[]>();
+  for (const [index, run] of runs.entries()) {
+    const app = appOfRun[index]!;
     const first = run.events[0]?.offsetMs ?? 0;
     const last = run.events.at(-1)?.offsetMs ?? 0;
-    starts.set(app, [...(starts.get(app) ?? []), run.startMs + first]);
-    ends.set(app, [...(ends.get(app) ?? []), run.startMs + last]);
+    if (!starts.has(app)) {
+      starts.set(app, []);
+      ends.set(app, []);
+    }
+    starts.get(app)!.push(run.startMs + first);
+    ends.get(app)!.push(run.startMs + last);
   }
   return { firstCardMs: p99FloorMs([...starts.values()], windows), finalMs: p99FloorMs([...ends.values()], windows) };
 }
 
-/** The busiest app's runs over the mean per app, as the pool assigns the runs' chats. */
-function busiestShare(pool: ReturnType<typeof appPool>, runs: readonly RunScript[], targetOf: (run: RunScript) => unknown): number {
-  const perApp = new Map<string, number>();
-  for (const run of runs) {
-    const app = pool.rank(targetOf(run))[0]!.id;
-    perApp.set(app, (perApp.get(app) ?? 0) + 1);
-  }
-  return Math.max(...perApp.values()) / (runs.length / pool.apps.length);
+/** The busiest app's runs over the mean per app, as the pool placed the runs' cards (`appOfRun[i]`: run i's app). */
+function busiestShare(appOfRun: readonly number[], apps: number): number {
+  const perApp = Array.from({ length: apps }, () => 0);
+  for (const app of appOfRun) perApp[app]!++;
+  return Math.max(...perApp) / (appOfRun.length / apps);
 }

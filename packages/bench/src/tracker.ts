@@ -70,7 +70,7 @@ export class StalenessTracker {
   /** {@link unshownRuns} as each event was pushed: how many cards a change competes with. */
   readonly unshownAtEvents: number[] = [];
   /** Index of the app each run is on (several apps: a card stays on its chat's app; default all on one). */
-  private appOfRun: readonly number[] = [];
+  private readonly appOfRun: number[] = [];
   /** Runs with an unshown change per app. */
   private unshownPerApp: number[] = [0];
   /** The unshown runs of the pushing run's app as each event was pushed: how many cards a change competes with for its app's budget. */
@@ -80,10 +80,14 @@ export class StalenessTracker {
     for (let i = 0; i < runCount; i++) this.runs.push(new RunWatch());
   }
 
-  /** Places the runs on apps (`appOfRun[i]`: run i's app index), before any event is pushed. */
-  placeRuns(appOfRun: readonly number[]): void {
-    this.appOfRun = appOfRun;
-    this.unshownPerApp = Array.from({ length: appOfRun.reduce((most, app) => Math.max(most, app + 1), 1) }, () => 0);
+  /** Counts unshown changes per app over `apps` apps (each run on app 0 until {@link placeRun}). */
+  placeOnApps(apps: number): void {
+    this.unshownPerApp = Array.from({ length: apps }, () => 0);
+  }
+
+  /** Places run `run` on app index `app` (where its card was opened), before its first event is pushed. */
+  placeRun(run: number, app: number): void {
+    this.appOfRun[run] = app;
   }
 
   /** A renderer that remembers what each payload shows. */

@@ -67,7 +67,10 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   return {
     open(channelId, target, openOptions = {}) {
       if (lifecycle.shutDown) throw new Error(`cannot open a card on ${JSON.stringify(channelId)}: this ProgressCards was shut down (create a new composition to open cards again)`);
-      return sessions.open(pools.appFor(channelId, target, registry), target, openOptions);
+      const appId = pools.appFor(channelId, target, registry);
+      const card = sessions.open(appId, target, openOptions);
+      pools.opened(channelId, target, appId, card.finalDelivery);
+      return card;
     },
     resume: (runId, resumeOptions = {}) => takeover.resume(runId, resumeOptions.requester),
     settings: (channelId) => registry.channel(pools.appIds(channelId)[0]!).settings,

@@ -56,7 +56,7 @@ export { DEFAULT_VERBOSITY, type ChatType, type VerbositySetting } from './card/
 // Channels: the types of the plugins a product passes in, the in-memory channel, config errors.
 export type * from './plugin/contract.js';
 export { resolveChannelSettings } from './plugin/channel-settings.js';
-export { appPool, type AppPool, type AppPoolOptions } from './plugin/app-pool.js';
+export { appPool, type AppPool, type AppPoolOptions, type AppSpread } from './plugin/app-pool.js';
 export { appEnv, appsFromEnv, type AppsFromEnvFactory } from './plugin/apps-from-env.js';
 export { ChannelConfigError } from './plugin/kit/config.js';
 export { MissingEnvError } from './plugin/kit/env.js';

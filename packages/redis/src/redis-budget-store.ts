@@ -104,7 +104,7 @@ export class RedisBudgetStore implements BudgetStore {
     const args = [String(request.notBefore), String(Math.max(0, request.arrivalDelayMs)), reserve ? '1' : '0', SLOT_RANK_POLICY[rank].burst ? '1' : '0', String(BURST_SPACING_SHARE), request.replacesArrival === undefined ? '' : String(request.replacesArrival)];
     for (const { windows } of request.keys) {
       args.push(String(pacingIntervalMs(windows)), String(windows.length));
-      for (const window of windows) args.push(String(window.limit), String(rankLimit(window.limit, rank, window.intervalMs)), String(window.intervalMs + budgetSafetyMarginMs(window.intervalMs)));
+      for (const window of windows) args.push(String(window.limit), String(rankLimit(window.limit, rank, window.intervalMs, request.unsentCards)), String(window.intervalMs + budgetSafetyMarginMs(window.intervalMs)));
     }
     return args;
   }

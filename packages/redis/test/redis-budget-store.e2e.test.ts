@@ -75,6 +75,26 @@ describe('RedisBudgetStore', () => {
     expect(new Set(fromRedis).size).toBe(requests.length);
   });
 
+  it("a first card leaves a minute's slot for each other card still to send (unsentCards), as the in-memory store does", async () => {
+    const store = await open(uniquePrefix('unsent'));
+    const memory = new InMemoryBudgetStore();
+    const create: BudgetKey = { key: 'feishu:cli_test:create', windows: FEISHU_PATCH.windows };
+    // 700 first cards of a burst: the minute has 300 slots left.
+    for (let i = 0; i < 700; i += 1) {
+      const request: SlotRequest = { keys: [create], notBefore: T0 + i * 20, arrivalDelayMs: 0, rank: 'first-card' };
+      expect(await store.budgets.reserve(request)).toBe(memory.reserve(request));
+    }
+    const now = T0 + 20_000;
+    const firstCard = (unsentCards: number): SlotRequest => ({ keys: [create], notBefore: now, arrivalDelayMs: 0, rank: 'first-card', unsentCards });
+    // 250 other cards wait to send: the next first card may still go (700 + 1 ≤ 1000 − 250) …
+    expect(await store.budgets.nextDeparture(firstCard(250))).toBeLessThan(now + 100);
+    // … with 350 waiting it waits for the minute to slide, and a final still goes at once.
+    const held = await store.budgets.nextDeparture(firstCard(350));
+    expect(held).toBeGreaterThan(T0 + 60_000);
+    expect(held).toBe(memory.nextDeparture(firstCard(350)));
+    expect(await store.budgets.nextDeparture({ keys: [create], notBefore: now, arrivalDelayMs: 0, rank: 'final' })).toBeLessThan(now + 100);
+  });
+
   it('four clients reserving at once never put more calls in a window than its limit', async () => {
     const prefix = uniquePrefix('shared');
     // 200 scripts queued at once: on a busy machine the last answers come seconds later, which the

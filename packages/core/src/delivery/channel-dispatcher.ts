@@ -122,6 +122,7 @@ export class ChannelDispatcher {
       (record) => budget.laneOf(record.messagePhase === 'live' ? 'update' : 'send'),
       (record, rank) => flushOrder(CHANGE_OF_RANK[rank]!, record.messagePhase !== 'live'),
     );
+    budget.cardsToSend = (lane) => this.pump.pendingIn(lane);
     this.wakes = new FlushWakes(clock, (record) => this.markDirty(record, 'elapsed'));
     const probes = new OutageProbes(plugin.id, clock, logger, retry, (record) => this.pump.request(record, CHANGE_RANK.structural));
     const calls = new CallPipeline({ plugin, settings, clock, budget, observers, stop, probes, counters });

@@ -11,6 +11,14 @@ import type { ChannelPlugin } from './contract.js';
  * chat.
  */
 
+/**
+ * How a pool picks the app of a chat that has no open card in this process (see {@link AppPoolOptions.spread}):
+ * - `'least-loaded'`: the app with the fewest open cards (ties: the chat's first app in {@link AppPool.rank}),
+ *   so apps carry even shares however the chats' names hash;
+ * - `'hash'`: the chat's first app in {@link AppPool.rank}, the same in every process and every time.
+ */
+export type AppSpread = 'least-loaded' | 'hash';
+
 /** A pool built by {@link appPool}: what `createProgressCards({ channels: [...] })` takes beside plugins. */
 export interface AppPool<Payload = unknown, Target = unknown> {
   readonly kind: 'app-pool';
@@ -29,6 +37,8 @@ export interface AppPool<Payload = unknown, Target = unknown> {
   readonly apps: readonly ChannelPlugin<Payload, Target>[];
   /** The chat a target names: what sticks to one app (see {@link AppPoolOptions.chatOf}). */
   chatOf(target: Target | undefined): string;
+  /** How a chat without open cards picks its app (see {@link AppPoolOptions.spread}). */
+  readonly spread: AppSpread;
   /**
    * The apps in the order a card of `target`'s chat tries them: the first usable one gets the card.
    * Rendezvous hashing (highest random weight) of the chat and the app ids: the same in every process
@@ -46,6 +56,15 @@ export interface AppPoolOptions<Target> {
    * each card of one chat may go through another app.
    */
   readonly chatOf?: (target: Target | undefined) => string;
+  /**
+   * How a chat with no open card in this process picks its app; a chat with open cards stays on their
+   * app. Default `'least-loaded'`: the app with the fewest open cards of this process, so apps carry
+   * even shares (hashing 2 000 chats over 10 apps gave the busiest app 1.12 × the mean, and its cards
+   * waited that much longer for their app's budget). A chat may then be on another app after its cards
+   * closed, or in another process: every app must be able to post in every chat (it must for failover
+   * too). `'hash'`: always the chat's first app in {@link AppPool.rank} (a chat sees one bot).
+   */
+  readonly spread?: AppSpread;
 }
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
@@ -53,8 +72,9 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 /**
  * Presents several configured instances of one channel plugin (one per app or bot, each with its
  * own credentials) as one channel. Pass the pool in `createProgressCards({ channels: [pool] })` and
- * open cards on `pool.id`. Each card goes to one app, the same for every card of a chat in every
- * process sharing the apps (see {@link AppPool.rank}); an app whose credentials or quota the
+ * open cards on `pool.id`. Each card goes to one app: a chat's cards stay on the app of its open
+ * cards; a chat without open cards goes to the least-loaded app, or with `spread: 'hash'` to the
+ * same app in every process sharing the apps (see {@link AppPool.rank}); an app whose credentials or quota the
  * platform refused (the channel stopped) gets no new chats while stopped: they go to the chat's
  * next app. Cards already on that app stay there: its credential probes bring them back when the
  * credentials work again, else each final gets its one try, as for any channel.
@@ -63,7 +83,7 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
  * token…), as every bundled plugin's do, or two apps would share one budget; a plugin without
  * `budgetKeys` draws from its app id `<id>-app<n>`.
  *
- * @throws TypeError when no app is given or the apps' ids differ.
+ * @throws TypeError when no app is given, the apps' ids differ or `spread` is not one of {@link AppSpread}.
  */
 export function appPool<Payload, Target>(apps: readonly ChannelPlugin<Payload, Target>[], options: AppPoolOptions<Target> = {}): AppPool<Payload, Target> {
   if (!Array.isArray(apps) || apps.length === 0) throw new TypeError('appPool needs at least one app (a channel plugin per app or bot)');
@@ -72,11 +92,14 @@ export function appPool<Payload, Target>(apps: readonly ChannelPlugin<Payload, T
   if (other) throw new TypeError(`appPool apps must be one channel's: got ${JSON.stringify(id)} and ${JSON.stringify(other.id)}`);
   const members: ChannelPlugin<Payload, Target>[] = apps.map((app, index) => memberOf<Payload, Target>(app, `${id}-app${index + 1}`));
   const chatOf = options.chatOf ?? stableJson;
+  const spread = options.spread ?? 'least-loaded';
+  if (spread !== 'least-loaded' && spread !== 'hash') throw new TypeError(`appPool spread = ${JSON.stringify(spread)}: expected "least-loaded" or "hash"`);
   return {
     kind: 'app-pool',
     id,
     apps: members,
     chatOf,
+    spread,
     rank(target) {
       const chat = chatOf(target);
       return members

@@ -2,6 +2,7 @@ import type { ChannelRegistry } from '../delivery/channel-registry.js';
 import type { ChannelStats } from '../delivery/channel-dispatcher.js';
 import { isAppPool, type AppPool } from '../plugin/app-pool.js';
 import type { ChannelPlugin } from '../plugin/contract.js';
+import { AppLoads } from './app-loads.js';
 
 /** Where a stored card goes now (see {@link AppPools.storedChannel}). */
 export interface StoredChannel {
@@ -18,11 +19,16 @@ export interface StoredChannel {
  * as channels of their own), and which app a card opened on a pool's id goes to.
  */
 export class AppPools {
+  /** Open cards per pool (by pool id). */
+  private readonly loads = new Map<string, AppLoads>();
+
   private constructor(
     /** Every channel to register: the plain plugins and each pool's apps. */
     readonly plugins: readonly ChannelPlugin[],
     private readonly pools: ReadonlyMap<string, AppPool>,
-  ) {}
+  ) {
+    for (const id of pools.keys()) this.loads.set(id, new AppLoads());
+  }
 
   /**
    * Splits `channels` into plugins and pools.
@@ -46,15 +52,37 @@ export class AppPools {
   }
 
   /**
-   * The channel a card opened on `channelId` for `target` goes to: `channelId` itself, or for a
-   * pool the first app in the chat's order (`AppPool.rank`) whose channel is not stopped (refused
-   * credentials, spent quota); when all are, the chat's own app (its final gets its one try there).
+   * The channel a card opened on `channelId` for `target` goes to: `channelId` itself, or for a pool
+   * one of the apps whose channel is not stopped (refused credentials, spent quota): the app the
+   * chat has open cards on, else the least-loaded app (`spread: 'least-loaded'`, ties in the chat's
+   * order `AppPool.rank`) or the first in the chat's order (`spread: 'hash'`); when all are stopped,
+   * the chat's own app (its final gets its one try there).
    */
   appFor(channelId: string, target: unknown, registry: ChannelRegistry): string {
     const pool = this.pools.get(channelId);
     if (!pool) return channelId;
     const ranked = pool.rank(target);
-    return (ranked.find((app) => registry.channel(app.id).stoppedBy === undefined) ?? ranked[0]!).id;
+    const usable = ranked.filter((app) => registry.channel(app.id).stoppedBy === undefined);
+    if (usable.length === 0) return ranked[0]!.id;
+    const loads = this.loads.get(channelId)!;
+    const sticky = loads.appsOf(pool.chatOf(target)).find((appId) => usable.some((app) => app.id === appId));
+    if (sticky !== undefined) return sticky;
+    if (pool.spread === 'hash') return usable[0]!.id;
+    let least = usable[0]!;
+    for (const app of usable) if (loads.cards(app.id) < loads.cards(least.id)) least = app;
+    return least.id;
+  }
+
+  /**
+   * Counts a card of `target` opened on app `appId` of pool `channelId` until `closed` settles (its
+   * final settled), so the pool's next cards see its load and its chat stays on its app. No-op for a
+   * channel that is not a pool.
+   */
+  opened(channelId: string, target: unknown, appId: string, closed: Promise<unknown>): void {
+    const pool = this.pools.get(channelId);
+    if (!pool) return;
+    const release = this.loads.get(channelId)!.opened(pool.chatOf(target), appId);
+    void closed.then(release, release);
   }
 
   /**

@@ -1,6 +1,6 @@
 /**
- * Several apps per channel (`appPool`): cards spread over the apps sticky per chat, in every process
- * alike; each app has its own budget; clicks from any app reach the card; a resumed card stays on its
+ * Several apps per channel (`appPool`): cards spread over the apps sticky per chat (with `spread: 'hash'`
+ * in every process alike; the default least-loaded spread is app-pool-spread.test.ts); each app has its own budget; clicks from any app reach the card; a resumed card stays on its
  * app; an app whose credentials are refused gets no new chats and loses no card. In-memory apps
  * (5 calls/s each), fake time.
  */
@@ -38,12 +38,12 @@ function appOf(apps: readonly MemoryChannel[], chat: string): number {
 }
 
 describe('appPool', () => {
-  it('gives every card of a chat to one app, the same in two processes sharing a store, and spreads chats over the apps', async () => {
+  it("spread 'hash': gives every card of a chat to one app, the same in two processes sharing a store, and spreads chats over the apps", async () => {
     vi.useFakeTimers({ now: 1_700_000_000_000 });
     const store: ProgressCardsStore = { budgets: new InMemoryBudgetStore(), cards: new InMemoryCardStore() };
     const process = () => {
       const apps = [memoryChannel(), memoryChannel(), memoryChannel()];
-      const cards = createProgressCards({ channels: [appPool(apps)], store, logger: silentLogger, env: {} });
+      const cards = createProgressCards({ channels: [appPool(apps, { spread: 'hash' })], store, logger: silentLogger, env: {} });
       return { apps, cards };
     };
     const a = process();

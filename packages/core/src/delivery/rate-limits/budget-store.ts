@@ -25,6 +25,15 @@ export interface SlotRequest {
    * costs a slot. Only for {@link BudgetStore.reserve}.
    */
   readonly replacesArrival?: number;
+  /**
+   * For a `first-card` request: the caller's other cards still waiting for their first message on
+   * this route. Each needs one new message, its first card or, when its run ends first, its final;
+   * so a first card leaves one slot of each long window (a minute or more) for each of them, on top
+   * of the rank's share (see `rankLimit`): a burst of runs past a minute's limit then sends fewer
+   * first cards, and the runs that end before theirs was sent get their finals at once. Ignored for
+   * other ranks.
+   */
+  readonly unsentCards?: number;
 }
 
 /**
@@ -164,8 +173,11 @@ class KeyPacer {
     return Math.max(this.lastArrival, this.pacedAt);
   }
 
-  /** Earliest arrival ≥ `arrival` this key allows a call of `rank`, every window widened by `latencyMarginMs` more. */
-  earliestArrival(arrival: number, latencyMarginMs: number, rank: SlotRank): number {
+  /**
+   * Earliest arrival ≥ `arrival` this key allows a call of `rank`, every window widened by
+   * `latencyMarginMs` more; `unsentCards` as in `SlotRequest.unsentCards`.
+   */
+  earliestArrival(arrival: number, latencyMarginMs: number, rank: SlotRank, unsentCards = 0): number {
     const arrivals = this.arrivals;
     const count = arrivals.length - this.head;
     const last = this.lastArrival;
@@ -176,7 +188,7 @@ class KeyPacer {
       for (const window of this.windows) at = Math.max(at, last + (window.spanMs + latencyMarginMs) / window.limit);
     }
     for (const window of this.windows) {
-      const limit = rankLimit(window.limit, rank, window.intervalMs);
+      const limit = rankLimit(window.limit, rank, window.intervalMs, unsentCards);
       if (count >= limit) at = Math.max(at, arrivals[arrivals.length - limit]! + window.spanMs + latencyMarginMs);
     }
     return at;
@@ -222,7 +234,7 @@ export class InMemoryBudgetStore implements BudgetStore {
     const pacers = request.keys.map(({ key, windows }) => this.pacer(key, windows));
     const delay = Math.max(0, request.arrivalDelayMs);
     if (request.replacesArrival !== undefined) for (const pacer of pacers) pacer.unrecord(request.replacesArrival);
-    const departure = this.departure(pacers, request.notBefore, delay, request.rank ?? DEFAULT_SLOT_RANK);
+    const departure = this.departure(pacers, request.notBefore, delay, request.rank ?? DEFAULT_SLOT_RANK, request.unsentCards);
     for (const pacer of pacers) pacer.record(departure + delay);
     this.reservations += 1;
     if (this.reservations % 4096 === 0) this.forgetIdle();
@@ -232,16 +244,16 @@ export class InMemoryBudgetStore implements BudgetStore {
   /** @throws Error when a window's `limit` or `intervalMs` is not a positive integer. */
   nextDeparture(request: SlotRequest): number {
     const pacers = request.keys.map(({ key, windows }) => this.pacer(key, windows));
-    return this.departure(pacers, request.notBefore, Math.max(0, request.arrivalDelayMs), request.rank ?? DEFAULT_SLOT_RANK);
+    return this.departure(pacers, request.notBefore, Math.max(0, request.arrivalDelayMs), request.rank ?? DEFAULT_SLOT_RANK, request.unsentCards);
   }
 
-  private departure(pacers: readonly KeyPacer[], notBefore: number, delay: number, rank: SlotRank): number {
+  private departure(pacers: readonly KeyPacer[], notBefore: number, delay: number, rank: SlotRank, unsentCards = 0): number {
     let departure = notBefore;
     for (const pacer of pacers) departure = Math.max(departure, pacer.pausedUntil);
     // Each key's earliest arrival only grows with the candidate, so this settles in a few rounds.
     for (let round = 0; round < 16; round += 1) {
       let next = departure;
-      for (const pacer of pacers) next = Math.max(next, pacer.earliestArrival(departure + delay, delay, rank) - delay);
+      for (const pacer of pacers) next = Math.max(next, pacer.earliestArrival(departure + delay, delay, rank, unsentCards) - delay);
       if (next === departure) break;
       departure = next;
     }

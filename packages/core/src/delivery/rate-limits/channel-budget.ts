@@ -39,6 +39,12 @@ export class ChannelBudget implements FlushGate {
   private readonly lanes = new Map<'send' | 'update', string>();
   /** The kind of call each key list from {@link keysOf} was made for (to rank its reservations). */
   private readonly kinds = new WeakMap<readonly BudgetKey[], BudgetedCall['kind']>();
+  /**
+   * Cards of the channel waiting to send a new message on the route `lane` (their first card, or a
+   * final of a card without one), the one asking included: set by the dispatcher (see
+   * `SlotRequest.unsentCards`).
+   */
+  cardsToSend: (lane: string) => number = () => 0;
 
   constructor(
     private readonly plugin: ChannelPlugin,
@@ -91,7 +97,7 @@ export class ChannelBudget implements FlushGate {
     const asked = this.clock.now();
     const arrivalDelayMs = this.arrivalDelay.ms;
     const notBefore = Math.max(this.notBefore(keys), asked + Math.max(leadMs, this.storeRoundTripMs));
-    const request = { keys, notBefore, arrivalDelayMs, rank: this.slotRank(keys, rank), ...(replacesArrival !== undefined && { replacesArrival }) };
+    const request = { ...this.rankOf(keys, rank), keys, notBefore, arrivalDelayMs, ...(replacesArrival !== undefined && { replacesArrival }) };
     const answer = this.store.reserve(request);
     if (typeof answer === 'number' || this.store.answersWhenDue) return answer;
     return answer.then((departure) => {
@@ -115,7 +121,14 @@ export class ChannelBudget implements FlushGate {
   }
 
   nextDeparture(keys: readonly BudgetKey[], rank?: number): Promise<number> | number {
-    return this.store.nextDeparture({ keys, notBefore: this.notBefore(keys), arrivalDelayMs: this.arrivalDelay.ms, rank: this.slotRank(keys, rank) });
+    return this.store.nextDeparture({ ...this.rankOf(keys, rank), keys, notBefore: this.notBefore(keys), arrivalDelayMs: this.arrivalDelay.ms });
+  }
+
+  /** The request's rank, and for a first card the other cards still to send on its route. */
+  private rankOf(keys: readonly BudgetKey[], rank: number | undefined): { rank: SlotRank; unsentCards?: number } {
+    const slotRank = this.slotRank(keys, rank);
+    if (slotRank !== 'first-card') return { rank: slotRank };
+    return { rank: slotRank, unsentCards: Math.max(0, this.cardsToSend(keys[0]?.key ?? '') - 1) };
   }
 
   /** Now, or later when a key's platform-announced window is spent ({@link BudgetKey.notBefore}). */

@@ -4,6 +4,7 @@ import type { Flushable, FlushGate, PreparedCall } from './flush-calls.js';
 import { PriorityQueue } from './priority-queue.js';
 import { ReadyLanes, type Lane } from './ready-lanes.js';
 import { Departures } from './departures.js';
+import { PendingLanes } from './pending-lanes.js';
 
 /** Cards of one lane tried per pump round when the most urgent one's budget has no slot yet. */
 const CANDIDATES_PER_ROUND = 3;
@@ -42,6 +43,8 @@ const STORE_RETRY_MS = 1000;
  */
 export class FlushPump<T extends Flushable> {
   private readonly pending = new Set<T>();
+  /** The pending cards per lane they wait in. */
+  private readonly lanes = new PendingLanes<T>();
   private readonly urgent = new Set<T>();
   private readonly versions = new WeakMap<T, number>();
   private readonly ready = new ReadyLanes<Entry<T>>(
@@ -105,6 +108,11 @@ export class FlushPump<T extends Flushable> {
   /** Cards with a pending or in-flight flush. */
   get pendingCount(): number {
     return this.pending.size;
+  }
+
+  /** Cards with a pending or in-flight flush whose call draws from `lane` first (as last filed). */
+  pendingIn(lane: string): number {
+    return this.lanes.count(lane);
   }
 
   /** Cards with a flush pending whose call has not left yet (waiting for their time or a slot). */
@@ -186,6 +194,7 @@ export class FlushPump<T extends Flushable> {
     const version = (this.versions.get(item) ?? 0) + 1;
     this.versions.set(item, version);
     const lane = this.learntLanes.get(item) ?? this.laneOf(item);
+    this.lanes.file(item, lane);
     const entry: Entry<T> = { item, version, order: this.orderOf(item, rank), since: queue.pendingSince, readyAt: queue.readyAt(), seq: this.seq++, lane };
     if (entry.readyAt <= this.clock.now()) this.ready.push(lane, entry, fresh);
     else this.waiting.push(entry);
@@ -312,7 +321,10 @@ export class FlushPump<T extends Flushable> {
       waiting += 1;
       const callLane = call.keys[0]?.key ?? '';
       // The call draws from another lane than guessed: the card waits there (that lane's slot is its own business).
-      if (callLane !== lane.name) this.learntLanes.set(item, callLane);
+      if (callLane !== lane.name) {
+        this.learntLanes.set(item, callLane);
+        this.lanes.file(item, callLane);
+      }
       else slotAt = Math.min(slotAt, departure);
     }
     if (slotAt < Number.POSITIVE_INFINITY) lane.blockedUntil = slotAt;
@@ -339,6 +351,7 @@ export class FlushPump<T extends Flushable> {
     queue.settle();
     if (queue.pendingRank === undefined) {
       this.pending.delete(item);
+      this.lanes.drop(item);
       this.urgent.delete(item);
     } else this.index(item, true);
     if (this.pending.size === 0) this.resolveIdle();

@@ -1,0 +1,31 @@
+/**
+ * How many pending items wait in each lane (the budget their next call draws from first, see
+ * `ReadyLanes`): an item is counted under the lane it was last filed in until it is dropped.
+ * O(1) per change.
+ */
+export class PendingLanes<T> {
+  private readonly laneOf = new Map<T, string>();
+  private readonly counts = new Map<string, number>();
+
+  /** Counts `item` under `lane` (moving it from the lane it was counted under). */
+  file(item: T, lane: string): void {
+    const before = this.laneOf.get(item);
+    if (before === lane) return;
+    if (before !== undefined) this.counts.set(before, this.count(before) - 1);
+    this.laneOf.set(item, lane);
+    this.counts.set(lane, this.count(lane) + 1);
+  }
+
+  /** Stops counting `item` (its flushes are over). */
+  drop(item: T): void {
+    const lane = this.laneOf.get(item);
+    if (lane === undefined) return;
+    this.laneOf.delete(item);
+    this.counts.set(lane, this.count(lane) - 1);
+  }
+
+  /** Pending items counted under `lane`. */
+  count(lane: string): number {
+    return this.counts.get(lane) ?? 0;
+  }
+}
