@@ -65,6 +65,27 @@ describe('Slack: a thread run that ends before its stream opens (emulator over l
     expect(h.emulator.messages().filter((m) => m.stream)).toEqual([]);
   });
 
+  it('a 429 on chat.startStream holds only that method: the run ending meanwhile is posted at once, long before the 20 minutes Slack named for the stream start', { timeout: 30_000 }, async () => {
+    h = await harness({ scale: SCALE });
+    const thread = await question(h);
+    // Retry-After 1200 s of script time (a minute of wall time at ×20): a post held by it would outlast this test's timeout.
+    h.emulator.faults.add({ route: 'chat.startStream', times: 1, respond: { status: 429, body: { ok: false, error: 'ratelimited' }, headers: { 'retry-after': '1200' } } });
+    const card = h.cards.open('slack', undefined, { replyTo: { messageId: thread, inThread: true }, requester: { id: 'U0ANA', name: 'Ana' } });
+    await h.play(card, [
+      { at: 0, type: 'run.started', title: 'Check the build', model: MODEL },
+      { at: 100, type: 'answer.delta', text: 'The build is green.' },
+    ]);
+    await vi.waitFor(() => expect(h!.emulator.calls({ route: 'chat.startStream' }), 'the card tried chat.startStream').not.toEqual([]), { timeout: 20_000, interval: 20 });
+    card.push({ type: 'run.completed' });
+    expect(await card.finalDelivery).toMatchObject({ ok: true, status: 'completed' });
+    const replies = h.emulator.messages({ threadTs: thread });
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.stream).toBeUndefined();
+    expect(blockText(replies[0]!.blocks, 'answer')).toBe('The build is green.');
+    expect(h.emulator.calls({ route: 'chat.startStream' }).map((call) => call.outcome)).toEqual(['rejected']);
+    expect(h.logger.lines.filter((line) => line.includes('ratelimited on chat.startStream'))).not.toEqual([]);
+  });
+
   it('a run whose stream already opened still ends through it: chat.stopStream carries the footer, nothing is posted besides the stream', async () => {
     h = await harness({ scale: SCALE });
     const thread = await question(h);

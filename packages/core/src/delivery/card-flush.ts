@@ -160,7 +160,7 @@ export class CardFlush {
       if (failure.kind !== 'auth') record.credentialsPassed();
       if (call === 'send' && failure.kind === 'transient') record.sendMayHaveSucceeded();
       if (failure.kind === 'transient') record.lateCalls.callMayLandLate(clock.now(), final);
-      return this.parts.failures.mainFailed(record, final, failure, call);
+      return this.parts.failures.mainFailed(record, final, failure, call, this.parts.budget.keysOf(render.call));
     }
     if (result.value) record.sent(result.value);
     if (final) record.finalCallAccepted();

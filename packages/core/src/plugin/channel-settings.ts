@@ -3,6 +3,7 @@ import { VERBOSITY_PROFILES } from '../card/view.js';
 import { showValue } from '../shared/show-value.js';
 import type { Logger } from '../shared/logger.js';
 import type { ChannelSettings, ChannelPlugin } from './contract.js';
+import { streamPacingProblem } from './stream-contract.js';
 
 /** `feishu` → `FEISHU_CARD_TOOL_TICK_MS`; dashes become underscores. */
 export function tickEnvName(channelId: string): string {
@@ -16,7 +17,9 @@ export function tickEnvName(channelId: string): string {
  *
  * @throws Error naming the channel, field and value when `perCardIntervalMs` or `debounceMs` is not
  *   an integer from 0 to 2 147 483 647 ms (setTimeout's limit, about 24.8 days), `callTimeoutMs` (when set) not one from 1 to that limit, `budget` is not a non-empty list of positive-integer windows, or
- *   `verbosity` is not a profile (or `{ direct?, group? }` of profiles).
+ *   `verbosity` is not a profile (or `{ direct?, group? }` of profiles); also when the channel streams
+ *   natively and `perCardIntervalMs` leaves no call after a stream's start before its roll-over margin
+ *   (`streamLifetimeProblem`).
  */
 export function resolveChannelSettings(
   plugin: ChannelPlugin,
@@ -25,6 +28,8 @@ export function resolveChannelSettings(
 ): ChannelSettings {
   const merged: ChannelSettings = { ...plugin.defaults, ...definedOnly(plugin.overrides ?? {}) };
   checkTiming(plugin.id, merged);
+  const pacing = plugin.streaming && streamPacingProblem(plugin.streaming.lifetime, merged.perCardIntervalMs);
+  if (pacing) throw new Error(`${plugin.id} ${pacing.field} = ${showValue(pacing.value)}: ${pacing.reason}`);
   let tickMs = plugin.defaults.tickMs;
   if (merged.tickMs !== tickMs) {
     if (isTickMs(merged.tickMs)) tickMs = merged.tickMs;

@@ -224,7 +224,11 @@ export interface TransportNotice {
 
 /**
  * How a platform call failed:
- * - `rate-limited`: try again after `retryAfterMs`; `scope: 'channel'` pauses every card of the channel.
+ * - `rate-limited`: try again after `retryAfterMs`; `scope: 'channel'` pauses every card of the channel;
+ *   `scope: 'method'`: the limit of the failed call's own platform method (Slack counts "per API method
+ *   per app per workspace", https://docs.slack.dev/apis/web-api/rate-limits): the budget keys that call
+ *   drew from are paused until then, for every card, and the card's calls of other methods go on at
+ *   once (a stream start turned away does not hold the card's post). Absent or `card`: the card waits.
  * - `gone`: the message can no longer be edited (recalled, deleted, too old); send a fresh card next time.
  * - `rejected`: the payload was refused; degrade to the plain-text render.
  * - `auth`: credentials invalid or expired (a token endpoint refusing the app secret too); refresh
@@ -254,7 +258,7 @@ export interface TransportNotice {
  *   rather than throw this.
  */
 export type CallFailure =
-  | { readonly kind: 'rate-limited'; readonly retryAfterMs?: number; readonly scope?: 'card' | 'channel'; readonly detail: string }
+  | { readonly kind: 'rate-limited'; readonly retryAfterMs?: number; readonly scope?: 'card' | 'channel' | 'method'; readonly detail: string }
   | { readonly kind: 'gone'; readonly detail: string }
   | { readonly kind: 'rejected'; readonly detail: string }
   | { readonly kind: 'auth'; readonly detail: string }

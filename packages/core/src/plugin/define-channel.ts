@@ -127,7 +127,7 @@ export type DefinedChannel<Id extends string, Payload, Target, Config> = Channel
 export interface ChannelFactory<Id extends string, Schema extends StandardSchemaV1, Payload, Target, Options extends object> {
   /**
    * Builds the plugin.
-   * @throws ChannelConfigError (the definition's `configError` class) naming the channel, field and value (never a secret's); also for a streaming lifetime the core cannot keep (`rollOverMarginMs` over half the stream's shorter limit).
+   * @throws ChannelConfigError (the definition's `configError` class) naming the channel, field and value (never a secret's); also for a streaming lifetime the core cannot keep (`rollOverMarginMs` over half the stream's shorter limit, or a `perCardIntervalMs` that leaves no call after a stream's start before its roll-over margin).
    */
   (config: StandardSchemaV1.InferInput<Schema>, options?: Options & DefinedChannelOptions): DefinedChannel<Id, Payload, Target, StandardSchemaV1.InferOutput<Schema>>;
   /**
@@ -197,15 +197,20 @@ export function defineChannel<Id extends string, Schema extends StandardSchemaV1
       ...(switches.toolFoldAfter === undefined ? {} : { toolFoldAfter: switches.toolFoldAfter }),
     };
     const parts = definition.create({ id, config, switches, rendering, env, options: rest as Options });
-    const lifetimeProblem = parts.streaming && streamLifetimeProblem(parts.streaming.lifetime);
-    if (lifetimeProblem) throw makeError(id, `streaming lifetime ${lifetimeProblem.field}`, JSON.stringify(lifetimeProblem.value), lifetimeProblem.reason);
+    const defaults = typeof definition.defaults === 'function' ? definition.defaults(config) : definition.defaults;
+    const overrides = parseTimingOverrides(id, config);
+    const lifetimeProblem = parts.streaming && streamLifetimeProblem(parts.streaming.lifetime, overrides.perCardIntervalMs ?? defaults.perCardIntervalMs);
+    if (lifetimeProblem) {
+      const field = lifetimeProblem.field === 'perCardIntervalMs' ? 'perCardIntervalMs' : `streaming lifetime ${lifetimeProblem.field}`;
+      throw makeError(id, field, JSON.stringify(lifetimeProblem.value), lifetimeProblem.reason);
+    }
     const visible = Object.freeze(hideSecrets(config, secrets));
     const shown = () => ({ id, config: visible });
     const plugin: DefinedChannel<Id, Payload, Target, Config> = {
       id,
       configSchema,
-      defaults: typeof definition.defaults === 'function' ? definition.defaults(config) : definition.defaults,
-      overrides: parseTimingOverrides(id, config),
+      defaults,
+      overrides,
       switches,
       config: visible,
       ...(definition.credentials === undefined ? {} : { credentials: definition.credentials }),

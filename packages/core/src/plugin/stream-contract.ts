@@ -195,17 +195,41 @@ export function rollOverMarginMs(lifetime: StreamLifetime): number {
 
 /**
  * Why a stream lifetime cannot work, or undefined: each limit a positive number of ms, and the
- * margin (when given) a number of ms of at least 0 and under half the shorter limit.
+ * margin (when given) a number of ms of at least 0 and under half the shorter limit. With the
+ * channel's `perCardIntervalMs` (the least time between two calls of a card), also a stream
+ * whose life leaves no call after its start within its margin: with `maxAgeMs` set, the interval
+ * must be under `maxAgeMs` less the margin ({@link rollOverMarginMs}), or no stream could be
+ * stopped (nor take its final) before the platform ends it, and every start would be followed by
+ * another.
  */
-export function streamLifetimeProblem(lifetime: StreamLifetime): { field: string; value: unknown; reason: string } | undefined {
+export function streamLifetimeProblem(lifetime: StreamLifetime, perCardIntervalMs?: number): { field: string; value: unknown; reason: string } | undefined {
   for (const field of ['maxAgeMs', 'idleExpiryMs'] as const) {
     const value = lifetime[field];
     if (value !== undefined && !(typeof value === 'number' && value > 0)) return { field, value, reason: 'must be a positive number of ms' };
   }
   const margin = lifetime.rollOverMarginMs;
-  if (margin === undefined) return undefined;
-  if (!(typeof margin === 'number' && margin >= 0)) return { field: 'rollOverMarginMs', value: margin, reason: 'must be a number of ms ≥ 0' };
-  const shortest = Math.min(lifetime.maxAgeMs ?? Number.POSITIVE_INFINITY, lifetime.idleExpiryMs ?? Number.POSITIVE_INFINITY);
-  if (margin * 2 > shortest) return { field: 'rollOverMarginMs', value: margin, reason: `must be at most half the stream's shorter limit (${shortest} ms): the core would roll over at every call` };
-  return undefined;
+  if (margin !== undefined) {
+    if (!(typeof margin === 'number' && margin >= 0)) return { field: 'rollOverMarginMs', value: margin, reason: 'must be a number of ms ≥ 0' };
+    const shortest = Math.min(lifetime.maxAgeMs ?? Number.POSITIVE_INFINITY, lifetime.idleExpiryMs ?? Number.POSITIVE_INFINITY);
+    if (margin * 2 > shortest) return { field: 'rollOverMarginMs', value: margin, reason: `must be at most half the stream's shorter limit (${shortest} ms): the core would roll over at every call` };
+  }
+  return perCardIntervalMs === undefined ? undefined : streamPacingProblem(lifetime, perCardIntervalMs);
+}
+
+/**
+ * Why a card paced at `perCardIntervalMs` cannot keep a stream of `lifetime`, or undefined (see
+ * {@link streamLifetimeProblem}): with `maxAgeMs` set, the interval must be under `maxAgeMs` less
+ * the roll-over margin.
+ */
+export function streamPacingProblem(lifetime: StreamLifetime, perCardIntervalMs: number): { field: 'perCardIntervalMs'; value: number; reason: string } | undefined {
+  const { maxAgeMs } = lifetime;
+  if (maxAgeMs === undefined) return undefined;
+  const margin = rollOverMarginMs(lifetime);
+  const usable = maxAgeMs - margin;
+  if (perCardIntervalMs < usable) return undefined;
+  return {
+    field: 'perCardIntervalMs',
+    value: perCardIntervalMs,
+    reason: `must be under the stream's life less its roll-over margin (maxAgeMs ${maxAgeMs} − ${margin} = ${usable} ms): no call could follow a stream's start in time to stop it; lower the interval or lengthen the stream's life`,
+  };
 }

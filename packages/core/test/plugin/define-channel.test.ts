@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel } from '../../src/index.js';
+import { createProgressCards, memoryChannel, silentLogger } from '../../src/index.js';
 import {
   ChannelConfigError,
   FEATURE_SWITCHES_SHAPE,
@@ -73,6 +73,30 @@ describe('defineChannel', () => {
     // A plugin built without defineChannel: the core never rolls over with more than half the life left.
     expect(rollOverMarginMs({ maxAgeMs: 60_000, rollOverMarginMs: 60_000 })).toBe(30_000);
     expect(rollOverMarginMs({ maxAgeMs: 60_000 })).toBe(6_000);
+  });
+
+  it('refuses a per-card interval that leaves no call after a stream\'s start before its roll-over margin, naming the field and value; half the life is kept', () => {
+    const streamed = (perCardIntervalMs: number | undefined, maxAgeMs: number) =>
+      defineChannel({
+        id: 'streamed',
+        configSchema: z.object({ perCardIntervalMs: z.number().optional() }).strict(),
+        defaults: { tickMs: 3000, budget: [{ limit: 20, intervalMs: 60_000 }], perCardIntervalMs: 1000, debounceMs: 2500 },
+        configError: ChatConfigError,
+        create: () => {
+          const parts = memoryChannel({ id: 'streamed', streaming: { lifetime: { maxAgeMs } } });
+          return { renderer: parts.renderer, transport: parts.transport, streaming: parts.streaming! };
+        },
+      })(perCardIntervalMs === undefined ? {} : { perCardIntervalMs });
+    // A 1 s life less its 100 ms margin: the default 1 s interval could not reach a stream after its start.
+    expect(() => streamed(undefined, 1000)).toThrow(ChatConfigError);
+    expect(() => streamed(undefined, 1000)).toThrow(/^streamed perCardIntervalMs = 1000 .*maxAgeMs 1000 − 100 = 900 ms/);
+    expect(() => streamed(1800, 2000)).toThrow(/perCardIntervalMs = 1800/);
+    // Half the life or more still works: the call after a stream's start is its stop.
+    expect(streamed(1000, 2000).streaming?.lifetime.maxAgeMs).toBe(2000);
+    expect(streamed(1799, 2000).streaming?.lifetime.maxAgeMs).toBe(2000);
+    // A plugin built without defineChannel is refused when the composition resolves its settings.
+    const raw = memoryChannel({ streaming: { lifetime: { maxAgeMs: 1000 } }, overrides: { perCardIntervalMs: 1000 } });
+    expect(() => createProgressCards({ channels: [raw], logger: silentLogger, env: {} })).toThrow(/memory perCardIntervalMs = 1000: must be under the stream's life/);
   });
 
   it('validates the config, naming the field and hiding secrets, in the channel\'s error class', () => {

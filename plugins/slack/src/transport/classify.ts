@@ -37,6 +37,24 @@ export const SLACK_ERROR_KINDS: Readonly<Record<string, CallFailure['kind']>> = 
   streaming_state_conflict: 'transient',
 };
 
+/** The Web API method each failed call of a method with a budget key of its own went to (see {@link ownLimit}). */
+const methodOf = new WeakMap<object, string>();
+
+/**
+ * Runs a call of Slack Web API `method` whose rate limit is the method's own and which draws from a
+ * budget key of that method only (the stream methods: chat.startStream and chat.stopStream Tier 2,
+ * chat.appendStream Tier 4, each per app per workspace): a 429 it gets is classified with
+ * `scope: 'method'`, so the core pauses that method's key and not the channel's posts.
+ */
+export async function ownLimit<T>(method: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (typeof error === 'object' && error !== null) methodOf.set(error, method);
+    throw error;
+  }
+}
+
 interface SlackLikeError {
   readonly code?: unknown;
   readonly retryAfter?: unknown;
@@ -48,8 +66,11 @@ interface SlackLikeError {
 /**
  * Maps what `@slack/web-api` threw to the core's failure kinds:
  * - `ratelimited` (HTTP 429, thrown as a rate-limited error because the client is built with
- *   `rejectRateLimitedCalls`) → `rate-limited` for the whole channel, after `Retry-After` seconds
- *   (https://api.slack.com/apis/rate-limits); Slack counts per method and workspace, not per message;
+ *   `rejectRateLimitedCalls`) → `rate-limited` after `Retry-After` seconds. Slack counts "per API
+ *   method per app per workspace" (https://docs.slack.dev/apis/web-api/rate-limits), not per message:
+ *   a call made through {@link ownLimit} (the stream methods) is scoped to its `method` (its budget
+ *   key alone is paused: a stream start turned away does not hold the card's chat.postMessage);
+ *   any other call's 429 pauses the whole channel;
  * - `missing_scope` → `missing-scope`, naming the `needed` scope;
  * - platform errors by {@link SLACK_ERROR_KINDS}, anything else `rejected`;
  * - HTTP 5xx, timeouts and network errors → `transient`; HTTP 401/403 → `auth`.
@@ -59,14 +80,17 @@ interface SlackLikeError {
 export function classifySlackError(error: unknown, channel?: string): CallFailure {
   if (error instanceof SlackLocalError) return { kind: 'rejected', detail: error.message };
   const e = (error ?? {}) as SlackLikeError;
+  const method = typeof error === 'object' && error !== null ? methodOf.get(error) : undefined;
+  const scope = method === undefined ? 'channel' : 'method';
+  const of = method === undefined ? '' : ` on ${method}`;
   switch (e.code) {
     case ErrorCode.RateLimitedError: {
       const seconds = Number(e.retryAfter);
-      return { kind: 'rate-limited', scope: 'channel', retryAfterMs: Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined, detail: `slack ratelimited (Retry-After ${String(e.retryAfter)} s)` };
+      return { kind: 'rate-limited', scope, retryAfterMs: Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined, detail: `slack ratelimited${of} (Retry-After ${String(e.retryAfter)} s)` };
     }
     case ErrorCode.PlatformError: {
       const name = typeof e.data?.error === 'string' ? e.data.error : 'unknown_error';
-      if (name === 'ratelimited') return { kind: 'rate-limited', scope: 'channel', detail: 'slack ratelimited' };
+      if (name === 'ratelimited') return { kind: 'rate-limited', scope, detail: `slack ratelimited${of}` };
       // The token lacks a scope; Slack names it in `needed` (https://docs.slack.dev/reference/methods/chat.postMessage#errors).
       if (name === 'missing_scope') {
         const needed = typeof e.data?.needed === 'string' ? e.data.needed : undefined;
@@ -80,7 +104,7 @@ export function classifySlackError(error: unknown, channel?: string): CallFailur
       const status = Number(e.statusCode);
       const detail = `slack HTTP ${String(e.statusCode)}`;
       if (status === 401 || status === 403) return { kind: 'auth', detail };
-      if (status === 429) return { kind: 'rate-limited', scope: 'channel', detail };
+      if (status === 429) return { kind: 'rate-limited', scope, detail: `${detail}${of}` };
       if (status >= 500) return { kind: 'transient', detail };
       return { kind: 'rejected', detail };
     }

@@ -4,7 +4,7 @@ import type { SlackConfig } from '../config.js';
 import type { SlackMessage } from '../render/payload.js';
 import { streamChunks, streamStopBlocks } from '../render/stream-chunks.js';
 import { SLACK_TEXTS } from '../render/texts.js';
-import { SlackLocalError } from './classify.js';
+import { SlackLocalError, ownLimit } from './classify.js';
 import { SLACK_API_ROUTES } from './routes.js';
 import type { SlackTarget } from './transport.js';
 
@@ -21,7 +21,8 @@ type Args<R extends keyof typeof SLACK_API_ROUTES> = Parameters<(typeof SLACK_AP
  * Slack clears it by itself once a message is posted in the thread or after two minutes
  * (UNCONFIRMED whether a stream's appends count as that message). Errors are classified by the
  * channel's `classify` (`message_not_in_streaming_state` → `stream-ended`, `stopped_by_user` →
- * `stopped-by-user`).
+ * `stopped-by-user`, a 429 of a stream method → `rate-limited` scoped to that method: Slack counts
+ * each method per app per workspace, and each has its own budget key).
  */
 export class SlackStreamTransport implements StreamTransport<SlackTarget | string> {
   readonly #client: WebClient;
@@ -50,13 +51,16 @@ export class SlackStreamTransport implements StreamTransport<SlackTarget | strin
     // The run's first stream: the thread says the app is working (best effort: a refused status changes nothing the card shows).
     if (request.sequence === 0) await SLACK_API_ROUTES.setStatus.call(this.#client, { channel_id: channel, thread_ts: threadTs, status: SLACK_TEXTS[locale].working }).catch(() => undefined);
     const chunks = streamChunks(request.content, locale);
-    const answer = await SLACK_API_ROUTES.startStream.call(this.#client, {
-      channel,
-      thread_ts: threadTs,
-      task_display_mode: this.#config.streaming.taskDisplayMode,
-      ...recipients,
-      ...(chunks.length > 0 ? { chunks } : { markdown_text: ' ' }),
-    } as Args<'startStream'>);
+    const { startStream } = SLACK_API_ROUTES;
+    const answer = await ownLimit(startStream.method, () =>
+      startStream.call(this.#client, {
+        channel,
+        thread_ts: threadTs,
+        task_display_mode: this.#config.streaming.taskDisplayMode,
+        ...recipients,
+        ...(chunks.length > 0 ? { chunks } : { markdown_text: ' ' }),
+      } as Args<'startStream'>),
+    );
     if (!answer.ts) throw new SlackLocalError('chat.startStream answered without ts');
     const ref: MessageRef = { id: answer.ts, extra: { channel: answer.channel ?? channel, threadTs } };
     this.#started.set(request.idempotencyKey, ref);
@@ -74,7 +78,8 @@ export class SlackStreamTransport implements StreamTransport<SlackTarget | strin
       await SLACK_API_ROUTES.setStatus.call(this.#client, { channel_id: channel, thread_ts: threadTs, status: SLACK_TEXTS[locale].working });
       return;
     }
-    await SLACK_API_ROUTES.appendStream.call(this.#client, { channel, ts: request.stream.id, chunks } as Args<'appendStream'>);
+    const { appendStream } = SLACK_API_ROUTES;
+    await ownLimit(appendStream.method, () => appendStream.call(this.#client, { channel, ts: request.stream.id, chunks } as Args<'appendStream'>));
   }
 
   async stop(request: StreamStopRequest): Promise<void> {
@@ -82,12 +87,15 @@ export class SlackStreamTransport implements StreamTransport<SlackTarget | strin
     const chunks = streamChunks(request.content, locale);
     const blocks = streamStopBlocks(this.#renderer, request.view, request.reason, locale);
     const { channel } = this.#where(request.stream);
-    await SLACK_API_ROUTES.stopStream.call(this.#client, {
-      channel,
-      ts: request.stream.id,
-      ...(chunks.length > 0 ? { chunks } : {}),
-      ...(blocks.length > 0 ? { blocks } : {}),
-    } as Args<'stopStream'>);
+    const { stopStream } = SLACK_API_ROUTES;
+    await ownLimit(stopStream.method, () =>
+      stopStream.call(this.#client, {
+        channel,
+        ts: request.stream.id,
+        ...(chunks.length > 0 ? { chunks } : {}),
+        ...(blocks.length > 0 ? { blocks } : {}),
+      } as Args<'stopStream'>),
+    );
     this.#locale.delete(request.stream.id);
   }
 

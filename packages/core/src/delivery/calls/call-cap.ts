@@ -28,7 +28,9 @@ export interface CallCap {
    * and is not counted. The caller must not take that answer as shown: the card's latest state goes
    * out in a later call (a render is whole; a stream's next append carries the text held back).
    * A roll-over's fresh stream start is progressive too (it would only carry held text). A final,
-   * a question, a send, a card's first stream start, and a stream's stop or keep-alive always go out.
+   * a question, a send, a card's first stream start, and a stream's stop always go out. A stream's
+   * keep-alive counts like any call and goes only while progress may go: once the cap holds it,
+   * the stream dispatch closes the stream (its roll-over stop) instead of keeping it alive.
    */
   readonly layer: CallLayer;
   /**

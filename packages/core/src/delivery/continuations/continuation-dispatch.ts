@@ -1,5 +1,5 @@
 import { isTerminalStatus, type CardView } from '../../card/view.js';
-import type { BudgetedCall, ChannelPlugin, MessageRef } from '../../plugin/contract.js';
+import type { BudgetKey, BudgetedCall, ChannelPlugin, MessageRef } from '../../plugin/contract.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
 import { isProgressive } from '../calls/call-cap.js';
@@ -75,11 +75,12 @@ export class ContinuationDispatch {
     const call: BudgetedCall = existing
       ? { kind: 'update', target: record.card.target, message: existing }
       : { kind: 'send', target: record.card.target, replyTo: record.message };
-    return { keys: this.parts.budget.keysOf(call), send: () => this.deliver(record, final, part) };
+    const keys = this.parts.budget.keysOf(call);
+    return { keys, send: () => this.deliver(record, final, part, keys) };
   }
 
   /** Sends or updates one continuation part, as a reply to the main message. */
-  private async deliver(record: CardDeliveryRecord, final: boolean, part: PendingPart): Promise<FlushOutcome> {
+  private async deliver(record: CardDeliveryRecord, final: boolean, part: PendingPart, keys: readonly BudgetKey[]): Promise<FlushOutcome> {
     const { transport } = this.parts.plugin;
     const existing = record.parts.message(part.index);
     const call: DeliveryCall = existing ? 'continuation-update' : 'continuation-send';
@@ -97,7 +98,7 @@ export class ContinuationDispatch {
     if (result.ok === 'held') return heldBack(result.until);
     if (!result.ok) {
       if (!existing && result.failure.kind === 'transient') record.parts.sendMayHaveSucceeded(part.index);
-      return this.parts.failures.partFailed(record, final, part.index, result.failure);
+      return this.parts.failures.partFailed(record, final, part.index, result.failure, keys);
     }
     const message = result.value;
     // Maybe an earlier try's part, unchanged: update it before trusting it.

@@ -1,4 +1,4 @@
-import type { CallFailure, ChannelPlugin, ChannelSettings } from '../../plugin/contract.js';
+import type { BudgetKey, CallFailure, ChannelPlugin, ChannelSettings } from '../../plugin/contract.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
 import type { CallLayer } from '../calls/call-chain.js';
@@ -22,7 +22,7 @@ export interface FailureHandlingParts {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly retry: RetrySettings;
-  readonly budget: Pick<ChannelBudget, 'pauseChannel'>;
+  readonly budget: Pick<ChannelBudget, 'pauseChannel' | 'pauseKeys'>;
   readonly stop: ChannelStop;
   readonly refusedOperations: RefusedOperations;
   readonly probes: OutageProbes;
@@ -48,8 +48,11 @@ export class FailureHandling {
 
   constructor(private readonly parts: FailureHandlingParts) {}
 
-  /** A call of the main message (`send` or `update`, also of its stream) failed. */
-  async mainFailed(record: CardDeliveryRecord, final: boolean, failure: CallFailure, call: DeliveryCall): Promise<FlushOutcome> {
+  /**
+   * A call of the main message (`send` or `update`, also of its stream) failed; `keys` are the
+   * budget keys it drew from (paused by a rate limit of its method, `scope: 'method'`).
+   */
+  async mainFailed(record: CardDeliveryRecord, final: boolean, failure: CallFailure, call: DeliveryCall, keys: readonly BudgetKey[] = []): Promise<FlushOutcome> {
     const { clock, logger, retry, stop, probes } = this.parts;
     const now = clock.now();
     const fields = { card: record.card.id, channel: this.parts.plugin.id, kind: failure.kind, detail: failure.detail };
@@ -73,7 +76,7 @@ export class FailureHandling {
         return again();
       case 'wait-rate-limit':
       case 'back-off': {
-        const wait = this.waitAfter(failure, () => backoffMs(retry.updateRetryDelaysMs, record.callFailed()));
+        const wait = this.waitAfter(failure, () => backoffMs(retry.updateRetryDelaysMs, record.callFailed()), keys);
         if (final) return this.parts.ladder.afterFailure(record, failure, now, wait);
         if (record.phase === 'paused' || record.failureStreak >= retry.maxConsecutiveFailures) {
           probes.later(record, fields);
@@ -122,7 +125,7 @@ export class FailureHandling {
    * final's part walks {@link FinalLadder.partAfterFailure}; a progressive part waits for the card's
    * next change after too many failures.
    */
-  async partFailed(record: CardDeliveryRecord, final: boolean, index: number, failure: CallFailure): Promise<FlushOutcome> {
+  async partFailed(record: CardDeliveryRecord, final: boolean, index: number, failure: CallFailure, keys: readonly BudgetKey[] = []): Promise<FlushOutcome> {
     const { clock, retry } = this.parts;
     const now = clock.now();
     const fields = { card: record.card.id, channel: this.parts.plugin.id, part: index + 2, kind: failure.kind, detail: failure.detail };
@@ -153,7 +156,7 @@ export class FailureHandling {
     const wait = this.waitAfter(failure, () => {
       failures = record.parts.failed(index);
       return backoffMs(retry.updateRetryDelaysMs, failures);
-    });
+    }, keys);
     if (failures === 0) failures = record.parts.failed(index);
     if (final) return this.parts.ladder.partAfterFailure(record, index, failures, now, wait);
     // Progressive: after too many failures the part waits for the card's next change.
@@ -207,11 +210,20 @@ export class FailureHandling {
     return true;
   }
 
-  /** The wait before the next try, ms: a rate limit's retry-after (pausing the channel when it says so), else `backOff()`. */
-  private waitAfter(failure: CallFailure, backOff: () => number): number {
+  /**
+   * The card's wait before its next try, ms: a rate limit's retry-after (pausing the channel when it
+   * says so), else `backOff()`. A rate limit of the failed call's method pauses that call's `keys`
+   * instead and the card waits for nothing itself: its next call of that method waits for the keys,
+   * a call of another method goes at once.
+   */
+  private waitAfter(failure: CallFailure, backOff: () => number, keys: readonly BudgetKey[]): number {
     if (failure.kind !== 'rate-limited') return backOff();
     this.parts.counters.rateLimited += 1;
     const wait = failure.retryAfterMs ?? this.parts.retry.defaultRateLimitWaitMs;
+    if (failure.scope === 'method' && keys.length > 0) {
+      this.parts.budget.pauseKeys(keys, this.parts.clock.now() + wait);
+      return 0;
+    }
     if (failure.scope === 'channel') this.parts.budget.pauseChannel(this.parts.clock.now() + wait);
     return wait;
   }

@@ -195,4 +195,12 @@ export class ChannelBudget implements FlushGate {
     const keys = [this.keysOf({ kind: 'send', target: undefined })[0]?.key, this.keysOf({ kind: 'update', target: undefined, message: { id: '' } })[0]?.key];
     for (const key of new Set(keys)) if (key !== undefined) void this.store.pauseUntil(key, epochMs).catch(() => undefined);
   }
+
+  /**
+   * Pauses `keys` (the budget keys of one failed call, from {@link keysOf}) until `epochMs`: a rate
+   * limit with `scope: 'method'`. Never rejects.
+   */
+  pauseKeys(keys: readonly BudgetKey[], epochMs: number): void {
+    for (const key of new Set(keys.map((entry) => entry.key))) void this.store.pauseUntil(key, epochMs).catch(() => undefined);
+  }
 }

@@ -11,6 +11,7 @@ import type { CardStoreWriter } from '../durable/card-store-writer.js';
 import type { FailureHandling } from '../failures/failure-handling.js';
 import type { ChannelBudget } from '../rate-limits/channel-budget.js';
 import { WAIT, again, heldBack, settle, type FlushCall, type FlushDecision, type FlushOutcome } from '../schedule/flush-outcome.js';
+import { streamPaceMs, unkeepableStream } from './stream-pacing.js';
 import { StreamSession, type StreamStep } from './stream-session.js';
 
 /** What {@link StreamDispatch} is built from: the channel's own parts. */
@@ -39,7 +40,8 @@ function budgetedCall(record: CardDeliveryRecord, step: StreamStep, stream: Mess
  * True when `step` is a progressive stream call the call cap may hold back: an append of new
  * content of a running card, or the start of a fresh stream after a roll-over (`sequence` > 0: the
  * streams the card started so far), which would only carry held-back text. Never the card's first
- * start, a stop, a keep-alive or a final's call. Appends count against the cap like edits: on a
+ * start, a stop, a keep-alive or a final's call (a keep-alive the cap would hold is sent as the
+ * stream's roll-over stop instead, see {@link StreamDispatch.prepare}). Appends count against the cap like edits: on a
  * long answer they are most of a card's calls; a held roll-over start leaves the card without an
  * open stream until the cap lets progress go again or the final opens one.
  */
@@ -60,6 +62,8 @@ export class StreamDispatch {
   private readonly sessions = new WeakMap<CardDeliveryRecord, StreamSession>();
   private readonly keepAlive = new WeakMap<CardDeliveryRecord, NodeJS.Timeout>();
   private readonly mode: StreamingMode | undefined;
+  /** A stream the cards' pacing cannot keep was logged once. */
+  private warnedUnkeepable = false;
 
   constructor(private readonly deps: StreamDispatchParts) {
     this.mode = deps.plugin.streaming;
@@ -84,8 +88,15 @@ export class StreamDispatch {
       if (record.messagePhase !== 'unsent') return undefined;
       const { target, replyToMessage, requester } = record.card;
       if (mode.appliesTo && !mode.appliesTo({ target, ...(replyToMessage && { replyToMessage }), ...(requester && { requester }) })) return undefined;
-      session = new StreamSession(mode, this.deps.perCardIntervalMs);
+      const pace = streamPaceMs(record, this.deps.perCardIntervalMs, (call) => this.deps.budget.keysOf(call));
+      session = new StreamSession(mode, pace);
       this.sessions.set(record, session);
+      const unkeepable = unkeepableStream(mode, pace);
+      if (unkeepable) {
+        if (!this.warnedUnkeepable) this.deps.logger.warn(`${this.deps.plugin.id}: ${unkeepable}`, { channel: this.deps.plugin.id, paceMs: pace, maxAgeMs: mode.lifetime.maxAgeMs });
+        this.warnedUnkeepable = true;
+        session.useEditMode();
+      }
     }
     return session.phase === 'edit' ? undefined : session;
   }
@@ -115,12 +126,15 @@ export class StreamDispatch {
       this.scheduleKeepAlive(record, session);
       return WAIT;
     }
+    // A keep-alive counts against the call cap like any call: once the cap holds progress, the stream is closed instead of kept.
+    if (step.keepAlive && isProgressive(record, final, view) && this.deps.calls.heldUntil(record) !== undefined) {
+      return this.callFor(record, session, final, view, session.closing());
+    }
     // An append (or a roll-over's fresh start) the call cap would hold back waits without taking a budget slot; its text goes with a later call.
     const heldUntil = isCappable(record, final, view, step, session.sequence) ? this.deps.calls.heldUntil(record) : undefined;
     if (heldUntil !== undefined) {
-      // The held content waits, but the stream must not expire meanwhile: a due keep-alive still goes.
-      const keepAlive = session.keepAliveDue(this.deps.clock.now());
-      if (keepAlive) return this.callFor(record, session, final, view, keepAlive);
+      // The held content waits, but the stream must not expire meanwhile: when a keep-alive is due, the stream is closed (the cap holds it too).
+      if (session.keepAliveDue(this.deps.clock.now())) return this.callFor(record, session, final, view, session.closing());
       this.scheduleKeepAlive(record, session);
       return heldBack(heldUntil);
     }
@@ -199,7 +213,7 @@ export class StreamDispatch {
       return again();
     }
     if (failure.kind === 'gone') session.ended();
-    return this.deps.failures.mainFailed(record, final, failure, call);
+    return this.deps.failures.mainFailed(record, final, failure, call, this.deps.budget.keysOf(budgetedCall(record, step, session.stream)));
   }
 
   /** The card leaves its (closed) stream for the channel's edit mode; undefined: the caller renders it. */

@@ -51,7 +51,12 @@ export class StreamSession {
    *   the earliest. A stream rolls over at the last call that can start before its margin, not at
    *   the first call after it: by then the stream may be past its end of life and is left without
    *   its stop (with a 15 s interval and a 60 s lifetime every stream ran out unstopped, its
-   *   roll-over notice missing; the held text opened the next stream).
+   *   roll-over notice missing; the held text opened the next stream). Alike when the interval is
+   *   half the stream's life or more (Teams with a 2 s life and its 1 s interval): then the call
+   *   after a stream's start is its stop, and its text opens the next stream. The final's stop
+   *   needs no later call and goes while the stream is within its margin. An interval that leaves
+   *   no call after the start within the margin is refused when the channel is built
+   *   (`streamLifetimeProblem` with the interval).
    */
   constructor(
     private readonly mode: StreamingMode,
@@ -83,10 +88,12 @@ export class StreamSession {
     const { content, addedText, full, complete } = this.pending(view, opening);
     const hasContent = addedText !== '' || content.plan !== undefined || (content.tasks?.length ?? 0) > 0;
     if (opening) return hasContent || final ? { op: 'start', content, addedText, keepAlive: false } : undefined;
-    const rollOverDue = now + this.lookAheadMs(margin) >= this.endOfLife() - margin || full;
+    // The final's stop is the stream's last call: it needs no later call to fit in the stream's life.
+    const closing = final && complete && !full;
+    const rollOverDue = now + (closing ? 0 : this.paceMs) >= this.endOfLife() - margin || full;
     if ((hasContent || final || this.mode.lifetime.closeBeforeMaxAge === true) && rollOverDue) return { op: 'stop-roll-over', content: this.emptyContent(), addedText: '', keepAlive: false };
     // The final closes the stream only with the last of the text; before that, text goes as appends.
-    if (final && complete) return { op: 'stop-final', content, addedText, keepAlive: false };
+    if (closing) return { op: 'stop-final', content, addedText, keepAlive: false };
     if (hasContent) return { op: 'append', content, addedText, keepAlive: false };
     const idle = this.mode.lifetime.idleExpiryMs;
     if (idle !== undefined && now >= this.lastAcceptedAt + idle - margin) return { op: 'append', content, addedText: '', keepAlive: true };
@@ -95,15 +102,24 @@ export class StreamSession {
 
   /**
    * A keep-alive for the open stream when one is due at `now` (its idle expiry is within the margin),
-   * carrying nothing new: for a card whose new content the call cap holds back, so that the stream
-   * does not expire meanwhile (a platform that acknowledges calls to an expired stream without
-   * showing them, WeCom, would swallow the final). Undefined when none is due.
+   * carrying nothing new: for a card whose new content the call cap holds back, to be sent as
+   * {@link closing} (the stream must not expire meanwhile: a platform that acknowledges calls to an
+   * expired stream without showing them, WeCom, would swallow the final). Undefined when none is due.
    */
   keepAliveDue(now: number): StreamStep | undefined {
     const idle = this.mode.lifetime.idleExpiryMs;
     if (this.state !== 'streaming' || idle === undefined || now >= this.endOfLife()) return undefined;
     if (now < this.lastAcceptedAt + idle - rollOverMarginMs(this.mode.lifetime)) return undefined;
     return { op: 'append', content: this.emptyContent(), addedText: '', keepAlive: true };
+  }
+
+  /**
+   * The roll-over stop of the open stream, carrying nothing new: for a stream whose due keep-alive
+   * the call cap holds back (the stream is closed rather than left to expire; held text opens a
+   * fresh stream when the cap lets it, or with the final).
+   */
+  closing(): StreamStep {
+    return { op: 'stop-roll-over', content: this.emptyContent(), addedText: '', keepAlive: false };
   }
 
   /** Epoch ms a keep-alive (or the close of a quiet stream, `closeBeforeMaxAge`) is due for the open stream; undefined when none will be. */
@@ -115,15 +131,6 @@ export class StreamSession {
     const close = closeBeforeMaxAge === true ? this.endOfLife() - margin : Number.POSITIVE_INFINITY;
     const at = Math.min(keepAlive, close);
     return Number.isFinite(at) ? at : undefined;
-  }
-
-  /**
-   * How far ahead of `now` a roll-over looks: the per-card interval (the next call starts no earlier),
-   * unless that is half the stream's usable life or more (then every stream would stop at its first append).
-   */
-  private lookAheadMs(margin: number): number {
-    const life = (this.mode.lifetime.maxAgeMs ?? Number.POSITIVE_INFINITY) - margin;
-    return this.paceMs * 2 < life ? this.paceMs : 0;
   }
 
   /** The platform accepted `step` at `now` (a start answered with `stream`). */

@@ -7,6 +7,8 @@
  * renderers show them as plain text.
  */
 
+import { GapText } from './gap-text.js';
+
 /** Link schemes that stay clickable in agent text (lower case, without the colon). */
 export const ALLOWED_LINK_SCHEMES: readonly string[] = ['http', 'https', 'mailto'];
 
@@ -76,26 +78,37 @@ const BARE_SCHEME = new RegExp(
 );
 const ZERO_WIDTH_SPACE = '\u200b';
 
+/** Text the link helpers read: a string, or the {@link GapText} that {@link unlinkInline} edits. */
+type ReadableText = Pick<GapText, 'charAt' | 'charCodeAt' | 'slice' | 'length'>;
+
+const BACKSLASH = 0x5c;
+const BANG = 0x21;
+const OPEN_PAREN = 0x28;
+const CLOSE_PAREN = 0x29;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
 /** Index just past the `)` closing the `(` at `open` (nesting and backslash escapes honoured), or -1. */
-function closingParen(text: string, open: number): number {
+function closingParen(text: GapText, open: number): number {
   let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\') i++;
-    else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return i + 1;
+  const length = text.length;
+  for (let i = open; i < length; i++) {
+    const c = text.code(i);
+    if (c === BACKSLASH) i++;
+    else if (c === OPEN_PAREN) depth++;
+    else if (c === CLOSE_PAREN && --depth === 0) return i + 1;
   }
   return -1;
 }
 
 /** Index of the `[` opening the label that the `]` at `close` ends (nesting and escapes honoured), or -1. */
-function openingBracket(text: string, close: number): number {
+function openingBracket(text: GapText, close: number): number {
   let depth = 0;
   for (let i = close; i >= 0; i--) {
-    const c = text[i];
-    if (text[i - 1] === '\\') continue;
-    if (c === ']') depth++;
-    else if (c === '[' && --depth === 0) return i;
+    if (i > 0 && text.code(i - 1) === BACKSLASH) continue;
+    const c = text.code(i);
+    if (c === CLOSE_BRACKET) depth++;
+    else if (c === OPEN_BRACKET && --depth === 0) return i;
   }
   return -1;
 }
@@ -112,18 +125,18 @@ const SCHEME_PROBE_CHARS = 64;
  * The destination of an inline link whose `(` is at `open`: `<…>`, or up to white space or the
  * unbalanced `)`; at most `limit` characters of it.
  */
-function destinationAt(text: string, open: number, limit = Number.POSITIVE_INFINITY): string {
+function destinationAt(text: ReadableText, open: number, limit = Number.POSITIVE_INFINITY): string {
   let i = open + 1;
-  while (text[i] === ' ' || text[i] === '\t' || text[i] === '\n') i++;
+  while (text.charAt(i) === ' ' || text.charAt(i) === '\t' || text.charAt(i) === '\n') i++;
   const stop = Math.min(text.length, i + limit);
-  if (text[i] === '<') {
+  if (text.charAt(i) === '<') {
     const end = text.slice(i, stop).indexOf('>');
     return text.slice(i, end < 0 ? stop : i + end + 1);
   }
   let depth = 0;
   let end = i;
   for (; end < stop; end++) {
-    const c = text[end]!;
+    const c = text.charAt(end);
     if (c === '\\') end++;
     else if (/\s/.test(c)) break;
     else if (c === '(') depth++;
@@ -133,15 +146,29 @@ function destinationAt(text: string, open: number, limit = Number.POSITIVE_INFIN
 }
 
 /** Whether the inline link destination after the `(` at `open` is allowed, read from its first {@link SCHEME_PROBE_CHARS}. */
-function allowedDestinationAt(text: string, open: number): boolean {
-  PLAIN_SCHEME_AT.lastIndex = open + 1;
-  const plain = PLAIN_SCHEME_AT.exec(text)?.[1];
+function allowedDestinationAt(text: ReadableText, open: number): boolean {
+  const plain = plainSchemeAt(text, open + 1);
   if (plain !== undefined) return ALLOWED_LINK_SCHEMES.includes(plain.toLowerCase());
   return isAllowedLinkDestination(destinationAt(text, open, SCHEME_PROBE_CHARS));
 }
 
-/** A destination's scheme written plainly (after optional blanks and `<`), read where `lastIndex` points. */
-const PLAIN_SCHEME_AT = /[ \t\n]*<*([a-zA-Z][a-zA-Z0-9+.-]*):/y;
+const isLetter = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+const isSchemeChar = (c: number) => isLetter(c) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2e || c === 0x2d;
+
+/**
+ * A destination's scheme written plainly from `from` on (after optional blanks and `<`: what
+ * `/[ \t\n]*<*([a-zA-Z][a-zA-Z0-9+.-]*):/y` reads there), or undefined. Read code by code: no string
+ * is made for a destination whose scheme is plain.
+ */
+function plainSchemeAt(text: ReadableText, from: number): string | undefined {
+  let i = from;
+  for (let c = text.charCodeAt(i); c === 0x20 || c === 0x09 || c === 0x0a; c = text.charCodeAt(i)) i++;
+  while (text.charCodeAt(i) === 0x3c) i++;
+  const start = i;
+  if (!isLetter(text.charCodeAt(i))) return undefined;
+  while (isSchemeChar(text.charCodeAt(++i)));
+  return text.charCodeAt(i) === 0x3a ? text.slice(start, i) : undefined;
+}
 
 /** Links removed from one text before the rest is unlinked wholesale (each removal copies the text: keeps hostile input linear). */
 const MAX_REMOVED_LINKS = 200;
@@ -154,27 +181,35 @@ const MAX_REMOVED_LINKS = 200;
  * left is broken with a zero-width space (no inline link at all).
  */
 function unlinkInline(text: string): string {
-  let out = text;
+  // Edited in place (a gap buffer): a removal costs the distance from the last one, not a copy of the text.
+  const out = new GapText(text);
   let removed = 0;
-  for (let at = out.indexOf(']('); at >= 0; at = out.indexOf('](', at + 1)) {
+  for (let at = out.indexOfPair(CLOSE_BRACKET, OPEN_PAREN, 0); at >= 0; at = out.indexOfPair(CLOSE_BRACKET, OPEN_PAREN, at + 1)) {
     // An escaped `\\](` is removed too: whether its backslash is itself escaped is not worth the risk.
     if (allowedDestinationAt(out, at + 1)) continue;
-    if (++removed > MAX_REMOVED_LINKS) return out.slice(0, at) + out.slice(at).replaceAll('](', `]${ZERO_WIDTH_SPACE}(`);
+    if (++removed > MAX_REMOVED_LINKS) return breakEveryLinkFrom(out.toString(), at);
     const close = closingParen(out, at + 1);
     if (close < 0) {
       // No `)`: not a link (CommonMark shows it as written); the text after it stays, the `](` is broken.
       // With no `)` at all after it, no later `](` is a link either: break them all in one pass (linear).
-      if (out.indexOf(')', at) < 0) return out.slice(0, at) + out.slice(at).replaceAll('](', `]${ZERO_WIDTH_SPACE}(`);
-      out = `${out.slice(0, at + 1)}${ZERO_WIDTH_SPACE}${out.slice(at + 1)}`;
+      if (out.indexOfCode(CLOSE_PAREN, at) < 0) return breakEveryLinkFrom(out.toString(), at);
+      out.insert(at + 1, ZERO_WIDTH_SPACE);
       continue;
     }
-    const end = close;
     const open = openingBracket(out, at);
-    const start = open > 0 && out[open - 1] === '!' && out[open - 2] !== '\\' ? open - 1 : open;
-    out = open < 0 ? out.slice(0, at) + out.slice(end) : out.slice(0, start) + out.slice(open + 1, at) + out.slice(end);
+    const start = open > 0 && out.code(open - 1) === BANG && !(open > 1 && out.code(open - 2) === BACKSLASH) ? open - 1 : open;
+    // The later part first: the earlier one's indexes stay as they are.
+    out.delete(at, close);
+    if (open >= 0) out.delete(start, open + 1);
     at = Math.max(-1, (open < 0 ? at : start) - 2);
   }
-  return out;
+  return out.toString();
+}
+
+/** `text` with every `](` from `at` on broken by a zero-width space (no inline link at all). */
+function breakEveryLinkFrom(text: string, at: number): string {
+  // split/join: replaceAll with a two-byte replacement took ~0.5 s on 1 MB of `](` (split/join a fifth of it).
+  return text.slice(0, at) + text.slice(at).split('](').join(`]${ZERO_WIDTH_SPACE}(`);
 }
 
 /**
@@ -194,8 +229,8 @@ function unlinkDefinitions(text: string): string {
  * `Open`), a reference definition is escaped, and a bare `scheme://…` (or `javascript:…`, `data:…`)
  * gets a zero-width space after its colon so no autolinker takes it. Entities that spell a letter,
  * digit or `: / + . -` are written as that character first. `http`, `https` and `mailto`
- * links stay as written. Pure; linear in the text apart from links it removes (at most
- * {@link MAX_REMOVED_LINKS}). Callers apply it to
+ * links stay as written. Pure; linear in the text apart from the links it removes (at most
+ * {@link MAX_REMOVED_LINKS}, each edited in place). Callers apply it to
  * prose only: inside code spans and fences nothing is a link.
  */
 export function neutraliseLinks(markdown: string): string {
