@@ -31,6 +31,13 @@ export interface SlotRankPolicy {
    * create limit to the finals of runs that end before their card could be sent).
    */
   readonly longWindowKeepFreeShare?: number;
+  /**
+   * Most of each long window a rank with a `longWindowKeepFreeShare` leaves free for the cards still
+   * to send (`SlotRequest.unsentCards`), as a share of its limit: past it, first cards keep the rest.
+   * Uncapped, more cards waiting than the window's limit left first cards one call per window (300
+   * runs at once on a route of 100 creates a minute: one first card a minute, runs silent for hours).
+   */
+  readonly unsentKeepFreeMaxShare?: number;
 }
 
 /** Windows of at least this many ms are long: a burst can spend them for a long while (Feishu's 1 000 a minute). */
@@ -53,14 +60,15 @@ const LONG_WINDOW_MIN_MS = 60_000;
  * card leaves one slot of each long window for every other card of its process still waiting to send
  * on that route (`SlotRequest.unsentCards`): each needs one new message, its first card or its final,
  * so past a minute's limit the runs that end get their finals at once and the runs still going wait
- * for the window to slide (bench, Feishu N = 14 000 over 10 apps: final p99 18 → 1.96 s, first card
+ * for the window to slide, while first cards keep at least half of each long window (more cards
+ * waiting than the window holds would otherwise leave them one call per window) (bench, Feishu N = 14 000 over 10 apps: final p99 18 → 1.96 s, first card
  * p99 69 → 90 s against a floor of 53 s). Paced ranks keep their
  * 1–2 % of long windows: on a key that sends and updates share with a long window (a Telegram
  * group's 20 a minute: 2 slots for every rank), updates may take slots the first cards leave.
  */
 export const SLOT_RANK_POLICY: Readonly<Record<SlotRank, SlotRankPolicy>> = {
   final: { burst: true, keepFreeShare: 0, minKeepFree: 0 },
-  'first-card': { burst: true, keepFreeShare: 0.005, minKeepFree: 1, longWindowKeepFreeShare: 0.2 },
+  'first-card': { burst: true, keepFreeShare: 0.005, minKeepFree: 1, longWindowKeepFreeShare: 0.2, unsentKeepFreeMaxShare: 0.5 },
   structural: { burst: false, keepFreeShare: 0.01, minKeepFree: 2 },
   progress: { burst: false, keepFreeShare: 0.02, minKeepFree: 2 },
 };
@@ -77,14 +85,16 @@ const SHARED_WINDOW_MIN_LIMIT = 10;
 /**
  * Calls of `rank` a window of `limit` calls per `intervalMs` (default: not long) may hold (at least 1).
  * `unsentCards` (see `SlotRequest.unsentCards`): in a long window a rank with a
- * {@link SlotRankPolicy.longWindowKeepFreeShare} (first cards) also leaves one slot for each of them.
+ * {@link SlotRankPolicy.longWindowKeepFreeShare} (first cards) also leaves one slot for each of them,
+ * up to {@link SlotRankPolicy.unsentKeepFreeMaxShare} of the window.
  */
 export function rankLimit(limit: number, rank: SlotRank, intervalMs = 0, unsentCards = 0): number {
   if (limit < SHARED_WINDOW_MIN_LIMIT) return limit;
   const policy = SLOT_RANK_POLICY[rank];
   const long = intervalMs >= LONG_WINDOW_MIN_MS && policy.longWindowKeepFreeShare !== undefined;
   const share = long ? Math.max(policy.keepFreeShare, policy.longWindowKeepFreeShare ?? 0) : policy.keepFreeShare;
-  const keepFree = Math.max(policy.minKeepFree, Math.floor(limit * share), long ? Math.floor(unsentCards) : 0);
+  const forUnsent = long ? Math.min(Math.floor(unsentCards), Math.floor(limit * (policy.unsentKeepFreeMaxShare ?? 1))) : 0;
+  const keepFree = Math.max(policy.minKeepFree, Math.floor(limit * share), forUnsent);
   return Math.max(1, limit - keepFree);
 }
 
