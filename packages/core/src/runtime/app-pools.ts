@@ -91,9 +91,8 @@ export class AppPools {
    * while it is open, and the pool's spread sees its load. No-op when `appId` is no pool's app.
    */
   openedApp(appId: string, target: unknown, closed: Promise<unknown>): void {
-    for (const pool of this.pools.values()) {
-      if (pool.apps.some((app) => app.id === appId)) return this.opened(pool.id, target, appId, closed);
-    }
+    const pool = [...this.pools.values()].find((each) => each.apps.some((app) => app.id === appId));
+    if (pool) this.opened(pool.id, target, appId, closed);
   }
 
   /**
