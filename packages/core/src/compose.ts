@@ -53,6 +53,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
     cards: options.store?.cards,
     clicks: options.store?.clicks,
     storedChannel: (channelId, target, registry, appIdentity) => pools.storedChannel(channelId, target, registry, appIdentity),
+    claimedOpen: (card, target) => pools.openedApp(card.channelId, target, card.finalDelivery),
   });
 
   const registry = container.resolve(SERVICES.Registry);

@@ -17,7 +17,9 @@ export const TELEGRAM_DEFAULTS: ChannelSettings = {
 const BudgetWindowSchema = z.object({ limit: z.number().int().positive(), intervalMs: z.number().int().positive() }).strict();
 
 /** A chat id: a number, or `@channelusername`, or digits with a leading minus as text (environment variables). */
-const ChatIdSchema = z.union([z.number().int().refine((n) => n !== 0, 'a chat id is not 0'), z.string().regex(/^(-?\d+|@\w{4,})$/, 'a chat id such as -1001234567890, 4242 or @channel').transform((s) => (/^-?\d+$/.test(s) ? Number(s) : s))]);
+const CHAT_ID_EXPECTED = 'a chat id such as -1001234567890, 4242 or @channel';
+// Both branches failing would read "Invalid input" (zod's union message): the union names what a chat id looks like.
+const ChatIdSchema = z.union([z.number().int().refine((n) => n !== 0, 'a chat id is not 0'), z.string().regex(/^(-?\d+|@\w{4,})$/, CHAT_ID_EXPECTED).transform((s) => (/^-?\d+$/.test(s) ? Number(s) : s))], { error: CHAT_ID_EXPECTED });
 
 /**
  * Config of `telegram(config)`. Durations in ms.

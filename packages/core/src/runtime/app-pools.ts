@@ -88,6 +88,16 @@ export class AppPools {
   }
 
   /**
+   * Counts a card the composition took over from the store (resumed, or ended for a stopped
+   * process), delivered by app `appId`, like {@link AppPools.opened}: its chat stays on that app
+   * while it is open, and the pool's spread sees its load. No-op when `appId` is no pool's app.
+   */
+  openedApp(appId: string, target: unknown, closed: Promise<unknown>): void {
+    const pool = [...this.pools.values()].find((each) => each.apps.some((app) => app.id === appId));
+    if (pool) this.opened(pool.id, target, appId, closed);
+  }
+
+  /**
    * The registered channel a card stored under `channelId` (by an earlier deployment) is delivered
    * through now; undefined when no registered channel can take it (another process may). The app
    * ids of a pool name its apps by position (`<id>-app<n>`), so after a move:

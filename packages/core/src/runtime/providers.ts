@@ -16,6 +16,7 @@ import { consoleLogger, type Logger } from '../shared/logger.js';
 import { CardSessions } from './card-sessions.js';
 import { Takeover } from './takeover.js';
 import type { StoredChannel } from './app-pools.js';
+import type { ProgressCard } from './progress-card.js';
 import type { StallSettings } from './stall-watch.js';
 import { TickerService } from './ticker.js';
 import { TOKENS } from './tokens.js';
@@ -65,6 +66,8 @@ export interface ProviderOptions {
   readonly clicks?: ClickRelay;
   /** Where a card stored under a channel id goes now (the app pools' `AppPools.storedChannel`); default: its own channel, when registered. */
   readonly storedChannel?: (channelId: string, target: unknown, registry: ChannelRegistry, appIdentity?: string) => StoredChannel | undefined;
+  /** Told of each card continued or ended from the card store (the app pools count it on its app: `AppPools.openedApp`). */
+  readonly claimedOpen?: (card: ProgressCard, target: unknown) => void;
 }
 
 /** Registers `value` under `token`; without one, keeps the parent's registration or else registers the `fallback` provider. */
@@ -170,6 +173,7 @@ export function registerProviders(container: DependencyContainer, options: Provi
         const registry = c.resolve(SERVICES.Registry);
         return options.storedChannel ? options.storedChannel(channelId, target, registry, appIdentity) : registry.channelIds.includes(channelId) ? { channelId, keepsMessage: true } : undefined;
       },
+      ...(options.claimedOpen && { claimedOpen: options.claimedOpen }),
     });
   });
 }

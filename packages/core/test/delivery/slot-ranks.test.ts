@@ -101,27 +101,36 @@ describe('a burst of first cards leaves a long window to the finals', () => {
     const cardWaits: number[] = [];
     const finalWaits: number[] = [];
     const arrivals: number[] = [];
-    // As the pump asks: each ms, finals first, then first cards (each counting the other cards still
-    // to send, as the pump's send lane does), each only when its slot is due.
-    for (let now = at; now < at + 60_000; now++) {
-      const waiting = runs.filter((run) => !run.sent && run.start <= now);
-      for (const run of waiting) {
+    // As the pump asks: every 5 ms, finals first, then first cards (each counting the other cards
+    // still to send, as the pump's send lane does), each only when its slot is due.
+    let started = 0;
+    let unsent = 0;
+    const waiting: (typeof runs)[number][] = [];
+    for (let now = at; now < at + 60_000; now += 5) {
+      for (; started < runs.length && runs[started]!.start <= now; started++, unsent++) waiting.push(runs[started]!);
+      const order = [...waiting.filter((run) => run.end <= now), ...waiting.filter((run) => run.end > now)];
+      for (const run of order) {
         const rank = run.end <= now ? 'final' : 'first-card';
-        const request = { keys: [key], notBefore: now, arrivalDelayMs: 20, rank, unsentCards: waiting.filter((other) => !other.sent).length - 1 } as const;
-        if (store.nextDeparture(request) > now) continue;
+        const request = { keys: [key], notBefore: now, arrivalDelayMs: 20, rank, unsentCards: unsent - 1 } as const;
+        if (store.nextDeparture(request) > now) {
+          if (rank === 'first-card') break;
+          continue;
+        }
         store.reserve(request);
         run.sent = true;
+        unsent--;
+        waiting.splice(waiting.indexOf(run), 1);
         arrivals.push(now + 20);
         if (rank === 'final') finalWaits.push(now - run.end);
         else cardWaits.push(now - run.start);
       }
     }
     // The first cards went at up to 50/s while the minute had a slot for every card still waiting
-    // (about 8 s of the burst: 1 000 runs started by then); the finals of the runs that ended without
-    // one went at once.
+    // (or, with more waiting, while they had used less than half of it); the finals of the runs that
+    // ended without one went at once.
     expect(cardWaits.length).toBeGreaterThan(380);
-    expect(Math.max(...cardWaits.slice(0, 300))).toBeLessThan(1000);
-    expect(finalWaits.length).toBeGreaterThan(100);
+    expect(Math.max(...cardWaits.slice(0, 50))).toBeLessThan(1000);
+    expect(finalWaits.length).toBeGreaterThan(50);
     expect(Math.max(...finalWaits)).toBeLessThan(100);
     expect(maxCallsInWindow(arrivals, 1000)).toBeLessThanOrEqual(50);
     expect(maxCallsInWindow(arrivals, 60_000)).toBeLessThanOrEqual(1000);
@@ -141,8 +150,9 @@ describe('cards still to send (unsentCards) hold first cards on the route only',
     // group's window is not theirs: the group's pace alone decides (one call per 3.06 s).
     expect(firstCard(50)).toBe(firstCard(0));
     expect(firstCard(50)).toBeLessThan(at + 35_000);
-    // 990 waiting would need every slot of the route's minute: this first card waits for it to slide.
-    expect(firstCard(990)).toBeGreaterThan(at + 60_000);
+    // 990 waiting would need every slot of the route's minute, but first cards keep half of it: with
+    // 10 of its 1 000 taken, this one still goes at the group's pace.
+    expect(firstCard(990)).toBe(firstCard(0));
   });
 });
 

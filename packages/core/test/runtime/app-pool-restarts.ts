@@ -30,10 +30,10 @@ function killProcess(): void {
   vi.setSystemTime(now);
 }
 
-/** A chat (of `oc_0` … `oc_49`) that the pool of `apps` gives to the app registered as `appId` (`memory-app2`). */
-export function chatOfApp(apps: readonly MemoryChannel[], appId: string): string {
+/** A chat (of `oc_0` … `oc_49`, but none of `except`) that the pool of `apps` gives to the app registered as `appId` (`memory-app2`). */
+export function chatOfApp(apps: readonly MemoryChannel[], appId: string, except: readonly string[] = []): string {
   const pool = appPool(apps);
-  const chat = Array.from({ length: 50 }, (_, i) => `oc_${i}`).find((each) => pool.rank(each)[0]!.id === appId);
+  const chat = Array.from({ length: 50 }, (_, i) => `oc_${i}`).find((each) => !except.includes(each) && pool.rank(each)[0]!.id === appId);
   if (!chat) throw new Error(`no chat of the fifty goes to ${appId}`);
   return chat;
 }

@@ -31,6 +31,13 @@ export interface SlotRankPolicy {
    * create limit to the finals of runs that end before their card could be sent).
    */
   readonly longWindowKeepFreeShare?: number;
+  /**
+   * Most of each long window a rank with a `longWindowKeepFreeShare` leaves free for the cards still
+   * to send (`SlotRequest.unsentCards`), as a share of its limit: past it, first cards keep the rest.
+   * Uncapped, more cards waiting than the window's limit left first cards one call per window (300
+   * runs at once on a route of 100 creates a minute: one first card a minute, runs silent for hours).
+   */
+  readonly unsentKeepFreeMaxShare?: number;
 }
 
 /** Windows of at least this many ms are long: a burst can spend them for a long while (Feishu's 1 000 a minute). */
@@ -44,23 +51,21 @@ const LONG_WINDOW_MIN_MS = 60_000;
  * alone may take. The cost: a route saturated by updates alone carries 98–99 % of a large window's
  * limit (Feishu's 1 000/min), 18 of a small one's 20 (DingTalk's 20/s).
  *
- * First cards leave a fifth of each long window (a minute or more) to finals: when more runs start
- * together than a minute's limit allows (Feishu: 1 000 creates a minute per app), a burst of first
- * cards would spend the whole minute, and a run that ends before its card was sent needs a create for
- * its final — it waited for the window to slide (bench, Feishu N = 1 120 on one app: final p99 22 s;
- * with the fifth left, 0.19 s, first card p99 54 → 59 s against a floor of 51 s). Up to 800 runs
- * starting together still get their first cards at the short window's rate. On top of it, a first
- * card leaves one slot of each long window for every other card of its process still waiting to send
- * on that route (`SlotRequest.unsentCards`): each needs one new message, its first card or its final,
- * so past a minute's limit the runs that end get their finals at once and the runs still going wait
- * for the window to slide (bench, Feishu N = 14 000 over 10 apps: final p99 18 → 1.96 s, first card
- * p99 69 → 90 s against a floor of 53 s). Paced ranks keep their
+ * First cards leave finals part of each long window (a minute or more): when more runs start together
+ * than a minute's limit allows (Feishu: 1 000 creates a minute per app), a burst of first cards would
+ * spend the whole minute, and a run that ends before its card was sent needs a create for its final.
+ * A first card leaves one slot of each long window for every other card of its process still waiting
+ * to send on its route (`SlotRequest.unsentCards`): each needs one new message, its first card or its
+ * final, so the runs that end get their finals at once and the runs still going wait for the window
+ * to slide. That reserve is at most half the window, so first cards never starve (uncapped, 300 long
+ * runs on a route of 100 creates a minute got one first card a minute), and at least a twentieth
+ * (finals of other processes, which this one does not count). Paced ranks keep their
  * 1–2 % of long windows: on a key that sends and updates share with a long window (a Telegram
  * group's 20 a minute: 2 slots for every rank), updates may take slots the first cards leave.
  */
 export const SLOT_RANK_POLICY: Readonly<Record<SlotRank, SlotRankPolicy>> = {
   final: { burst: true, keepFreeShare: 0, minKeepFree: 0 },
-  'first-card': { burst: true, keepFreeShare: 0.005, minKeepFree: 1, longWindowKeepFreeShare: 0.05 },
+  'first-card': { burst: true, keepFreeShare: 0.005, minKeepFree: 1, longWindowKeepFreeShare: 0.05, unsentKeepFreeMaxShare: 0.5 },
   structural: { burst: false, keepFreeShare: 0.01, minKeepFree: 2 },
   progress: { burst: false, keepFreeShare: 0.02, minKeepFree: 2 },
 };
@@ -77,14 +82,16 @@ const SHARED_WINDOW_MIN_LIMIT = 10;
 /**
  * Calls of `rank` a window of `limit` calls per `intervalMs` (default: not long) may hold (at least 1).
  * `unsentCards` (see `SlotRequest.unsentCards`): in a long window a rank with a
- * {@link SlotRankPolicy.longWindowKeepFreeShare} (first cards) also leaves one slot for each of them.
+ * {@link SlotRankPolicy.longWindowKeepFreeShare} (first cards) also leaves one slot for each of them,
+ * up to {@link SlotRankPolicy.unsentKeepFreeMaxShare} of the window.
  */
 export function rankLimit(limit: number, rank: SlotRank, intervalMs = 0, unsentCards = 0): number {
   if (limit < SHARED_WINDOW_MIN_LIMIT) return limit;
   const policy = SLOT_RANK_POLICY[rank];
   const long = intervalMs >= LONG_WINDOW_MIN_MS && policy.longWindowKeepFreeShare !== undefined;
   const share = long ? Math.max(policy.keepFreeShare, policy.longWindowKeepFreeShare ?? 0) : policy.keepFreeShare;
-  const keepFree = Math.max(policy.minKeepFree, Math.floor(limit * share), long ? Math.floor(unsentCards) : 0);
+  const forUnsent = long ? Math.min(Math.floor(unsentCards), Math.floor(limit * (policy.unsentKeepFreeMaxShare ?? 1))) : 0;
+  const keepFree = Math.max(policy.minKeepFree, Math.floor(limit * share), forUnsent);
   return Math.max(1, limit - keepFree);
 }
 
