@@ -49,7 +49,7 @@ describe('Slack: the scope of a rate limit', () => {
     expect(plugin.transport.classify(kept)).toMatchObject({ kind: 'rate-limited', scope: 'method', detail: expect.stringContaining('assistant.threads.setStatus') });
     const posted = await plugin.transport.send({ target: undefined, payload: { text: 'card', blocks: [] } as never, idempotencyKey: 'k', replacing: false }).catch((error: unknown) => error);
     expect(plugin.transport.classify(posted)).toEqual({ kind: 'rate-limited', scope: 'method', retryAfterMs: 30_000, detail: 'slack ratelimited on chat.postMessage (Retry-After 30 s)' });
-    const updated = await plugin.transport.update({ message: { id: '1700000000.000300', extra: { channel: 'C0123ABC' } }, payload: { text: 'card', blocks: [] } as never }).catch((error: unknown) => error);
+    const updated = await plugin.transport.update({ message: { id: '1700000000.000300', extra: { channel: 'C0123ABC' } }, payload: { text: 'card', blocks: [] } as never, final: false }).catch((error: unknown) => error);
     expect(plugin.transport.classify(updated)).toMatchObject({ kind: 'rate-limited', scope: 'method', detail: expect.stringContaining('chat.update') });
   });
 });
