@@ -32,7 +32,7 @@ export interface RedisConnectionOptions {
    * A Redis that is only slow keeps sending the replies of the commands queued ahead and is not an
    * outage, however long a command waits (200 budget scripts queued on a machine at load 30 take
    * seconds). Default: follows the latency measured at start, 4 times the slowest of 3 PINGs and at
-   * least 1000 ms (a Redis 2 s away works without configuration; the PINGs must answer within
+   * least 5000 ms (a busy Redis is quiet between the batches of commands it runs; a Redis 2 s away works without configuration; the PINGs must answer within
    * `connectTimeoutMs`). A connection refused or closed is an outage at once, whatever this is.
    * Given, a Redis slower than it at start is refused with a `RedisStoreError` saying so.
    */
@@ -47,8 +47,14 @@ export interface RedisConnectionOptions {
   readonly commandTimeoutMs?: number;
 }
 
-/** Least silence timeout when it follows the measured latency, ms. */
-const MIN_SILENCE_TIMEOUT_MS = 1000;
+/**
+ * Least silence timeout when it follows the measured latency, ms. Redis writes the replies of the
+ * commands it read in one batch (16 KB: about 270 budget scripts) only after running them all, so a
+ * busy Redis goes quiet between batches; on a machine at load 20+ a batch took over a second (a 1 s
+ * floor dropped a busy connection in `npm test` next to a CPU hog, and that process paced on its
+ * fallback while the others shared Redis).
+ */
+const MIN_SILENCE_TIMEOUT_MS = 5000;
 /** The followed silence timeout is this many times the slowest PING at start. */
 const SILENCE_TIMEOUT_LATENCY_FACTOR = 4;
 /** PINGs timed at start. */

@@ -13,8 +13,9 @@ import type { ChannelPlugin } from './contract.js';
 
 /**
  * How a pool picks the app of a chat that has no open card in this process (see {@link AppPoolOptions.spread}):
- * - `'least-loaded'`: the app with the fewest open cards (ties: the chat's first app in {@link AppPool.rank}),
- *   so apps carry even shares however the chats' names hash;
+ * - `'least-loaded'`: the app with the fewest chats with open cards, then the fewest open cards (ties:
+ *   the chat's first app in {@link AppPool.rank}), so apps carry even shares however the chats' names hash
+ *   (a chat's later cards follow it, so chats are counted first);
  * - `'hash'`: the chat's first app in {@link AppPool.rank}, the same in every process and every time.
  */
 export type AppSpread = 'least-loaded' | 'hash';
@@ -58,7 +59,7 @@ export interface AppPoolOptions<Target> {
   readonly chatOf?: (target: Target | undefined) => string;
   /**
    * How a chat with no open card in this process picks its app; a chat with open cards stays on their
-   * app. Default `'least-loaded'`: the app with the fewest open cards of this process, so apps carry
+   * app. Default `'least-loaded'`: the app with the fewest chats and cards open in this process, so apps carry
    * even shares (hashing 2 000 chats over 10 apps gave the busiest app 1.12 × the mean, and its cards
    * waited that much longer for their app's budget). A chat may then be on another app after its cards
    * closed, or in another process: every app must be able to post in every chat (it must for failover

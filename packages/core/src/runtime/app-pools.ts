@@ -54,8 +54,8 @@ export class AppPools {
   /**
    * The channel a card opened on `channelId` for `target` goes to: `channelId` itself, or for a pool
    * one of the apps whose channel is not stopped (refused credentials, spent quota): the app the
-   * chat has open cards on, else the least-loaded app (`spread: 'least-loaded'`, ties in the chat's
-   * order `AppPool.rank`) or the first in the chat's order (`spread: 'hash'`); when all are stopped,
+   * chat has open cards on, else the least-loaded app (`spread: 'least-loaded'`: fewest chats with
+   * open cards, then fewest open cards, ties in the chat's order `AppPool.rank`) or the first in the chat's order (`spread: 'hash'`); when all are stopped,
    * the chat's own app (its final gets its one try there).
    */
   appFor(channelId: string, target: unknown, registry: ChannelRegistry): string {
@@ -68,8 +68,10 @@ export class AppPools {
     const sticky = loads.appsOf(pool.chatOf(target)).find((appId) => usable.some((app) => app.id === appId));
     if (sticky !== undefined) return sticky;
     if (pool.spread === 'hash') return usable[0]!.id;
+    // Fewest chats with open cards (a chat's later cards follow it), then fewest open cards.
+    const busier = (a: string, b: string) => loads.chats(a) - loads.chats(b) || loads.cards(a) - loads.cards(b);
     let least = usable[0]!;
-    for (const app of usable) if (loads.cards(app.id) < loads.cards(least.id)) least = app;
+    for (const app of usable) if (busier(app.id, least.id) < 0) least = app;
     return least.id;
   }
 
