@@ -63,6 +63,18 @@ export function parseChannel(value: string): ChannelId[] {
   throw new InvalidArgumentError(`Expected ${ids.join(', ')} or all (a plugin's channel needs --plugin <module> or a progresscard.config.mjs).`);
 }
 
+/**
+ * A `--channel` value added to those given before it: `--channel slack --channel telegram` takes
+ * both, in order, each once (`all` takes every channel). `previous` is the default (every channel)
+ * until the flag is first given: `isDefault` tells it apart, so a given flag replaces the default.
+ * @throws InvalidArgumentError for an unknown channel (see {@link parseChannel}).
+ */
+export function addChannel(value: string, previous: readonly ChannelId[] | undefined, isDefault: (list: readonly ChannelId[]) => boolean): ChannelId[] {
+  const added = parseChannel(value);
+  if (!previous || isDefault(previous)) return added;
+  return [...new Set([...previous, ...added])];
+}
+
 /** `--tick-ms`, `--processes`, `--run-minutes`, `--monthly-quota`, `--run-call-cap`: a whole number > 0. */
 export function parsePositiveInteger(value: string): number {
   const n = Number(value);

@@ -11,15 +11,21 @@ import { DEFAULT_IDLE_MS, defaultStatePath, runWatch } from './commands/watch.js
 import type { CliIO } from './io.js';
 import { channelIds, channelList, type ChannelId } from './channels/index.js';
 import { realEnvHelp } from './channels/real.js';
-import { parseChannel, parseIdle, parseLang, parseMaxGap, parsePort, parsePositiveInteger, parseSpeed } from './options.js';
+import { addChannel, parseIdle, parseLang, parseMaxGap, parsePort, parsePositiveInteger, parseSpeed } from './options.js';
 import { DEFAULT_PREVIEW_PORT } from './preview/server.js';
 import { FORMAT_CHOICES, FORMAT_DESCRIPTIONS, type FormatChoice } from './replay/trace.js';
 import { STOPPED_AGENT_IDLE_FACTOR } from './watch/session-follower.js';
 import { CLI_VERSION } from './version.js';
 
-/** `--channel <id|…|all>`, every channel by default; `--help` shows the default as `all`, not as a JSON list. */
+/**
+ * `--channel <id|…|all>`, every channel by default; `--help` shows the default as `all`, not as a
+ * JSON list. Repeatable: `--channel slack --channel telegram` takes both (before, the last one won).
+ */
 function channelFlag(description: string): Option {
-  return new Option(`--channel <${[...channelIds(), 'all'].join('|')}>`, description).argParser(parseChannel).default([...channelIds()], 'all');
+  const all = [...channelIds()];
+  return new Option(`--channel <${[...channelIds(), 'all'].join('|')}>`, `${description} (repeatable)`)
+    .argParser((value: string, previous: ChannelId[] | undefined) => addChannel(value, previous, (list) => list === all))
+    .default(all, 'all');
 }
 
 /** The trace `demo` replays: two Task subagents running in parallel, then a completed answer. */

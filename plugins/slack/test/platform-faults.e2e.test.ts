@@ -42,7 +42,7 @@ describe('Slack-only field fault cases (through the emulator)', () => {
     expect(h.emulator.calls({ key: old!.ts, route: 'chat.delete' }).map((x) => x.outcome)).toEqual(['accepted']);
   });
 
-  it('F07 workspace rate limit: the channel pauses for Retry-After, updates coalesce, the card ends completed', async () => {
+  it('F07 workspace rate limit on chat.update: that method pauses for Retry-After, updates coalesce, the card ends completed', async () => {
     const c = cases.get('F07')!;
     h = await harness({ scale: 1 });
     h.emulator.faults.setOrigin(h.t0);

@@ -15,7 +15,7 @@ function limitedClient(): WebClient {
   const refuse = () => Promise.reject(rateLimited(30));
   return {
     chat: { postMessage: refuse, update: refuse, startStream: refuse, appendStream: refuse, stopStream: refuse },
-    assistant: { threads: { setStatus: () => Promise.resolve({ ok: true }) } },
+    assistant: { threads: { setStatus: refuse } },
     auth: { test: () => Promise.resolve({ ok: true, team_id: 'T1' }) },
   } as unknown as WebClient;
 }
@@ -26,7 +26,7 @@ function limitedClient(): WebClient {
  * the core pauses only its budget key (`scope: 'method'`); the card's chat.postMessage goes on.
  */
 describe('Slack: the scope of a rate limit', () => {
-  it('a 429 of a stream method is scoped to that method, with its Retry-After; any other 429 pauses the channel', async () => {
+  it('a 429 of a call made through ownLimit is scoped to its method, with its Retry-After; one of no known method pauses the channel', async () => {
     const streamed = await ownLimit('chat.startStream', () => Promise.reject(rateLimited(30))).catch((error: unknown) => error);
     expect(classifySlackError(streamed)).toEqual({ kind: 'rate-limited', scope: 'method', retryAfterMs: 30_000, detail: 'slack ratelimited on chat.startStream (Retry-After 30 s)' });
     const platform = await ownLimit('chat.appendStream', () => Promise.reject(Object.assign(new Error('x'), { code: ErrorCode.PlatformError, data: { error: 'ratelimited' } }))).catch((error: unknown) => error);
@@ -36,7 +36,7 @@ describe('Slack: the scope of a rate limit', () => {
     expect(classifySlackError(rateLimited(30))).toMatchObject({ kind: 'rate-limited', scope: 'channel', retryAfterMs: 30_000 });
   });
 
-  it('the plugin\'s stream calls are scoped to their methods; its posts and updates to the channel', async () => {
+  it('the plugin\'s stream calls, posts, updates and keep-alive statuses are each scoped to their own method', async () => {
     const plugin = slack({ botToken: 'xoxb-1-2-abc', channel: 'C0123ABC' }, { client: limitedClient(), env: {} });
     const transport = plugin.streaming!.transport;
     const replyToMessage = { messageId: '1700000000.000100', inThread: true };
@@ -45,7 +45,11 @@ describe('Slack: the scope of a rate limit', () => {
     const stream = { id: '1700000000.000200', extra: { channel: 'C0123ABC', threadTs: replyToMessage.messageId } };
     const appended = await transport.append({ stream, content: { text: 'more' }, keepAlive: false }).catch((error: unknown) => error);
     expect(plugin.transport.classify(appended)).toMatchObject({ scope: 'method', detail: expect.stringContaining('chat.appendStream') });
+    const kept = await transport.append({ stream, content: { text: '' }, keepAlive: true }).catch((error: unknown) => error);
+    expect(plugin.transport.classify(kept)).toMatchObject({ kind: 'rate-limited', scope: 'method', detail: expect.stringContaining('assistant.threads.setStatus') });
     const posted = await plugin.transport.send({ target: undefined, payload: { text: 'card', blocks: [] } as never, idempotencyKey: 'k', replacing: false }).catch((error: unknown) => error);
-    expect(plugin.transport.classify(posted)).toMatchObject({ kind: 'rate-limited', scope: 'channel' });
+    expect(plugin.transport.classify(posted)).toEqual({ kind: 'rate-limited', scope: 'method', retryAfterMs: 30_000, detail: 'slack ratelimited on chat.postMessage (Retry-After 30 s)' });
+    const updated = await plugin.transport.update({ message: { id: '1700000000.000300', extra: { channel: 'C0123ABC' } }, payload: { text: 'card', blocks: [] } as never, final: false }).catch((error: unknown) => error);
+    expect(plugin.transport.classify(updated)).toMatchObject({ kind: 'rate-limited', scope: 'method', detail: expect.stringContaining('chat.update') });
   });
 });

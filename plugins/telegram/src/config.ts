@@ -16,10 +16,18 @@ export const TELEGRAM_DEFAULTS: ChannelSettings = {
 
 const BudgetWindowSchema = z.object({ limit: z.number().int().positive(), intervalMs: z.number().int().positive() }).strict();
 
-/** A chat id: a number, or `@channelusername`, or digits with a leading minus as text (environment variables). */
-const CHAT_ID_EXPECTED = 'a chat id such as -1001234567890, 4242 or @channel';
-// Both branches failing would read "Invalid input" (zod's union message): the union names what a chat id looks like.
-const ChatIdSchema = z.union([z.number().int().refine((n) => n !== 0, 'a chat id is not 0'), z.string().regex(/^(-?\d+|@\w{4,})$/, CHAT_ID_EXPECTED).transform((s) => (/^-?\d+$/.test(s) ? Number(s) : s))], { error: CHAT_ID_EXPECTED });
+/** What a chat id looks like, for the error of a value that is none. */
+const CHAT_ID_EXPECTED = 'expected a number such as -1001234567890 (a group or channel) or 4242 (a user, for a private chat), or @channelname';
+
+/**
+ * A chat id: a number, or `@channelusername`, or digits with a leading minus as text (environment
+ * variables). Anything else is refused with {@link CHAT_ID_EXPECTED} (a bare union would say only
+ * "Invalid input").
+ */
+const ChatIdSchema = z.union(
+  [z.number().int().refine((n) => n !== 0, 'a chat id is not 0'), z.string().regex(/^(-?\d+|@\w{4,})$/).transform((s) => (/^-?\d+$/.test(s) ? Number(s) : s))],
+  { error: (issue) => (issue.code === 'invalid_union' ? CHAT_ID_EXPECTED : undefined) },
+);
 
 /**
  * Config of `telegram(config)`. Durations in ms.

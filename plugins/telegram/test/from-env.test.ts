@@ -26,7 +26,7 @@ describe('telegram.fromEnv', () => {
     expect(attempt).toThrow(TelegramConfigError);
     expect(attempt).toThrow(/^telegram chatId \(TELEGRAM_CHAT_ID\) = "general" /);
     // It says what a chat id looks like, not zod's "Invalid input" for a union.
-    expect(attempt).toThrow('a chat id such as -1001234567890, 4242 or @channel');
+    expect(attempt).toThrow('expected a number such as -1001234567890 (a group or channel) or 4242 (a user, for a private chat), or @channelname');
     const badToken = () => telegram.fromEnv({}, { env: { ...ENV, TELEGRAM_BOT_TOKEN: 'not-a-token-secret' } });
     expect(badToken).toThrow(/telegram botToken \(TELEGRAM_BOT_TOKEN\)/);
     expect(badToken).not.toThrow(/not-a-token-secret/);

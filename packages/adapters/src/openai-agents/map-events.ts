@@ -16,7 +16,19 @@ export interface OpenAIAgentsRunOutcome {
   readonly cancelled?: boolean;
   /** The run's final output (`result.finalOutput`): a string one is the card's answer. */
   readonly finalOutput?: unknown;
+  /**
+   * The run's state (`result.state`): its context tells a tool call the user rejected
+   * (`RunContext.isToolApproved` answers `false`), whatever message the rejection gave the model.
+   */
+  readonly state?: unknown;
 }
+
+/**
+ * The output the SDK gives the model for a tool call whose approval was rejected, unless
+ * `state.reject(item, { message })` or a `toolErrorFormatter` gave another
+ * (`TOOL_APPROVAL_REJECTION_MESSAGE` of `@openai/agents-core` 0.14, runner/approvalRejection).
+ */
+const OPENAI_AGENTS_REJECTION_MESSAGE = 'Tool execution was not approved.';
 
 type Loose = Readonly<Record<string, unknown>>;
 
@@ -46,6 +58,22 @@ function rawError(inner: Loose): string | undefined {
   }
 }
 
+/**
+ * True when the run's state says the user rejected tool call `callId` of `toolName`
+ * (`state._context.isToolApproved({ toolName, callId }) === false`, `@openai/agents-core` 0.14).
+ * False when the state is missing or shaped otherwise; never throws.
+ */
+function rejectedInState(state: unknown, toolName: string | undefined, callId: string): boolean {
+  if (!toolName) return false;
+  const context = obj(obj(state)._context) as { isToolApproved?: unknown };
+  if (typeof context.isToolApproved !== 'function') return false;
+  try {
+    return (context.isToolApproved as (approval: { toolName: string; callId: string }) => unknown).call(context, { toolName, callId }) === false;
+  } catch {
+    return false;
+  }
+}
+
 /** The text of a reasoning item's content / summary parts. */
 function reasoningText(raw: Loose): string {
   const parts = [...(Array.isArray(raw.content) ? raw.content : []), ...(Array.isArray(raw.summary) ? raw.summary : [])];
@@ -63,7 +91,9 @@ function reasoningText(raw: Loose): string {
  *   context size) and the round's end. Tool calls after `response_done` belong to that round.
  *   A raw `error`, `response.failed` or `response.incomplete` event is kept as the run's cause.
  * - Run items: `tool_called` → `tool.started` (call id, tool name, argument JSON);
- *   `tool_output` → `tool.finished` with the output's first line; `handoff_requested` /
+ *   `tool_output` → `tool.finished` with the output's first line, or, for a call the user
+ *   rejected (its output is {@link OPENAI_AGENTS_REJECTION_MESSAGE}, or the run's state says so),
+ *   an error `denied` (with the rejection's own message, if it gave one): the tool did not run; `handoff_requested` /
  *   `handoff_occurred` → a tool line `handoff` finished with `→ <agent>`; `tool_approval_requested`
  *   → `interaction.requested`; `reasoning_item_created` → thinking when none was streamed.
  * - At the end (`outcome()`): `cancelled` (an abort: the stream just ends) cancels the card; the
@@ -159,6 +189,11 @@ export function openAIAgentsMapper(outcome: () => OpenAIAgentsRunOutcome, option
         if (!callId) return [];
         const output = item.output ?? rawItem.output;
         const summary = resultSummary(typeof output === 'object' && output !== null && 'text' in output ? (output as Loose).text : output);
+        // A rejected call never ran: its output is only the rejection message the model is told.
+        if (summary === OPENAI_AGENTS_REJECTION_MESSAGE || rejectedInState(outcome().state, str(rawItem.name), callId)) {
+          const reason = summary && summary !== OPENAI_AGENTS_REJECTION_MESSAGE ? `: ${summary}` : '';
+          return [{ type: 'tool.finished', callId, summary: `denied${reason}`, isError: true }];
+        }
         return [{ type: 'tool.finished', callId, ...(summary ? { summary } : {}) }];
       }
       case 'handoff_requested': {

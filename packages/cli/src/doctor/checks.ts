@@ -1,6 +1,7 @@
 import { createProgressCards, resolveChannelSettings, silentLogger, type CardView, type ClickReply, type Logger } from '@progresscard/core';
 import type { AnyChannelDescriptor, AnyChannelPlugin, Env } from '../channels/descriptor.js';
 import { configProblems } from './config-problems.js';
+import { unknownVariables } from './unknown-variables.js';
 import { budgetPlan, formatPlan, type PlanResult } from '../plan/budget-plan.js';
 import { SMOKE_SCENARIOS } from '../smoke/scenarios.js';
 import { finalView, runningView } from '../smoke/views.js';
@@ -197,12 +198,16 @@ export async function checkChannel(input: ChannelCheckInput): Promise<{ checks: 
     (['credentials', 'scopes', 'renderer', 'guards', 'delivery', 'callbacks', 'budget', 'switches'] as const).map((layer) => check(layer, 'skip', reason));
   // Every problem of the config in one run: the missing variables and each bad value (see configProblems).
   const built = configProblems(descriptor, env, (variables) => descriptor.real.plugin(variables, { switchEnv: variables }));
+  // Misspelt variables are read by nothing: said once, with app 1 (a pool's other apps share the environment).
+  const unknown = input.variableName ? [] : unknownVariables(descriptor, env);
   if (missing.length > 0 || built.problems) {
-    return { checks: [configFailure(missing, (built.problems ?? []).map((problem) => renamed(problem, descriptor, named))), ...skipAll('config failed')] };
+    const failed = configFailure(missing, (built.problems ?? []).map((problem) => renamed(problem, descriptor, named)));
+    return { checks: [{ ...failed, details: [...failed.details, ...unknown] }, ...skipAll('config failed')] };
   }
   const plugin = input.plugin ? input.plugin(built.plugin) : built.plugin;
   const present = [...descriptor.real.requiredEnv, ...descriptor.real.optionalEnv.map((v) => v.name).filter((name) => env[name]?.trim())].map(named);
-  const checks: DoctorCheck[] = [check('config', 'pass', `${present.join(', ')} set; config valid`)];
+  const valid = `${present.join(', ')} set; config valid`;
+  const checks: DoctorCheck[] = [unknown.length > 0 ? check('config', 'warn', `${valid}; ${unknown.join('; ')}`, unknown) : check('config', 'pass', valid)];
   let credentialsOk = true;
   try {
     if (descriptor.doctor.checkCredentials) {

@@ -41,10 +41,11 @@ export const SLACK_ERROR_KINDS: Readonly<Record<string, CallFailure['kind']>> = 
 const methodOf = new WeakMap<object, string>();
 
 /**
- * Runs a call of Slack Web API `method` whose rate limit is the method's own and which draws from a
- * budget key of that method only (the stream methods: chat.startStream and chat.stopStream Tier 2,
- * chat.appendStream Tier 4, each per app per workspace): a 429 it gets is classified with
- * `scope: 'method'`, so the core pauses that method's key and not the channel's posts.
+ * Runs a call of Slack Web API `method`, whose rate limit is the method's own: Slack counts "per API
+ * method per app per workspace" (https://docs.slack.dev/apis/web-api/rate-limits). A 429 it gets is
+ * classified with `scope: 'method'`, so the core pauses the budget keys of the operation that made
+ * the call (chat.update's key for an update; chat.postMessage's and the channel's posting keys for a
+ * send; a stream method's own key) and not the others. Every call the plugin makes goes through it.
  */
 export async function ownLimit<T>(method: string, call: () => Promise<T>): Promise<T> {
   try {
@@ -68,9 +69,10 @@ interface SlackLikeError {
  * - `ratelimited` (HTTP 429, thrown as a rate-limited error because the client is built with
  *   `rejectRateLimitedCalls`) → `rate-limited` after `Retry-After` seconds. Slack counts "per API
  *   method per app per workspace" (https://docs.slack.dev/apis/web-api/rate-limits), not per message:
- *   a call made through {@link ownLimit} (the stream methods) is scoped to its `method` (its budget
- *   key alone is paused: a stream start turned away does not hold the card's chat.postMessage);
- *   any other call's 429 pauses the whole channel;
+ *   a call made through {@link ownLimit} (every call of the plugin) is scoped to its `method` (only
+ *   the keys that call drew from are paused: a 429 on chat.update does not hold a new card's
+ *   chat.postMessage, a stream start turned away does not hold the card's post); an error thrown
+ *   elsewhere (no method known) pauses the whole channel;
  * - `missing_scope` → `missing-scope`, naming the `needed` scope;
  * - platform errors by {@link SLACK_ERROR_KINDS}, anything else `rejected`;
  * - HTTP 5xx, timeouts and network errors → `transient`; HTTP 401/403 → `auth`.

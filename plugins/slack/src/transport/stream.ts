@@ -21,8 +21,9 @@ type Args<R extends keyof typeof SLACK_API_ROUTES> = Parameters<(typeof SLACK_AP
  * Slack clears it by itself once a message is posted in the thread or after two minutes
  * (UNCONFIRMED whether a stream's appends count as that message). Errors are classified by the
  * channel's `classify` (`message_not_in_streaming_state` → `stream-ended`, `stopped_by_user` →
- * `stopped-by-user`, a 429 of a stream method → `rate-limited` scoped to that method: Slack counts
- * each method per app per workspace, and each has its own budget key).
+ * `stopped-by-user`, a 429 of a stream method or of the keep-alive's assistant.threads.setStatus →
+ * `rate-limited` scoped to that method: Slack counts each method per app per workspace, and each
+ * stream method has its own budget key).
  */
 export class SlackStreamTransport implements StreamTransport<SlackTarget | string> {
   readonly #client: WebClient;
@@ -74,8 +75,10 @@ export class SlackStreamTransport implements StreamTransport<SlackTarget | strin
     const chunks = streamChunks(request.content, locale);
     const { channel, threadTs } = this.#where(request.stream);
     if (chunks.length === 0) {
-      // A keep-alive with nothing new: refresh the thread status instead of touching the stream.
-      await SLACK_API_ROUTES.setStatus.call(this.#client, { channel_id: channel, thread_ts: threadTs, status: SLACK_TEXTS[locale].working });
+      // A keep-alive with nothing new: refresh the thread status instead of touching the stream. Its
+      // 429 is assistant.threads.setStatus's own: it pauses this call's key, not the channel's posts.
+      const { setStatus } = SLACK_API_ROUTES;
+      await ownLimit(setStatus.method, () => setStatus.call(this.#client, { channel_id: channel, thread_ts: threadTs, status: SLACK_TEXTS[locale].working }));
       return;
     }
     const { appendStream } = SLACK_API_ROUTES;

@@ -3,7 +3,7 @@ import { LogLevel, WebClient } from '@slack/web-api';
 import type { SlackConfig } from '../config.js';
 import { SLACK_LIMITS, type SlackLimits } from '../render/limits.js';
 import type { SlackMessage } from '../render/payload.js';
-import { SlackLocalError, classifySlackError } from './classify.js';
+import { SlackLocalError, classifySlackError, ownLimit } from './classify.js';
 import { messageProblems } from '../render/guards.js';
 import { SLACK_API_ROUTES, SLACK_MAX_FILE_BYTES } from './routes.js';
 
@@ -146,7 +146,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     const channel = typeof replyChannel === 'string' ? replyChannel : (target.channel ?? this.#config.channel);
     // A continuation part goes into its card's thread; a card opened with `replyTo` into the triggering message's.
     const threadTs = request.replyTo?.id ?? request.replyToMessage?.messageId;
-    const post = (thread: string | undefined) => this.#inChannel(channel, () => SLACK_API_ROUTES.postMessage.call(this.#client, {
+    const post = (thread: string | undefined) => this.#inChannel(channel, SLACK_API_ROUTES.postMessage.method, () => SLACK_API_ROUTES.postMessage.call(this.#client, {
       channel,
       text: request.payload.text,
       ...(request.payload.blocks ? { blocks: [...request.payload.blocks] } : {}),
@@ -203,7 +203,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     const known = message.extra?.channel;
     const channel = typeof known === 'string' ? known : fallbackChannel;
     try {
-      await this.#inChannel(channel, () => SLACK_API_ROUTES.delete.call(this.#client, { channel, ts: message.id }));
+      await this.#inChannel(channel, SLACK_API_ROUTES.delete.method, () => SLACK_API_ROUTES.delete.call(this.#client, { channel, ts: message.id }));
     } catch {
       // (decoration: the fresh card is delivered either way)
     }
@@ -249,7 +249,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     let undeleted = 0;
     for (const ts of copies) {
       try {
-        await this.#inChannel(channel, () => SLACK_API_ROUTES.delete.call(this.#client, { channel, ts }));
+        await this.#inChannel(channel, SLACK_API_ROUTES.delete.method, () => SLACK_API_ROUTES.delete.call(this.#client, { channel, ts }));
         this.#markedDuplicate.delete(ts);
       } catch {
         undeleted += 1;
@@ -262,7 +262,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
   async #markDuplicate(ts: string, channel: string): Promise<void> {
     if (this.#markedDuplicate.has(ts)) return;
     try {
-      await this.#inChannel(channel, () => SLACK_API_ROUTES.update.call(this.#client, { channel, ts, text: DUPLICATE_NOTICE, blocks: [] } as Parameters<typeof SLACK_API_ROUTES.update.call>[1]));
+      await this.#inChannel(channel, SLACK_API_ROUTES.update.method, () => SLACK_API_ROUTES.update.call(this.#client, { channel, ts, text: DUPLICATE_NOTICE, blocks: [] } as Parameters<typeof SLACK_API_ROUTES.update.call>[1]));
       this.#markedDuplicate.add(ts);
       if (this.#markedDuplicate.size > 10_000) this.#markedDuplicate.delete(this.#markedDuplicate.values().next().value as string);
     } catch {
@@ -283,7 +283,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     let cursor: string | undefined;
     for (let page = 1; ; page++) {
       const args = { ...common, ...(cursor ? { cursor } : {}) };
-      const answer = await this.#inChannel(channel, () =>
+      const answer = await this.#inChannel(channel, threadTs ? SLACK_API_ROUTES.replies.method : SLACK_API_ROUTES.history.method, () =>
         threadTs ? SLACK_API_ROUTES.replies.call(this.#client, { ...args, ts: threadTs }) : SLACK_API_ROUTES.history.call(this.#client, args),
       );
       for (const message of answer.messages ?? []) {
@@ -329,7 +329,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     const known = request.message.extra?.channel;
     const channel = typeof known === 'string' ? known : this.#config.channel;
     try {
-      await this.#inChannel(channel, () => SLACK_API_ROUTES.update.call(this.#client, {
+      await this.#inChannel(channel, SLACK_API_ROUTES.update.method, () => SLACK_API_ROUTES.update.call(this.#client, {
         channel,
         ts: request.message.id,
         text: request.payload.text,
@@ -364,7 +364,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     const extra = request.message.extra?.channel;
     const target = typeof request.target === 'string' ? { channel: request.target } : (request.target ?? {});
     const channel = typeof extra === 'string' ? extra : (target.channel ?? this.#config.channel);
-    const answer = await this.#inChannel(channel, () =>
+    const answer = await this.#inChannel(channel, SLACK_API_ROUTES.history.method, () =>
       SLACK_API_ROUTES.history.call(this.#client, { channel, oldest: request.message.id, inclusive: false, limit: Math.max(1, Math.min(request.atMost, 999)) }),
     );
     return Math.min(request.atMost, answer.messages?.length ?? 0);
@@ -387,7 +387,7 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
     const replyChannel = request.message?.extra?.channel;
     const target = typeof request.target === 'string' ? { channel: request.target } : (request.target ?? {});
     const channel = typeof replyChannel === 'string' ? replyChannel : (target.channel ?? this.#config.channel);
-    const answer = await this.#inChannel(channel, () =>
+    const answer = await this.#inChannel(channel, SLACK_API_ROUTES.uploadFile.method, () =>
       SLACK_API_ROUTES.uploadFile.call(this.#client, {
         channel_id: channel,
         ...(request.message ? { thread_ts: request.message.id } : {}),
@@ -410,10 +410,17 @@ export class SlackTransport implements CardTransport<SlackMessage, SlackTarget |
   /** The channel each failed call went to, so a `target` failure can name it. */
   readonly #channelOf = new WeakMap<object, string>();
 
-  async #inChannel<T>(channel: string, call: () => Promise<T>): Promise<T> {
+  /**
+   * Makes one call of Web API `method` to `channel`: counted as a platform call, its failure
+   * remembered with the channel (for a `target` failure) and the method ({@link ownLimit}): Slack
+   * counts limits "per API method per app per workspace", so a 429 is scoped to the method and the
+   * core pauses only the budget keys of the operation that made the call (a 429 on chat.update
+   * holds no card's chat.postMessage).
+   */
+  async #inChannel<T>(channel: string, method: string, call: () => Promise<T>): Promise<T> {
     platformCallMade();
     try {
-      return await call();
+      return await ownLimit(method, call);
     } catch (error) {
       if (typeof error === 'object' && error !== null) this.#channelOf.set(error, channel);
       throw error;
