@@ -60,7 +60,7 @@ const LONG_WINDOW_MIN_MS = 60_000;
  */
 export const SLOT_RANK_POLICY: Readonly<Record<SlotRank, SlotRankPolicy>> = {
   final: { burst: true, keepFreeShare: 0, minKeepFree: 0 },
-  'first-card': { burst: true, keepFreeShare: 0.005, minKeepFree: 1, longWindowKeepFreeShare: 0.2 },
+  'first-card': { burst: true, keepFreeShare: 0.005, minKeepFree: 1, longWindowKeepFreeShare: 0.05 },
   structural: { burst: false, keepFreeShare: 0.01, minKeepFree: 2 },
   progress: { burst: false, keepFreeShare: 0.02, minKeepFree: 2 },
 };
