@@ -51,7 +51,7 @@ function sharedOptions(command: Command): Command {
   return command
     .option('--speed <n>', 'replay speed-up (2 = twice as fast as recorded); default: fit the trace into about a minute', parseSpeed)
     .option('--max-gap <ms>', 'shorten pauses between events to at most this many ms (0 = keep them)', parseMaxGap, DEFAULT_MAX_GAP_MS)
-    .option('--lang <zh|en>', 'card language (default: the run\'s, else the channel\'s: zh on Feishu and DingTalk, en on Slack, Telegram and Discord)', parseLang)
+    .option('--lang <zh|en>', 'card language (default: the run\'s, else the channel\'s: zh on Feishu, DingTalk and WeCom, en on Slack, Telegram, Discord and Teams)', parseLang)
     .option('--port <port>', `preview page port (0 = any free port; a taken port falls back to a free one)`, parsePort, DEFAULT_PREVIEW_PORT)
     .option('--keep-open', 'keep the preview page up after the run until Ctrl-C', false)
     .option('--no-preview', 'do not serve the live preview page')
@@ -146,7 +146,7 @@ export function buildProgram(io: CliIO, setExitCode: (code: number) => void): Co
     .option('--state <file>', 'where read positions and open cards are kept', defaultStatePath())
     .option('--idle <ms>', `a Claude Code / Gemini run with no tool running ends after this long without new lines; a run of a format that records its end (Codex) ends as cancelled after ${STOPPED_AGENT_IDLE_FACTOR}× this without new lines`, parseIdle, DEFAULT_IDLE_MS)
     .addOption(channelFlag('which platform(s) to post to'))
-    .option('--lang <zh|en>', 'card language (default: the run\'s, else the channel\'s: zh on Feishu and DingTalk, en on Slack, Telegram and Discord)', parseLang)
+    .option('--lang <zh|en>', 'card language (default: the run\'s, else the channel\'s: zh on Feishu, DingTalk and WeCom, en on Slack, Telegram, Discord and Teams)', parseLang)
     .option('--port <port>', 'preview page port (0 = any free port)', parsePort, DEFAULT_PREVIEW_PORT)
     .option('--no-preview', 'do not serve the live preview page')
     .option('--real', 'send to the real platform APIs (credentials from the environment, listed below)', false)

@@ -129,7 +129,7 @@ export function formatSummary(summary: ReplaySummary): string {
     const mark = c.ok ? pc.green('✓') : pc.red('✗');
     const statuses = c.statuses.map((s) => STATUS_COLOR[s](s)).join(', ') || pc.dim('(no card)');
     const expected = c.ok ? '' : pc.red(` (trace: ${c.expected.join(', ')})`);
-    const calls = `${c.calls} calls, ${c.rejected} rejected (${c.rateLimited} rate-limited)`;
+    const calls = `${c.calls} call${c.calls === 1 ? '' : 's'}, ${c.rejected} rejected (${c.rateLimited} rate-limited)`;
     lines.push(`  ${mark} ${c.channel.padEnd(width)}  ${statuses}${expected} · ${calls} · run ${formatDuration(c.elapsedMs, 'en')}`);
   }
   if (summary.interrupted) lines.push(pc.yellow('  interrupted: running cards were ended as cancelled'));
