@@ -59,7 +59,9 @@ const LONG_WINDOW_MIN_MS = 60_000;
  * final, so the runs that end get their finals at once and the runs still going wait for the window
  * to slide. That reserve is at most half the window, so first cards never starve (uncapped, 300 long
  * runs on a route of 100 creates a minute got one first card a minute), and at least a twentieth
- * (finals of other processes, which this one does not count). Paced ranks keep their
+ * (finals of other processes, which this one does not count). Bench, Feishu 14 000 runs over 10 apps:
+ * final p99 18 → 4.5 s (floor 0); at 10 000 first card p99 stays 56 s against a floor of 9.4 s, since
+ * every waiting card is counted as if its run might end before the window slides. Paced ranks keep their
  * 1–2 % of long windows: on a key that sends and updates share with a long window (a Telegram
  * group's 20 a minute: 2 slots for every rank), updates may take slots the first cards leave.
  */
