@@ -2,10 +2,11 @@
  * More runs start together than a minute's create limit allows. Every run needs one new message: its
  * first card, or its final when the run ends before a first card was sent. A first card leaves one
  * slot of the minute for each other card still waiting to send, so the runs that end meanwhile get
- * their finals at once, and the runs still going wait for the window to slide. Fake time.
+ * their finals at once, and the runs still going wait for the window to slide; but at most half the
+ * minute, so first cards of runs that all run long still go minute by minute. Fake time.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProgressCards, memoryChannel, silentLogger } from '../../src/index.js';
+import { createProgressCards, InMemoryBudgetStore, memoryChannel, silentLogger } from '../../src/index.js';
 import { maxCallsInWindow } from '../../src/testing/index.js';
 import { settle } from '../helpers.js';
 
@@ -17,13 +18,18 @@ const ROUTE = [
   { limit: 100, intervalMs: 60_000 },
 ];
 
+/** A composition over one in-memory app with {@link ROUTE} for sends and for updates, on fake time. */
+function routeOf100AMinute() {
+  vi.useFakeTimers({ now: 1_700_000_000_000 });
+  const channel = Object.assign(memoryChannel({ overrides: { budget: ROUTE, tickMs: 60_000 }, latencyMs: 30 }), {
+    budgetKeys: (call: { kind: string }) => [{ key: call.kind === 'send' ? 'app:create' : 'app:patch', windows: ROUTE }],
+  });
+  return { channel, cards: createProgressCards({ channels: [channel], logger: silentLogger, env: {} }) };
+}
+
 describe('a burst of runs past the minute on the create route', () => {
   it('200 runs starting within 10 s, 100 creates a minute: first cards while the minute has room, and every final within 1 s of its run\'s end', { timeout: 60_000 }, async () => {
-    vi.useFakeTimers({ now: 1_700_000_000_000 });
-    const channel = Object.assign(memoryChannel({ overrides: { budget: ROUTE, tickMs: 60_000 }, latencyMs: 30 }), {
-      budgetKeys: (call: { kind: string }) => [{ key: call.kind === 'send' ? 'app:create' : 'app:patch', windows: ROUTE }],
-    });
-    const cards = createProgressCards({ channels: [channel], logger: silentLogger, env: {} });
+    const { channel, cards } = routeOf100AMinute();
     const t0 = Date.now();
     // Run i starts at i × 50 ms and lasts 25–155 s (spread by a fixed stride): no minute holds more than 100 run ends.
     const runs = Array.from({ length: 200 }, (_, i) => ({ title: `run ${i}`, startAt: t0 + i * 50, endAt: t0 + i * 50 + 25_000 + ((i * 37) % 130) * 1000 }));
@@ -63,5 +69,40 @@ describe('a burst of runs past the minute on the create route', () => {
       expect(maxCallsInWindow(times, 60_000)).toBeLessThanOrEqual(100);
     }
     await cards.shutdown();
+  });
+
+  it('300 long runs starting together, 100 creates a minute: half a minute\'s creates go to first cards every minute', { timeout: 60_000 }, async () => {
+    const { channel, cards } = routeOf100AMinute();
+    const open = Array.from({ length: 300 }, (_, i) => {
+      const card = cards.open('memory', undefined, { title: `run ${i}`, locale: 'en' });
+      card.toolStarted('t', 'shell', { command: `run ${i}` });
+      return card;
+    });
+    const shown = () => new Set(channel.calls.filter((made) => made.op === 'send' && made.failure === undefined).map((made) => made.payload.title)).size;
+    const perMinute: number[] = [];
+    for (let minute = 0; minute < 5; minute++) {
+      await settle(60_000);
+      perMinute.push(shown());
+    }
+    // Before: 1 first card a minute (299 waiting left the first cards one slot of each minute).
+    expect(perMinute[0]).toBeGreaterThanOrEqual(50);
+    expect(perMinute[4]).toBeGreaterThanOrEqual(250);
+    for (const card of open) card.complete('done');
+    await settle(600_000);
+    for (const card of open) expect(await card.finalDelivery).toMatchObject({ ok: true });
+    const creates = channel.calls.filter((made) => made.op === 'send').map((made) => made.at);
+    expect(maxCallsInWindow(creates, 60_000)).toBeLessThanOrEqual(100);
+    await cards.shutdown();
+  });
+
+  it('a first card waits for the minute once the first cards took their half, however many wait', () => {
+    const store = new InMemoryBudgetStore({ now: () => 0 });
+    const at = 1_000_000;
+    const route = { key: 'create', windows: ROUTE };
+    for (let i = 0; i < 50; i++) store.reserve({ keys: [route], notBefore: at + i * 100, arrivalDelayMs: 0, rank: 'first-card' });
+    const firstCard = (unsentCards: number) => store.nextDeparture({ keys: [route], notBefore: at + 6000, arrivalDelayMs: 0, rank: 'first-card', unsentCards });
+    expect(firstCard(49)).toBeLessThan(at + 10_000);
+    expect(firstCard(50)).toBeGreaterThan(at + 60_000);
+    expect(firstCard(5000)).toBe(firstCard(50));
   });
 });
