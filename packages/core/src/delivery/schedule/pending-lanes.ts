@@ -11,7 +11,7 @@ export class PendingLanes<T> {
   file(item: T, lane: string): void {
     const before = this.laneOf.get(item);
     if (before === lane) return;
-    if (before !== undefined) this.counts.set(before, this.count(before) - 1);
+    if (before !== undefined) this.uncount(before);
     this.laneOf.set(item, lane);
     this.counts.set(lane, this.count(lane) + 1);
   }
@@ -21,11 +21,18 @@ export class PendingLanes<T> {
     const lane = this.laneOf.get(item);
     if (lane === undefined) return;
     this.laneOf.delete(item);
-    this.counts.set(lane, this.count(lane) - 1);
+    this.uncount(lane);
   }
 
   /** Pending items counted under `lane`. */
   count(lane: string): number {
     return this.counts.get(lane) ?? 0;
+  }
+
+  /** One item fewer under `lane`; a lane with none is forgotten (lanes may be per chat in a plugin's keys). */
+  private uncount(lane: string): void {
+    const left = this.count(lane) - 1;
+    if (left > 0) this.counts.set(lane, left);
+    else this.counts.delete(lane);
   }
 }
