@@ -53,7 +53,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
     cards: options.store?.cards,
     clicks: options.store?.clicks,
     storedChannel: (channelId, target, registry, appIdentity) => pools.storedChannel(channelId, target, registry, appIdentity),
-    claimedOpen: (card, target) => pools.openedApp(card.channelId, target, card.finalDelivery),
+    cardOpened: (card, target) => pools.opened(card.channelId, target, card.finalDelivery),
   });
 
   const registry = container.resolve(SERVICES.Registry);
@@ -68,10 +68,7 @@ export function createProgressCards(options: ProgressCardsOptions): ProgressCard
   return {
     open(channelId, target, openOptions = {}) {
       if (lifecycle.shutDown) throw new Error(`cannot open a card on ${JSON.stringify(channelId)}: this ProgressCards was shut down (create a new composition to open cards again)`);
-      const appId = pools.appFor(channelId, target, registry);
-      const card = sessions.open(appId, target, openOptions);
-      pools.opened(channelId, target, appId, card.finalDelivery);
-      return card;
+      return sessions.open(pools.appFor(channelId, target, registry), target, openOptions);
     },
     resume: (runId, resumeOptions = {}) => takeover.resume(runId, resumeOptions.requester),
     settings: (channelId) => registry.channel(pools.appIds(channelId)[0]!).settings,

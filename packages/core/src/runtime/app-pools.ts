@@ -21,13 +21,18 @@ export interface StoredChannel {
 export class AppPools {
   /** Open cards per pool (by pool id). */
   private readonly loads = new Map<string, AppLoads>();
+  /** The pool of each app id. */
+  private readonly poolOfApp = new Map<string, AppPool>();
 
   private constructor(
     /** Every channel to register: the plain plugins and each pool's apps. */
     readonly plugins: readonly ChannelPlugin[],
     private readonly pools: ReadonlyMap<string, AppPool>,
   ) {
-    for (const id of pools.keys()) this.loads.set(id, new AppLoads());
+    for (const pool of pools.values()) {
+      this.loads.set(pool.id, new AppLoads());
+      for (const app of pool.apps) this.poolOfApp.set(app.id, pool);
+    }
   }
 
   /**
@@ -76,25 +81,15 @@ export class AppPools {
   }
 
   /**
-   * Counts a card of `target` opened on app `appId` of pool `channelId` until `closed` settles (its
-   * final settled), so the pool's next cards see its load and its chat stays on its app. No-op for a
-   * channel that is not a pool.
+   * Counts a card of `target` opened on channel `appId` (new, or continued from the store) until
+   * `closed` settles (its final settled), so the pool's next cards see its load and its chat stays on
+   * its app. No-op for a channel that is no pool's app.
    */
-  opened(channelId: string, target: unknown, appId: string, closed: Promise<unknown>): void {
-    const pool = this.pools.get(channelId);
+  opened(appId: string, target: unknown, closed: Promise<unknown>): void {
+    const pool = this.poolOfApp.get(appId);
     if (!pool) return;
-    const release = this.loads.get(channelId)!.opened(pool.chatOf(target), appId);
+    const release = this.loads.get(pool.id)!.opened(pool.chatOf(target), appId);
     void closed.then(release, release);
-  }
-
-  /**
-   * Counts a card the composition took over from the store (resumed, or ended for a stopped
-   * process), delivered by app `appId`, like {@link AppPools.opened}: its chat stays on that app
-   * while it is open, and the pool's spread sees its load. No-op when `appId` is no pool's app.
-   */
-  openedApp(appId: string, target: unknown, closed: Promise<unknown>): void {
-    const pool = [...this.pools.values()].find((each) => each.apps.some((app) => app.id === appId));
-    if (pool) this.opened(pool.id, target, appId, closed);
   }
 
   /**

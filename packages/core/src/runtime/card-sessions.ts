@@ -21,6 +21,11 @@ export interface CardSessionsDeps {
   readonly logger: Logger;
   readonly interactions: InteractionRouter;
   readonly stall: StallSettings;
+  /**
+   * Told of every card opened, new or continued from the store, on the channel that delivers it
+   * (an app pool counts it on its app until its final settled: `AppPools.opened`).
+   */
+  readonly opened?: (card: ProgressCard, target: unknown) => void;
 }
 
 /**
@@ -71,6 +76,7 @@ export class CardSessions {
     this.live.add(card);
     const handle: ProgressCard = switches.progressive || !wrap ? card : new FinalOnlyCard(card, clock, logger, resolved, switches.locale);
     if (handle instanceof FinalOnlyCard) this.held.add(handle);
+    this.deps.opened?.(handle, target);
     void card.finalDelivery.then((final) => {
       this.live.delete(card);
       onFinal?.();

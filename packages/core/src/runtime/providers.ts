@@ -66,8 +66,8 @@ export interface ProviderOptions {
   readonly clicks?: ClickRelay;
   /** Where a card stored under a channel id goes now (the app pools' `AppPools.storedChannel`); default: its own channel, when registered. */
   readonly storedChannel?: (channelId: string, target: unknown, registry: ChannelRegistry, appIdentity?: string) => StoredChannel | undefined;
-  /** Told of each card continued or ended from the card store (the app pools count it on its app: `AppPools.openedApp`). */
-  readonly claimedOpen?: (card: ProgressCard, target: unknown) => void;
+  /** Told of every card opened, new or continued from the card store (the app pools count it on its app: `AppPools.opened`). */
+  readonly cardOpened?: (card: ProgressCard, target: unknown) => void;
 }
 
 /** Registers `value` under `token`; without one, keeps the parent's registration or else registers the `fallback` provider. */
@@ -152,6 +152,7 @@ export function registerProviders(container: DependencyContainer, options: Provi
         logger: c.resolve(TOKENS.Logger),
         interactions: c.resolve(SERVICES.Interactions),
         stall: c.resolve(SERVICES.Settings).stall,
+        ...(options.cardOpened && { opened: options.cardOpened }),
       }),
   );
   factory(container, SERVICES.Takeover, (c) => {
@@ -173,7 +174,6 @@ export function registerProviders(container: DependencyContainer, options: Provi
         const registry = c.resolve(SERVICES.Registry);
         return options.storedChannel ? options.storedChannel(channelId, target, registry, appIdentity) : registry.channelIds.includes(channelId) ? { channelId, keepsMessage: true } : undefined;
       },
-      ...(options.claimedOpen && { claimedOpen: options.claimedOpen }),
     });
   });
 }

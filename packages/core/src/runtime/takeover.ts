@@ -40,11 +40,6 @@ export interface TakeoverDeps {
    * undefined when none can take it here. `appIdentity`: the app that sent the card (`StoredCard.appIdentity`).
    */
   readonly storedChannel: (channelId: string, target: unknown, appIdentity?: string) => StoredChannel | undefined;
-  /**
-   * Told of each card this composition continues or ends from the store (and its chat, `target`), on
-   * the channel that delivers it now (an app pool counts it on its app: `AppPools.openedApp`).
-   */
-  readonly claimedOpen?: (card: ProgressCard, target: unknown) => void;
 }
 
 /**
@@ -154,9 +149,7 @@ export class Takeover {
 
   private openClaimed(original: StoredCard, options: { requester?: Requester }, wrap: boolean): ProgressCard {
     const stored = this.relocated(original, 'continued');
-    const card = this.deps.sessions.open(stored.channelId, stored.target, options, stored, wrap, () => this.claimed.delete(stored.cardId));
-    this.deps.claimedOpen?.(card, stored.target);
-    return card;
+    return this.deps.sessions.open(stored.channelId, stored.target, options, stored, wrap, () => this.claimed.delete(stored.cardId));
   }
 
   /**
